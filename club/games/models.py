@@ -1,0 +1,347 @@
+"""What the club records: players, teams, games, their deals and the table ledger.
+
+A *round* is the stored record of one deal. Its piles are what the scorer
+reported; its dealer, declaring team, result and ledger entries are derived by
+the rules core (``club.scoring.rules``) and rewritten by the services in
+``club.scoring.services`` whenever a deal is recorded or corrected. Nothing
+here is edited by hand.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from club.scoring import rules as core
+
+MIN_BID = core.DEFAULT_RULES.min_bid
+MAX_BID = core.DEFAULT_RULES.max_bid
+
+
+class Trump(models.TextChoices):
+    CLUBS = core.Trump.CLUBS, pgettext_lazy("trump", "Clubs")
+    DIAMONDS = core.Trump.DIAMONDS, pgettext_lazy("trump", "Diamonds")
+    HEARTS = core.Trump.HEARTS, pgettext_lazy("trump", "Hearts")
+    SPADES = core.Trump.SPADES, pgettext_lazy("trump", "Spades")
+    NO_TRUMPS = core.Trump.NO_TRUMPS, pgettext_lazy("trump", "No trumps")
+
+
+class Doubling(models.TextChoices):
+    NONE = core.Doubling.NONE, pgettext_lazy("doubling", "Not doubled")
+    DOUBLE = core.Doubling.DOUBLE, pgettext_lazy("doubling", "Doubled")
+    REDOUBLE = core.Doubling.REDOUBLE, pgettext_lazy("doubling", "Redoubled")
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=80)
+    created_at = models.DateTimeField(_("added"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="player_name_unique_ignoring_case"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    """A pair of partners; the same pair plays many games under one name."""
+
+    name = models.CharField(_("name"), max_length=170)
+    first_player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player")
+    )
+    second_player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player")
+    )
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="team_name_unique_ignoring_case"),
+            models.CheckConstraint(
+                condition=~models.Q(first_player=models.F("second_player")),
+                name="team_partners_differ",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def player_ids(self) -> set[int]:
+        return {self.first_player_id, self.second_player_id}
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+
+    label = models.CharField(_("label"), max_length=120)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.IN_PROGRESS
+    )
+    first_dealer_seat = models.PositiveSmallIntegerField(_("first dealer's seat"))
+    # The club's settings for this game (RULES.md section C), kept with it so
+    # that its results can always be recomputed.
+    tables_per_team = models.PositiveSmallIntegerField(_("tables per team"), default=12)
+    payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
+    double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
+    redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
+    # Derived by the services from the deals; never edited by hand.
+    deals_played = models.PositiveIntegerField(_("deals played"), default=0)
+    dealer_seat = models.PositiveSmallIntegerField(_("next dealer's seat"), default=0)
+    winner = models.ForeignKey(
+        "GameTeam",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("winner"),
+    )
+    created_at = models.DateTimeField(_("started"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("last change"), auto_now=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("started by"),
+    )
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(Lower("label"), name="game_label_unique_ignoring_case"),
+            models.CheckConstraint(
+                condition=models.Q(tables_per_team__gte=1), name="game_tables_at_least_one"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(double_factor__gte=1, redouble_factor__gte=1),
+                name="game_doubling_factors_positive",
+            ),
+        ]
+        indexes = [
+            # The games list: in-progress games first, newest first.
+            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def rules(self) -> core.Rules:
+        bands = (
+            tuple(core.Band(*band) for band in self.payout_bands)
+            if self.payout_bands
+            else core.DEFAULT_BANDS
+        )
+        return core.Rules(
+            tables_per_team=self.tables_per_team,
+            bands=bands,
+            double_factor=self.double_factor,
+            redouble_factor=self.redouble_factor,
+        )
+
+
+class GameTeam(models.Model):
+    """A team's place at one game: its seat order, and its tables and place so far."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="teams")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="game_entries")
+    position = models.PositiveSmallIntegerField(_("order at the table"))
+    # Who sits in the first half of the seats and who in the second, this game.
+    first_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    second_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # Derived by the services from the deals.
+    tables = models.PositiveSmallIntegerField(_("tables"))
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    out_in_deal = models.PositiveIntegerField(_("out in deal"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("team in a game")
+        verbose_name_plural = _("teams in games")
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="gameteam_one_per_position"),
+            models.UniqueConstraint(fields=["game", "team"], name="gameteam_team_once_per_game"),
+            models.CheckConstraint(
+                condition=~models.Q(first_player=models.F("second_player")),
+                name="gameteam_partners_differ",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.team.name
+
+    @property
+    def name(self) -> str:
+        return self.team.name
+
+    @property
+    def is_out(self) -> bool:
+        return self.tables == 0
+
+
+class Round(models.Model):
+    """One deal of a game, as reported by the scorer and settled by the rules."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField(_("deal"))
+    all_pass = models.BooleanField(_("all passed"), default=False)
+    declarer = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("declarer"),
+    )
+    bid = models.PositiveSmallIntegerField(_("bid"))
+    trump = models.CharField(_("trumps"), max_length=10, choices=Trump.choices)
+    doubling = models.CharField(
+        _("doubling"), max_length=10, choices=Doubling.choices, default=Doubling.NONE
+    )
+    # Derived by the services.
+    dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("dealer")
+    )
+    declaring_team = models.ForeignKey(
+        GameTeam, on_delete=models.CASCADE, related_name="+", verbose_name=_("declaring team")
+    )
+    made = models.BooleanField(_("made"))
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_one_per_number"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_from_1"),
+            models.CheckConstraint(
+                condition=models.Q(bid__gte=MIN_BID, bid__lte=MAX_BID), name="round_bid_in_range"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trump__in=Trump.values), name="round_trump_known"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(doubling__in=Doubling.values), name="round_doubling_known"
+            ),
+            # Every deal has a declarer, unless all passed: then no doubling either.
+            models.CheckConstraint(
+                condition=models.Q(all_pass=False, declarer__isnull=False)
+                | models.Q(
+                    all_pass=True,
+                    declarer__isnull=True,
+                    doubling=Doubling.NONE,
+                    bid=MIN_BID,
+                    trump=Trump.NO_TRUMPS,
+                ),
+                name="round_declarer_unless_all_pass",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Deal %(number)d of %(game)s") % {"number": self.number, "game": self.game}
+
+
+class Pile(models.Model):
+    """The card points one team took in one deal."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="piles")
+    game_team = models.ForeignKey(GameTeam, on_delete=models.CASCADE, related_name="piles")
+    points = models.PositiveSmallIntegerField(_("card points"))
+
+    class Meta:
+        verbose_name = _("pile")
+        verbose_name_plural = _("piles")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "game_team"], name="pile_one_per_team"),
+            models.CheckConstraint(
+                condition=models.Q(points__gte=0, points__lte=core.TOTAL_POINTS),
+                name="pile_points_0_to_56",
+            ),
+        ]
+
+
+class LedgerEntry(models.Model):
+    """How one deal moved one team's tables. Derived from the deals, never edited."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="ledger")
+    game_team = models.ForeignKey(GameTeam, on_delete=models.CASCADE, related_name="ledger")
+    change = models.SmallIntegerField(_("change"))
+    balance = models.PositiveSmallIntegerField(_("tables after"))
+
+    class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        ordering = ["round__number", "game_team__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "game_team"], name="ledger_one_per_team"),
+            models.CheckConstraint(
+                condition=models.Q(balance__gte=0), name="ledger_balance_not_negative"
+            ),
+        ]
+
+
+class Change(models.Model):
+    """Who recorded, corrected or undid a deal, when, and the deal before and after."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", _("Recorded")
+        EDITED = "edited", _("Corrected")
+        UNDONE = "undone", _("Undone")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    number = models.PositiveIntegerField(_("deal"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    made_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("change")
+        verbose_name_plural = _("changes")
+        ordering = ["-made_at", "-id"]
+        indexes = [
+            # The game page's history: a game's changes, newest first.
+            models.Index(fields=["game", "-made_at"], name="change_game_made_at"),
+        ]

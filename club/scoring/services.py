@@ -1,0 +1,537 @@
+"""Writes: start a game, record, correct and undo deals, rebuild the ledger.
+
+Every write runs in one transaction with the game row locked, replays the
+game's deals through the rules core and rewrites what is derived from them
+(dealers, results, the ledger, tables, places and the winner). A fault raises
+:class:`ScoringError` with a message a club organiser understands, and nothing
+is saved.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
+
+from club.games.models import (
+    Change,
+    Doubling,
+    Game,
+    GameTeam,
+    LedgerEntry,
+    Pile,
+    Player,
+    Round,
+    Team,
+)
+from club.scoring import rules as core
+
+
+class ScoringError(Exception):
+    """A write refused because of what was asked, with a message for the organiser.
+
+    ``field`` names the input at fault (``bid``, ``points``, ``number`` ...),
+    ``number`` the deal it concerns, and ``recorded`` the deal already stored
+    when a stale form arrives.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        number: int | None = None,
+        recorded: Round | None = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.number = number
+        self.recorded = recorded
+
+
+# --- Inputs ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamEntry:
+    """A team of a new game: its two players in seat order, and optionally a name."""
+
+    first: str
+    second: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class DealEntry:
+    """A deal as the scorer reports it. ``points`` maps team position to pile."""
+
+    points: dict[int, int]
+    declarer: int | None = None  # Player id; None when all passed
+    bid: int | None = None
+    trump: str | None = None
+    doubling: str = Doubling.NONE
+
+    @property
+    def all_pass(self) -> bool:
+        return self.declarer is None
+
+
+@dataclass
+class Seating:
+    """The game's teams and seats, loaded once per write."""
+
+    teams: list[GameTeam]
+    players: list[Player] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.players = [
+            (team.first_player, team.second_player)[partner]
+            for team_index, partner in core.seat_order(len(self.teams))
+            for team in [self.teams[team_index]]
+        ]
+
+    @property
+    def names(self) -> list[str]:
+        return [team.team.name for team in self.teams]
+
+    def seat_of(self, player_id: int) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.pk == player_id:
+                return seat
+        return None
+
+
+def load_seating(game: Game) -> Seating:
+    teams = list(
+        game.teams.select_related("team", "first_player", "second_player").order_by("position")
+    )
+    return Seating(teams)
+
+
+def to_core(entry: DealEntry, seating: Seating) -> core.Deal:
+    if entry.all_pass:
+        declarer = None
+    else:
+        declarer = seating.seat_of(entry.declarer)  # type: ignore[arg-type]
+        if declarer is None:
+            raise ScoringError(_("The declarer is not seated at this game."), field="declarer")
+    return core.Deal(
+        points=dict(entry.points),
+        declarer=declarer,
+        bid=entry.bid,
+        trump=entry.trump,
+        doubling=entry.doubling,
+    )
+
+
+def entry_from_round(round_: Round) -> DealEntry:
+    return DealEntry(
+        points={pile.game_team.position: pile.points for pile in round_.piles.all()},
+        declarer=None if round_.all_pass else round_.declarer_id,
+        bid=None if round_.all_pass else round_.bid,
+        trump=None if round_.all_pass else round_.trump,
+        doubling=round_.doubling,
+    )
+
+
+def describe(entry: DealEntry, seating: Seating) -> dict:
+    """A deal as plain data for the change history (names, not ids)."""
+    names = seating.names
+    data: dict = {"points": {names[team]: pile for team, pile in sorted(entry.points.items())}}
+    if entry.all_pass:
+        data["all_pass"] = True
+    else:
+        seat = seating.seat_of(entry.declarer)  # type: ignore[arg-type]
+        data.update(
+            declarer=seating.players[seat].name if seat is not None else None,
+            bid=entry.bid,
+            trump=entry.trump,
+            doubling=entry.doubling,
+        )
+    return data
+
+
+# --- Starting a game --------------------------------------------------------
+
+
+def _player(name: str) -> Player:
+    name = " ".join(name.split())
+    existing = Player.objects.filter(name__iexact=name).first()
+    return existing or Player.objects.create(name=name)
+
+
+def _team(entry: TeamEntry, first: Player, second: Player) -> Team:
+    """The named team, or the pair's usual team when no name is given."""
+    name = " ".join(entry.name.split())
+    if name:
+        existing = Team.objects.filter(name__iexact=name).first()
+    else:
+        name = f"{first.name} & {second.name}"
+        existing = (
+            Team.objects.filter(first_player=first, second_player=second).first()
+            or Team.objects.filter(first_player=second, second_player=first).first()
+            or Team.objects.filter(name__iexact=name).first()
+        )
+    if existing is None:
+        return Team.objects.create(name=name, first_player=first, second_player=second)
+    if existing.player_ids != {first.pk, second.pk}:
+        partners = Player.objects.filter(pk__in=existing.player_ids).order_by("name")
+        raise ScoringError(
+            _("The team name “%(team)s” already belongs to %(players)s.")
+            % {"team": existing.name, "players": " & ".join(p.name for p in partners)},
+            field="teams",
+        )
+    return existing
+
+
+def check_new_game(label: str, teams: Sequence[TeamEntry]) -> None:
+    """Refuse a table that cannot be seated, before anything is written."""
+    if not label.strip():
+        raise ScoringError(_("Give the game a label."), field="label")
+    if Game.objects.annotate(lower=Lower("label")).filter(lower=label.strip().lower()).exists():
+        raise ScoringError(
+            _("There is already a game called “%(label)s”.") % {"label": label.strip()},
+            field="label",
+        )
+    if len(teams) not in (2, 3, 4):
+        raise ScoringError(
+            _("A game is 4, 6 or 8 players in teams of two; this one has %(teams)d teams.")
+            % {"teams": len(teams)},
+            field="teams",
+        )
+    seen: dict[str, int] = {}
+    for number, entry in enumerate(teams, start=1):
+        names = [" ".join(entry.first.split()), " ".join(entry.second.split())]
+        if not all(names):
+            raise ScoringError(
+                _("Team %(number)d needs two players.") % {"number": number}, field="teams"
+            )
+        for name in names:
+            key = name.lower()
+            if key in seen:
+                raise ScoringError(
+                    _("%(player)s is named twice at this game (team %(first)d and team %(second)d).")
+                    % {"player": name, "first": seen[key], "second": number},
+                    field="teams",
+                )
+            seen[key] = number
+    team_names = [entry.name.strip().lower() for entry in teams if entry.name.strip()]
+    if len(set(team_names)) != len(team_names):
+        raise ScoringError(_("Two teams of this game have the same name."), field="teams")
+
+
+def create_game(
+    *,
+    label: str,
+    teams: Sequence[TeamEntry],
+    first_dealer: int | None = None,
+    rules: core.Rules = core.DEFAULT_RULES,
+    user=None,
+    rng: random.Random | None = None,
+) -> Game:
+    """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
+    check_new_game(label, teams)
+    players = len(teams) * rules.team_size
+    if first_dealer is None:
+        first_dealer = (rng or random.SystemRandom()).randrange(players)
+    elif not 0 <= first_dealer < players:
+        raise ScoringError(
+            _("The first dealer must be one of the players seated."), field="first_dealer"
+        )
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                label=label.strip(),
+                first_dealer_seat=first_dealer,
+                dealer_seat=first_dealer,
+                tables_per_team=rules.tables_per_team,
+                payout_bands=[]
+                if rules.bands == core.DEFAULT_BANDS
+                else [[b.low, b.high, b.made, b.failed] for b in rules.bands],
+                double_factor=rules.double_factor,
+                redouble_factor=rules.redouble_factor,
+                created_by=user if user and user.is_authenticated else None,
+            )
+            for position, entry in enumerate(teams):
+                first, second = _player(entry.first), _player(entry.second)
+                GameTeam.objects.create(
+                    game=game,
+                    team=_team(entry, first, second),
+                    position=position,
+                    first_player=first,
+                    second_player=second,
+                    tables=rules.tables_per_team,
+                )
+    except IntegrityError as error:  # a clash with a game started at the same moment
+        raise ScoringError(
+            _("The game could not be started: %(reason)s") % {"reason": error}, field="label"
+        ) from error
+    return game
+
+
+# --- Deals ----------------------------------------------------------------
+
+
+def _lock(game: Game) -> Game:
+    # Lock the game row for the whole write: two scorers sending deals to one
+    # game are served one after the other, each seeing the other's deal.
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _stored_entries(game: Game) -> tuple[list[Round], list[DealEntry]]:
+    rounds = list(
+        game.rounds.order_by("number").prefetch_related("piles__game_team")
+    )
+    return rounds, [entry_from_round(round_) for round_ in rounds]
+
+
+def _replay(game: Game, seating: Seating, entries: Sequence[DealEntry]):
+    deals = [to_core(entry, seating) for entry in entries]
+    try:
+        return core.replay(len(seating.teams), game.first_dealer_seat, deals, game.rules)
+    except core.DealError as error:
+        if isinstance(error.__cause__, core.GameOver):
+            message = _(
+                "Deal %(number)d cannot stand: the game was already won after deal %(last)d."
+            ) % {"number": error.number, "last": error.number - 1}
+        else:
+            message = _("Deal %(number)d: %(problem)s") % {
+                "number": error.number,
+                "problem": error.translated(_, seating.names),
+            }
+        raise ScoringError(message, field=error.field, number=error.number) from error
+
+
+def _save_derived(
+    game: Game,
+    seating: Seating,
+    rounds: Sequence[Round],
+    settlements: Sequence[core.Settlement],
+    state: core.GameState,
+) -> None:
+    """Rewrite every derived row (results, ledger, tables, places) from a replay."""
+    changed_rounds = []
+    for round_, settlement in zip(rounds, settlements, strict=True):
+        dealer = seating.players[settlement.dealer]
+        declaring_team = seating.teams[settlement.declaring_team]
+        if (
+            round_.dealer_id != dealer.pk
+            or round_.declaring_team_id != declaring_team.pk
+            or round_.made != settlement.made
+        ):
+            round_.dealer = dealer
+            round_.declaring_team = declaring_team
+            round_.made = settlement.made
+            changed_rounds.append(round_)
+    if changed_rounds:
+        Round.objects.bulk_update(changed_rounds, ["dealer", "declaring_team", "made"])
+
+    LedgerEntry.objects.filter(round__game=game).delete()
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            round=round_,
+            game_team=team,
+            change=settlement.transfers[team.position],
+            balance=settlement.tables_after[team.position],
+        )
+        for round_, settlement in zip(rounds, settlements, strict=True)
+        for team in seating.teams
+    )
+
+    places = state.places() if state.finished else {}
+    out_in: dict[int, int] = {}
+    for settlement in settlements:
+        for team in settlement.eliminated:
+            out_in[team] = settlement.number
+    for team in seating.teams:
+        team.tables = state.tables[team.position]
+        team.place = places.get(team.position)
+        team.out_in_deal = out_in.get(team.position)
+    GameTeam.objects.bulk_update(seating.teams, ["tables", "place", "out_in_deal"])
+
+    game.deals_played = state.deals_played
+    game.dealer_seat = state.dealer
+    game.status = Game.Status.FINISHED if state.finished else Game.Status.IN_PROGRESS
+    game.winner = seating.teams[state.winner] if state.winner is not None else None
+    game.save(update_fields=["deals_played", "dealer_seat", "status", "winner", "updated_at"])
+
+
+def _log(game: Game, number: int, action: str, before, after, user) -> None:
+    Change.objects.create(
+        game=game,
+        number=number,
+        action=action,
+        before=before,
+        after=after,
+        made_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+def _already_recorded(game: Game, number: int) -> ScoringError:
+    recorded = game.rounds.filter(number=number).first()
+    return ScoringError(
+        _("Deal %(number)d is already recorded.") % {"number": number},
+        field="number",
+        number=number,
+        recorded=recorded,
+    )
+
+
+@transaction.atomic
+def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
+    """Record deal ``number`` of the game; the form says which deal it expects.
+
+    A resent form, a browser retry or a second scorer on the same deal finds
+    the number taken and is told what was recorded, so a deal is stored once.
+    """
+    game = _lock(game)
+    expected = game.deals_played + 1
+    if number < expected:
+        raise _already_recorded(game, number)
+    if game.is_finished:
+        raise ScoringError(
+            _("The game is over: %(team)s won. No more deals can be recorded.")
+            % {"team": game.winner.team.name if game.winner else "?"},
+            field="number",
+        )
+    if number != expected:
+        raise ScoringError(
+            _("The next deal to record is deal %(expected)d, not deal %(number)d.")
+            % {"expected": expected, "number": number},
+            field="number",
+        )
+    seating = load_seating(game)
+    rounds, entries = _stored_entries(game)
+    settlements, state = _replay(game, seating, [*entries, entry])
+    settlement = settlements[-1]
+
+    round_ = Round.objects.create(
+        game=game,
+        number=number,
+        all_pass=settlement.all_pass,
+        declarer=None if entry.all_pass else seating.players[settlement.declarer],
+        bid=settlement.bid,
+        trump=settlement.trump,
+        doubling=settlement.doubling,
+        dealer=seating.players[settlement.dealer],
+        declaring_team=seating.teams[settlement.declaring_team],
+        made=settlement.made,
+        recorded_by=user if user is not None and user.is_authenticated else None,
+    )
+    Pile.objects.bulk_create(
+        Pile(round=round_, game_team=seating.teams[team], points=points)
+        for team, points in settlement.points.items()
+    )
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            round=round_,
+            game_team=team,
+            change=settlement.transfers[team.position],
+            balance=settlement.tables_after[team.position],
+        )
+        for team in seating.teams
+    )
+    for team in seating.teams:
+        team.tables = state.tables[team.position]
+        if team.position in settlement.eliminated:
+            team.out_in_deal = number
+    if state.finished:
+        for position, place in state.places().items():
+            seating.teams[position].place = place
+    GameTeam.objects.bulk_update(seating.teams, ["tables", "place", "out_in_deal"])
+    game.deals_played = number
+    game.dealer_seat = state.dealer
+    if state.finished:
+        game.status = Game.Status.FINISHED
+        game.winner = seating.teams[state.winner]  # type: ignore[index]
+    game.save(update_fields=["deals_played", "dealer_seat", "status", "winner", "updated_at"])
+    _log(game, number, Change.Action.RECORDED, None, describe(entry, seating), user)
+    return round_
+
+
+@transaction.atomic
+def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
+    """Correct deal ``number`` and replay the rest of the game.
+
+    Refused, naming the deal, when the correction makes a later deal
+    impossible (its declarer's team is out by then, say).
+    """
+    game = _lock(game)
+    seating = load_seating(game)
+    rounds, entries = _stored_entries(game)
+    if not 1 <= number <= len(rounds):
+        raise ScoringError(
+            _("There is no deal %(number)d in this game to correct.") % {"number": number},
+            field="number",
+        )
+    before = entries[number - 1]
+    entries[number - 1] = entry
+    settlements, state = _replay(game, seating, entries)
+    settlement = settlements[number - 1]
+
+    round_ = rounds[number - 1]
+    round_.all_pass = settlement.all_pass
+    round_.declarer = None if entry.all_pass else seating.players[settlement.declarer]
+    round_.bid = settlement.bid
+    round_.trump = settlement.trump
+    round_.doubling = settlement.doubling
+    round_.save(update_fields=["all_pass", "declarer", "bid", "trump", "doubling"])
+    round_.piles.all().delete()
+    Pile.objects.bulk_create(
+        Pile(round=round_, game_team=seating.teams[team], points=points)
+        for team, points in settlement.points.items()
+    )
+    _save_derived(game, seating, rounds, settlements, state)
+    _log(
+        game,
+        number,
+        Change.Action.EDITED,
+        describe(before, seating),
+        describe(entry, seating),
+        user,
+    )
+    return round_
+
+
+@transaction.atomic
+def undo_last_deal(*, game: Game, number: int, user=None) -> None:
+    """Remove the last deal. ``number`` is the deal the organiser saw as last."""
+    game = _lock(game)
+    if game.deals_played == 0:
+        raise ScoringError(_("There is no deal to undo yet."), field="number")
+    if number != game.deals_played:
+        raise ScoringError(
+            _("Deal %(number)d is no longer the last deal (deal %(last)d is); nothing was undone.")
+            % {"number": number, "last": game.deals_played},
+            field="number",
+        )
+    seating = load_seating(game)
+    rounds, entries = _stored_entries(game)
+    removed = entries.pop()
+    rounds.pop().delete()
+    settlements, state = _replay(game, seating, entries)
+    _save_derived(game, seating, rounds, settlements, state)
+    _log(game, number, Change.Action.UNDONE, describe(removed, seating), None, user)
+
+
+@transaction.atomic
+def rebuild_ledger(game: Game) -> None:
+    """Derive everything again from the recorded deals (it must change nothing)."""
+    game = _lock(game)
+    seating = load_seating(game)
+    rounds, entries = _stored_entries(game)
+    settlements, state = _replay(game, seating, entries)
+    _save_derived(game, seating, rounds, settlements, state)
+
+
+def replay_game(game: Game) -> tuple[Seating, list[core.Settlement], core.GameState]:
+    """Read-only: the game's settlements as the rules compute them now."""
+    seating = load_seating(game)
+    _, entries = _stored_entries(game)
+    settlements, state = _replay(game, seating, entries)
+    return seating, settlements, state

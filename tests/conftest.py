@@ -1,0 +1,20 @@
+import os
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM
+# would otherwise refuse to be called from the live-server tests.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    return django_user_model.objects.create_user(
+        username="olive", password="olive-organiser-pw", is_staff=True
+    )
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
