@@ -293,6 +293,9 @@ class Pile(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.game_team}: {self.points}"
+
 
 class LedgerEntry(models.Model):
     """How one deal moved one team's tables. Derived from the deals, never edited."""
@@ -312,6 +315,9 @@ class LedgerEntry(models.Model):
                 condition=models.Q(balance__gte=0), name="ledger_balance_not_negative"
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.game_team}: {self.change:+d} → {self.balance}"
 
 
 class Change(models.Model):
@@ -345,3 +351,6 @@ class Change(models.Model):
             # The game page's history: a game's changes, newest first.
             models.Index(fields=["game", "-made_at"], name="change_game_made_at"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.number}"

@@ -1,8 +1,165 @@
-from django.shortcuts import render
+"""Thin views: look up the game, bind a form, call one service, render or redirect."""
 
-from club.games.models import Game
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import user_passes_test
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from club.games.forms import DealForm, NewGameForm
+from club.games.models import Game, GameTeam, Player
+from club.games.selectors import game_page, in_play_before
+from club.scoring import services
+from club.scoring.services import ScoringError, entry_from_round, load_seating
 
 
-def game_list(request):
-    games = Game.objects.prefetch_related("teams__team")
-    return render(request, "games/list.html", {"games": games})
+def is_organiser(user) -> bool:
+    return user.is_active and user.is_staff
+
+
+organiser_required = user_passes_test(is_organiser)
+
+
+def game_list(request: HttpRequest) -> HttpResponse:
+    games = Game.objects.select_related("winner__team").prefetch_related(
+        Prefetch("teams", queryset=GameTeam.objects.select_related("team").order_by("position"))
+    )
+    return render(
+        request,
+        "games/list.html",
+        {
+            "in_progress": [g for g in games if not g.is_finished],
+            "finished": [g for g in games if g.is_finished],
+        },
+    )
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = NewGameForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                game = services.create_game(
+                    label=data["label"],
+                    teams=data["teams"],
+                    first_dealer=data["first_dealer_seat"],
+                    rules=data["rules"],
+                    user=request.user,
+                )
+            except ScoringError as error:
+                form.add_error("label" if error.field == "label" else None, error.message)
+            else:
+                messages.success(request, _("Game “%(label)s” started.") % {"label": game.label})
+                return redirect(game)
+    else:
+        # When the player count changes, htmx asks again with what was typed so far.
+        form = NewGameForm(initial={"players": 4, **request.GET.dict()})
+    player_names = Player.objects.order_by("name").values_list("name", flat=True)
+    return render(request, "games/new.html", {"form": form, "player_names": player_names})
+
+
+def _deal_form(game: Game, context: dict, data=None) -> DealForm:
+    return DealForm(
+        data,
+        seating=context["seating"],
+        in_play=context["in_play"],
+        initial={"number": context["next_number"], "doubling": "none"},
+    )
+
+
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    context = game_page(game)
+    if is_organiser(request.user) and not game.is_finished:
+        context["form"] = _deal_form(game, context)
+    template = "games/detail.html#live" if request.htmx else "games/detail.html"
+    return render(request, template, context)
+
+
+@organiser_required
+@require_POST
+def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    context = game_page(game)
+    form = _deal_form(game, context, request.POST)
+    if form.is_valid():
+        try:
+            services.record_deal(
+                game=game,
+                number=form.cleaned_data["number"],
+                entry=form.entry(),
+                user=request.user,
+            )
+        except ScoringError as error:
+            form.add_scoring_error(error)
+            context["already_recorded"] = error.recorded
+        else:
+            if not request.htmx:
+                return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")
+            game.refresh_from_db()
+            context = game_page(game)
+            context["just_recorded"] = True
+            if not game.is_finished:
+                context["form"] = _deal_form(game, context)
+            return render(request, "games/detail.html#live", context)
+    context["form"] = form
+    template = "games/detail.html#live" if request.htmx else "games/detail.html"
+    return render(request, template, context)
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    round_ = get_object_or_404(game.rounds.prefetch_related("piles__game_team"), number=number)
+    seating = load_seating(game)
+    in_play = in_play_before(game, seating, number)
+    form_kwargs = {"seating": seating, "in_play": in_play}
+    if request.method == "POST":
+        form = DealForm(request.POST, **form_kwargs)
+        if form.is_valid():
+            try:
+                services.edit_deal(game=game, number=number, entry=form.entry(), user=request.user)
+            except ScoringError as error:
+                form.add_scoring_error(error)
+            else:
+                messages.success(
+                    request,
+                    _("Deal %(number)d corrected; the rest of the game was replayed.")
+                    % {"number": number},
+                )
+                return redirect(reverse("games:detail", args=[game.pk]) + "#history")
+    else:
+        form = DealForm(
+            initial=DealForm.initial_for(entry_from_round(round_), number), **form_kwargs
+        )
+    return render(
+        request,
+        "games/edit.html",
+        {"game": game, "round": round_, "form": form, "number": number},
+    )
+
+
+@organiser_required
+@require_POST
+def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        number = int(request.POST.get("number", ""))
+    except ValueError:
+        number = 0
+    try:
+        services.undo_last_deal(game=game, number=number, user=request.user)
+    except ScoringError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Deal %(number)d was undone.") % {"number": number})
+    return redirect(game)

@@ -215,7 +215,10 @@ def check_new_game(label: str, teams: Sequence[TeamEntry]) -> None:
             key = name.lower()
             if key in seen:
                 raise ScoringError(
-                    _("%(player)s is named twice at this game (team %(first)d and team %(second)d).")
+                    _(
+                        "%(player)s is named twice at this game "
+                        "(team %(first)d and team %(second)d)."
+                    )
                     % {"player": name, "first": seen[key], "second": number},
                     field="teams",
                 )
@@ -284,9 +287,7 @@ def _lock(game: Game) -> Game:
 
 
 def _stored_entries(game: Game) -> tuple[list[Round], list[DealEntry]]:
-    rounds = list(
-        game.rounds.order_by("number").prefetch_related("piles__game_team")
-    )
+    rounds = list(game.rounds.order_by("number").prefetch_related("piles__game_team"))
     return rounds, [entry_from_round(round_) for round_ in rounds]
 
 

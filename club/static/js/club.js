@@ -1,0 +1,43 @@
+// Small enhancements for the score pages; every form also works without them.
+(function () {
+  "use strict";
+
+  function updateDealForm(form) {
+    var total = 0, filled = 0, piles = form.querySelectorAll("[data-pile]");
+    piles.forEach(function (input) {
+      if (input.value !== "") { total += Number(input.value) || 0; filled += 1; }
+    });
+    var out = form.querySelector("[data-pile-total]");
+    if (out) {
+      out.textContent = filled ? String(total) : "—";
+      var box = out.closest(".running-total");
+      box.classList.toggle("ok", filled === piles.length && total === 56);
+      box.classList.toggle("bad", total > 56 || (filled === piles.length && total !== 56));
+    }
+    var declarer = form.querySelector("select[name=declarer]");
+    if (declarer) {
+      var allPass = declarer.value === "pass";
+      form.querySelectorAll("[name=bid], [name=trump], [name=doubling]").forEach(function (el) {
+        el.disabled = allPass;
+      });
+    }
+  }
+
+  function setUp(root) {
+    root.querySelectorAll("form.deal-form").forEach(function (form) {
+      if (form.dataset.ready) return;
+      form.dataset.ready = "1";
+      form.addEventListener("input", function () { updateDealForm(form); });
+      form.addEventListener("change", function () { updateDealForm(form); });
+      updateDealForm(form);
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    var message = button && button.dataset.confirm;
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+  document.addEventListener("htmx:load", function (event) { setUp(event.target); });
+})();
