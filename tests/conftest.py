@@ -7,6 +7,12 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The real hasher is slow on purpose; tests only need logins to work.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def organiser(django_user_model):
     return django_user_model.objects.create_user(

@@ -7,6 +7,8 @@ rules core when the service records it.
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -113,7 +115,7 @@ class NewGameForm(forms.Form):
         text = self.cleaned_data["payout"]
         bands = []
         for line_number, line in enumerate(text.strip().splitlines(), start=1):
-            parts = line.replace(",", " ").replace("-", " ").split()
+            parts = [part for part in re.split(r"[\s,:;/\-–]+", line) if part]
             try:
                 low, high, made, failed = (int(part) for part in parts)
             except ValueError:
@@ -228,7 +230,7 @@ class DealForm(forms.Form):
                 self.add_error("bid", _("Enter the bid, from 28 to 56."))
             if not cleaned.get("trump") and "trump" not in self.errors:
                 self.add_error("trump", _("Choose the trumps, or no trumps."))
-        elif declarer == ALL_PASS and cleaned.get("doubling") not in (None, Doubling.NONE):
+        elif declarer == ALL_PASS and cleaned.get("doubling") not in (None, "", Doubling.NONE):
             self.add_error(
                 "doubling", _("A deal where everyone passed cannot be doubled or redoubled.")
             )

@@ -88,6 +88,11 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
+    try:
+        services.check_open(game)
+    except ScoringError as error:
+        messages.error(request, error.message)
+        return redirect(game)
     context = game_page(game)
     form = _deal_form(game, context, request.POST)
     if form.is_valid():

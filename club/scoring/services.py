@@ -383,6 +383,16 @@ def _already_recorded(game: Game, number: int) -> ScoringError:
     )
 
 
+def check_open(game: Game) -> None:
+    """Refuse deals for a game that has been won."""
+    if game.is_finished:
+        winner = game.winner.team.name if game.winner else "?"
+        raise ScoringError(
+            _("The game is over: %(team)s won. No more deals can be recorded.") % {"team": winner},
+            field="number",
+        )
+
+
 @transaction.atomic
 def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
     """Record deal ``number`` of the game; the form says which deal it expects.
@@ -394,12 +404,7 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Roun
     expected = game.deals_played + 1
     if number < expected:
         raise _already_recorded(game, number)
-    if game.is_finished:
-        raise ScoringError(
-            _("The game is over: %(team)s won. No more deals can be recorded.")
-            % {"team": game.winner.team.name if game.winner else "?"},
-            field="number",
-        )
+    check_open(game)
     if number != expected:
         raise ScoringError(
             _("The next deal to record is deal %(expected)d, not deal %(number)d.")

@@ -1,0 +1,440 @@
+"""The game pages through Django's test client: every form, its errors, and the htmx fragments."""
+
+import pytest
+from django.urls import reverse
+
+from club.games.models import Change, Game, Round
+from club.scoring.services import DealEntry, load_seating, record_deal
+from tests.factories import start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def deal_post(number, declarer="pass", bid="", trump="", doubling="none", **piles):
+    data = {
+        "number": number,
+        "declarer": declarer,
+        "bid": bid,
+        "trump": trump,
+        "doubling": doubling,
+    }
+    data.update({f"points_{key[1:]}": value for key, value in piles.items()})
+    return data
+
+
+@pytest.fixture
+def game():
+    return start_game(2, first_dealer=0)
+
+
+@pytest.fixture
+def seats(game):
+    # Seats in play order: Anu, Chitra, Biju, Dev.
+    return load_seating(game).players
+
+
+class TestGameList:
+    def test_lists_games_in_progress_and_finished(self, client, game):
+        response = client.get(reverse("games:list"))
+        assert response.status_code == 200
+        assert game.label in response.text
+        assert "No game has finished yet." in response.text
+
+    def test_list_query_count_does_not_grow_with_games(self, client, django_assert_max_num_queries):
+        for _ in range(5):
+            start_game(3)
+        with django_assert_max_num_queries(4):
+            client.get(reverse("games:list"))
+
+
+class TestNewGame:
+    def valid(self, **overrides):
+        data = {
+            "label": "Friday table 1",
+            "players": "4",
+            "first_dealer": "2",
+            "team1_player1": "Anu",
+            "team1_player2": "Biju",
+            "team2_player1": "Chitra",
+            "team2_player2": "Dev",
+            "tables_per_team": "12",
+            "payout": "28-39: 1 2\n40-47: 2 3\n48-55: 3 4\n56-56: 4 5",
+            "double_factor": "2",
+            "redouble_factor": "4",
+        }
+        data.update(overrides)
+        return data
+
+    def test_needs_an_organiser(self, client):
+        response = client.get(reverse("games:new"))
+        assert response.status_code == 302
+        assert reverse("login") in response["Location"]
+
+    def test_form_shows_team_rows_for_the_player_count(self, organiser_client):
+        response = organiser_client.get(reverse("games:new"), {"players": "8"})
+        assert response.status_code == 200
+        assert 'name="team4_player2"' in response.text
+        response = organiser_client.get(reverse("games:new"), {"players": "4"})
+        assert 'name="team3_player1"' not in response.text
+
+    def test_starts_a_game_with_the_chosen_dealer(self, organiser_client, organiser):
+        response = organiser_client.post(reverse("games:new"), self.valid())
+        game = Game.objects.get(label="Friday table 1")
+        assert response.status_code == 302
+        assert response["Location"] == game.get_absolute_url()
+        assert game.first_dealer_seat == 2  # Biju
+        assert game.created_by == organiser
+        assert [t.tables for t in game.teams.order_by("position")] == [12, 12]
+
+    def test_random_dealer_and_custom_settings(self, organiser_client):
+        organiser_client.post(
+            reverse("games:new"),
+            self.valid(
+                first_dealer="random",
+                tables_per_team="5",
+                double_factor="3",
+                payout="28-47: 1 2\n48-56: 2 3",
+            ),
+        )
+        game = Game.objects.get()
+        assert 0 <= game.first_dealer_seat < 4
+        assert game.tables_per_team == 5
+        assert game.double_factor == 3
+        assert game.payout_bands == [[28, 47, 1, 2], [48, 56, 2, 3]]
+
+    @pytest.mark.parametrize(
+        ("overrides", "message"),
+        [
+            ({"team2_player1": "anu"}, "anu is named twice at this game (team 1 and team 2)."),
+            ({"team2_player2": ""}, "Team 2 needs two players."),
+            ({"label": ""}, "This field is required."),
+            (
+                {"payout": "28-39: 1 2\n41-56: 2 3"},
+                "The payout bands must cover every bid from 28 to 56 in order.",
+            ),
+            ({"payout": "28 to 56 one two"}, "Line 1 of the payout schedule needs four whole"),
+            ({"tables_per_team": "0"}, "Ensure this value is greater than or equal to 1."),
+            ({"first_dealer": "7"}, "Choose a seated player or draw at random."),
+        ],
+    )
+    def test_refuses_bad_input_and_saves_nothing(self, organiser_client, overrides, message):
+        response = organiser_client.post(reverse("games:new"), self.valid(**overrides))
+        assert response.status_code == 200
+        assert message in response.text
+        assert Game.objects.count() == 0
+
+    def test_refuses_a_label_in_use(self, organiser_client, game):
+        response = organiser_client.post(reverse("games:new"), self.valid(label=game.label))
+        assert f"There is already a game called “{game.label}”." in response.text
+        assert Game.objects.count() == 1
+
+
+class TestGamePage:
+    def test_anonymous_sees_scores_but_no_form(self, client, game):
+        response = client.get(game.get_absolute_url())
+        assert response.status_code == 200
+        assert "Record deal 1" not in response.text
+        assert "<b>Anu</b> deals; <b>Chitra</b> bids first." in response.text
+        assert "take the 2–8 out of both packs, leaving 48 cards, 12 each" in response.text
+
+    def test_organiser_sees_the_deal_form(self, organiser_client, game):
+        response = organiser_client.get(game.get_absolute_url())
+        assert "Record deal 1" in response.text
+        assert 'name="points_0"' in response.text and 'name="points_1"' in response.text
+
+    def test_htmx_request_gets_the_live_fragment_only(self, client, game):
+        response = client.get(game.get_absolute_url(), headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        assert response.text.lstrip().startswith('<div id="live">')
+        assert "<html" not in response.text
+
+    def test_query_count_is_flat_as_deals_grow(
+        self, client, game, seats, django_assert_max_num_queries
+    ):
+        for number in range(1, 11):
+            record_deal(
+                game=game,
+                number=number,
+                entry=DealEntry(
+                    points={0: 28, 1: 28}, declarer=seats[number % 2].pk, bid=28, trump="spades"
+                ),
+            )
+        with django_assert_max_num_queries(10):
+            client.get(game.get_absolute_url())
+
+    def test_unknown_game_is_404(self, client):
+        assert client.get(reverse("games:detail", args=[999])).status_code == 404
+
+
+class TestRecordDeal:
+    def url(self, game):
+        return reverse("games:record", args=[game.pk])
+
+    def test_anonymous_cannot_record(self, client, game):
+        response = client.post(self.url(game), deal_post(1, t0=30, t1=26))
+        assert response.status_code == 302
+        assert Round.objects.count() == 0
+
+    def test_records_and_redirects_to_the_settlement(self, organiser_client, game, seats):
+        response = organiser_client.post(
+            self.url(game),
+            deal_post(
+                1, declarer=seats[1].pk, bid=32, trump="hearts", doubling="double", t0=20, t1=36
+            ),
+        )
+        assert response.status_code == 302
+        assert response["Location"].endswith("#settlement")
+        page = organiser_client.get(game.get_absolute_url()).text
+        # Chitra & Dev made 32 doubled: 1 table x 2 from Anu & Biju.
+        assert 'data-team-tables="0">10<' in page
+        assert 'data-team-tables="1">14<' in page
+        assert "Record deal 2" in page
+
+    def test_htmx_post_returns_the_settled_fragment(self, organiser_client, game):
+        response = organiser_client.post(
+            self.url(game), deal_post(1, t0=20, t1=36), headers={"HX-Request": "true"}
+        )
+        assert response.status_code == 200
+        text = response.text
+        assert text.lstrip().startswith('<div id="live">')
+        # All passed, Anu dealt: Chitra bids first, so Chitra & Dev are held to 28 and made it.
+        assert "All passed: Chitra &amp; Dev to make 28, no trumps" in text
+        assert 'data-team-tables="1">13<' in text
+        assert "Record deal 2" in text
+
+    @pytest.mark.parametrize(
+        ("data", "message"),
+        [
+            (
+                deal_post(1, declarer="X", bid=32, trump="hearts", t0=20, t1=36),
+                "Select a valid choice.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=27, trump="hearts", t0=20, t1=36),
+                "Ensure this value is greater than or equal to 28.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=57, trump="hearts", t0=20, t1=36),
+                "Ensure this value is less than or equal to 56.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid="", trump="hearts", t0=20, t1=36),
+                "Enter the bid, from 28 to 56.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=30, trump="", t0=20, t1=36),
+                "Choose the trumps, or no trumps.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=30, trump="jokers", t0=20, t1=36),
+                "Select a valid choice. jokers is not one of the available choices.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=37),
+                "The piles add up to 57; they must add up to exactly 56.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0=-1, t1=57),
+                "Ensure this value is greater than or equal to 0.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0="2.5", t1=36),
+                "The pile of Anu &amp; Biju must be a whole number.",
+            ),
+            (
+                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0=56),
+                "Enter the pile of Chitra &amp; Dev.",
+            ),
+            (
+                deal_post(1, doubling="double", t0=20, t1=36),
+                "A deal where everyone passed cannot be doubled or redoubled.",
+            ),
+            (
+                deal_post(
+                    1, declarer="SEAT1", bid=30, trump="hearts", doubling="triple", t0=20, t1=36
+                ),
+                "Select a valid choice.",
+            ),
+            (
+                deal_post(5, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=36),
+                "The next deal to record is deal 1, not deal 5.",
+            ),
+            (deal_post("x", t0=20, t1=36), "Enter a whole number."),
+        ],
+    )
+    def test_refuses_bad_input_and_saves_nothing(
+        self, organiser_client, game, seats, data, message
+    ):
+        if data["declarer"] == "SEAT1":
+            data["declarer"] = seats[1].pk
+        response = organiser_client.post(self.url(game), data)
+        assert response.status_code == 200
+        assert message in response.text
+        assert Round.objects.count() == 0
+        assert Change.objects.count() == 0
+
+    def test_declarer_of_another_game_is_refused(self, organiser_client, game):
+        other = start_game(3, label="Other table")
+        stranger = load_seating(other).players[2]  # Esha, not at this game
+        response = organiser_client.post(
+            self.url(game), deal_post(1, declarer=stranger.pk, bid=30, trump="clubs", t0=20, t1=36)
+        )
+        assert "Select a valid choice." in response.text
+        assert Round.objects.count() == 0
+
+    def test_a_resent_deal_is_recorded_once(self, organiser_client, game, seats):
+        data = deal_post(1, declarer=seats[1].pk, bid=32, trump="hearts", t0=20, t1=36)
+        organiser_client.post(self.url(game), data)
+        response = organiser_client.post(self.url(game), data)
+        assert response.status_code == 200
+        assert "Deal 1 is already recorded:" in response.text
+        assert "Chitra bid 32 Hearts" in response.text
+        assert Round.objects.filter(game=game).count() == 1
+
+    def test_no_deal_after_the_game_is_won(self, organiser_client, seats):
+        from club.scoring import rules as core
+        from club.scoring.services import TeamEntry, create_game
+
+        short = create_game(
+            label="Short game",
+            teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra", "Dev")],
+            first_dealer=0,
+            rules=core.Rules(tables_per_team=1),
+        )
+        players = load_seating(short).players
+        record_deal(
+            game=short,
+            number=1,
+            entry=DealEntry(points={0: 0, 1: 56}, declarer=players[1].pk, bid=30, trump="clubs"),
+        )
+        short.refresh_from_db()
+        assert short.is_finished
+        page = organiser_client.get(short.get_absolute_url()).text
+        assert "Chitra &amp; Dev won the game" in page
+        assert "Record deal" not in page
+        response = organiser_client.post(
+            reverse("games:record", args=[short.pk]), deal_post(2, t0=20, t1=36), follow=True
+        )
+        assert "The game is over: Chitra &amp; Dev won. No more deals can be recorded." in (
+            response.text
+        )
+        assert short.rounds.count() == 1
+
+
+class TestCorrections:
+    @pytest.fixture
+    def played(self, game, seats):
+        record_deal(
+            game=game,
+            number=1,
+            entry=DealEntry(points={0: 20, 1: 36}, declarer=seats[1].pk, bid=32, trump="hearts"),
+        )
+        record_deal(
+            game=game,
+            number=2,
+            entry=DealEntry(points={0: 40, 1: 16}, declarer=seats[2].pk, bid=40, trump="spades"),
+        )
+        return game
+
+    def test_edit_form_is_prefilled(self, organiser_client, played, seats):
+        response = organiser_client.get(reverse("games:edit", args=[played.pk, 1]))
+        assert response.status_code == 200
+        assert f'<option value="{seats[1].pk}" selected>' in response.text
+        assert 'value="32"' in response.text
+
+    def test_correction_replays_the_rest(self, organiser_client, played, seats, organiser):
+        response = organiser_client.post(
+            reverse("games:edit", args=[played.pk, 1]),
+            deal_post(
+                1, declarer=seats[1].pk, bid=32, trump="hearts", doubling="redouble", t0=20, t1=36
+            ),
+        )
+        assert response.status_code == 302
+        tables = [t.tables for t in played.teams.order_by("position")]
+        # Deal 1 redoubled: 1 x 4 = 4 to Chitra & Dev (8, 16); deal 2 Biju made 40: 2 back.
+        assert tables == [10, 14]
+        change = Change.objects.get(action="edited")
+        assert change.made_by == organiser
+        assert change.before["doubling"] == "none"
+        assert change.after["doubling"] == "redouble"
+        page = organiser_client.get(played.get_absolute_url()).text
+        assert "Corrected deal 1 (olive)" in page
+
+    def test_correction_that_breaks_a_later_deal_is_refused(self, organiser_client, seats):
+        from club.scoring import rules as core
+        from club.scoring.services import TeamEntry, create_game
+
+        game = create_game(
+            label="Three teams",
+            teams=[
+                TeamEntry("Anu", "Biju"),
+                TeamEntry("Chitra", "Dev"),
+                TeamEntry("Esha", "Farid"),
+            ],
+            first_dealer=0,
+            rules=core.Rules(tables_per_team=2),
+        )
+        players = load_seating(game).players  # Anu, Chitra, Esha, Biju, Dev, Farid
+        record_deal(
+            game=game,
+            number=1,
+            entry=DealEntry(
+                points={0: 30, 1: 20, 2: 6}, declarer=players[0].pk, bid=28, trump="clubs"
+            ),
+        )
+        record_deal(
+            game=game,
+            number=2,
+            entry=DealEntry(
+                points={0: 10, 1: 20, 2: 26}, declarer=players[2].pk, bid=28, trump="clubs"
+            ),
+        )
+        before = [t.tables for t in game.teams.order_by("position")]
+        # Corrected so that Esha declared 28 doubled and failed with 6: she owes 2 x 2 to
+        # each other team but holds 2, so pays 1 each and Esha & Farid are out before
+        # deal 2, where Esha declared.
+        response = organiser_client.post(
+            reverse("games:edit", args=[game.pk, 1]),
+            deal_post(
+                1,
+                declarer=players[2].pk,
+                bid=28,
+                trump="clubs",
+                doubling="double",
+                t0=30,
+                t1=20,
+                t2=6,
+            ),
+        )
+        assert response.status_code == 200
+        assert "Deal 2: The declarer&#x27;s team, Esha &amp; Farid, is out and cannot bid." in (
+            response.text
+        )
+        assert [t.tables for t in game.teams.order_by("position")] == before
+        assert not Change.objects.filter(action="edited").exists()
+
+    def test_undo_last_deal(self, organiser_client, played):
+        response = organiser_client.post(reverse("games:undo", args=[played.pk]), {"number": 2})
+        assert response.status_code == 302
+        played.refresh_from_db()
+        assert played.deals_played == 1
+        assert [t.tables for t in played.teams.order_by("position")] == [11, 13]
+        assert Change.objects.filter(action="undone", number=2).exists()
+
+    def test_undo_of_a_stale_deal_number_is_refused(self, organiser_client, played):
+        response = organiser_client.post(
+            reverse("games:undo", args=[played.pk]), {"number": 1}, follow=True
+        )
+        assert "Deal 1 is no longer the last deal (deal 2 is); nothing was undone." in (
+            response.text
+        )
+        played.refresh_from_db()
+        assert played.deals_played == 2
+
+    def test_anonymous_cannot_correct_or_undo(self, client, played):
+        assert (
+            client.post(reverse("games:undo", args=[played.pk]), {"number": 2}).status_code == 302
+        )
+        assert client.get(reverse("games:edit", args=[played.pk, 1])).status_code == 302
+        played.refresh_from_db()
+        assert played.deals_played == 2
