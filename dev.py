@@ -36,7 +36,7 @@ def run(*args: str | os.PathLike, env: dict | None = None) -> None:
 
 def find_python() -> str:
     """This interpreter if it is 3.12+, else the first python3.1x on PATH that is."""
-    if sys.version_info >= (3, 12):
+    if sys.version_info >= (3, 12):  # noqa: UP036 (dev.py may be started by an older python3)
         return sys.executable
     for name in ("python3.14", "python3.13", "python3.12"):
         found = shutil.which(name)
