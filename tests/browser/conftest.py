@@ -1,0 +1,88 @@
+"""Real-browser fixtures: one headless Debian Chromium per session, driven by Playwright.
+
+The browser is never downloaded: tests use /usr/bin/chromium. Where it is
+missing the browser tests are skipped, unless REQUIRE_BROWSER=1 (set in CI),
+where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+ORGANISER_PASSWORD = "olive-organiser-pw"  # the one tests/conftest.py's organiser has
+
+
+def _browser_missing(reason: str):
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(f"REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        _browser_missing(f"{CHROMIUM} does not exist; the browser tests need Debian's Chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _browser_missing("the playwright Python package is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone_context(browser):
+    """A fresh browser profile with a phone-sized screen (cookies are not shared)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    # Fail fast instead of waiting 30 s when a selector is wrong.
+    context.set_default_timeout(5_000)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def organiser_page(phone_context, live_server, organiser):
+    """A phone-sized page logged in as the organiser through the real login form."""
+    page = phone_context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.locator("#id_username").fill(organiser.username)
+    page.locator("#id_password").fill(ORGANISER_PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{live_server.url}/")
+    # The header offers log-out only to a signed-in user.
+    assert page.get_by_role("button", name=f"Log out {organiser.username}").is_visible()
+    return page
+
+
+@pytest.fixture
+def screenshot(request):
+    """``screenshot(page, "moment")`` saves test-artifacts/screenshots/<test>-<moment>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    test = re.sub(r"[^\w-]+", "_", request.node.name)
+
+    def take(page, moment: str, *, full_page: bool = True) -> Path:
+        path = SCREENSHOTS / f"{test}-{moment}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
