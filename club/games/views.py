@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from club.games.forms import DealForm, NewGameForm
 from club.games.models import Game, GameTeam, Player
@@ -92,6 +93,8 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         services.check_open(game)
     except ScoringError as error:
         messages.error(request, error.message)
+        if request.htmx:
+            return HttpResponseClientRedirect(game.get_absolute_url())
         return redirect(game)
     context = game_page(game)
     form = _deal_form(game, context, request.POST)
@@ -104,8 +107,14 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
             )
         except ScoringError as error:
-            form.add_scoring_error(error)
-            context["already_recorded"] = error.recorded
+            if error.recorded is not None:
+                # Someone recorded this deal first (or the form was sent twice): show what
+                # was recorded and offer an empty form for the next deal, never a copy of
+                # this one that could record the same cards twice.
+                context["already_recorded"] = error.recorded
+                form = _deal_form(game, context)
+            else:
+                form.add_scoring_error(error)
         else:
             if not request.htmx:
                 return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")

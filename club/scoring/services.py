@@ -402,7 +402,7 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Roun
     """
     game = _lock(game)
     expected = game.deals_played + 1
-    if number < expected:
+    if 1 <= number < expected:  # a number below 1 was never recorded: refused below
         raise _already_recorded(game, number)
     check_open(game)
     if number != expected:
