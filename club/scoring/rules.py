@@ -51,6 +51,7 @@ __all__ = [
     "Settlement",
     "Trump",
     "card_setup",
+    "final_places",
     "initial_state",
     "replay",
     "seat_order",
@@ -342,6 +343,36 @@ class GameState:
                 places[team] = taken + 1
             taken += len(group)
         return places
+
+    def places_by_tables(self) -> dict[int, int]:
+        """Place of each team when the game is stopped early (after N deals or at a set time).
+
+        Teams still playing are ranked by the tables they hold, most first;
+        teams holding the same number share a place and the places they span
+        are skipped (1, 2, 2, 4). Teams already out come after every team
+        still playing, in reverse order of going out, as in :meth:`places`
+        (teams that went out in the same deal share their place).
+        """
+        places: dict[int, int] = {}
+        still = sorted(self.teams_in_play, key=lambda team: -self.tables[team])
+        for team in still:
+            places[team] = 1 + sum(1 for other in still if self.tables[other] > self.tables[team])
+        taken = len(still)
+        for group in reversed(self.out_order):
+            for team in group:
+                places[team] = taken + 1
+            taken += len(group)
+        return places
+
+
+def final_places(state: GameState) -> dict[int, int]:
+    """The places a game ends with: by going out when it was won, else by tables held.
+
+    A game is won when one team is left (:meth:`GameState.places`); a game
+    stopped before that (a tournament's deal limit or time call) is placed by
+    :meth:`GameState.places_by_tables`.
+    """
+    return state.places() if state.finished else state.places_by_tables()
 
 
 def initial_state(team_count: int, first_dealer: int, rules: Rules = DEFAULT_RULES) -> GameState:

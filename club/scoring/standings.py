@@ -1,0 +1,430 @@
+"""Tournament standings: who leads after the games played so far.
+
+Like :mod:`club.scoring.rules` this module imports nothing from Django; the
+caller turns stored games into :class:`GameResult` values and shows the
+:class:`Standing` rows this returns.
+
+Terms
+-----
+team
+    A tournament team, identified by its id (any int). A team plays many
+    games, usually against different teams.
+game
+    One game of 56 between 2, 3 or 4 teams, identified by its id. Its
+    :class:`GameResult` gives each team's *place* in it (1 = best). Places
+    follow competition ranking: teams sharing a place skip the places after
+    it (1, 2, 2, 4). A game may end with one team left (placed by going out)
+    or be stopped early (placed by tables held); see
+    :func:`club.scoring.rules.final_places`.
+points scheme
+    For each number of teams in a game (2, 3, 4), the tournament points for
+    1st, 2nd, ... place: whole numbers, never negative, never rising.
+    :data:`DEFAULT_POINTS` gives 3/1, 4/2/0 and 5/3/1/0.
+tournament points
+    What a team earns by its place in a game. Teams that share a place split
+    the points of the places they span equally: two teams sharing 2nd of
+    three get (2 + 0) / 2 = 1 each under the default scheme, three teams
+    sharing 2nd of four get (3 + 1 + 0) / 3 = 4/3 each. Points are therefore
+    kept as :class:`~fractions.Fraction`; the points awarded in a game always
+    add up to the scheme's row for that many teams.
+games won
+    Games a team placed 1st in, alone or shared.
+net tables
+    Over all of a team's games, the tables it held at the end less the tables
+    it started with.
+contracts declared, made, share
+    The contracts a team was contracted to (all-pass contracts count for the
+    contracted team) and how many of them it made. The *share* is made /
+    declared, or ``None`` when it declared none, which ranks as a share of 0.
+bye
+    A sitting in which a team had no game. A bye scores nothing unless the
+    tournament awards points for it: ``standings(..., byes={team: count},
+    bye_points=...)`` adds ``count * bye_points`` to a team's tournament
+    points; a bye is not a game and changes nothing else.
+
+Order of the standings
+----------------------
+Teams are ranked by, in turn:
+
+1. tournament points, more first;
+2. games won, more first;
+3. net tables, more first;
+4. contract share, higher first (no contracts declared counts as 0);
+5. head-to-head (:func:`head_to_head_points`): within a group of teams
+   equal on 1-4, a mini-league over the games that had at least two teams of
+   the group. In each such game only the teams of the group that played in it
+   are ranked, by their places in that game (competition ranking among
+   themselves, so teams equal in the game share a sub-place), and each gets
+   the points of that sub-place from the scheme's row for that many teams
+   (``points_for(scheme, k, sub_place, sharing)`` with ``k`` the number of
+   group teams in the game), sharing split as above. More head-to-head points
+   first. If this splits the group but leaves a smaller group of teams still
+   level, the mini-league is played again among that smaller group alone,
+   until no group gets smaller.
+
+Teams equal on everything share a place (1, 2, 2, 4) and are listed in the
+order the caller gave them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+
+def _(message: str) -> str:
+    """Mark a message for translation; the Django layer translates it when shown."""
+    return message
+
+
+__all__ = [
+    "DEFAULT_POINTS",
+    "GameResult",
+    "PointsScheme",
+    "Standing",
+    "StandingsError",
+    "head_to_head_points",
+    "points_for",
+    "standings",
+]
+
+TEAM_COUNTS = (2, 3, 4)
+
+
+class StandingsError(ValueError):
+    """A points scheme or game results the standings cannot be computed from.
+
+    ``template`` is an English message marked for translation and ``params``
+    fill it in, as for :class:`club.scoring.rules.RulesError`.
+    """
+
+    def __init__(self, template: str, **params: object):
+        self.template = template
+        self.params = params
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return self.translated(lambda text: text)
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        text = gettext(self.template)
+        return text % self.params if self.params else text
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game's outcome, as far as the standings need it."""
+
+    game: int  # game id
+    teams: tuple[int, ...]  # tournament-team ids in the game
+    places: Mapping[int, int]  # team id -> place in that game (1 = best; shared places allowed)
+    tables_start: int  # tables each team started with
+    tables_end: Mapping[int, int]  # team id -> tables held at the end
+    declared: Mapping[int, int]  # team id -> contracts it declared (all-pass ones included)
+    made: Mapping[int, int]  # team id -> of those, contracts made
+
+
+@dataclass(frozen=True)
+class PointsScheme:
+    """Tournament points for each place, by the number of teams in the game."""
+
+    by_team_count: Mapping[int, tuple[int, ...]]  # teams in the game -> points for 1st, 2nd, ...
+
+    def __post_init__(self) -> None:
+        _check_scheme(self.by_team_count)
+        frozen = {count: tuple(self.by_team_count[count]) for count in TEAM_COUNTS}
+        object.__setattr__(self, "by_team_count", MappingProxyType(frozen))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_scheme(by_team_count: Mapping[int, Sequence[int]]) -> None:
+    for count in by_team_count:
+        if count not in TEAM_COUNTS:
+            raise StandingsError(
+                _("A game has 2, 3 or 4 teams; the points scheme cannot have a row for %(count)s."),
+                count=repr(count),
+            )
+    for count in TEAM_COUNTS:
+        if count not in by_team_count:
+            raise StandingsError(
+                _("The points scheme needs the points for a game of %(count)d teams."), count=count
+            )
+        row = tuple(by_team_count[count])
+        if len(row) != count:
+            raise StandingsError(
+                _("A game of %(count)d teams needs points for exactly %(count)d places."),
+                count=count,
+            )
+        if not all(_is_int(points) and points >= 0 for points in row):
+            raise StandingsError(
+                _("The points for a game of %(count)d teams must be whole numbers, not negative."),
+                count=count,
+            )
+        if any(better < worse for better, worse in zip(row, row[1:], strict=False)):
+            raise StandingsError(
+                _("The points for a game of %(count)d teams cannot rise from a place to the next."),
+                count=count,
+            )
+
+
+DEFAULT_POINTS = PointsScheme({2: (3, 1), 3: (4, 2, 0), 4: (5, 3, 1, 0)})
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of the standings."""
+
+    team: int
+    place: int  # 1-based, shared only when everything ties
+    points: Fraction  # tournament points (halves and thirds come from shared places)
+    games: int
+    won: int  # games placed 1st (alone or shared)
+    net_tables: int  # sum over games of tables_end - tables_start
+    declared: int
+    made: int
+    made_share: Fraction | None  # made / declared, None when nothing declared (sorts as 0)
+    shared: bool  # True when the place is shared
+
+
+def points_for(scheme: PointsScheme, team_count: int, place: int, sharing: int) -> Fraction:
+    """Points for ``place`` in a game of ``team_count`` teams, shared by ``sharing`` teams.
+
+    The average of the points of places ``place .. place + sharing - 1``:
+    with 4/2/0, two teams sharing 2nd of three get (2 + 0) / 2 = 1 each.
+    """
+    row = scheme.by_team_count.get(team_count)
+    if row is None:
+        raise StandingsError(
+            _("The points scheme has no points for a game of %(count)s teams."),
+            count=repr(team_count),
+        )
+    if not (_is_int(place) and _is_int(sharing) and place >= 1 and sharing >= 1):
+        raise StandingsError(_("A place and the number of teams sharing it start at 1."))
+    if place + sharing - 1 > team_count:
+        raise StandingsError(
+            _("%(sharing)d teams cannot share place %(place)d of a game of %(count)d teams."),
+            sharing=sharing,
+            place=place,
+            count=team_count,
+        )
+    span = row[place - 1 : place - 1 + sharing]
+    return Fraction(sum(span), sharing)
+
+
+def _game_points(scheme: PointsScheme, places: Mapping[int, int]) -> dict[int, Fraction]:
+    """Tournament points of each team of ``places`` (a valid competition ranking)."""
+    sharing = Counter(places.values())
+    return {
+        team: points_for(scheme, len(places), place, sharing[place])
+        for team, place in places.items()
+    }
+
+
+def _ranked(values: Mapping[int, int]) -> dict[int, int]:
+    """Competition ranking (1 = smallest value): place = 1 + how many are strictly smaller."""
+    return {
+        team: 1 + sum(1 for other in values.values() if other < value)
+        for team, value in values.items()
+    }
+
+
+def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme) -> None:
+    game = result.game
+    teams = tuple(result.teams)
+    if len(set(teams)) != len(teams):
+        raise StandingsError(_("Game %(game)s lists a team twice."), game=game)
+    if len(teams) not in TEAM_COUNTS:
+        raise StandingsError(
+            _("Game %(game)s has %(count)d teams; a game has 2, 3 or 4."),
+            game=game,
+            count=len(teams),
+        )
+    for team in teams:
+        if team not in registered:
+            raise StandingsError(
+                _("Game %(game)s has a team (%(team)s) not entered in the tournament."),
+                game=game,
+                team=team,
+            )
+    if set(result.places) != set(teams):
+        raise StandingsError(_("Game %(game)s must give a place for each of its teams."), game=game)
+    places = dict(result.places)
+    if not all(_is_int(place) for place in places.values()) or _ranked(places) != places:
+        raise StandingsError(
+            _("The places in game %(game)s must run 1, 2, ..., a shared place skipping the next."),
+            game=game,
+        )
+    if set(result.tables_end) != set(teams):
+        raise StandingsError(
+            _("Game %(game)s must give the tables each of its teams ended with."), game=game
+        )
+    if not _is_int(result.tables_start) or result.tables_start < 1:
+        raise StandingsError(
+            _("Game %(game)s must start each team with at least 1 table."), game=game
+        )
+    ends = result.tables_end.values()
+    if not all(_is_int(tables) and tables >= 0 for tables in ends):
+        raise StandingsError(
+            _("The tables held at the end of game %(game)s must be whole numbers, not negative."),
+            game=game,
+        )
+    if sum(ends) != result.tables_start * len(teams):
+        raise StandingsError(
+            _("The tables of game %(game)s do not add up: tables are never created or destroyed."),
+            game=game,
+        )
+    for counts in (result.declared, result.made):
+        if not set(counts) <= set(teams):
+            raise StandingsError(
+                _("Game %(game)s counts contracts for a team not in the game."), game=game
+            )
+        if not all(_is_int(count) and count >= 0 for count in counts.values()):
+            raise StandingsError(
+                _("The contracts counted in game %(game)s must be whole numbers, not negative."),
+                game=game,
+            )
+    for team in teams:
+        if result.made.get(team, 0) > result.declared.get(team, 0):
+            raise StandingsError(
+                _("In game %(game)s a team made more contracts than it declared."), game=game
+            )
+
+
+def head_to_head_points(
+    group: Iterable[int], results: Iterable[GameResult], scheme: PointsScheme = DEFAULT_POINTS
+) -> dict[int, Fraction]:
+    """Each team's points in a mini-league of ``group`` (see the module docstring, step 5).
+
+    Only games with at least two teams of the group count. In such a game the
+    ``k`` group teams present are ranked among themselves by their places
+    there (competition ranking, so equal places share a sub-place) and score
+    ``points_for(scheme, k, sub_place, sharing)``; teams outside the group are
+    ignored as if they had not played.
+    """
+    members = set(group)
+    totals = dict.fromkeys(members, Fraction(0))
+    for result in results:
+        present = {team: result.places[team] for team in result.teams if team in members}
+        if len(present) < 2:
+            continue
+        for team, points in _game_points(scheme, _ranked(present)).items():
+            totals[team] += points
+    return totals
+
+
+def _order_group(
+    group: list[int], results: Sequence[GameResult], scheme: PointsScheme
+) -> list[list[int]]:
+    """Split a group equal on criteria 1-4 by head-to-head, again within smaller ties."""
+    if len(group) < 2:
+        return [group]
+    h2h = head_to_head_points(group, results, scheme)
+    levels = sorted({h2h[team] for team in group}, reverse=True)
+    tiers = [[team for team in group if h2h[team] == level] for level in levels]
+    if len(tiers) == 1:
+        return tiers
+    ordered: list[list[int]] = []
+    for tier in tiers:
+        ordered.extend(_order_group(tier, results, scheme))
+    return ordered
+
+
+def standings(
+    teams: Sequence[int],
+    results: Iterable[GameResult],
+    scheme: PointsScheme = DEFAULT_POINTS,
+    *,
+    byes: Mapping[int, int] | None = None,
+    bye_points: Fraction = Fraction(0),
+) -> list[Standing]:
+    """The standings of ``teams`` after ``results``, best first (order: module docstring).
+
+    Every team entered appears, with zeros if it has not played. Byes score
+    nothing unless the tournament awards points for them: each team's
+    ``byes`` count times ``bye_points`` is added to its tournament points
+    (byes are not games and count for nothing else).
+
+    Raises :class:`StandingsError` for results that cannot be right: a team
+    not entered, places that are not a competition ranking, tables that are
+    not conserved, more contracts made than declared, a game listed twice.
+    """
+    order = list(teams)
+    registered = set(order)
+    if len(registered) != len(order):
+        raise StandingsError(_("A team is entered in the tournament twice."))
+    results = list(results)
+    seen: set[int] = set()
+    for result in results:
+        if result.game in seen:
+            raise StandingsError(_("Game %(game)s is given twice."), game=result.game)
+        seen.add(result.game)
+        _check_result(result, registered, scheme)
+    bye_points = Fraction(bye_points)
+    if bye_points < 0:
+        raise StandingsError(_("Points for a bye cannot be negative."))
+    byes = dict(byes or {})
+    for team, count in byes.items():
+        if team not in registered:
+            raise StandingsError(_("A bye was given to a team not entered in the tournament."))
+        if not _is_int(count) or count < 0:
+            raise StandingsError(_("The number of byes must be a whole number, not negative."))
+
+    points = {team: bye_points * byes.get(team, 0) for team in order}
+    games = dict.fromkeys(order, 0)
+    won = dict.fromkeys(order, 0)
+    net = dict.fromkeys(order, 0)
+    declared = dict.fromkeys(order, 0)
+    made = dict.fromkeys(order, 0)
+    for result in results:
+        for team, earned in _game_points(scheme, result.places).items():
+            points[team] += earned
+            games[team] += 1
+            won[team] += result.places[team] == 1
+            net[team] += result.tables_end[team] - result.tables_start
+            declared[team] += result.declared.get(team, 0)
+            made[team] += result.made.get(team, 0)
+    share = {
+        team: Fraction(made[team], declared[team]) if declared[team] else None for team in order
+    }
+
+    def key(team: int) -> tuple[Fraction, int, int, Fraction]:
+        return (-points[team], -won[team], -net[team], -(share[team] or Fraction(0)))
+
+    by_key = sorted(order, key=key)  # stable: full ties keep the caller's order
+    tiers: list[list[int]] = []
+    for team in by_key:
+        if tiers and key(tiers[-1][0]) == key(team):
+            tiers[-1].append(team)
+        else:
+            tiers.append([team])
+    final: list[list[int]] = []
+    for tier in tiers:
+        final.extend(_order_group(tier, results, scheme))
+
+    rows: list[Standing] = []
+    place = 1
+    for tier in final:
+        for team in tier:
+            rows.append(
+                Standing(
+                    team=team,
+                    place=place,
+                    points=points[team],
+                    games=games[team],
+                    won=won[team],
+                    net_tables=net[team],
+                    declared=declared[team],
+                    made=made[team],
+                    made_share=share[team],
+                    shared=len(tier) > 1,
+                )
+            )
+        place += len(tier)
+    return rows
