@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "club.games",
     "club.scoring",
+    "club.tournaments",
+    "club.leaderboards",
 ]
 
 MIDDLEWARE = [

@@ -21,5 +21,7 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("tournaments/", include("club.tournaments.urls")),
+    path("", include("club.leaderboards.urls")),
     path("", include("club.games.urls")),
 ]

@@ -38,6 +38,9 @@ class Doubling(models.TextChoices):
 
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=80)
+    nickname = models.CharField(_("nickname"), max_length=80, blank=True)
+    member_number = models.CharField(_("member number"), max_length=30, blank=True)
+    active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(_("added"), auto_now_add=True)
 
     class Meta:
@@ -46,10 +49,18 @@ class Player(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(Lower("name"), name="player_name_unique_ignoring_case"),
+            models.UniqueConstraint(
+                fields=["member_number"],
+                condition=~models.Q(member_number=""),
+                name="player_member_number_unique",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("leaderboards:player", args=[self.pk])
 
 
 class Team(models.Model):
@@ -99,8 +110,17 @@ class Game(models.Model):
     payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
     double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
     redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
+    # A tournament may end each game after a number of deals, or when the
+    # organiser calls time; the game is then placed by tables held.
+    deal_limit = models.PositiveIntegerField(_("deal limit"), null=True, blank=True)
+    ended_early = models.BooleanField(_("ended by the organiser"), default=False)
+    # Deals sent through a scorer link wait for a player of another team to confirm.
+    require_confirmation = models.BooleanField(_("deals need confirming"), default=False)
+    # Set while the game belongs to a tournament whose results are final.
+    results_locked = models.BooleanField(_("results locked"), default=False)
     # Derived by the services from the deals; never edited by hand.
     deals_played = models.PositiveIntegerField(_("deals played"), default=0)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     dealer_seat = models.PositiveSmallIntegerField(_("next dealer's seat"), default=0)
     winner = models.ForeignKey(
         "GameTeam",
@@ -134,10 +154,16 @@ class Game(models.Model):
                 condition=models.Q(double_factor__gte=1, redouble_factor__gte=1),
                 name="game_doubling_factors_positive",
             ),
+            models.CheckConstraint(
+                condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
+                name="game_deal_limit_positive",
+            ),
         ]
         indexes = [
             # The games list: in-progress games first, newest first.
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            # Ratings: finished games in the order they finished.
+            models.Index(fields=["finished_at", "id"], name="game_finished_order"),
         ]
 
     def __str__(self) -> str:
@@ -327,6 +353,9 @@ class Change(models.Model):
         RECORDED = "recorded", _("Recorded")
         EDITED = "edited", _("Corrected")
         UNDONE = "undone", _("Undone")
+        PROPOSED = "proposed", _("Sent for confirmation")
+        REJECTED = "rejected", _("Rejected")
+        ENDED = "ended", _("Ended by the organiser")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     number = models.PositiveIntegerField(_("deal"))
@@ -341,6 +370,14 @@ class Change(models.Model):
         related_name="+",
         verbose_name=_("by"),
     )
+    scorer_link = models.ForeignKey(
+        "ScorerLink",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("through scorer link"),
+    )
     made_at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:
@@ -354,3 +391,74 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.number}"
+
+
+class ScorerLink(models.Model):
+    """A secret URL that lets whoever holds it record the deals of one game, without an account.
+
+    With ``game.require_confirmation`` each team gets its own link, and a deal
+    sent through one team's link waits for another team's link to confirm it.
+    A link stops working when it is revoked or the game ends.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scorer_links")
+    game_team = models.ForeignKey(
+        GameTeam,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="scorer_links",
+        verbose_name=_("team"),
+    )
+    token = models.CharField(_("secret"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("scorer link")
+        verbose_name_plural = _("scorer links")
+        ordering = ["game", "game_team__position", "-created_at"]
+
+    def __str__(self) -> str:
+        return _("Scorer link for %(game)s") % {"game": self.game}
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:scorer", args=[self.token])
+
+    @property
+    def is_usable(self) -> bool:
+        return self.revoked_at is None and not self.game.is_finished
+
+
+class PendingDeal(models.Model):
+    """A deal sent through a scorer link, waiting for a player of another team to confirm it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pending_deals")
+    number = models.PositiveIntegerField(_("deal"))
+    entry = models.JSONField(_("deal as entered"))
+    sent_by = models.ForeignKey(
+        ScorerLink, on_delete=models.CASCADE, related_name="+", verbose_name=_("sent by")
+    )
+    sent_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("deal waiting for confirmation")
+        verbose_name_plural = _("deals waiting for confirmation")
+        constraints = [
+            # One deal waits at a time: the next cannot be dealt before this one counts.
+            models.UniqueConstraint(fields=["game"], name="pendingdeal_one_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Deal %(number)d of %(game)s, waiting") % {
+            "number": self.number,
+            "game": self.game,
+        }

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from club.games import views
 
@@ -11,4 +11,6 @@ urlpatterns = [
     path("games/<int:pk>/deals/", views.deal_record, name="record"),
     path("games/<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="edit"),
     path("games/<int:pk>/deals/undo/", views.deal_undo, name="undo"),
+    path("games/<int:pk>/end/", views.game_end, name="end"),
+    path("", include("club.games.link_urls")),
 ]

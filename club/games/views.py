@@ -177,3 +177,17 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Deal %(number)d was undone.") % {"number": number})
     return redirect(game)
+
+
+@organiser_required
+@require_POST
+def game_end(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser calls time: the game is placed by tables held."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        services.end_game(game=game, user=request.user)
+    except ScoringError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Time called: the game is placed by tables held."))
+    return redirect(game)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.games.models import (
@@ -28,6 +29,7 @@ from club.games.models import (
     Round,
     Team,
 )
+from club.games.signals import game_changed
 from club.scoring import rules as core
 
 
@@ -159,13 +161,13 @@ def describe(entry: DealEntry, seating: Seating) -> dict:
 # --- Starting a game --------------------------------------------------------
 
 
-def _player(name: str) -> Player:
+def find_or_add_player(name: str) -> Player:
     name = " ".join(name.split())
     existing = Player.objects.filter(name__iexact=name).first()
     return existing or Player.objects.create(name=name)
 
 
-def _team(entry: TeamEntry, first: Player, second: Player) -> Team:
+def find_or_add_team(entry: TeamEntry, first: Player, second: Player) -> Team:
     """The named team, or the pair's usual team when no name is given."""
     name = " ".join(entry.name.split())
     if name:
@@ -236,6 +238,8 @@ def create_game(
     rules: core.Rules = core.DEFAULT_RULES,
     user=None,
     rng: random.Random | None = None,
+    deal_limit: int | None = None,
+    require_confirmation: bool = False,
 ) -> Game:
     """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
     check_new_game(label, teams)
@@ -258,13 +262,15 @@ def create_game(
                 else [[b.low, b.high, b.made, b.failed] for b in rules.bands],
                 double_factor=rules.double_factor,
                 redouble_factor=rules.redouble_factor,
+                deal_limit=deal_limit,
+                require_confirmation=require_confirmation,
                 created_by=user if user and user.is_authenticated else None,
             )
             for position, entry in enumerate(teams):
-                first, second = _player(entry.first), _player(entry.second)
+                first, second = find_or_add_player(entry.first), find_or_add_player(entry.second)
                 GameTeam.objects.create(
                     game=game,
-                    team=_team(entry, first, second),
+                    team=find_or_add_team(entry, first, second),
                     position=position,
                     first_player=first,
                     second_player=second,
@@ -286,12 +292,19 @@ def _lock(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def _stored_entries(game: Game) -> tuple[list[Round], list[DealEntry]]:
+def stored_entries(game: Game) -> tuple[list[Round], list[DealEntry]]:
     rounds = list(game.rounds.order_by("number").prefetch_related("piles__game_team"))
     return rounds, [entry_from_round(round_) for round_ in rounds]
 
 
-def _replay(game: Game, seating: Seating, entries: Sequence[DealEntry]):
+def replay_entries(game: Game, seating: Seating, entries: Sequence[DealEntry]):
+    if game.deal_limit and len(entries) > game.deal_limit:
+        raise ScoringError(
+            _("This game ends after %(limit)d deals; deal %(number)d cannot be recorded.")
+            % {"limit": game.deal_limit, "number": len(entries)},
+            field="number",
+            number=len(entries),
+        )
     deals = [to_core(entry, seating) for entry in entries]
     try:
         return core.replay(len(seating.teams), game.first_dealer_seat, deals, game.rules)
@@ -306,6 +319,35 @@ def _replay(game: Game, seating: Seating, entries: Sequence[DealEntry]):
                 "problem": error.translated(_, seating.names),
             }
         raise ScoringError(message, field=error.field, number=error.number) from error
+
+
+def _outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
+    """Whether the game is over, and the places if so.
+
+    Won when one team is left; also over when the deal limit is reached or the
+    organiser called time, and then placed by tables held, ties shared.
+    """
+    if state.finished:
+        return True, state.places()
+    if game.ended_early or (game.deal_limit and state.deals_played >= game.deal_limit):
+        return True, core.final_places(state)
+    return False, {}
+
+
+def _apply_outcome(game: Game, seating: Seating, state: core.GameState) -> None:
+    finished, places = _outcome(game, state)
+    for team in seating.teams:
+        team.tables = state.tables[team.position]
+        team.place = places.get(team.position)
+    firsts = [position for position, place in places.items() if place == 1]
+    if finished and not game.is_finished:
+        game.finished_at = timezone.now()
+    elif not finished:
+        game.finished_at = None
+    game.status = Game.Status.FINISHED if finished else Game.Status.IN_PROGRESS
+    game.winner = seating.teams[firsts[0]] if len(firsts) == 1 else None
+    game.deals_played = state.deals_played
+    game.dealer_seat = state.dealer
 
 
 def _save_derived(
@@ -344,25 +386,28 @@ def _save_derived(
         for team in seating.teams
     )
 
-    places = state.places() if state.finished else {}
     out_in: dict[int, int] = {}
     for settlement in settlements:
         for team in settlement.eliminated:
             out_in[team] = settlement.number
+    _apply_outcome(game, seating, state)
     for team in seating.teams:
-        team.tables = state.tables[team.position]
-        team.place = places.get(team.position)
         team.out_in_deal = out_in.get(team.position)
     GameTeam.objects.bulk_update(seating.teams, ["tables", "place", "out_in_deal"])
+    game.save(
+        update_fields=[
+            "deals_played",
+            "dealer_seat",
+            "status",
+            "winner",
+            "ended_early",
+            "finished_at",
+            "updated_at",
+        ]
+    )
 
-    game.deals_played = state.deals_played
-    game.dealer_seat = state.dealer
-    game.status = Game.Status.FINISHED if state.finished else Game.Status.IN_PROGRESS
-    game.winner = seating.teams[state.winner] if state.winner is not None else None
-    game.save(update_fields=["deals_played", "dealer_seat", "status", "winner", "updated_at"])
 
-
-def _log(game: Game, number: int, action: str, before, after, user) -> None:
+def _log(game: Game, number: int, action: str, before, after, user, link=None) -> None:
     Change.objects.create(
         game=game,
         number=number,
@@ -370,10 +415,15 @@ def _log(game: Game, number: int, action: str, before, after, user) -> None:
         before=before,
         after=after,
         made_by=user if user is not None and user.is_authenticated else None,
+        scorer_link=link,
     )
 
 
-def _already_recorded(game: Game, number: int) -> ScoringError:
+def _changed(game: Game, was_finished: bool) -> None:
+    game_changed.send(sender=Game, game=game, was_finished=was_finished)
+
+
+def already_recorded(game: Game, number: int) -> ScoringError:
     recorded = game.rounds.filter(number=number).first()
     return ScoringError(
         _("Deal %(number)d is already recorded.") % {"number": number},
@@ -383,18 +433,37 @@ def _already_recorded(game: Game, number: int) -> ScoringError:
     )
 
 
-def check_open(game: Game) -> None:
-    """Refuse deals for a game that has been won."""
-    if game.is_finished:
-        winner = game.winner.team.name if game.winner else "?"
+def check_unlocked(game: Game) -> None:
+    """Refuse changes to a game whose tournament results are final."""
+    if game.results_locked:
         raise ScoringError(
-            _("The game is over: %(team)s won. No more deals can be recorded.") % {"team": winner},
+            _(
+                "The results of this game are final; an organiser must reopen its tournament "
+                "before anything can change."
+            ),
             field="number",
         )
 
 
+def check_open(game: Game) -> None:
+    """Refuse deals for a game that is over."""
+    check_unlocked(game)
+    if not game.is_finished:
+        return
+    if game.winner is None:
+        raise ScoringError(
+            _("The game is over: the first place is shared. No more deals can be recorded."),
+            field="number",
+        )
+    raise ScoringError(
+        _("The game is over: %(team)s won. No more deals can be recorded.")
+        % {"team": game.winner.team.name},
+        field="number",
+    )
+
+
 @transaction.atomic
-def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
+def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=None) -> Round:
     """Record deal ``number`` of the game; the form says which deal it expects.
 
     A resent form, a browser retry or a second scorer on the same deal finds
@@ -403,7 +472,7 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Roun
     game = _lock(game)
     expected = game.deals_played + 1
     if 1 <= number < expected:  # a number below 1 was never recorded: refused below
-        raise _already_recorded(game, number)
+        raise already_recorded(game, number)
     check_open(game)
     if number != expected:
         raise ScoringError(
@@ -412,8 +481,8 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Roun
             field="number",
         )
     seating = load_seating(game)
-    rounds, entries = _stored_entries(game)
-    settlements, state = _replay(game, seating, [*entries, entry])
+    rounds, entries = stored_entries(game)
+    settlements, state = replay_entries(game, seating, [*entries, entry])
     settlement = settlements[-1]
 
     round_ = Round.objects.create(
@@ -442,21 +511,23 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Roun
         )
         for team in seating.teams
     )
+    _apply_outcome(game, seating, state)
     for team in seating.teams:
-        team.tables = state.tables[team.position]
         if team.position in settlement.eliminated:
             team.out_in_deal = number
-    if state.finished:
-        for position, place in state.places().items():
-            seating.teams[position].place = place
     GameTeam.objects.bulk_update(seating.teams, ["tables", "place", "out_in_deal"])
-    game.deals_played = number
-    game.dealer_seat = state.dealer
-    if state.finished:
-        game.status = Game.Status.FINISHED
-        game.winner = seating.teams[state.winner]  # type: ignore[index]
-    game.save(update_fields=["deals_played", "dealer_seat", "status", "winner", "updated_at"])
-    _log(game, number, Change.Action.RECORDED, None, describe(entry, seating), user)
+    game.save(
+        update_fields=[
+            "deals_played",
+            "dealer_seat",
+            "status",
+            "winner",
+            "finished_at",
+            "updated_at",
+        ]
+    )
+    _log(game, number, Change.Action.RECORDED, None, describe(entry, seating), user, link)
+    _changed(game, was_finished=False)
     return round_
 
 
@@ -468,8 +539,10 @@ def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
     impossible (its declarer's team is out by then, say).
     """
     game = _lock(game)
+    check_unlocked(game)
+    was_finished = game.is_finished
     seating = load_seating(game)
-    rounds, entries = _stored_entries(game)
+    rounds, entries = stored_entries(game)
     if not 1 <= number <= len(rounds):
         raise ScoringError(
             _("There is no deal %(number)d in this game to correct.") % {"number": number},
@@ -477,7 +550,7 @@ def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
         )
     before = entries[number - 1]
     entries[number - 1] = entry
-    settlements, state = _replay(game, seating, entries)
+    settlements, state = replay_entries(game, seating, entries)
     settlement = settlements[number - 1]
 
     round_ = rounds[number - 1]
@@ -501,6 +574,7 @@ def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
         describe(entry, seating),
         user,
     )
+    _changed(game, was_finished)
     return round_
 
 
@@ -508,6 +582,7 @@ def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
 def undo_last_deal(*, game: Game, number: int, user=None) -> None:
     """Remove the last deal. ``number`` is the deal the organiser saw as last."""
     game = _lock(game)
+    check_unlocked(game)
     if game.deals_played == 0:
         raise ScoringError(_("There is no deal to undo yet."), field="number")
     if number != game.deals_played:
@@ -516,13 +591,30 @@ def undo_last_deal(*, game: Game, number: int, user=None) -> None:
             % {"number": number, "last": game.deals_played},
             field="number",
         )
+    was_finished = game.is_finished
     seating = load_seating(game)
-    rounds, entries = _stored_entries(game)
+    rounds, entries = stored_entries(game)
     removed = entries.pop()
     rounds.pop().delete()
-    settlements, state = _replay(game, seating, entries)
+    settlements, state = replay_entries(game, seating, entries)
+    game.ended_early = False  # undoing the last deal takes the game back before time was called
     _save_derived(game, seating, rounds, settlements, state)
     _log(game, number, Change.Action.UNDONE, describe(removed, seating), None, user)
+    _changed(game, was_finished)
+
+
+@transaction.atomic
+def end_game(*, game: Game, user=None) -> None:
+    """The organiser calls time: the game ends now and is placed by tables held."""
+    game = _lock(game)
+    check_open(game)
+    seating = load_seating(game)
+    rounds, entries = stored_entries(game)
+    settlements, state = replay_entries(game, seating, entries)
+    game.ended_early = True
+    _save_derived(game, seating, rounds, settlements, state)
+    _log(game, game.deals_played, Change.Action.ENDED, None, None, user)
+    _changed(game, was_finished=False)
 
 
 @transaction.atomic
@@ -530,14 +622,14 @@ def rebuild_ledger(game: Game) -> None:
     """Derive everything again from the recorded deals (it must change nothing)."""
     game = _lock(game)
     seating = load_seating(game)
-    rounds, entries = _stored_entries(game)
-    settlements, state = _replay(game, seating, entries)
+    rounds, entries = stored_entries(game)
+    settlements, state = replay_entries(game, seating, entries)
     _save_derived(game, seating, rounds, settlements, state)
 
 
 def replay_game(game: Game) -> tuple[Seating, list[core.Settlement], core.GameState]:
     """Read-only: the game's settlements as the rules compute them now."""
     seating = load_seating(game)
-    _, entries = _stored_entries(game)
-    settlements, state = _replay(game, seating, entries)
+    _, entries = stored_entries(game)
+    settlements, state = replay_entries(game, seating, entries)
     return seating, settlements, state

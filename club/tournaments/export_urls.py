@@ -1,0 +1,3 @@
+"""Exports and printouts of a tournament, mounted under /tournaments/<pk>/."""
+
+urlpatterns: list = []

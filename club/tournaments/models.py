@@ -1,0 +1,234 @@
+"""Tournaments: registered teams, sittings of games played at the same time, standings.
+
+A *sitting* is the set of games a tournament plays at the same time (the word
+*round* stays reserved for a deal). The app proposes a sitting's draw; the
+organiser may adjust it, then confirms it, which starts its games with the
+tournament's house rules. Standings are derived from the games' results and
+stored, rebuilt whenever a result of the tournament changes.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from club.games.models import Game, Team
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=120)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    is_final = models.BooleanField(_("results are final"), default=False)
+    # House rules (RULES.md section C) for every game of the tournament.
+    tables_per_team = models.PositiveSmallIntegerField(_("tables per team"), default=12)
+    payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
+    double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
+    redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
+    deal_limit = models.PositiveIntegerField(_("deals per game"), null=True, blank=True)
+    # Tournament points by place, per number of teams in a game: {"2": [3, 1], ...}.
+    points_scheme = models.JSONField(_("points by place"), default=dict, blank=True)
+    require_confirmation = models.BooleanField(
+        _("deals from scorer links need another team's confirmation"), default=False
+    )
+    # Bumped in the same transaction as any change to the tournament's results,
+    # so pages can tell cheaply whether anything changed.
+    results_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-starts_on", "-id"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="tournament_name_unique_ignoring_case"),
+            models.CheckConstraint(
+                condition=models.Q(tables_per_team__gte=1), name="tournament_tables_at_least_one"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
+                name="tournament_deal_limit_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+
+class TournamentTeam(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="tournament_entries")
+    registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registered team")
+        verbose_name_plural = _("registered teams")
+        ordering = ["tournament", "team__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "team"], name="tournamentteam_team_once_per_tournament"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.team.name
+
+
+class Sitting(models.Model):
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Proposed")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sittings")
+    number = models.PositiveSmallIntegerField(_("sitting"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PROPOSED
+    )
+    game_size = models.PositiveSmallIntegerField(_("teams per game"), default=2)
+    # The draw while it is only proposed: lists of TournamentTeam ids per table,
+    # and the ids sitting out. Confirming turns it into games and byes.
+    proposal = models.JSONField(_("proposed games"), default=list, blank=True)
+    proposed_byes = models.JSONField(_("proposed byes"), default=list, blank=True)
+    created_at = models.DateTimeField(_("drawn"), auto_now_add=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("sitting")
+        verbose_name_plural = _("sittings")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="sitting_one_per_number"),
+            models.CheckConstraint(
+                condition=models.Q(game_size__gte=2, game_size__lte=4),
+                name="sitting_game_size_2_to_4",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Sitting %(number)d") % {"number": self.number}
+
+
+class SittingGame(models.Model):
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="games")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="sitting_entry")
+    table_label = models.CharField(_("table"), max_length=40)
+    position = models.PositiveSmallIntegerField(_("order"))
+
+    class Meta:
+        verbose_name = _("game of a sitting")
+        verbose_name_plural = _("games of sittings")
+        ordering = ["sitting", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sitting", "table_label"], name="sittinggame_table_once_per_sitting"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sitting}: {self.table_label}"
+
+
+class Bye(models.Model):
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(TournamentTeam, on_delete=models.CASCADE, related_name="byes")
+
+    class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "entry"], name="bye_once_per_sitting"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sitting}: {self.entry}"
+
+
+class Standing(models.Model):
+    """A team's line in the standings: derived from results, rebuilt when they change."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    entry = models.OneToOneField(TournamentTeam, on_delete=models.CASCADE, related_name="standing")
+    place = models.PositiveSmallIntegerField(_("place"))
+    shared = models.BooleanField(_("shared place"), default=False)
+    points = models.DecimalField(_("points"), max_digits=8, decimal_places=2)
+    games = models.PositiveSmallIntegerField(_("games"))
+    won = models.PositiveSmallIntegerField(_("won"))
+    net_tables = models.IntegerField(_("net tables"))
+    declared = models.PositiveIntegerField(_("contracts declared"))
+    made = models.PositiveIntegerField(_("contracts made"))
+    byes = models.PositiveSmallIntegerField(_("byes"), default=0)
+
+    class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        ordering = ["tournament", "place", "entry__team__name"]
+        indexes = [
+            # The standings table: one tournament's lines in place order.
+            models.Index(fields=["tournament", "place"], name="standing_tournament_place"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.entry}"
+
+    @property
+    def made_share(self):
+        return self.made / self.declared if self.declared else None
+
+
+class TournamentEvent(models.Model):
+    """What the organisers did to a tournament, and when: the audit trail."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("Created")
+        STARTED = "started", _("Started")
+        DRAWN = "drawn", _("Sitting drawn")
+        ADJUSTED = "adjusted", _("Draw adjusted")
+        CONFIRMED = "confirmed", _("Sitting confirmed")
+        TIME_CALLED = "time", _("Time called")
+        FINISHED = "finished", _("Finished")
+        FINALISED = "finalised", _("Results made final")
+        REOPENED = "reopened", _("Reopened")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    note = models.TextField(_("note"), blank=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    made_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament event")
+        verbose_name_plural = _("tournament events")
+        ordering = ["-made_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} ({self.made_at:%Y-%m-%d %H:%M})"

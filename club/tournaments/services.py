@@ -1,0 +1,490 @@
+"""Writes for tournaments: register teams, draw and confirm sittings, standings, finalising.
+
+Every write runs in one transaction with the tournament row locked, so two
+organisers drawing the same sitting at once get one draw, and a tournament
+whose results are final cannot change until it is reopened (which is recorded).
+Game results go through ``club.scoring.services``; this module only derives
+standings from them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.games.models import Game, GameTeam, Round
+from club.scoring import draws
+from club.scoring import rules as core
+from club.scoring import services as scoring
+from club.scoring import standings as ranking
+from club.tournaments.models import (
+    Bye,
+    Sitting,
+    SittingGame,
+    Standing,
+    Tournament,
+    TournamentEvent,
+    TournamentTeam,
+)
+
+
+class TournamentError(Exception):
+    """A tournament write refused, with a message for the organiser."""
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _log(tournament: Tournament, action: str, user=None, note: str = "") -> None:
+    TournamentEvent.objects.create(
+        tournament=tournament,
+        action=action,
+        note=note,
+        made_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    # One writer per tournament at a time: draws, confirmations and standings
+    # rebuilds are serialised, so two organisers never make two draws.
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def check_editable(tournament: Tournament) -> None:
+    if tournament.is_final:
+        raise TournamentError(
+            _("The results of %(name)s are final. Reopen the tournament to change anything.")
+            % {"name": tournament.name}
+        )
+
+
+def rules_of(tournament: Tournament) -> core.Rules:
+    bands = (
+        tuple(core.Band(*band) for band in tournament.payout_bands)
+        if tournament.payout_bands
+        else core.DEFAULT_BANDS
+    )
+    return core.Rules(
+        tables_per_team=tournament.tables_per_team,
+        bands=bands,
+        double_factor=tournament.double_factor,
+        redouble_factor=tournament.redouble_factor,
+    )
+
+
+def scheme_of(tournament: Tournament) -> ranking.PointsScheme:
+    if not tournament.points_scheme:
+        return ranking.DEFAULT_POINTS
+    return ranking.PointsScheme(
+        {int(count): tuple(points) for count, points in tournament.points_scheme.items()}
+    )
+
+
+# --- Setting up ------------------------------------------------------------
+
+
+def create_tournament(
+    *,
+    name: str,
+    starts_on,
+    ends_on=None,
+    venue: str = "",
+    rules: core.Rules = core.DEFAULT_RULES,
+    deal_limit: int | None = None,
+    points_scheme: dict[int, tuple[int, ...]] | None = None,
+    require_confirmation: bool = False,
+    user=None,
+) -> Tournament:
+    name = " ".join(name.split())
+    if not name:
+        raise TournamentError(_("Give the tournament a name."), field="name")
+    if Tournament.objects.filter(name__iexact=name).exists():
+        raise TournamentError(
+            _("There is already a tournament called “%(name)s”.") % {"name": name}, field="name"
+        )
+    if ends_on and ends_on < starts_on:
+        raise TournamentError(_("The last day cannot be before the first day."), field="ends_on")
+    if points_scheme:
+        try:
+            ranking.PointsScheme(points_scheme)
+        except ranking.StandingsError as error:
+            raise TournamentError(error.translated(_), field="points_scheme") from error
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            venue=venue.strip(),
+            tables_per_team=rules.tables_per_team,
+            payout_bands=[]
+            if rules.bands == core.DEFAULT_BANDS
+            else [[b.low, b.high, b.made, b.failed] for b in rules.bands],
+            double_factor=rules.double_factor,
+            redouble_factor=rules.redouble_factor,
+            deal_limit=deal_limit,
+            points_scheme={str(k): list(v) for k, v in (points_scheme or {}).items()},
+            require_confirmation=require_confirmation,
+            created_by=user if user is not None and user.is_authenticated else None,
+        )
+        _log(tournament, TournamentEvent.Action.CREATED, user)
+    return tournament
+
+
+@transaction.atomic
+def register_team(
+    *, tournament: Tournament, first: str, second: str, name: str = "", user=None
+) -> TournamentTeam:
+    """Register a pair; refused if the team or either player is already registered."""
+    tournament = _lock(tournament)
+    check_editable(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament has finished; no more teams can join."))
+    first, second = " ".join(first.split()), " ".join(second.split())
+    if not first or not second:
+        raise TournamentError(_("A team needs two players."), field="team")
+    if first.lower() == second.lower():
+        raise TournamentError(
+            _("%(player)s cannot partner themselves.") % {"player": first}, field="team"
+        )
+    entry = scoring.TeamEntry(first, second, name)
+    try:
+        first_player = scoring.find_or_add_player(first)
+        second_player = scoring.find_or_add_player(second)
+        team = scoring.find_or_add_team(entry, first_player, second_player)
+    except scoring.ScoringError as error:
+        raise TournamentError(error.message, field="team") from error
+    if TournamentTeam.objects.filter(tournament=tournament, team=team).exists():
+        raise TournamentError(
+            _("%(team)s is already registered for this tournament.") % {"team": team.name},
+            field="team",
+        )
+    clash = (
+        TournamentTeam.objects.filter(tournament=tournament)
+        .filter(
+            Q(team__first_player__in=team.player_ids) | Q(team__second_player__in=team.player_ids)
+        )
+        .select_related("team__first_player", "team__second_player")
+        .first()
+    )
+    if clash is not None:
+        player = next(
+            p
+            for p in (clash.team.first_player, clash.team.second_player)
+            if p.pk in team.player_ids
+        )
+        raise TournamentError(
+            _("%(player)s already plays for %(team)s in this tournament.")
+            % {"player": player.name, "team": clash.team.name},
+            field="team",
+        )
+    registered = TournamentTeam.objects.create(tournament=tournament, team=team)
+    _rebuild_standings(tournament)
+    return registered
+
+
+# --- Sittings --------------------------------------------------------------
+
+
+def _history(tournament: Tournament) -> list[list[int]]:
+    """Every earlier game of the tournament as the registered teams that met."""
+    entry_of = dict(
+        TournamentTeam.objects.filter(tournament=tournament).values_list("team_id", "id")
+    )
+    games: dict[int, list[int]] = defaultdict(list)
+    for game_id, team_id in GameTeam.objects.filter(
+        game__sitting_entry__sitting__tournament=tournament
+    ).values_list("game_id", "team_id"):
+        games[game_id].append(entry_of[team_id])
+    return list(games.values())
+
+
+@transaction.atomic
+def propose_sitting(
+    *, tournament: Tournament, game_size: int = 2, user=None, rng: random.Random | None = None
+) -> Sitting:
+    """Draw the next sitting, or return the one already proposed (one draw, never two)."""
+    tournament = _lock(tournament)
+    check_editable(tournament)
+    pending = tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
+    if pending is not None:
+        return pending
+    unfinished = Game.objects.filter(
+        sitting_entry__sitting__tournament=tournament, status=Game.Status.IN_PROGRESS
+    ).count()
+    if unfinished:
+        raise TournamentError(
+            _(
+                "%(count)d game(s) of the last sitting are still being played: finish them or "
+                "call time before drawing the next sitting."
+            )
+            % {"count": unfinished}
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament has finished; reopen it to draw another sitting."))
+    entries = list(tournament.entries.values_list("id", flat=True))
+    number = tournament.sittings.count() + 1
+    history = _history(tournament)
+    ranking_order = None
+    if history:
+        ranking_order = list(
+            Standing.objects.filter(tournament=tournament)
+            .order_by("place", "entry__team__name")
+            .values_list("entry_id", flat=True)
+        )
+    byes_so_far = Counter(
+        Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
+    )
+    try:
+        draw = draws.propose_draw(
+            entries,
+            ranking=ranking_order,
+            history=history,
+            byes_so_far=byes_so_far,
+            game_size=game_size,
+            rng=rng,
+        )
+    except draws.DrawError as error:
+        raise TournamentError(error.translated(_), field="game_size") from error
+    sitting = Sitting.objects.create(
+        tournament=tournament,
+        number=number,
+        game_size=game_size,
+        proposal=[list(game) for game in draw.games],
+        proposed_byes=list(draw.byes),
+    )
+    _log(tournament, TournamentEvent.Action.DRAWN, user, note=str(sitting))
+    return sitting
+
+
+@transaction.atomic
+def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int], user=None):
+    """The organiser's changes to a proposed draw, checked before they are kept."""
+    tournament = _lock(sitting.tournament)
+    check_editable(tournament)
+    sitting = Sitting.objects.get(pk=sitting.pk)
+    if sitting.status != Sitting.Status.PROPOSED:
+        raise TournamentError(_("This sitting is confirmed already; its games have started."))
+    entries = list(tournament.entries.values_list("id", flat=True))
+    candidate = draws.Draw(games=[tuple(g) for g in games], byes=list(byes), rematches=0)
+    try:
+        draws.check_draw(candidate, entries, sitting.game_size)
+    except draws.DrawError as error:
+        raise TournamentError(error.translated(_), field="games") from error
+    sitting.proposal = [list(game) for game in games]
+    sitting.proposed_byes = list(byes)
+    sitting.save(update_fields=["proposal", "proposed_byes"])
+    _log(tournament, TournamentEvent.Action.ADJUSTED, user, note=str(sitting))
+    return sitting
+
+
+@transaction.atomic
+def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = None) -> Sitting:
+    """Start the sitting's games with the tournament's house rules; record the byes."""
+    tournament = _lock(sitting.tournament)
+    check_editable(tournament)
+    sitting = Sitting.objects.get(pk=sitting.pk)
+    if sitting.status == Sitting.Status.CONFIRMED:
+        return sitting  # a resent confirmation: the games exist already
+    entries = {
+        entry.pk: entry
+        for entry in tournament.entries.select_related("team__first_player", "team__second_player")
+    }
+    rules = rules_of(tournament)
+    labels = draws.table_labels(len(sitting.proposal))
+    for position, (game_teams, label) in enumerate(zip(sitting.proposal, labels, strict=True)):
+        teams = [entries[entry_id].team for entry_id in game_teams]
+        game = scoring.create_game(
+            label=_("%(tournament)s · sitting %(number)d · %(table)s")
+            % {"tournament": tournament.name, "number": sitting.number, "table": label},
+            teams=[
+                scoring.TeamEntry(team.first_player.name, team.second_player.name, team.name)
+                for team in teams
+            ],
+            rules=rules,
+            user=user,
+            rng=rng,
+            deal_limit=tournament.deal_limit,
+            require_confirmation=tournament.require_confirmation,
+        )
+        SittingGame.objects.create(sitting=sitting, game=game, table_label=label, position=position)
+    Bye.objects.bulk_create(Bye(sitting=sitting, entry_id=entry) for entry in sitting.proposed_byes)
+    sitting.status = Sitting.Status.CONFIRMED
+    sitting.confirmed_at = timezone.now()
+    sitting.save(update_fields=["status", "confirmed_at"])
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        _log(tournament, TournamentEvent.Action.STARTED, user)
+    _log(tournament, TournamentEvent.Action.CONFIRMED, user, note=str(sitting))
+    _rebuild_standings(tournament)
+    return sitting
+
+
+def call_time(*, sitting: Sitting, user=None) -> int:
+    """End every game of the sitting still being played; returns how many were ended.
+
+    Each game ends in its own transaction (game lock only), so a scorer
+    recording a deal at that moment is never deadlocked against the organiser.
+    """
+    check_editable(sitting.tournament)
+    ended = 0
+    for game in Game.objects.filter(sitting_entry__sitting=sitting, status=Game.Status.IN_PROGRESS):
+        try:
+            scoring.end_game(game=game, user=user)
+        except scoring.ScoringError:
+            continue  # it finished on its own meanwhile
+        ended += 1
+    _log(sitting.tournament, TournamentEvent.Action.TIME_CALLED, user, note=str(sitting))
+    return ended
+
+
+# --- Finishing ---------------------------------------------------------------
+
+
+@transaction.atomic
+def finish_tournament(*, tournament: Tournament, user=None) -> Tournament:
+    tournament = _lock(tournament)
+    check_editable(tournament)
+    if tournament.sittings.filter(status=Sitting.Status.PROPOSED).exists():
+        raise TournamentError(_("A sitting is drawn but not confirmed: confirm or discard it."))
+    if Game.objects.filter(
+        sitting_entry__sitting__tournament=tournament, status=Game.Status.IN_PROGRESS
+    ).exists():
+        raise TournamentError(_("Some games are still being played: finish them or call time."))
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    _log(tournament, TournamentEvent.Action.FINISHED, user)
+    return tournament
+
+
+@transaction.atomic
+def discard_sitting(*, sitting: Sitting, user=None) -> None:
+    tournament = _lock(sitting.tournament)
+    check_editable(tournament)
+    sitting = Sitting.objects.get(pk=sitting.pk)
+    if sitting.status != Sitting.Status.PROPOSED:
+        raise TournamentError(_("This sitting is confirmed already; its games have started."))
+    sitting.delete()
+    _log(tournament, TournamentEvent.Action.ADJUSTED, user, note=_("Proposed draw discarded"))
+
+
+@transaction.atomic
+def make_final(*, tournament: Tournament, user=None) -> Tournament:
+    """Mark the results final: exports stop saying provisional and games are locked."""
+    tournament = _lock(tournament)
+    if tournament.is_final:
+        return tournament
+    if tournament.status != Tournament.Status.FINISHED:
+        raise TournamentError(_("Finish the tournament before making its results final."))
+    tournament.is_final = True
+    tournament.save(update_fields=["is_final"])
+    Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(results_locked=True)
+    _log(tournament, TournamentEvent.Action.FINALISED, user)
+    return tournament
+
+
+@transaction.atomic
+def reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
+    """Reopen a final tournament for corrections; the reason is kept in its history."""
+    tournament = _lock(tournament)
+    if not reason.strip():
+        raise TournamentError(_("Say why the tournament is reopened."), field="reason")
+    if not tournament.is_final and tournament.status != Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament is not finished; there is nothing to reopen."))
+    tournament.is_final = False
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["is_final", "status"])
+    Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(results_locked=False)
+    _log(tournament, TournamentEvent.Action.REOPENED, user, note=reason.strip())
+    return tournament
+
+
+# --- Standings ---------------------------------------------------------------
+
+
+def results_changed(game: Game) -> None:
+    """A game's result changed: rebuild its tournament's standings in the same transaction."""
+    entry = SittingGame.objects.filter(game=game).select_related("sitting__tournament").first()
+    if entry is None:
+        return
+    _rebuild_standings(_lock(entry.sitting.tournament))
+
+
+def game_results(tournament: Tournament) -> list[ranking.GameResult]:
+    """The finished games of the tournament as the standings calculator reads them."""
+    entry_of = dict(
+        TournamentTeam.objects.filter(tournament=tournament).values_list("team_id", "id")
+    )
+    games = {
+        game.pk: game
+        for game in Game.objects.filter(
+            sitting_entry__sitting__tournament=tournament, status=Game.Status.FINISHED
+        )
+    }
+    teams: dict[int, list[GameTeam]] = defaultdict(list)
+    for team in GameTeam.objects.filter(game__in=games.keys()).order_by("game", "position"):
+        teams[team.game_id].append(team)
+    contracts: dict[int, tuple[int, int]] = {
+        row["declaring_team"]: (row["declared"], row["made"])
+        for row in Round.objects.filter(game__in=games.keys())
+        .values("declaring_team")
+        .annotate(declared=Count("id"), made=Count("id", filter=Q(made=True)))
+    }
+    results = []
+    for game_id, game in games.items():
+        members = teams[game_id]
+        results.append(
+            ranking.GameResult(
+                game=game_id,
+                teams=tuple(entry_of[t.team_id] for t in members),
+                places={entry_of[t.team_id]: t.place or len(members) for t in members},
+                tables_start=game.tables_per_team,
+                tables_end={entry_of[t.team_id]: t.tables for t in members},
+                declared={entry_of[t.team_id]: contracts.get(t.pk, (0, 0))[0] for t in members},
+                made={entry_of[t.team_id]: contracts.get(t.pk, (0, 0))[1] for t in members},
+            )
+        )
+    return results
+
+
+def _rebuild_standings(tournament: Tournament) -> None:
+    """Derive the standings from the finished games and store them (caller holds the lock)."""
+    entries = list(tournament.entries.values_list("id", flat=True))
+    byes = Counter(
+        Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
+    )
+    table = ranking.standings(entries, game_results(tournament), scheme_of(tournament))
+    Standing.objects.filter(tournament=tournament).delete()
+    Standing.objects.bulk_create(
+        Standing(
+            tournament=tournament,
+            entry_id=row.team,
+            place=row.place,
+            shared=row.shared,
+            points=Decimal(row.points.numerator) / Decimal(row.points.denominator),
+            games=row.games,
+            won=row.won,
+            net_tables=row.net_tables,
+            declared=row.declared,
+            made=row.made,
+            byes=byes.get(row.team, 0),
+        )
+        for row in table
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(
+        results_version=tournament.results_version + 1
+    )
+    tournament.results_version += 1
+
+
+def points_as_fraction(value: Decimal) -> Fraction:
+    return Fraction(value)
