@@ -9,4 +9,4 @@ from club.games.signals import game_changed
 def rebuild_standings_for_game(sender, game, was_finished, **kwargs):
     from club.tournaments.services import results_changed
 
-    results_changed(game)
+    results_changed(game, was_finished)

@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from decimal import Decimal
-from fractions import Fraction
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -273,12 +272,14 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
     sitting = Sitting.objects.get(pk=sitting.pk)
     if sitting.status != Sitting.Status.PROPOSED:
         raise TournamentError(_("This sitting is confirmed already; its games have started."))
-    entries = list(tournament.entries.values_list("id", flat=True))
+    names = dict(tournament.entries.values_list("id", "team__name"))
+    entries = list(names)
     candidate = draws.Draw(games=[tuple(g) for g in games], byes=list(byes), rematches=0)
     try:
         draws.check_draw(candidate, entries, sitting.game_size)
     except draws.DrawError as error:
-        raise TournamentError(error.translated(_), field="games") from error
+        # Name the team, not its id: the organiser knows the teams by name.
+        raise TournamentError(error.translated(_, names), field="games") from error
     sitting.proposal = [list(game) for game in games]
     sitting.proposed_byes = list(byes)
     sitting.save(update_fields=["proposal", "proposed_byes"])
@@ -411,12 +412,21 @@ def reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
 # --- Standings ---------------------------------------------------------------
 
 
-def results_changed(game: Game) -> None:
-    """A game's result changed: rebuild its tournament's standings in the same transaction."""
+def results_changed(game: Game, was_finished: bool = True) -> None:
+    """A game changed: keep its tournament's standings in step, in the same transaction.
+
+    Standings count finished games only, so a deal of a game still being played
+    just bumps the tournament's version (live pages then refresh its tables).
+    """
     entry = SittingGame.objects.filter(game=game).select_related("sitting__tournament").first()
     if entry is None:
         return
-    _rebuild_standings(_lock(entry.sitting.tournament))
+    if game.is_finished or was_finished:
+        _rebuild_standings(_lock(entry.sitting.tournament))
+    else:
+        Tournament.objects.filter(pk=entry.sitting.tournament_id).update(
+            results_version=F("results_version") + 1
+        )
 
 
 def game_results(tournament: Tournament) -> list[ranking.GameResult]:
@@ -480,11 +490,5 @@ def _rebuild_standings(tournament: Tournament) -> None:
         )
         for row in table
     )
-    Tournament.objects.filter(pk=tournament.pk).update(
-        results_version=tournament.results_version + 1
-    )
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
     tournament.results_version += 1
-
-
-def points_as_fraction(value: Decimal) -> Fraction:
-    return Fraction(value)
