@@ -1,3 +1,22 @@
 """Scorer links and printable score sheets, mounted at the site root by club/games/urls.py."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from club.games import link_views as views
+
+urlpatterns = [
+    path("games/<int:pk>/links/", views.game_links, name="links"),
+    path("games/<int:pk>/links/print/", views.links_print, name="links_print"),
+    path("games/<int:pk>/links/<int:link_pk>/revoke/", views.link_revoke, name="link_revoke"),
+    path("games/<int:pk>/sheet/", views.game_sheet, name="sheet"),
+    path(
+        "tournaments/<int:pk>/sittings/<int:number>/sheets/",
+        views.sitting_sheets,
+        name="sitting_sheets",
+    ),
+    # Table side: everything is reached through the link's secret, never a game id.
+    path("s/<str:token>/", views.scorer, name="scorer"),
+    path("s/<str:token>/deals/", views.scorer_send, name="scorer_send"),
+    path("s/<str:token>/deals/<int:number>/confirm/", views.scorer_confirm, name="scorer_confirm"),
+    path("s/<str:token>/deals/<int:number>/reject/", views.scorer_reject, name="scorer_reject"),
+]

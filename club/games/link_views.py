@@ -1,0 +1,278 @@
+"""Scorer links, table-side deal entry through them, and printable score sheets.
+
+A scorer link is a secret URL: whoever holds it may record the deals of its
+game, and of no other. Every view under ``/s/<token>/`` takes the game from
+the link, never from the URL, so a link cannot reach another game.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from club.games import services as links
+from club.games.forms import DealForm
+from club.games.models import Game, GameTeam, PendingDeal, ScorerLink
+from club.games.selectors import game_page
+from club.games.services import LinkError
+from club.games.views import organiser_required
+from club.scoring import rules as core
+from club.scoring.services import ScoringError, Seating, describe, load_seating
+
+# Enough rows for a long game on one A4 page; a game with a deal limit gets that many.
+SHEET_ROWS = 30
+
+
+# --- Organiser: hand out and withdraw links --------------------------------------------
+
+
+def _link_rows(request: HttpRequest, game: Game) -> list[dict]:
+    current = (
+        game.scorer_links.filter(revoked_at__isnull=True)
+        .select_related("game_team__team")
+        .order_by("game_team__position", "created_at")
+    )
+    return [
+        {"link": link, "url": request.build_absolute_uri(link.get_absolute_url())}
+        for link in current
+    ]
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def game_links(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's current scorer links with their QR codes; POST issues new ones."""
+    game = get_object_or_404(Game, pk=pk)
+    if request.method == "POST":
+        try:
+            issued = links.issue_links(game=game, user=request.user)
+        except ScoringError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                _("New scorer links issued; any earlier link of this game no longer works.")
+                if len(issued) > 1
+                else _("New scorer link issued; any earlier link of this game no longer works."),
+            )
+        return redirect("games:links", pk=game.pk)
+    return render(request, "games/links.html", {"game": game, "rows": _link_rows(request, game)})
+
+
+@organiser_required
+@require_POST
+def link_revoke(request: HttpRequest, pk: int, link_pk: int) -> HttpResponse:
+    link = get_object_or_404(ScorerLink, pk=link_pk, game_id=pk)
+    links.revoke_link(link=link)
+    messages.success(request, _("The link was withdrawn; it no longer works."))
+    return redirect("games:links", pk=pk)
+
+
+@organiser_required
+@require_GET
+def links_print(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    return render(
+        request, "games/links_print.html", {"game": game, "rows": _link_rows(request, game)}
+    )
+
+
+# --- Table side: the scorer page of a link ----------------------------------------------
+
+
+def _refused(request: HttpRequest, token: str, error: LinkError) -> HttpResponse:
+    # Unknown tokens are "not found"; withdrawn or expired links are "forbidden".
+    known = ScorerLink.objects.filter(token=token).exists()
+    return render(
+        request,
+        "games/scorer.html",
+        {"refused": error.message},
+        status=403 if known else 404,
+    )
+
+
+def _scorer_context(link: ScorerLink, game: Game, form: DealForm | None = None) -> dict:
+    context = game_page(game)
+    context["link"] = link
+    context["waiting"] = links.waiting_deal(game) if game.require_confirmation else None
+    if context["waiting"] is not None:
+        seating = context["seating"]
+        entry = links.entry_from_json(context["waiting"].entry)
+        context["waiting_deal"] = describe(entry, seating)
+        context["own_waiting"] = context["waiting"].sent_by.game_team_id == link.game_team_id
+    if not game.is_finished and context["waiting"] is None:
+        context["form"] = form or _deal_form(context)
+    return context
+
+
+def _deal_form(context: dict, data=None) -> DealForm:
+    return DealForm(
+        data,
+        seating=context["seating"],
+        in_play=context["in_play"],
+        initial={"number": context["next_number"], "doubling": "none"},
+    )
+
+
+@never_cache
+@require_GET
+def scorer(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        link = links.usable_link(token)
+    except LinkError as error:
+        return _refused(request, token, error)
+    context = _scorer_context(link, link.game)
+    template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
+    return render(request, template, context)
+
+
+@never_cache
+@require_POST
+def scorer_send(request: HttpRequest, token: str) -> HttpResponse:
+    """Record a deal through the link, or hold it for another team's confirmation."""
+    try:
+        link = links.usable_link(token)
+    except LinkError as error:
+        if request.htmx:  # the link died while the page was open: show why
+            return HttpResponseClientRedirect(reverse("games:scorer", args=[token]))
+        return _refused(request, token, error)
+    game = link.game
+    context = game_page(game)
+    form = _deal_form(context, request.POST)
+    context_extra: dict = {}
+    if form.is_valid():
+        try:
+            result = links.send_deal(
+                link=link, number=form.cleaned_data["number"], entry=form.entry()
+            )
+        except ScoringError as error:
+            if error.recorded is not None:
+                # Someone recorded this deal first (or the form was sent twice): show
+                # what counts and offer an empty form for the next deal.
+                context_extra["already_recorded"] = error.recorded
+                form = None
+            else:
+                form.add_scoring_error(error)
+        else:
+            game.refresh_from_db()
+            if not request.htmx and not game.is_finished:
+                anchor = "#waiting" if isinstance(result, PendingDeal) else "#settlement"
+                return redirect(reverse("games:scorer", args=[token]) + anchor)
+            # The deal that ends the game also ends the link: show the result here,
+            # since the link's page now only says it has expired.
+            context_extra["just_recorded"] = not isinstance(result, PendingDeal)
+            form = None
+    else:
+        game.refresh_from_db()
+    context = _scorer_context(link, game, form)
+    context.update(context_extra)
+    template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
+    return render(request, template, context)
+
+
+def _answer(request: HttpRequest, token: str, number: int, action, success: str) -> HttpResponse:
+    try:
+        link = links.usable_link(token)
+    except LinkError as error:
+        return _refused(request, token, error)
+    try:
+        action(link=link, number=number)
+    except ScoringError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, success % {"number": number})
+        link.game.refresh_from_db()
+        if link.game.is_finished:
+            # The confirmed deal ended the game, and with it the link: say so plainly.
+            return redirect(link.game)
+    return redirect(reverse("games:scorer", args=[token]) + "#live")
+
+
+@never_cache
+@require_POST
+def scorer_confirm(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    return _answer(
+        request, token, number, links.confirm_deal, _("Deal %(number)d confirmed: it counts now.")
+    )
+
+
+@never_cache
+@require_POST
+def scorer_reject(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    return _answer(
+        request,
+        token,
+        number,
+        links.reject_deal,
+        _("Deal %(number)d rejected: nothing was recorded. Enter it again together."),
+    )
+
+
+# --- Printable score sheets ---------------------------------------------------------------
+
+
+def sheet_context(game: Game, seating: Seating | None = None) -> dict:
+    """What a paper score sheet shows: seats in play order, who deals when, house rules."""
+    seating = seating or load_seating(game)
+    teams = seating.teams
+    order = core.seat_order(len(teams))
+    seats = [
+        {"number": seat + 1, "player": player, "team": teams[order[seat][0]]}
+        for seat, player in enumerate(seating.players)
+    ]
+    first = game.first_dealer_seat
+    dealers = seats[first:] + seats[:first]
+    rules = game.rules
+    rows = min(game.deal_limit, 60) if game.deal_limit else SHEET_ROWS
+    entry = getattr(game, "sitting_entry", None)
+    return {
+        "game": game,
+        "teams": teams,
+        "seats": seats,
+        "dealers": dealers,
+        "rules": rules,
+        "bands": rules.bands,
+        "rows": range(1, rows + 1),
+        "sitting_game": entry,
+    }
+
+
+@require_GET
+def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(
+        Game.objects.select_related("sitting_entry__sitting__tournament"), pk=pk
+    )
+    return render(request, "games/sheet.html", {"sheets": [sheet_context(game)]})
+
+
+@require_GET
+def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    from club.tournaments.models import Sitting  # the games app does not depend on tournaments
+
+    sitting = get_object_or_404(
+        Sitting.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+    entries = list(sitting.games.select_related("game", "sitting__tournament").order_by("position"))
+    by_game: dict[int, list[GameTeam]] = {}
+    for team in (
+        GameTeam.objects.filter(game__in=[entry.game_id for entry in entries])
+        .select_related("team", "first_player", "second_player")
+        .order_by("game_id", "position")
+    ):
+        by_game.setdefault(team.game_id, []).append(team)
+    sheets = []
+    for entry in entries:
+        game = entry.game
+        game.sitting_entry = entry
+        sheets.append(sheet_context(game, Seating(by_game.get(game.pk, []))))
+    return render(
+        request,
+        "tournaments/sitting_sheets.html",
+        {"sitting": sitting, "tournament": sitting.tournament, "sheets": sheets},
+    )
