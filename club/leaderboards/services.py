@@ -1,15 +1,507 @@
-"""Ratings are rebuilt from scratch from every finished game, so a correction never drifts."""
+"""Writes for the club register and the ratings.
+
+Terms
+-----
+*register*: the club's players (name, nickname, member number, active or not).
+*merge*: two records of the same person become one; the *kept* record takes
+every seat, declaration and deal of the *folded* one, which is then deleted.
+*ratings*: rebuilt from scratch from every finished game, so a correction
+never drifts.
+
+Every write runs in one transaction and raises :class:`RegisterError` with a
+message an organiser understands; nothing is saved then.
+"""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import defaultdict
+from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from club.games.models import Game, GameTeam
+from club.games.models import Game, GameTeam, PendingDeal, Player, Round, Team
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.scoring import ratings
+
+NAME_MAX = Player._meta.get_field("name").max_length
+NICKNAME_MAX = Player._meta.get_field("nickname").max_length
+MEMBER_NUMBER_MAX = Player._meta.get_field("member_number").max_length
+
+
+class RegisterError(Exception):
+    """A register write refused; ``field`` names the input at fault."""
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _clean(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def name_taken(name: str) -> str:
+    return _("There is already a player called %(name)s.") % {"name": name}
+
+
+def member_number_taken(number: str, holder: str) -> str:
+    return _("Member number %(number)s already belongs to %(name)s.") % {
+        "number": number,
+        "name": holder,
+    }
+
+
+def _check_player(
+    *, name: str, nickname: str, member_number: str, player: Player | None = None
+) -> None:
+    if not name:
+        raise RegisterError(_("Give the player a name."), field="name")
+    if len(name) > NAME_MAX:
+        raise RegisterError(
+            _("A name can be at most %(max)d characters.") % {"max": NAME_MAX}, field="name"
+        )
+    if len(nickname) > NICKNAME_MAX:
+        raise RegisterError(
+            _("A nickname can be at most %(max)d characters.") % {"max": NICKNAME_MAX},
+            field="nickname",
+        )
+    if len(member_number) > MEMBER_NUMBER_MAX:
+        raise RegisterError(
+            _("A member number can be at most %(max)d characters.") % {"max": MEMBER_NUMBER_MAX},
+            field="member_number",
+        )
+    others = Player.objects.exclude(pk=player.pk) if player else Player.objects.all()
+    clash = others.filter(name__iexact=name).first()
+    if clash:
+        raise RegisterError(name_taken(clash.name), field="name")
+    if member_number:
+        holder = others.filter(member_number=member_number).first()
+        if holder:
+            raise RegisterError(
+                member_number_taken(member_number, holder.name), field="member_number"
+            )
+
+
+def _save(player: Player) -> Player:
+    try:
+        # A savepoint, so a clash with a player added at the same moment leaves
+        # the surrounding transaction usable.
+        with transaction.atomic():
+            player.save()
+    except IntegrityError as error:
+        raise RegisterError(
+            _("The player could not be saved: the name or member number was taken just now."),
+            field="name",
+        ) from error
+    return player
+
+
+@transaction.atomic
+def register_player(
+    *, name: str, nickname: str = "", member_number: str = "", active: bool = True
+) -> Player:
+    """Add a player to the register. Names are unique ignoring case; member numbers when given."""
+    name, nickname, member_number = _clean(name), _clean(nickname), _clean(member_number)
+    _check_player(name=name, nickname=nickname, member_number=member_number)
+    return _save(Player(name=name, nickname=nickname, member_number=member_number, active=active))
+
+
+@transaction.atomic
+def update_player(
+    *,
+    player: Player,
+    name: str,
+    nickname: str = "",
+    member_number: str = "",
+    active: bool = True,
+) -> Player:
+    """Change a player's details; past games show the new name."""
+    name, nickname, member_number = _clean(name), _clean(nickname), _clean(member_number)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    _check_player(name=name, nickname=nickname, member_number=member_number, player=player)
+    player.name, player.nickname, player.member_number, player.active = (
+        name,
+        nickname,
+        member_number,
+        active,
+    )
+    return _save(player)
+
+
+@transaction.atomic
+def set_player_active(*, player: Player, active: bool) -> Player:
+    """Mark a player active or inactive; an inactive player keeps every result."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    player.active = active
+    player.save(update_fields=["active"])
+    return player
+
+
+# --- Merging ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    kept: Player
+    folded_name: str
+    games: int  # games the folded record had played
+
+
+def _refuse_merge(keep: Player, fold: Player) -> None:
+    if keep.pk == fold.pk:
+        raise RegisterError(_("Choose two different players to merge."), field="fold")
+    both = Q(first_player__in=[keep.pk, fold.pk]) | Q(second_player__in=[keep.pk, fold.pk])
+    if Team.objects.filter(
+        Q(first_player=keep, second_player=fold) | Q(first_player=fold, second_player=keep)
+    ).exists():
+        raise RegisterError(
+            _("%(keep)s and %(fold)s are partners in a team, so they are two people.")
+            % {"keep": keep.name, "fold": fold.name},
+            field="fold",
+        )
+    # One person cannot have sat twice at one game, as partners or as opponents.
+    seats = GameTeam.objects.filter(both).values_list(
+        "game_id", "game__label", "first_player_id", "second_player_id"
+    )
+    who_at: dict[int, set[int]] = defaultdict(set)
+    labels: dict[int, str] = {}
+    for game_id, label, first, second in seats:
+        who_at[game_id] |= {first, second} & {keep.pk, fold.pk}
+        labels[game_id] = label
+    shared = sorted(labels[game] for game, who in who_at.items() if len(who) == 2)
+    if shared:
+        raise RegisterError(
+            _("%(keep)s and %(fold)s both sat at the game “%(game)s”, so they are two people.")
+            % {"keep": keep.name, "fold": fold.name, "game": shared[0]},
+            field="fold",
+        )
+    # A player may be in one team only of each tournament.
+    from club.tournaments.models import TournamentTeam
+
+    entries = TournamentTeam.objects.filter(
+        Q(team__first_player__in=[keep.pk, fold.pk]) | Q(team__second_player__in=[keep.pk, fold.pk])
+    ).values_list("tournament_id", "tournament__name", "team_id")
+    teams_in: dict[int, set[int]] = defaultdict(set)
+    names: dict[int, str] = {}
+    for tournament, name, team in entries:
+        teams_in[tournament].add(team)
+        names[tournament] = name
+    clash = sorted(names[t] for t, teams in teams_in.items() if len(teams) > 1)
+    if clash:
+        raise RegisterError(
+            _(
+                "%(keep)s and %(fold)s play in different teams of the tournament “%(tournament)s”; "
+                "one player cannot be in two teams of a tournament."
+            )
+            % {"keep": keep.name, "fold": fold.name, "tournament": clash[0]},
+            field="fold",
+        )
+
+
+@transaction.atomic
+def merge_players(*, keep: Player, fold: Player) -> MergeResult:
+    """Fold ``fold`` into ``keep``: every seat, team, declaration and deal moves to ``keep``.
+
+    Refused when the two were partners or sat at the same game (they are two
+    people then), or play in different teams of one tournament. ``keep``
+    keeps its name; its empty nickname or member number is taken from
+    ``fold``. Teams keep their names, so a pair that now has two teams keeps
+    both. Ratings are rebuilt afterwards.
+    """
+    # Lock both in a fixed order so two merges of the same pair cannot deadlock.
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])}
+    if keep.pk == fold.pk:
+        raise RegisterError(_("Choose two different players to merge."), field="fold")
+    if keep.pk not in locked or fold.pk not in locked:
+        raise RegisterError(_("One of these players no longer exists."), field="fold")
+    keep, fold = locked[keep.pk], locked[fold.pk]
+    _refuse_merge(keep, fold)
+
+    games = GameTeam.objects.filter(Q(first_player=fold) | Q(second_player=fold)).count()
+    Team.objects.filter(first_player=fold).update(first_player=keep)
+    Team.objects.filter(second_player=fold).update(second_player=keep)
+    GameTeam.objects.filter(first_player=fold).update(first_player=keep)
+    GameTeam.objects.filter(second_player=fold).update(second_player=keep)
+    Round.objects.filter(declarer=fold).update(declarer=keep)
+    Round.objects.filter(dealer=fold).update(dealer=keep)
+    # A deal waiting for confirmation names its declarer by id.
+    for pending in PendingDeal.objects.filter(game__status=Game.Status.IN_PROGRESS):
+        if pending.entry.get("declarer") == fold.pk:
+            pending.entry["declarer"] = keep.pk
+            pending.save(update_fields=["entry"])
+
+    folded_name = fold.name
+    nickname = keep.nickname or fold.nickname
+    member_number = keep.member_number or fold.member_number
+    fold.delete()  # its ratings go with it; the rebuild below gives them to keep
+    if (nickname, member_number) != (keep.nickname, keep.member_number):
+        keep.nickname, keep.member_number = nickname, member_number
+        keep.save(update_fields=["nickname", "member_number"])
+    rebuild_ratings()
+    return MergeResult(kept=keep, folded_name=folded_name, games=games)
+
+
+# --- Importing --------------------------------------------------------------
+
+COLUMNS = ("name", "nickname", "member_number", "active")
+TRUE_WORDS = {"1", "yes", "y", "true", "t", "active"}
+FALSE_WORDS = {"0", "no", "n", "false", "f", "inactive"}
+MAX_IMPORT_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class ImportFault:
+    row: int | None  # the line of the file, the header being row 1
+    column: str | None
+    message: str
+
+    def __str__(self) -> str:
+        if self.row and self.column:
+            return _("Row %(row)d, column %(column)s: %(message)s") % {
+                "row": self.row,
+                "column": self.column,
+                "message": self.message,
+            }
+        if self.row:
+            return _("Row %(row)d: %(message)s") % {"row": self.row, "message": self.message}
+        return self.message
+
+
+class PlayerImportError(RegisterError):
+    """Every fault found in an import file; nothing was saved."""
+
+    def __init__(self, faults: list[ImportFault]):
+        self.faults = faults
+        super().__init__("\n".join(str(fault) for fault in faults), field="file")
+
+
+@dataclass
+class ImportResult:
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def _read_rows(data: bytes | str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    if isinstance(data, bytes):
+        if len(data) > MAX_IMPORT_BYTES:
+            raise PlayerImportError(
+                [ImportFault(None, None, _("The file is too large (at most 1 MB)."))]
+            )
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise PlayerImportError(
+                [ImportFault(None, None, _("The file is not UTF-8 text; save it as CSV UTF-8."))]
+            ) from error
+    else:
+        text = data.removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        lines = [(reader.line_num, row) for row in reader]
+    except csv.Error as error:
+        raise PlayerImportError(
+            [ImportFault(reader.line_num, None, _("The CSV cannot be read: %(e)s") % {"e": error})]
+        ) from error
+    lines = [(number, row) for number, row in lines if any(cell.strip() for cell in row)]
+    if not lines:
+        raise PlayerImportError(
+            [ImportFault(None, None, _("The file is empty: it needs a header row and players."))]
+        )
+    header, rows = lines[0][1], lines[1:]
+    return [cell.strip().lower().replace(" ", "_") for cell in header], rows
+
+
+def _parse_active(value: str) -> bool | None:
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ValueError(word)
+
+
+@transaction.atomic
+def import_players(data: bytes | str) -> ImportResult:
+    """Add or update players from CSV text with a header row.
+
+    Columns: ``name`` (required), ``nickname``, ``member_number``, ``active``
+    (yes/no, true/false, 1/0). A row matches an existing player by member
+    number, else by name (ignoring case), and updates it; other rows add
+    players. An empty cell leaves that detail as it is (a new player gets no
+    nickname or number and is active). Every row is checked first; on any
+    fault nothing is saved and :class:`PlayerImportError` lists each fault
+    with its row and column.
+    """
+    header, rows = _read_rows(data)
+    faults: list[ImportFault] = []
+    unknown = [name for name in header if name not in COLUMNS]
+    for name in unknown:
+        faults.append(
+            ImportFault(
+                1,
+                name or "?",
+                _("Unknown column; the columns are %(columns)s.") % {"columns": ", ".join(COLUMNS)},
+            )
+        )
+    for name in {n for n in header if header.count(n) > 1}:
+        faults.append(ImportFault(1, name, _("This column appears twice.")))
+    if "name" not in header:
+        faults.append(ImportFault(1, "name", _("The header row needs a name column.")))
+    if faults:
+        raise PlayerImportError(faults)
+    if not rows:
+        raise PlayerImportError([ImportFault(None, None, _("The file has no players."))])
+
+    existing = list(Player.objects.select_for_update().order_by("pk"))
+    by_number = {p.member_number: p for p in existing if p.member_number}
+    by_name = {p.name.lower(): p for p in existing}
+    # What the register will hold after the import, to catch clashes among rows too.
+    final_name: dict[int, str] = {p.pk: p.name.lower() for p in existing}
+    final_number: dict[int, str] = {p.pk: p.member_number for p in existing if p.member_number}
+    seen_names: dict[str, int] = {}
+    seen_numbers: dict[str, int] = {}
+    planned: list[tuple[int, Player | None, dict]] = []
+
+    for line, cells in rows:
+        if len(cells) > len(header):
+            faults.append(
+                ImportFault(
+                    line,
+                    None,
+                    _("This row has %(cells)d cells but the header has %(columns)d columns.")
+                    % {"cells": len(cells), "columns": len(header)},
+                )
+            )
+            continue
+        values = {
+            column: _clean(cells[i]) if i < len(cells) else "" for i, column in enumerate(header)
+        }
+        row_faults: list[ImportFault] = []
+        name = values.get("name", "")
+        number = values.get("member_number", "")
+        if not name:
+            row_faults.append(ImportFault(line, "name", _("The name is missing.")))
+        elif len(name) > NAME_MAX:
+            row_faults.append(
+                ImportFault(line, "name", _("At most %(max)d characters.") % {"max": NAME_MAX})
+            )
+        if len(values.get("nickname", "")) > NICKNAME_MAX:
+            row_faults.append(
+                ImportFault(
+                    line, "nickname", _("At most %(max)d characters.") % {"max": NICKNAME_MAX}
+                )
+            )
+        if len(number) > MEMBER_NUMBER_MAX:
+            row_faults.append(
+                ImportFault(
+                    line,
+                    "member_number",
+                    _("At most %(max)d characters.") % {"max": MEMBER_NUMBER_MAX},
+                )
+            )
+        active = None
+        if values.get("active"):
+            try:
+                active = _parse_active(values["active"])
+            except ValueError:
+                row_faults.append(
+                    ImportFault(
+                        line,
+                        "active",
+                        _("“%(value)s” is not yes or no.") % {"value": values["active"]},
+                    )
+                )
+        if name and name.lower() in seen_names:
+            row_faults.append(
+                ImportFault(
+                    line,
+                    "name",
+                    _("%(name)s is already on row %(row)d.")
+                    % {"name": name, "row": seen_names[name.lower()]},
+                )
+            )
+        if number and number in seen_numbers:
+            row_faults.append(
+                ImportFault(
+                    line,
+                    "member_number",
+                    _("Member number %(number)s is already on row %(row)d.")
+                    % {"number": number, "row": seen_numbers[number]},
+                )
+            )
+        if row_faults:
+            faults.extend(row_faults)
+            continue
+        seen_names[name.lower()] = line
+        if number:
+            seen_numbers[number] = line
+        player = by_number.get(number) if number else None
+        player = player or by_name.get(name.lower())
+        changes: dict = {"name": name}
+        if values.get("nickname"):
+            changes["nickname"] = values["nickname"]
+        if number:
+            changes["member_number"] = number
+        if active is not None:
+            changes["active"] = active
+        key = player.pk if player else -line
+        final_name[key] = name.lower()
+        if number:
+            final_number[key] = number
+        planned.append((line, player, changes))
+
+    # Clashes with players the file does not change (or changes elsewhere).
+    for line, player, changes in planned:
+        key = player.pk if player else -line
+        name = changes["name"]
+        if any(other != key and held == name.lower() for other, held in final_name.items()):
+            faults.append(ImportFault(line, "name", name_taken(name)))
+        number = changes.get("member_number")
+        if number:
+            holders = [
+                other for other, held in final_number.items() if other != key and held == number
+            ]
+            if holders:
+                holder = next((p.name for p in existing if p.pk in holders), number)
+                faults.append(
+                    ImportFault(line, "member_number", member_number_taken(number, holder))
+                )
+    if faults:
+        raise PlayerImportError(sorted(faults, key=lambda f: (f.row or 0, f.column or "")))
+
+    result = ImportResult()
+    before = {p.pk: (p.name, p.nickname, p.member_number, p.active) for p in existing}
+    # Two steps, so that swapping names or numbers between players never meets
+    # the unique constraints half-way: clear what moves, then write.
+    moving = [p for _, p, c in planned if p is not None]
+    for player in moving:
+        player.member_number = ""
+        player.name = f"~import~{player.pk}"
+    Player.objects.bulk_update(moving, ["name", "member_number"])
+    for _line, player, changes in planned:
+        if player is None:
+            created = Player.objects.create(**{"active": True, **changes})
+            result.created.append(created.name)
+            continue
+        _name, nickname0, number0, active0 = before[player.pk]
+        player.name = changes["name"]
+        player.nickname = changes.get("nickname", nickname0)
+        player.member_number = changes.get("member_number", number0)
+        player.active = changes.get("active", active0)
+        player.save(update_fields=["name", "nickname", "member_number", "active"])
+        now = (player.name, player.nickname, player.member_number, player.active)
+        (result.unchanged if now == before[player.pk] else result.updated).append(player.name)
+    return result
+
+
+# --- Ratings ----------------------------------------------------------------
 
 
 def rated_games() -> list[ratings.RatedGame]:

@@ -5,5 +5,13 @@ from club.leaderboards import views
 app_name = "leaderboards"
 
 urlpatterns = [
+    path("players/", views.player_list, name="players"),
+    path("players/new/", views.player_new, name="player_new"),
+    path("players/merge/", views.player_merge, name="merge"),
+    path("players/import/", views.player_import, name="import"),
     path("players/<int:pk>/", views.player_profile, name="player"),
+    path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
+    path("players/<int:pk>/active/", views.player_active, name="player_active"),
+    path("leaderboards/players/", views.player_board, name="player_board"),
+    path("leaderboards/teams/", views.team_board, name="team_board"),
 ]

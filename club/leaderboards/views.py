@@ -1,8 +1,218 @@
-from django.shortcuts import get_object_or_404, render
+"""Thin views for the register, the leaderboards and the player profiles.
+
+Reading is public; every write is for organisers and goes through one service.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
 
 from club.games.models import Player
+from club.games.views import is_organiser, organiser_required
+from club.leaderboards import selectors, services
+from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
+from club.leaderboards.services import PlayerImportError, RegisterError
+from club.tournaments.models import Tournament
 
 
-def player_profile(request, pk: int):
+def _partial(request: HttpRequest, template: str, part: str) -> str:
+    return f"{template}#{part}" if request.htmx else template
+
+
+# --- The register ---------------------------------------------------------------
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    form = RegisterSearchForm(request.GET)
+    data = form.cleaned_data if form.is_valid() else {}
+    players = selectors.register(search=data.get("q", ""), active=data.get("active", ""))
+    return render(
+        request,
+        _partial(request, "leaderboards/players.html", "results"),
+        {"form": form, "players": players, "can_write": is_organiser(request.user)},
+    )
+
+
+def _player_form_page(request, form, player=None):
+    return render(request, "leaderboards/player_form.html", {"form": form, "player": player})
+
+
+def _add_register_error(form, error: RegisterError) -> None:
+    form.add_error(error.field if error.field in form.fields else None, error.message)
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def player_new(request: HttpRequest) -> HttpResponse:
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.register_player(**form.cleaned_data)
+        except RegisterError as error:
+            _add_register_error(form, error)
+        else:
+            messages.success(request, _("%(name)s added to the register.") % {"name": player.name})
+            return redirect("leaderboards:players")
+    return _player_form_page(request, form)
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
-    return render(request, "leaderboards/player.html", {"player": player})
+    initial = {
+        "name": player.name,
+        "nickname": player.nickname,
+        "member_number": player.member_number,
+        "active": player.active,
+    }
+    form = PlayerForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.update_player(player=player, **form.cleaned_data)
+        except RegisterError as error:
+            _add_register_error(form, error)
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": player.name})
+            return redirect(player)
+    return _player_form_page(request, form, player)
+
+
+@organiser_required
+@require_POST
+def player_active(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    active = request.POST.get("active") == "1"
+    services.set_player_active(player=player, active=active)
+    if active:
+        messages.success(request, _("%(name)s is active again.") % {"name": player.name})
+    else:
+        messages.success(
+            request,
+            _("%(name)s is marked inactive; their results stay.") % {"name": player.name},
+        )
+    return redirect(player)
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def player_merge(request: HttpRequest) -> HttpResponse:
+    form = MergeForm(request.POST or None, initial=request.GET.dict())
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = services.merge_players(
+                keep=form.cleaned_data["keep"], fold=form.cleaned_data["fold"]
+            )
+        except RegisterError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                _("%(fold)s is merged into %(keep)s (%(games)d games moved).")
+                % {"fold": result.folded_name, "keep": result.kept.name, "games": result.games},
+            )
+            return redirect(result.kept)
+    return render(request, "leaderboards/merge.html", {"form": form})
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def player_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    faults = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = services.import_players(form.cleaned_data["file"].read())
+        except PlayerImportError as error:
+            faults = error.faults
+        else:
+            messages.success(
+                request,
+                _("Import done: %(created)d added, %(updated)d updated, %(unchanged)d unchanged.")
+                % {
+                    "created": len(result.created),
+                    "updated": len(result.updated),
+                    "unchanged": len(result.unchanged),
+                },
+            )
+            return redirect("leaderboards:players")
+    return render(request, "leaderboards/import.html", {"form": form, "faults": faults})
+
+
+# --- Profiles and leaderboards ------------------------------------------------------
+
+
+def _not_modified(request: HttpRequest, version: str) -> bool:
+    """A live poll that already shows this version gets 204 No Content: nothing to swap."""
+    return request.GET.get("version") == version
+
+
+def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    version = selectors.live_version(player)
+    if _not_modified(request, version):
+        return HttpResponse(status=204)
+    context = selectors.player_profile(player)
+    context["live_version"] = version
+    context["can_write"] = is_organiser(request.user)
+    return render(request, _partial(request, "leaderboards/player.html", "live"), context)
+
+
+def _columns():
+    return [
+        ("name", _("Name")),
+        ("rating", _("Rating")),
+        ("played", _("Played")),
+        ("won", _("Won")),
+        ("win_share", _("Win %")),
+        ("declared", _("Declared")),
+        ("made", _("Made")),
+        ("doubles_won", _("Doubled W/L")),
+        ("redoubles_won", _("Redoubled W/L")),
+        ("tables_net", _("Tables net")),
+        ("biggest_bid", _("Biggest bid made")),
+    ]
+
+
+def _board(request: HttpRequest, kind: str) -> HttpResponse:
+    version = selectors.live_version()
+    if _not_modified(request, version):
+        return HttpResponse(status=204)
+    tournaments = Tournament.objects.order_by("-starts_on", "name").only("pk", "name")
+    form = BoardForm(request.GET, tournaments=tournaments)
+    filters = form.filters()
+    sort, descending = form.sorting()
+    board = selectors.player_board if kind == "players" else selectors.team_board
+    rows = board(filters, sort=sort, descending=descending)
+    query = request.GET.copy()
+    for key in ("sort", "order", "version"):
+        query.pop(key, None)
+    sorted_query = query.copy()
+    sorted_query.update({"sort": sort, "order": "desc" if descending else "asc"})
+    return render(
+        request,
+        _partial(request, "leaderboards/board.html", "board"),
+        {
+            "kind": kind,
+            "columns": _columns(),
+            "form": form,
+            "rows": rows,
+            "sort": sort,
+            "descending": descending,
+            "filter_query": query.urlencode(),
+            "live_url": f"{request.path}?{sorted_query.urlencode()}",
+            "live_version": version,
+        },
+    )
+
+
+def player_board(request: HttpRequest) -> HttpResponse:
+    return _board(request, "players")
+
+
+def team_board(request: HttpRequest) -> HttpResponse:
+    return _board(request, "teams")

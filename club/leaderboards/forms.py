@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from club.games.models import Player
+from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
+
+ACTIVE_CHOICES = [("", _("All players")), ("active", _("Active")), ("inactive", _("Inactive"))]
+
+
+class RegisterSearchForm(forms.Form):
+    q = forms.CharField(label=_("Search"), required=False, max_length=80)
+    active = forms.ChoiceField(label=_("Show"), choices=ACTIVE_CHOICES, required=False)
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    nickname = forms.CharField(label=_("Nickname"), max_length=80, required=False)
+    member_number = forms.CharField(label=_("Member number"), max_length=30, required=False)
+    active = forms.BooleanField(label=_("Active"), required=False, initial=True)
+
+
+class MergeForm(forms.Form):
+    keep = forms.ModelChoiceField(
+        label=_("Keep this record"),
+        queryset=Player.objects.order_by("name"),
+        empty_label=_("Choose a player"),
+    )
+    fold = forms.ModelChoiceField(
+        label=_("Fold this record into it"),
+        queryset=Player.objects.order_by("name"),
+        empty_label=_("Choose a player"),
+        help_text=_("Its games, deals and teams move to the kept record; then it is deleted."),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("keep") and data.get("fold") and data["keep"] == data["fold"]:
+            raise forms.ValidationError(_("Choose two different players to merge."))
+        return data
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "A header row with name (required), nickname, member_number and active (yes or no)."
+        ),
+    )
+
+
+class BoardForm(forms.Form):
+    start = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    tournament = forms.TypedChoiceField(
+        label=_("Tournament"), required=False, coerce=int, empty_value=None
+    )
+    sort = forms.ChoiceField(
+        required=False, choices=[(key, key) for key in SORTS], widget=forms.HiddenInput
+    )
+    order = forms.ChoiceField(
+        required=False, choices=[("desc", "desc"), ("asc", "asc")], widget=forms.HiddenInput
+    )
+
+    def __init__(self, *args, tournaments=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournament"].choices = [("", _("All games"))] + [
+            (t.pk, t.name) for t in tournaments
+        ]
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end and start > end:
+            self.add_error("end", _("The end date is before the start date."))
+        return data
+
+    def filters(self) -> Filters:
+        if not self.is_valid():
+            return Filters()
+        data = self.cleaned_data
+        return Filters(start=data["start"], end=data["end"], tournament=data["tournament"])
+
+    def sorting(self) -> tuple[str, bool]:
+        # Read apart from the dates, so a bad date does not lose the sort.
+        sort = self.data.get("sort") or DEFAULT_SORT
+        sort = sort if sort in SORTS else DEFAULT_SORT
+        order = self.data.get("order")
+        if order not in ("asc", "desc"):
+            order = "asc" if sort == "name" else "desc"
+        return sort, order == "desc"

@@ -1,0 +1,33 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from club.leaderboards.services import PlayerImportError, import_players
+
+
+class Command(BaseCommand):
+    help = (
+        "Add or update club players from a CSV file with a header row: name (required), "
+        "nickname, member_number, active. All rows are saved, or none."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the CSV file (UTF-8)")
+
+    def handle(self, *args, file, **options):
+        try:
+            data = Path(file).read_bytes()
+        except OSError as error:
+            raise CommandError(f"Cannot read {file}: {error.strerror}") from error
+        try:
+            result = import_players(data)
+        except PlayerImportError as error:
+            for fault in error.faults:
+                self.stderr.write(str(fault))
+            raise CommandError(
+                f"Nothing was imported: {len(error.faults)} fault(s) in {file}."
+            ) from error
+        self.stdout.write(
+            f"{len(result.created)} added, {len(result.updated)} updated, "
+            f"{len(result.unchanged)} unchanged."
+        )

@@ -1,0 +1,407 @@
+"""Reads for the register, the leaderboards and the player profile.
+
+Figures, over the finished games that pass the filters (period on the game's
+start date, tournament through its sittings):
+
+*played* / *won*: games at which the player (or team) sat / took first place.
+*win share*: won / played.
+*declared* / *made*: per player, deals the player declared; per team, deals
+the team was the declaring team of, all-pass deals included (the contracted
+team counts them, no player does).
+*doubles won/lost*, *redoubles won/lost*: doubled (redoubled) deals of a game
+the player or team sat at; won when their side came out ahead: declaring and
+made, or defending and the declarer failed.
+*tables net*: the sum of the ledger changes of the player's or team's seats.
+*biggest bid made*: the highest bid made (all-pass deals are not bids).
+*rating*: the player's current rating; a team's is the mean of its players'
+(:func:`club.scoring.ratings.team_rating`). Ratings are not filtered.
+
+Each board is one annotated query (every figure a correlated subquery) plus
+one for the ratings, whatever the number of players, games or deals.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import (
+    Exists,
+    F,
+    Func,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
+
+from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Player, Round, Team
+from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
+from club.scoring import ratings
+
+
+@dataclass(frozen=True)
+class Filters:
+    start: datetime.date | None = None
+    end: datetime.date | None = None
+    tournament: int | None = None  # a Tournament pk
+
+    def games(self, prefix: str = "") -> Q:
+        """The games counted, as a condition on ``prefix`` (a path to a Game)."""
+        q = Q(**{f"{prefix}status": Game.Status.FINISHED})
+        if self.start:
+            q &= Q(**{f"{prefix}created_at__date__gte": self.start})
+        if self.end:
+            q &= Q(**{f"{prefix}created_at__date__lte": self.end})
+        if self.tournament:
+            q &= Q(**{f"{prefix}sitting_entry__sitting__tournament": self.tournament})
+        return q
+
+
+def _aggregate(queryset: QuerySet, function: str, column: str = "pk"):
+    """One value of a correlated subquery: COUNT, SUM or MAX over ``queryset``."""
+    value = queryset.order_by().annotate(
+        value=Func(F(column), function=function, output_field=IntegerField())
+    )
+    default = Value(0) if function != "MAX" else Value(None, output_field=IntegerField())
+    return Coalesce(Subquery(value.values("value")[:1]), default, output_field=IntegerField())
+
+
+def _count(queryset: QuerySet):
+    return _aggregate(queryset, "COUNT")
+
+
+FIGURES = [
+    "played",
+    "won",
+    "declared",
+    "made",
+    "doubles_won",
+    "doubles_lost",
+    "redoubles_won",
+    "redoubles_lost",
+    "tables_net",
+    "biggest_bid",
+]
+
+
+def _doubling_figures(side: Q, sat: Q, filters: Filters) -> dict:
+    """Doubles and redoubles won and lost, for a side given as conditions on a GameTeam.
+
+    ``side`` matches the declaring team of a deal (``declaring_team__...``);
+    ``sat`` matches a GameTeam of the deal's game (``game__teams__...``).
+    """
+    figures = {}
+    for doubling, name in ((Doubling.DOUBLE, "doubles"), (Doubling.REDOUBLE, "redoubles")):
+        deals = Round.objects.filter(filters.games("game__"), doubling=doubling)
+        declaring = deals.filter(side)
+        defending = deals.filter(sat).exclude(side)
+        won_declaring = _count(declaring.filter(made=True))
+        won_defending = _count(defending.filter(made=False))
+        lost_declaring = _count(declaring.filter(made=False))
+        lost_defending = _count(defending.filter(made=True))
+        figures[f"{name}_won"] = won_declaring + won_defending
+        figures[f"{name}_lost"] = lost_declaring + lost_defending
+    return figures
+
+
+def player_figures(filters: Filters) -> dict:
+    """Annotations of every figure for a Player queryset."""
+    me = OuterRef("pk")
+    seat = Q(first_player=me) | Q(second_player=me)
+    seats = GameTeam.objects.filter(seat, filters.games("game__"))
+    declared = Round.objects.filter(filters.games("game__"), declarer=me)
+    ledger = LedgerEntry.objects.filter(
+        Q(game_team__first_player=me) | Q(game_team__second_player=me),
+        filters.games("game_team__game__"),
+    )
+    return {
+        "played": _count(seats),
+        "won": _count(seats.filter(place=1)),
+        "declared": _count(declared),
+        "made": _count(declared.filter(made=True)),
+        **_doubling_figures(
+            Q(declaring_team__first_player=me) | Q(declaring_team__second_player=me),
+            Q(game__teams__first_player=me) | Q(game__teams__second_player=me),
+            filters,
+        ),
+        "tables_net": _aggregate(ledger, "SUM", "change"),
+        "biggest_bid": _aggregate(declared.filter(made=True), "MAX", "bid"),
+    }
+
+
+def team_figures(filters: Filters) -> dict:
+    """Annotations of every figure for a Team queryset."""
+    me = OuterRef("pk")
+    seats = GameTeam.objects.filter(filters.games("game__"), team=me)
+    declared = Round.objects.filter(filters.games("game__"), declaring_team__team=me)
+    ledger = LedgerEntry.objects.filter(filters.games("game_team__game__"), game_team__team=me)
+    return {
+        "played": _count(seats),
+        "won": _count(seats.filter(place=1)),
+        "declared": _count(declared),
+        "made": _count(declared.filter(made=True)),
+        **_doubling_figures(Q(declaring_team__team=me), Q(game__teams__team=me), filters),
+        "tables_net": _aggregate(ledger, "SUM", "change"),
+        "biggest_bid": _aggregate(declared.filter(made=True, all_pass=False), "MAX", "bid"),
+    }
+
+
+@dataclass
+class Row:
+    """One line of a leaderboard: a Player or a Team with its figures."""
+
+    subject: object
+    rating: float | None
+    played: int = 0
+    won: int = 0
+    declared: int = 0
+    made: int = 0
+    doubles_won: int = 0
+    doubles_lost: int = 0
+    redoubles_won: int = 0
+    redoubles_lost: int = 0
+    tables_net: int = 0
+    biggest_bid: int | None = None
+    rank: int = 0
+    players: list = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.subject.name  # type: ignore[attr-defined]
+
+    @property
+    def win_share(self) -> float | None:
+        return self.won / self.played if self.played else None
+
+    @property
+    def win_percent(self) -> int | None:
+        share = self.win_share
+        return None if share is None else round(share * 100)
+
+    @property
+    def made_share(self) -> float | None:
+        return self.made / self.declared if self.declared else None
+
+
+SORTS = {
+    "rating": lambda row: row.rating if row.rating is not None else float("-inf"),
+    "name": lambda row: row.name.lower(),
+    "played": lambda row: row.played,
+    "won": lambda row: row.won,
+    "win_share": lambda row: row.win_share if row.win_share is not None else -1.0,
+    "declared": lambda row: row.declared,
+    "made": lambda row: row.made,
+    "doubles_won": lambda row: row.doubles_won,
+    "doubles_lost": lambda row: row.doubles_lost,
+    "redoubles_won": lambda row: row.redoubles_won,
+    "redoubles_lost": lambda row: row.redoubles_lost,
+    "tables_net": lambda row: row.tables_net,
+    "biggest_bid": lambda row: row.biggest_bid or 0,
+}
+DEFAULT_SORT = "rating"
+
+
+def _sorted(rows: list[Row], sort: str, descending: bool) -> list[Row]:
+    key = SORTS.get(sort, SORTS[DEFAULT_SORT])
+    # Ties are broken by name, always A to Z.
+    rows.sort(key=lambda row: row.name.lower())
+    rows.sort(key=key, reverse=descending)
+    for index, row in enumerate(rows, start=1):
+        row.rank = index
+    return rows
+
+
+def _rows(queryset: QuerySet, figures: dict, rating_of) -> list[Row]:
+    annotated = queryset.annotate(**figures).filter(played__gt=0)
+    rows = []
+    for subject in annotated:
+        rows.append(
+            Row(
+                subject=subject,
+                rating=rating_of(subject),
+                **{name: getattr(subject, name) for name in FIGURES},
+            )
+        )
+    return rows
+
+
+def player_board(
+    filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True
+) -> list[Row]:
+    """Every player who played a counted game, with their figures; two queries."""
+    queryset = Player.objects.select_related("rating")
+
+    def rating_of(player):
+        found = getattr(player, "rating", None)
+        return found.rating if found is not None else None
+
+    rows = _rows(queryset, player_figures(filters), rating_of)
+    return _sorted(rows, sort, descending)
+
+
+def team_board(filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True) -> list[Row]:
+    """Every team that played a counted game, with their figures; two queries."""
+    queryset = Team.objects.select_related("first_player", "second_player")
+    player_ratings = {
+        rating.player_id: ratings.PlayerRating(
+            player=rating.player_id,
+            mu=rating.mu,
+            sigma=rating.sigma,
+            rating=rating.rating,
+            games=rating.games,
+        )
+        for rating in PlayerRating.objects.all()
+    }
+
+    def rating_of(team):
+        return ratings.team_rating(player_ratings, team.first_player_id, team.second_player_id)
+
+    rows = _rows(queryset, team_figures(filters), rating_of)
+    for row in rows:
+        row.players = [row.subject.first_player, row.subject.second_player]
+    return _sorted(rows, sort, descending)
+
+
+# --- The register ------------------------------------------------------------
+
+
+def register(*, search: str = "", active: str = "") -> QuerySet:
+    """The club's players, found by name, nickname or member number."""
+    players = Player.objects.select_related("rating").annotate(
+        has_games=Exists(
+            GameTeam.objects.filter(
+                Q(first_player=OuterRef("pk")) | Q(second_player=OuterRef("pk"))
+            )
+        )
+    )
+    search = " ".join(search.split())
+    if search:
+        players = players.filter(
+            Q(name__icontains=search)
+            | Q(nickname__icontains=search)
+            | Q(member_number__icontains=search)
+        )
+    if active == "active":
+        players = players.filter(active=True)
+    elif active == "inactive":
+        players = players.filter(active=False)
+    return players.order_by("name")
+
+
+# --- The profile ---------------------------------------------------------------
+
+
+@dataclass
+class GameLine:
+    game_team: GameTeam
+    partner: Player
+    teams: int
+    rating_delta: float | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.game_team.game
+
+    @property
+    def badge(self) -> str:
+        return form_badge(self.game_team.place, self.teams)
+
+
+def form_badge(place: int | None, teams: int) -> str:
+    """W for a win, L for the last place, else the place (2 or 3)."""
+    if place is None:
+        return ""
+    if place == 1:
+        return "W"
+    if place >= teams:
+        return "L"
+    return str(place)
+
+
+def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 160) -> dict | None:
+    """An inline SVG polyline of the rating after every rated game, from the start."""
+    if not changes:
+        return None
+    values = [changes[0].before] + [change.after for change in changes]
+    low, high = min(values + [0.0]), max(values + [0.0])
+    span = (high - low) or 1.0
+    step = width / max(len(values) - 1, 1)
+
+    def y(value: float) -> float:
+        return height - (value - low) / span * height
+
+    points = " ".join(f"{index * step:.1f},{y(value):.1f}" for index, value in enumerate(values))
+    return {
+        "width": width,
+        "height": height,
+        "points": points,
+        "zero_y": f"{y(0.0):.1f}",
+        "low": low,
+        "high": high,
+        "games": len(changes),
+    }
+
+
+def player_profile(player: Player) -> dict:
+    """What the profile shows: details, rating, form, history, games and figures."""
+    row = next(
+        iter(
+            _rows(
+                Player.objects.filter(pk=player.pk),
+                player_figures(Filters()),
+                lambda _player: None,
+            )
+        ),
+        None,
+    ) or Row(subject=player, rating=None)
+    rating = PlayerRating.objects.filter(player=player).first()
+    row.rating = rating.rating if rating else None
+    seats = list(
+        GameTeam.objects.filter(Q(first_player=player) | Q(second_player=player))
+        .select_related("game", "team", "first_player", "second_player")
+        .annotate(
+            teams_at_game=_count(GameTeam.objects.filter(game=OuterRef("game"))),
+        )
+        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
+    )
+    lines = [
+        GameLine(
+            game_team=seat,
+            partner=seat.second_player if seat.first_player_id == player.pk else seat.first_player,
+            teams=seat.teams_at_game,
+        )
+        for seat in seats
+    ]
+    finished = [line for line in lines if line.game.is_finished]
+    changes = list(RatingChange.objects.filter(player=player).order_by("position"))
+    change_by_game = {change.game_id: change for change in changes}
+    for line in lines:
+        change = change_by_game.get(line.game.pk)
+        line.rating_delta = None if change is None else change.after - change.before
+    return {
+        "player": player,
+        "figures": row,
+        "rating": rating,
+        "form": [line.badge for line in finished[:5]],
+        "chart": rating_chart(changes),
+        "games": lines,
+    }
+
+
+def live_version(player: Player | None = None) -> str:
+    """The token live pages carry: it changes when the ratings are rebuilt (every change
+    to a finished game rebuilds them) and, on a profile, when one of the player's games
+    records anything."""
+    rebuilt = RatingsState.objects.filter(pk=1).values_list("rebuilt_at", flat=True).first()
+    stamp = int(rebuilt.timestamp() * 1_000_000) if rebuilt else 0
+    if player is None:
+        return str(stamp)
+    newest = Game.objects.filter(
+        Q(teams__first_player=player) | Q(teams__second_player=player)
+    ).aggregate(newest=Max("updated_at"))["newest"]
+    return f"{stamp}.{int(newest.timestamp() * 1_000_000) if newest else 0}"
