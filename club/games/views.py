@@ -76,8 +76,15 @@ def _deal_form(game: Game, context: dict, data=None) -> DealForm:
     )
 
 
+def live_version(game: Game) -> str:
+    """The token the live page carries (games/detail.html: updated_at as "U.u")."""
+    return f"{int(game.updated_at.timestamp())}.{game.updated_at.microsecond:06d}"
+
+
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
+    if request.GET.get("version") == live_version(game):
+        return HttpResponse(status=204)  # a live poll: nothing changed since it last looked
     context = game_page(game)
     if is_organiser(request.user) and not game.is_finished:
         context["form"] = _deal_form(game, context)

@@ -6,6 +6,20 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
+    path("new/", views.tournament_new, name="new"),
+    path("<int:pk>/", views.tournament_detail, name="detail"),
+    path("<int:pk>/live/", views.tournament_live, name="live"),
+    path("<int:pk>/projector/", views.tournament_projector, name="projector"),
+    path("<int:pk>/teams/", views.team_register, name="register"),
+    path("<int:pk>/sittings/", views.sitting_draw, name="draw"),
+    path("<int:pk>/finish/", views.tournament_finish, name="finish"),
+    path("<int:pk>/final/", views.tournament_final, name="final"),
+    path("<int:pk>/reopen/", views.tournament_reopen, name="reopen"),
+    path("<int:pk>/sittings/<int:number>/", views.sitting_detail, name="sitting"),
+    path("<int:pk>/sittings/<int:number>/adjust/", views.sitting_adjust, name="adjust"),
+    path("<int:pk>/sittings/<int:number>/confirm/", views.sitting_confirm, name="confirm"),
+    path("<int:pk>/sittings/<int:number>/discard/", views.sitting_discard, name="discard"),
+    path("<int:pk>/sittings/<int:number>/time/", views.sitting_call_time, name="call_time"),
     # Downloads and printouts live in their own module (club/tournaments/exports.py).
     path("<int:pk>/", include("club.tournaments.export_urls")),
 ]

@@ -1,7 +1,267 @@
-from django.shortcuts import render
+"""Thin views for tournaments: public pages read selectors, organiser forms call one service."""
 
-from club.tournaments.models import Tournament
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from club.games.views import is_organiser, organiser_required
+from club.tournaments import selectors, services
+from club.tournaments.forms import (
+    AdjustSittingForm,
+    DrawForm,
+    RegisterTeamForm,
+    ReopenForm,
+    TournamentForm,
+)
+from club.tournaments.models import Sitting, Tournament
+from club.tournaments.services import TournamentError
 
 
-def tournament_list(request):
-    return render(request, "tournaments/list.html", {"tournaments": Tournament.objects.all()})
+def _not_modified(request: HttpRequest, version: str) -> bool:
+    """A poll that already shows this version gets 204 No Content: nothing to swap."""
+    return request.GET.get("version") == version
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/list.html", selectors.tournament_lists())
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.create_tournament(
+                name=data["name"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+                venue=data["venue"],
+                rules=data["rules"],
+                deal_limit=data["deal_limit"],
+                points_scheme=data["points_scheme"],
+                require_confirmation=data["require_confirmation"],
+                user=request.user,
+            )
+        except TournamentError as error:
+            field = error.field if error.field in form.fields else None
+            form.add_error(field, error.message)
+        else:
+            messages.success(
+                request, _("Tournament “%(name)s” created.") % {"name": tournament.name}
+            )
+            return redirect(tournament)
+    return render(request, "tournaments/new.html", {"form": form})
+
+
+def _detail(request: HttpRequest, tournament: Tournament, status: int = 200, **forms):
+    organiser = is_organiser(request.user)
+    context = selectors.tournament_page(tournament, organiser=organiser)
+    if organiser:
+        context["register_form"] = forms.get("register_form") or RegisterTeamForm()
+        context["draw_form"] = forms.get("draw_form") or DrawForm()
+        context["reopen_form"] = forms.get("reopen_form") or ReopenForm()
+    return render(request, "tournaments/detail.html", context, status=status)
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _detail(request, get_object_or_404(Tournament, pk=pk))
+
+
+def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings and games fragment the public page polls for."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if _not_modified(request, selectors.live_version(tournament)):
+        return HttpResponse(status=204)
+    return render(request, "tournaments/detail.html#live", selectors.live_context(tournament))
+
+
+def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if "version" in request.GET or request.htmx:
+        if _not_modified(request, selectors.live_version(tournament)):
+            return HttpResponse(status=204)
+        template = "tournaments/projector.html#live"
+    else:
+        template = "tournaments/projector.html"
+    return render(request, template, selectors.live_context(tournament))
+
+
+@organiser_required
+@require_POST
+def team_register(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    form = RegisterTeamForm(request.POST)
+    if form.is_valid():
+        try:
+            entry = services.register_team(
+                tournament=tournament,
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+                name=form.cleaned_data["name"],
+                user=request.user,
+            )
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("%(team)s registered.") % {"team": entry.team.name})
+            return redirect(tournament.get_absolute_url() + "#register")
+    return _detail(request, tournament, register_form=form)
+
+
+@organiser_required
+@require_POST
+def sitting_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, tournament, draw_form=form)
+    try:
+        sitting = services.propose_sitting(
+            tournament=tournament, game_size=form.cleaned_data["game_size"], user=request.user
+        )
+    except TournamentError as error:
+        form.add_error(None, error.message)
+        return _detail(request, tournament, draw_form=form)
+    return redirect("tournaments:sitting", pk=tournament.pk, number=sitting.number)
+
+
+def _tournament_action(request: HttpRequest, pk: int, action, done: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        action(tournament=tournament, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect(tournament)
+
+
+@organiser_required
+@require_POST
+def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    return _tournament_action(
+        request, pk, services.finish_tournament, _("The tournament is finished.")
+    )
+
+
+@organiser_required
+@require_POST
+def tournament_final(request: HttpRequest, pk: int) -> HttpResponse:
+    return _tournament_action(
+        request, pk, services.make_final, _("The results are final; the games are locked.")
+    )
+
+
+@organiser_required
+@require_POST
+def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    form = ReopenForm(request.POST)
+    if form.is_valid():
+        try:
+            services.reopen(
+                tournament=tournament, reason=form.cleaned_data["reason"], user=request.user
+            )
+        except TournamentError as error:
+            form.add_error("reason" if error.field == "reason" else None, error.message)
+        else:
+            messages.success(request, _("The tournament is reopened for corrections."))
+            return redirect(tournament)
+    return _detail(request, tournament, reopen_form=form)
+
+
+def _sitting(pk: int, number: int) -> Sitting:
+    return get_object_or_404(
+        Sitting.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+
+
+def _sitting_page(request: HttpRequest, sitting: Sitting, form=None, status: int = 200):
+    context = selectors.sitting_page(sitting)
+    if sitting.status == Sitting.Status.PROPOSED and is_organiser(request.user):
+        context["adjust_form"] = form or AdjustSittingForm(
+            sitting=sitting, entries=context["entries"]
+        )
+    return render(request, "tournaments/sitting.html", context, status=status)
+
+
+def sitting_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    return _sitting_page(request, _sitting(pk, number))
+
+
+@organiser_required
+@require_POST
+def sitting_adjust(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    sitting = _sitting(pk, number)
+    entries = list(sitting.tournament.entries.select_related("team").order_by("team__name"))
+    form = AdjustSittingForm(request.POST, sitting=sitting, entries=entries)
+    if sitting.status != Sitting.Status.PROPOSED:
+        messages.error(request, _("This sitting is confirmed already; its games have started."))
+        return redirect("tournaments:sitting", pk=pk, number=number)
+    if form.is_valid():
+        try:
+            services.adjust_sitting(
+                sitting=sitting,
+                games=form.cleaned_data["games"],
+                byes=form.cleaned_data["bye_ids"],
+                user=request.user,
+            )
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The draw was changed."))
+            return redirect("tournaments:sitting", pk=pk, number=number)
+    return _sitting_page(request, sitting, form=form)
+
+
+@organiser_required
+@require_POST
+def sitting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    sitting = _sitting(pk, number)
+    try:
+        services.confirm_sitting(sitting=sitting, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("%(sitting)s confirmed: its games have started.") % {"sitting": sitting}
+        )
+    return redirect("tournaments:sitting", pk=pk, number=number)
+
+
+@organiser_required
+@require_POST
+def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    sitting = _sitting(pk, number)
+    try:
+        services.discard_sitting(sitting=sitting, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+        return redirect("tournaments:sitting", pk=pk, number=number)
+    messages.success(request, _("The proposed draw was discarded."))
+    return redirect(sitting.tournament)
+
+
+@organiser_required
+@require_POST
+def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    sitting = _sitting(pk, number)
+    if sitting.status != Sitting.Status.CONFIRMED:
+        messages.error(request, _("This sitting is not confirmed yet; its games do not exist."))
+        return redirect("tournaments:sitting", pk=pk, number=number)
+    try:
+        ended = services.call_time(sitting=sitting, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("Time called: %(count)d game(s) ended and placed by tables held.") % {"count": ended},
+        )
+    return redirect("tournaments:sitting", pk=pk, number=number)

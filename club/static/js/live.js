@@ -1,0 +1,101 @@
+// Live pages: any element with data-live-url and data-live-version asks its URL
+// every few seconds for "?version=<n>". The server answers 204 No Content while
+// nothing changed, else the element's fresh HTML, which replaces it in place.
+// Polling pauses while the tab is hidden and while someone is typing in a form
+// inside the live area. The projector's panels ([data-cycle] > [data-panel])
+// take turns by themselves.
+(function () {
+  "use strict";
+
+  var POLL_MS = 5000;
+  var CYCLE_MS = 12000;
+  var inFlight = false;
+  var panel = 0;
+
+  // A form the user has typed into is "dirty" until it is sent or replaced.
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form) form.dataset.dirty = "1";
+  });
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form) form.dataset.dirty = "1";
+  });
+
+  function busy(area) {
+    var active = document.activeElement;
+    if (active && area.contains(active) && active.matches("input, select, textarea")) return true;
+    return area.querySelector("form[data-dirty]") !== null;
+  }
+
+  function showPanel(root) {
+    var panels = root.querySelectorAll("[data-panel]");
+    if (!panels.length) return;
+    panels.forEach(function (el, index) {
+      el.classList.toggle("active", index === panel % panels.length);
+    });
+  }
+
+  function setUpCycles(root) {
+    root.querySelectorAll("[data-cycle]").forEach(showPanel);
+    if (root.matches && root.matches("[data-cycle]")) showPanel(root);
+  }
+
+  function swap(area, html) {
+    if (busy(area)) return;  // keep what the organiser is typing; next poll will catch up
+    var template = document.createElement("template");
+    template.innerHTML = html.trim();
+    var fresh = template.content.firstElementChild;
+    if (!fresh || !fresh.hasAttribute("data-live-url")) return;
+    if (fresh.innerHTML === area.innerHTML) {  // only the token moved: keep the page as it is
+      area.dataset.liveVersion = fresh.dataset.liveVersion;
+      return;
+    }
+    setUpCycles(fresh);
+    area.replaceWith(fresh);
+    if (window.htmx) window.htmx.process(fresh);
+    fresh.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true }));
+  }
+
+  function pollOne(area) {
+    var url = new URL(area.dataset.liveUrl, window.location.href);
+    url.searchParams.set("version", area.dataset.liveVersion || "");
+    return fetch(url.toString(), {
+      headers: { "HX-Request": "true", "X-Live-Poll": "1" },
+      credentials: "same-origin",
+      cache: "no-store"
+    }).then(function (response) {
+      if (response.status !== 200) return null;  // 204: nothing changed
+      return response.text();
+    }).then(function (html) {
+      if (html && document.body.contains(area)) swap(area, html);
+    }).catch(function () { /* offline for a moment: try again next time */ });
+  }
+
+  function poll() {
+    if (document.visibilityState !== "visible" || inFlight) return;
+    var areas = Array.prototype.filter.call(
+      document.querySelectorAll("[data-live-url][data-live-version]"),
+      function (area) { return !busy(area); }
+    );
+    if (!areas.length) return;
+    inFlight = true;
+    Promise.all(areas.map(pollOne)).then(function () { inFlight = false; });
+  }
+
+  function cycle() {
+    if (document.visibilityState !== "visible") return;
+    panel += 1;
+    setUpCycles(document);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") poll();
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    setUpCycles(document);
+    if (!document.querySelector("[data-live-url][data-live-version]")) return;
+    window.setInterval(poll, POLL_MS);
+  });
+  window.setInterval(cycle, CYCLE_MS);
+})();

@@ -1,0 +1,228 @@
+"""Forms for the organiser's tournament pages.
+
+They check the shape of what was typed; whether it may happen (a player in two
+teams, a draw that leaves a team out) is decided by ``club.tournaments.services``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from club.games.forms import NewGameForm, format_bands
+from club.scoring import rules as core
+from club.scoring import standings as ranking
+
+GAME_SIZES = [
+    (2, gettext_lazy("2 teams per game")),
+    (3, gettext_lazy("3 teams per game")),
+    (4, gettext_lazy("4 teams per game")),
+]
+
+
+def format_points(row) -> str:
+    return " ".join(str(points) for points in row)
+
+
+class TournamentForm(forms.Form):
+    """A new tournament: when and where, and the house rules for all its games."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    starts_on = forms.DateField(
+        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=gettext_lazy("Last day"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    venue = forms.CharField(label=gettext_lazy("Venue"), max_length=200, required=False)
+    tables_per_team = forms.IntegerField(
+        label=gettext_lazy("Tables each team starts with"),
+        min_value=1,
+        max_value=999,
+        initial=core.DEFAULT_RULES.tables_per_team,
+    )
+    payout = forms.CharField(
+        label=gettext_lazy("Payout schedule"),
+        help_text=gettext_lazy(
+            "One band per line: lowest bid, highest bid, tables if made, tables if failed."
+        ),
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    double_factor = forms.IntegerField(
+        label=gettext_lazy("Doubled contracts move"),
+        min_value=1,
+        max_value=64,
+        initial=core.DEFAULT_RULES.double_factor,
+        help_text=gettext_lazy("times the tables"),
+    )
+    redouble_factor = forms.IntegerField(
+        label=gettext_lazy("Redoubled contracts move"),
+        min_value=1,
+        max_value=256,
+        initial=core.DEFAULT_RULES.redouble_factor,
+        help_text=gettext_lazy("times the tables"),
+    )
+    deal_limit = forms.IntegerField(
+        label=gettext_lazy("Deals per game"),
+        min_value=1,
+        max_value=999,
+        required=False,
+        help_text=gettext_lazy(
+            "Leave empty to play each game until one team is left. With a limit, a game "
+            "ends after that many deals and is placed by tables held."
+        ),
+    )
+    points_2 = forms.CharField(label=gettext_lazy("Points in a game of 2 teams"), max_length=40)
+    points_3 = forms.CharField(label=gettext_lazy("Points in a game of 3 teams"), max_length=40)
+    points_4 = forms.CharField(label=gettext_lazy("Points in a game of 4 teams"), max_length=40)
+    require_confirmation = forms.BooleanField(
+        label=gettext_lazy("Deals from scorer links need another team's confirmation"),
+        required=False,
+    )
+
+    # The payout schedule is read exactly as for a single game.
+    clean_payout = NewGameForm.clean_payout
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["payout"].initial = format_bands(core.DEFAULT_BANDS)
+        for count in ranking.TEAM_COUNTS:
+            field = self.fields[f"points_{count}"]
+            field.initial = format_points(ranking.DEFAULT_POINTS.by_team_count[count])
+            field.help_text = _("Points for 1st, 2nd, … place, separated by spaces.")
+
+    def _clean_points(self, count: int):
+        text = self.cleaned_data[f"points_{count}"]
+        parts = [part for part in re.split(r"[\s,;/\-–]+", text) if part]
+        try:
+            return tuple(int(part) for part in parts)
+        except ValueError:
+            raise forms.ValidationError(
+                _(
+                    "Write the points for a game of %(count)d teams as whole numbers, "
+                    "e.g. %(example)s."
+                )
+                % {
+                    "count": count,
+                    "example": format_points(ranking.DEFAULT_POINTS.by_team_count[count]),
+                }
+            ) from None
+
+    def clean_points_2(self):
+        return self._clean_points(2)
+
+    def clean_points_3(self):
+        return self._clean_points(3)
+
+    def clean_points_4(self):
+        return self._clean_points(4)
+
+    def clean(self):
+        cleaned = super().clean()
+        starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if starts_on and ends_on and ends_on < starts_on:
+            self.add_error("ends_on", _("The last day cannot be before the first day."))
+        if all(f"points_{count}" in cleaned for count in ranking.TEAM_COUNTS):
+            scheme = {count: cleaned[f"points_{count}"] for count in ranking.TEAM_COUNTS}
+            try:
+                ranking.PointsScheme(scheme)
+            except ranking.StandingsError as error:
+                count = error.params.get("count")
+                field = f"points_{count}" if count in ranking.TEAM_COUNTS else None
+                self.add_error(field, error.translated(_))
+            else:
+                cleaned["points_scheme"] = (
+                    None if scheme == dict(ranking.DEFAULT_POINTS.by_team_count) else scheme
+                )
+        if "payout" in cleaned and not self.has_error("payout"):
+            try:
+                cleaned["rules"] = core.Rules(
+                    tables_per_team=cleaned.get("tables_per_team") or 1,
+                    bands=cleaned["payout"],
+                    double_factor=cleaned.get("double_factor") or 1,
+                    redouble_factor=cleaned.get("redouble_factor") or 1,
+                )
+            except core.RulesError as error:
+                self.add_error("payout" if error.field == "bands" else None, error.translated(_))
+        return cleaned
+
+
+class RegisterTeamForm(forms.Form):
+    first = forms.CharField(label=gettext_lazy("First player"), max_length=80)
+    second = forms.CharField(label=gettext_lazy("Second player"), max_length=80)
+    name = forms.CharField(
+        label=gettext_lazy("Team name (optional)"), max_length=170, required=False
+    )
+
+
+class DrawForm(forms.Form):
+    game_size = forms.TypedChoiceField(
+        label=gettext_lazy("Teams per game"), choices=GAME_SIZES, coerce=int, initial=2
+    )
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Why reopen the results?"),
+        max_length=500,
+        widget=forms.TextInput,
+        error_messages={"required": gettext_lazy("Say why the tournament is reopened.")},
+    )
+
+
+class AdjustSittingForm(forms.Form):
+    """The proposed draw as one select per seat, and the byes as checkboxes.
+
+    A table left wholly empty is dropped; anything else (a team twice, a team
+    missing, a table half full) is for the service to refuse with its reason.
+    """
+
+    def __init__(self, *args, sitting, entries, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sitting = sitting
+        choices = [("", _("— empty —"))] + [(str(entry.pk), entry.team.name) for entry in entries]
+        self.table_count = max(len(sitting.proposal), len(entries) // sitting.game_size)
+        self.tables = []
+        for table in range(self.table_count):
+            seats = []
+            teams = sitting.proposal[table] if table < len(sitting.proposal) else []
+            for seat in range(sitting.game_size):
+                name = f"table{table}_seat{seat}"
+                self.fields[name] = forms.ChoiceField(
+                    label=_("Table %(table)d, team %(seat)d")
+                    % {"table": table + 1, "seat": seat + 1},
+                    choices=choices,
+                    required=False,
+                    initial=str(teams[seat]) if seat < len(teams) else "",
+                )
+                seats.append(name)
+            self.tables.append(seats)
+        self.fields["byes"] = forms.MultipleChoiceField(
+            label=_("Sitting out (bye)"),
+            choices=choices[1:],
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            initial=[str(entry) for entry in sitting.proposed_byes],
+        )
+
+    def table_rows(self):
+        return [
+            {"number": number, "seats": [self[name] for name in seats]}
+            for number, seats in enumerate(self.tables, start=1)
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        games = []
+        for seats in self.tables:
+            teams = [int(cleaned[name]) for name in seats if cleaned.get(name)]
+            if teams:
+                games.append(teams)
+        cleaned["games"] = games
+        cleaned["bye_ids"] = [int(value) for value in cleaned.get("byes", [])]
+        return cleaned
