@@ -26,18 +26,26 @@ import csv
 import io
 import json
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.games.models import Game, Player, Team
 from club.scoring import rules as core
 from club.scoring import services
+from club.scoring import standings as ranking
+from club.tournaments import services as tournament_services
+from club.tournaments.models import Bye, Sitting, SittingGame, Tournament
 
 FORMAT = "fiftysix-results/1"
 
@@ -48,14 +56,16 @@ MAX_TEAM_NAME = Team._meta.get_field("name").max_length
 # that store them (and the tables moved inside the ledger's).
 MAX_SETTING = 1000
 
-DOCUMENT_KEYS = ("format", "games")
+DOCUMENT_KEYS = ("format", "tournament", "games")
 GAME_INPUT_KEYS = (
     "label",
     "tables_per_team",
     "payout",
     "doubling_factors",
+    "deal_limit",
     "teams",
     "first_dealer",
+    "ended_early",
     "rounds",
 )
 GAME_COMPUTED_KEYS = ("status", "winner", "tables")
@@ -106,8 +116,12 @@ class ArchiveError(Exception):
         index: int | None = None,
         number: int | None = None,
         field: str | None = None,
+        tournament: str | None = None,
+        document: int | None = None,
     ):
         self.problem = problem
+        self.tournament = tournament
+        self.document = document
         self.label = label
         self.index = index
         self.number = number
@@ -117,6 +131,12 @@ class ArchiveError(Exception):
     @property
     def message(self) -> str:
         parts = []
+        if self.document is not None:
+            parts.append(_("Document %(number)d of the list") % {"number": self.document})
+        if self.tournament:
+            parts.append(_('Tournament "%(name)s"') % {"name": self.tournament})
+        elif self.tournament is not None:
+            parts.append(_("The tournament"))
         if self.label is not None:
             parts.append(_('Game "%(label)s"') % {"label": self.label})
         elif self.index is not None:
@@ -199,7 +219,8 @@ class _Place:
     """Where in the file a check is looking; makes errors that say so."""
 
     label: str | None
-    index: int
+    index: int | None
+    tournament: str | None = None
 
     def error(self, problem: str, *, number: int | None = None, field: str | None = None):
         return ArchiveError(
@@ -208,6 +229,7 @@ class _Place:
             index=None if self.label is not None else self.index,
             number=number,
             field=field,
+            tournament=self.tournament,
         )
 
     def object(
@@ -308,6 +330,12 @@ class GameSpec:
     deals: list[core.Deal]
     settlements: list[core.Settlement]
     state: core.GameState
+    deal_limit: int | None = None
+    ended_early: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return _outcome(self.state, self.deal_limit, self.ended_early)[0]
 
     @property
     def seat_names(self) -> list[str]:
@@ -363,6 +391,21 @@ def _round_document(
     return data
 
 
+def _outcome(
+    state: core.GameState, deal_limit: int | None, ended_early: bool
+) -> tuple[bool, dict[int, int]]:
+    """Whether the game is over and its places, as ``club.scoring.services`` decides it.
+
+    Won when one team is left; also over after the deal limit or when the
+    organiser called time, and then placed by tables held, ties shared.
+    """
+    if state.finished:
+        return True, state.places()
+    if ended_early or (deal_limit and state.deals_played >= deal_limit):
+        return True, core.final_places(state)
+    return False, {}
+
+
 def _game_document(
     *,
     label: str,
@@ -371,15 +414,24 @@ def _game_document(
     first_dealer: int,
     settlements: Sequence[core.Settlement],
     state: core.GameState,
+    deal_limit: int | None = None,
+    ended_early: bool = False,
 ) -> dict:
     names = [team.name for team in teams]
     seat_names = _seat_names(teams)
+    finished, places = _outcome(state, deal_limit, ended_early)
+    firsts = [team for team, place in places.items() if place == 1]
     data: dict = {"label": label}
     data.update(_settings_fields(rules))
+    # Written only when set, so games without them read exactly as before.
+    if deal_limit is not None:
+        data["deal_limit"] = deal_limit
     data["teams"] = [{"name": team.name, "players": [team.first, team.second]} for team in teams]
     data["first_dealer"] = seat_names[first_dealer]
-    data["status"] = Game.Status.FINISHED.value if state.finished else Game.Status.IN_PROGRESS.value
-    data["winner"] = names[state.winner] if state.winner is not None else None
+    if ended_early:
+        data["ended_early"] = True
+    data["status"] = Game.Status.FINISHED.value if finished else Game.Status.IN_PROGRESS.value
+    data["winner"] = names[firsts[0]] if len(firsts) == 1 else None
     data["tables"] = {names[team]: state.tables[team] for team in range(len(teams))}
     data["rounds"] = [_round_document(s, names, seat_names) for s in settlements]
     return data
@@ -396,42 +448,51 @@ class _StoredGame:
     state: core.GameState
 
 
-def _stored_games() -> list[_StoredGame]:
-    """Every game, oldest first, with its deals settled by the rules as they stand."""
-    stored = []
-    for game in Game.objects.order_by("id"):
-        try:
-            seating, settlements, state = services.replay_game(game)
-        except services.ScoringError as error:
-            raise ArchiveError(_decap(error.message), label=game.label) from error
-        teams = [
-            TeamSpec(entry.team.name, entry.first_player.name, entry.second_player.name)
-            for entry in seating.teams
-        ]
-        stored.append(_StoredGame(game, teams, settlements, state))
-    return stored
+def _stored(game: Game) -> _StoredGame:
+    try:
+        seating, settlements, state = services.replay_game(game)
+    except services.ScoringError as error:
+        raise ArchiveError(_decap(error.message), label=game.label) from error
+    teams = [
+        TeamSpec(entry.team.name, entry.first_player.name, entry.second_player.name)
+        for entry in seating.teams
+    ]
+    return _StoredGame(game, teams, settlements, state)
+
+
+def _stored_games(games=None) -> Iterator[_StoredGame]:
+    """The games (every game, oldest first, by default), settled by the rules as they stand.
+
+    One game at a time, so that a long export never holds the whole club in memory.
+    """
+    for game in Game.objects.order_by("id") if games is None else games:
+        yield _stored(game)
+
+
+def _stored_document(item: _StoredGame) -> dict:
+    return _game_document(
+        label=item.game.label,
+        rules=item.game.rules,
+        teams=item.teams,
+        first_dealer=item.game.first_dealer_seat,
+        settlements=item.settlements,
+        state=item.state,
+        deal_limit=item.game.deal_limit,
+        ended_early=item.game.ended_early,
+    )
 
 
 def export_document() -> dict:
     """Every game of the club as a ``fiftysix-results/1`` document (plain data)."""
-    return {
-        "format": FORMAT,
-        "games": [
-            _game_document(
-                label=item.game.label,
-                rules=item.game.rules,
-                teams=item.teams,
-                first_dealer=item.game.first_dealer_seat,
-                settlements=item.settlements,
-                state=item.state,
-            )
-            for item in _stored_games()
-        ],
-    }
+    return {"format": FORMAT, "games": [_stored_document(item) for item in _stored_games()]}
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def export_json() -> str:
-    return json.dumps(export_document(), ensure_ascii=False, indent=2) + "\n"
+    return _dumps(export_document())
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -448,42 +509,55 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-def export_csv() -> str:
-    """One row per team per deal, every team of the game (long format)."""
+def _deal_rows(item: _StoredGame) -> Iterator[tuple]:
+    """The long format's rows of one game: one per team per deal (``CSV_COLUMNS``)."""
+    names = [team.name for team in item.teams]
+    seat_names = _seat_names(item.teams)
+    for settlement in item.settlements:
+        for team, name in enumerate(names):
+            yield (
+                item.game.label,
+                settlement.number,
+                seat_names[settlement.dealer],
+                "" if settlement.declarer is None else seat_names[settlement.declarer],
+                names[settlement.declaring_team],
+                _flag(settlement.all_pass),
+                settlement.bid,
+                str(settlement.trump),
+                str(settlement.doubling),
+                _flag(settlement.made),
+                name,
+                settlement.points.get(team, ""),
+                settlement.transfers[team],
+                settlement.tables_after[team],
+                _flag(team in settlement.eliminated),
+            )
+
+
+def _csv_text(rows: Iterable[Sequence]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for item in _stored_games():
-        names = [team.name for team in item.teams]
-        seat_names = _seat_names(item.teams)
-        for settlement in item.settlements:
-            for team, name in enumerate(names):
-                row = (
-                    item.game.label,
-                    settlement.number,
-                    seat_names[settlement.dealer],
-                    "" if settlement.declarer is None else seat_names[settlement.declarer],
-                    names[settlement.declaring_team],
-                    _flag(settlement.all_pass),
-                    settlement.bid,
-                    str(settlement.trump),
-                    str(settlement.doubling),
-                    _flag(settlement.made),
-                    name,
-                    settlement.points.get(team, ""),
-                    settlement.transfers[team],
-                    settlement.tables_after[team],
-                    _flag(team in settlement.eliminated),
-                )
-                writer.writerow([_safe_cell(cell) for cell in row])
+    writer.writerows(rows)
     return buffer.getvalue()
+
+
+def _csv_rows() -> Iterator[list]:
+    yield list(CSV_COLUMNS)
+    for item in _stored_games():
+        for row in _deal_rows(item):
+            yield [_safe_cell(cell) for cell in row]
+
+
+def export_csv() -> str:
+    """One row per team per deal, every team of the game (long format)."""
+    return _csv_text(_csv_rows())
 
 
 # --- Reading a file -----------------------------------------------------------------
 
 
-def load_document(text: str) -> dict:
-    """Parse the JSON text and check it is a ``fiftysix-results/1`` document."""
+def load_documents(text: str) -> list[dict]:
+    """Parse the JSON text: one ``fiftysix-results/1`` document, or a list of them."""
     try:
         data = json.loads(text, object_pairs_hook=_object_pairs)
     except RecursionError:
@@ -492,35 +566,49 @@ def load_document(text: str) -> dict:
         raise ArchiveError(
             _("The file is not valid JSON: %(reason)s.") % {"reason": error}
         ) from None
+    if isinstance(data, list):
+        if not data:
+            raise ArchiveError(_("The file holds an empty list: there is nothing to import."))
+        return [_check_document(item, number) for number, item in enumerate(data, start=1)]
+    return [_check_document(data, None)]
+
+
+def _check_document(data: object, number: int | None) -> dict:
+    def error(problem: str) -> ArchiveError:
+        return ArchiveError(problem, document=number)
+
     if not isinstance(data, dict):
-        raise ArchiveError(
+        raise error(
             _("The file must hold one JSON object with “format” and “games”; it holds %(value)s.")
             % {"value": _quoted(data)}
         )
     if "format" not in data:
-        raise ArchiveError(
+        raise error(
             _("The file does not say its format: “format” must be “%(format)s”.")
             % {"format": FORMAT}
         )
     if data["format"] != FORMAT:
-        raise ArchiveError(
+        raise error(
             _("The file's format is %(found)s; this club reads “%(format)s” files.")
             % {"found": _quoted(data["format"]), "format": FORMAT}
         )
     if getattr(data, "duplicate", None) is not None:
-        raise ArchiveError(
+        raise error(
             _("The key “%(key)s” is given twice at the top of the file.") % {"key": data.duplicate}  # type: ignore[attr-defined]
         )
     for key in data:
         if key not in DOCUMENT_KEYS:
-            raise ArchiveError(
-                _("“%(key)s” is not a field of a results file (the fields are format and games).")
+            raise error(
+                _(
+                    "“%(key)s” is not a field of a results file (the fields are format, "
+                    "tournament and games)."
+                )
                 % {"key": key}
             )
     if "games" not in data:
-        raise ArchiveError(_("The file has no “games” list."))
+        raise error(_("The file has no “games” list."))
     if not isinstance(data["games"], list):
-        raise ArchiveError(
+        raise error(
             _("“games” must be a list of games, not %(value)s.") % {"value": _quoted(data["games"])}
         )
     return data
@@ -956,6 +1044,29 @@ def _check_computed(
             )
 
 
+def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, bool]:
+    """The optional deal limit and whether the organiser called time on the game."""
+    deal_limit = raw.get("deal_limit")
+    if deal_limit is not None:
+        deal_limit = place.whole(
+            deal_limit, field="deal_limit", low=1, high=MAX_SETTING, what=_("the deal limit")
+        )
+        if deals > deal_limit:
+            raise place.error(
+                _("the game ends after %(limit)d deals but the file has %(deals)d.")
+                % {"limit": deal_limit, "deals": deals},
+                field="rounds",
+            )
+    ended_early = raw.get("ended_early", False)
+    if not isinstance(ended_early, bool):
+        raise place.error(
+            _("ended_early must be true or false, not %(value)s.")
+            % {"value": _quoted(ended_early)},
+            field="ended_early",
+        )
+    return deal_limit, ended_early
+
+
 def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec:
     """Check one game of the file: its shape first, then its deals against the rules."""
     label = _parse_label(raw, index, seen_labels)
@@ -981,11 +1092,20 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
             % {"value": _quoted(rounds_raw)},
             field="rounds",
         )
+    deal_limit, ended_early = _parse_game_end(place, raw, len(rounds_raw))
     deals = [
         _parse_round(place, round_raw, number, teams, seat_names)
         for number, round_raw in enumerate(rounds_raw, start=1)
     ]
     settlements, state = _replay(place, teams, first_dealer, deals, rules)
+    if ended_early and _outcome(state, deal_limit, False)[0]:
+        raise place.error(
+            _(
+                "the game was over by its deals (won, or at its deal limit), so time cannot "
+                "also have been called on it."
+            ),
+            field="ended_early",
+        )
 
     expected = _game_document(
         label=label,
@@ -994,6 +1114,8 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
         first_dealer=first_dealer,
         settlements=settlements,
         state=state,
+        deal_limit=deal_limit,
+        ended_early=ended_early,
     )
     for number, (round_raw, round_expected) in enumerate(
         zip(rounds_raw, expected["rounds"], strict=True), start=1
@@ -1019,14 +1141,42 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
         deals=deals,
         settlements=settlements,
         state=state,
+        deal_limit=deal_limit,
+        ended_early=ended_early,
     )
 
 
-def parse_document(text: str) -> list[GameSpec]:
-    """Check a whole file; raise :class:`ArchiveError` at the first fault."""
-    data = load_document(text)
+@dataclass
+class DocumentSpec:
+    """One document of the file, checked: its games and, for a tournament, the tournament."""
+
+    games: list[GameSpec]
+    tournament: TournamentSpec | None = None
+
+
+def parse_archive(text: str) -> list[DocumentSpec]:
+    """Check a whole file; raise :class:`ArchiveError` at the first fault.
+
+    Game labels are unique across the whole file, whatever document they are in.
+    """
     seen: dict[str, int] = {}
-    return [parse_game(raw, index, seen) for index, raw in enumerate(data["games"], start=1)]
+    index = 0
+    documents = []
+    for data in load_documents(text):
+        games = []
+        for raw in data["games"]:
+            index += 1
+            games.append(parse_game(raw, index, seen))
+        tournament = None
+        if "tournament" in data:
+            tournament = parse_tournament(data["tournament"], games)
+        documents.append(DocumentSpec(games, tournament))
+    return documents
+
+
+def parse_document(text: str) -> list[GameSpec]:
+    """Check a whole file; the games of all its documents."""
+    return [game for document in parse_archive(text) for game in document.games]
 
 
 # --- Import -----------------------------------------------------------------------------
@@ -1036,9 +1186,10 @@ def parse_document(text: str) -> list[GameSpec]:
 class ImportSummary:
     games: int
     deals: int
+    tournaments: tuple[str, ...] = ()
 
 
-def _write_game(spec: GameSpec, user=None) -> Game:
+def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False) -> Game:
     try:
         game = services.create_game(
             label=spec.label,
@@ -1046,6 +1197,8 @@ def _write_game(spec: GameSpec, user=None) -> Game:
             first_dealer=spec.first_dealer,
             rules=spec.rules,
             user=user,
+            deal_limit=spec.deal_limit,
+            require_confirmation=require_confirmation,
         )
         seating = services.load_seating(game)
         for number, settlement in enumerate(spec.settlements, start=1):
@@ -1057,6 +1210,8 @@ def _write_game(spec: GameSpec, user=None) -> Game:
                 doubling=str(settlement.doubling),
             )
             services.record_deal(game=game, number=number, entry=entry, user=user)
+        if spec.ended_early:
+            services.end_game(game=game, user=user)
     except services.ScoringError as error:
         raise ArchiveError(
             _decap(error.message), label=spec.label, number=error.number, field=error.field
@@ -1071,10 +1226,19 @@ def _write_game(spec: GameSpec, user=None) -> Game:
 def import_results(text: str, *, user=None) -> ImportSummary:
     """Check the whole file, then store all of it, or nothing when anything is wrong."""
     with transaction.atomic():
-        specs = parse_document(text)
-        for spec in specs:
-            _write_game(spec, user)
-    return ImportSummary(games=len(specs), deals=sum(len(spec.deals) for spec in specs))
+        documents = parse_archive(text)
+        for document in documents:
+            if document.tournament is None:
+                for spec in document.games:
+                    _write_game(spec, user)
+            else:
+                _write_tournament(document.tournament, user)
+    specs = [spec for document in documents for spec in document.games]
+    return ImportSummary(
+        games=len(specs),
+        deals=sum(len(spec.deals) for spec in specs),
+        tournaments=tuple(d.tournament.name for d in documents if d.tournament is not None),
+    )
 
 
 def read_text(read: Callable[[], bytes]) -> str:
@@ -1085,3 +1249,751 @@ def read_text(read: Callable[[], bytes]) -> str:
         raise ArchiveError(
             _("The file is not UTF-8 text (%(reason)s).") % {"reason": error}
         ) from None
+
+
+# --- Tournaments ------------------------------------------------------------------------
+#
+# A tournament's archive is a ``fiftysix-results/1`` document with a top-level
+# "tournament" object beside its "games": the tournament's settings, its teams,
+# its confirmed sittings (which game each table played, who had a bye) and the
+# standings. Standings are computed, like a game's tables: an import rebuilds
+# them from the games and refuses the file when they disagree.
+
+TOURNAMENT_KEYS = (
+    "name",
+    "starts_on",
+    "ends_on",
+    "venue",
+    "status",
+    "final",
+    "provisional",
+    "tables_per_team",
+    "payout",
+    "doubling_factors",
+    "deals_per_game",
+    "points_by_place",
+    "require_confirmation",
+    "teams",
+    "sittings",
+    "standings",
+)
+SITTING_KEYS = ("number", "game_size", "games", "byes")
+SITTING_GAME_KEYS = ("table", "game")
+STANDING_KEYS = (
+    "place",
+    "shared",
+    "team",
+    "points",
+    "games",
+    "won",
+    "net_tables",
+    "declared",
+    "made",
+    "byes",
+)
+MAX_TOURNAMENT_NAME = Tournament._meta.get_field("name").max_length
+MAX_VENUE = Tournament._meta.get_field("venue").max_length
+MAX_TABLE_LABEL = SittingGame._meta.get_field("table_label").max_length
+MAX_TEAMS_IN_GAME = 4
+
+STANDINGS_CSV_COLUMNS = ("results",) + STANDING_KEYS
+GAMES_CSV_COLUMNS = (
+    "results",
+    "sitting",
+    "table",
+    "game",
+    "status",
+    "deals",
+) + tuple(
+    f"{column}_{number}"
+    for number in range(1, MAX_TEAMS_IN_GAME + 1)
+    for column in ("team", "place", "tables")
+)
+TOURNAMENT_DEALS_CSV_COLUMNS = ("results", "sitting", "table") + CSV_COLUMNS
+CSV_TABLES = ("standings", "games", "deals")
+
+
+def points_text(points: Fraction) -> str:
+    """Tournament points written exactly: "4", "2.5", or "4/3" when no decimal is exact."""
+    if points.denominator == 1:
+        return str(points.numerator)
+    rest = points.denominator
+    for factor in (2, 5):
+        while rest % factor == 0:
+            rest //= factor
+    if rest != 1:
+        return f"{points.numerator}/{points.denominator}"
+    exact = Decimal(points.numerator) / Decimal(points.denominator)
+    return format(exact.normalize(), "f")
+
+
+def results_word(tournament: Tournament) -> str:
+    """What every export says about the results: "final" or "provisional"."""
+    return "final" if tournament.is_final else "provisional"
+
+
+def _tournament_games(tournament: Tournament):
+    return (
+        Game.objects.filter(
+            sitting_entry__sitting__tournament=tournament,
+            sitting_entry__sitting__status=Sitting.Status.CONFIRMED,
+        )
+        .select_related("sitting_entry__sitting")
+        .order_by("sitting_entry__sitting__number", "sitting_entry__position")
+    )
+
+
+def _standing_rows(tournament: Tournament) -> list[dict]:
+    """The standings, computed from the finished games as the tournament services store them.
+
+    Computed here rather than read from the stored rows so that points keep
+    their exact value (the stored column rounds 4/3 to 1.33).
+    """
+    entries = list(tournament.entries.select_related("team"))  # the services' order: by name
+    names = {entry.pk: entry.team.name for entry in entries}
+    byes = Counter(
+        Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
+    )
+    table = ranking.standings(
+        [entry.pk for entry in entries],
+        tournament_services.game_results(tournament),
+        tournament_services.scheme_of(tournament),
+    )
+    return [
+        {
+            "place": row.place,
+            "shared": row.shared,
+            "team": names[row.team],
+            "points": points_text(row.points),
+            "games": row.games,
+            "won": row.won,
+            "net_tables": row.net_tables,
+            "declared": row.declared,
+            "made": row.made,
+            "byes": byes.get(row.team, 0),
+        }
+        for row in table
+    ]
+
+
+def _tournament_object(tournament: Tournament) -> dict:
+    rules = tournament_services.rules_of(tournament)
+    data: dict = {
+        "name": tournament.name,
+        "starts_on": tournament.starts_on.isoformat(),
+        "ends_on": tournament.ends_on.isoformat() if tournament.ends_on else None,
+        "venue": tournament.venue,
+        "status": tournament.status,
+        "final": tournament.is_final,
+        "provisional": not tournament.is_final,
+    }
+    settings = _settings_fields(rules)
+    if settings["tables_per_team"] == core.DEFAULT_RULES.tables_per_team:
+        del settings["tables_per_team"]  # only house rules that differ from the defaults
+    data.update(settings)
+    data["deals_per_game"] = tournament.deal_limit
+    scheme = tournament_services.scheme_of(tournament)
+    data["points_by_place"] = {
+        str(count): list(points) for count, points in sorted(scheme.by_team_count.items())
+    }
+    data["require_confirmation"] = tournament.require_confirmation
+    entries = list(
+        tournament.entries.select_related("team__first_player", "team__second_player").order_by(
+            "id"
+        )
+    )
+    data["teams"] = [
+        {
+            "name": entry.team.name,
+            "players": [entry.team.first_player.name, entry.team.second_player.name],
+        }
+        for entry in entries
+    ]
+    name_of = {entry.pk: entry.team.name for entry in entries}
+    sittings = []
+    for sitting in tournament.sittings.filter(status=Sitting.Status.CONFIRMED).order_by("number"):
+        sittings.append(
+            {
+                "number": sitting.number,
+                "game_size": sitting.game_size,
+                "games": [
+                    {"table": item.table_label, "game": item.game.label}
+                    for item in sitting.games.select_related("game").order_by("position")
+                ],
+                "byes": [
+                    name_of[entry_id]
+                    for entry_id in sitting.byes.order_by("entry_id").values_list(
+                        "entry_id", flat=True
+                    )
+                ],
+            }
+        )
+    data["sittings"] = sittings
+    data["standings"] = _standing_rows(tournament)
+    return data
+
+
+def tournament_document(tournament: Tournament) -> dict:
+    """One tournament, whole, as a ``fiftysix-results/1`` document (plain data)."""
+    return {
+        "format": FORMAT,
+        "tournament": _tournament_object(tournament),
+        "games": [_stored_document(item) for item in _stored_games(_tournament_games(tournament))],
+    }
+
+
+def export_tournament_json(tournaments: Sequence[Tournament]) -> str:
+    """One tournament's document, or a list of documents for several."""
+    documents = [tournament_document(tournament) for tournament in tournaments]
+    return _dumps(documents[0] if len(documents) == 1 else documents)
+
+
+def tournament_csv_rows(tournament: Tournament, table: str) -> Iterator[list]:
+    """The header and rows of one of a tournament's CSV tables, made as they are read.
+
+    Every row starts with "results": provisional or final.
+    """
+    if table not in CSV_TABLES:
+        raise ArchiveError(
+            _("%(table)s is not a table of a tournament's export; choose %(tables)s.")
+            % {"table": _quoted(table), "tables": _and_list(CSV_TABLES)}
+        )
+    results = results_word(tournament)
+    if table == "standings":
+        yield list(STANDINGS_CSV_COLUMNS)
+        for row in _standing_rows(tournament):
+            cells = [results] + [row[key] for key in STANDING_KEYS]
+            cells[2] = _flag(row["shared"])
+            yield [_safe_cell(cell) for cell in cells]
+        return
+    yield list(GAMES_CSV_COLUMNS if table == "games" else TOURNAMENT_DEALS_CSV_COLUMNS)
+    for item in _stored_games(_tournament_games(tournament)):
+        entry = item.game.sitting_entry
+        where = [results, entry.sitting.number, entry.table_label]
+        if table == "deals":
+            for row in _deal_rows(item):
+                yield [_safe_cell(cell) for cell in (*where, *row)]
+            continue
+        finished, places = _outcome(item.state, item.game.deal_limit, item.game.ended_early)
+        cells = [
+            *where,
+            item.game.label,
+            Game.Status.FINISHED.value if finished else Game.Status.IN_PROGRESS.value,
+            item.state.deals_played,
+        ]
+        for position in range(MAX_TEAMS_IN_GAME):
+            if position < len(item.teams):
+                cells += [
+                    item.teams[position].name,
+                    places.get(position, ""),
+                    item.state.tables[position],
+                ]
+            else:
+                cells += ["", "", ""]
+        yield [_safe_cell(cell) for cell in cells]
+
+
+def export_tournament_csv(tournament: Tournament, table: str = "deals") -> str:
+    return _csv_text(tournament_csv_rows(tournament, table))
+
+
+# Reading a tournament --------------------------------------------------------------------
+
+
+@dataclass
+class SittingSpec:
+    number: int
+    game_size: int
+    games: list[tuple[str, GameSpec]]  # (table label, game)
+    byes: list[str]  # team names
+
+
+@dataclass
+class TournamentSpec:
+    name: str
+    starts_on: date
+    ends_on: date | None
+    venue: str
+    status: str
+    final: bool
+    rules: core.Rules
+    deal_limit: int | None
+    points_scheme: dict[int, tuple[int, ...]] | None  # None: the default scheme
+    require_confirmation: bool
+    teams: list[TeamSpec]
+    sittings: list[SittingSpec]
+    standings: list | None  # as the file gives them; checked once rebuilt
+
+
+def _parse_date(place: _Place, value: object, field: str) -> date:
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise place.error(
+        _("%(value)s is not a date; write it as YYYY-MM-DD.") % {"value": _quoted(value)},
+        field=field,
+    )
+
+
+def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise place.error(
+            _("%(key)s must be true or false, not %(value)s.")
+            % {"key": key, "value": _quoted(value)},
+            field=key,
+        )
+    return value
+
+
+def _parse_scheme(place: _Place, raw: dict) -> dict[int, tuple[int, ...]] | None:
+    if raw.get("points_by_place") is None:
+        return None
+    value = place.object(
+        raw["points_by_place"],
+        [str(count) for count in ranking.TEAM_COUNTS],
+        what=_("the points by place"),
+        field="points_by_place",
+    )
+    scheme: dict[int, tuple[int, ...]] = {}
+    for count, points in value.items():
+        if not isinstance(points, list) or not all(_is_whole(p) for p in points):
+            raise place.error(
+                _("the points for a game of %(count)s teams must be a list of whole numbers.")
+                % {"count": count},
+                field="points_by_place",
+            )
+        scheme[int(count)] = tuple(points)
+    try:
+        parsed = ranking.PointsScheme(scheme)
+    except ranking.StandingsError as error:
+        raise place.error(error.translated(_gettext_in_sentence), field="points_by_place") from None
+    return None if parsed == ranking.DEFAULT_POINTS else scheme
+
+
+def _parse_tournament_teams(place: _Place, raw: dict) -> list[TeamSpec]:
+    teams_raw = raw.get("teams")
+    if not isinstance(teams_raw, list):
+        raise place.error(
+            _("the teams must be a list of {“name”, “players”}, not %(value)s.")
+            % {"value": _quoted(teams_raw)},
+            field="teams",
+        )
+    teams: list[TeamSpec] = []
+    names: dict[str, int] = {}
+    team_of_player: dict[str, tuple[int, str]] = {}
+    for number, team_raw in enumerate(teams_raw, start=1):
+        what = _("team %(number)d") % {"number": number}
+        team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
+        players = team_raw.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise place.error(
+                _("team %(number)d needs its two players, as a list of two names.")
+                % {"number": number},
+                field="teams",
+            )
+        first, second = (
+            place.text(
+                player,
+                field="teams",
+                limit=MAX_PLAYER_NAME,
+                what=_("a player's name in team %(number)d") % {"number": number},
+            )
+            for player in players
+        )
+        if _key(first) == _key(second):
+            raise place.error(
+                _("%(player)s is named twice in team %(number)d; a team is two players.")
+                % {"player": first, "number": number},
+                field="teams",
+            )
+        for player in (first, second):
+            if _key(player) in team_of_player:
+                other, spelling = team_of_player[_key(player)]
+                raise place.error(
+                    _(
+                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
+                        "a player plays for one team of a tournament."
+                    )
+                    % {"player": spelling, "first": other, "second": number},
+                    field="teams",
+                )
+            team_of_player[_key(player)] = (number, player)
+        name = place.text(
+            team_raw.get("name", f"{first} & {second}"),
+            field="teams",
+            limit=MAX_TEAM_NAME,
+            what=_("the name of team %(number)d") % {"number": number},
+        )
+        if _key(name) in names:
+            raise place.error(
+                _(
+                    "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
+                    "registered once."
+                )
+                % {"first": names[_key(name)], "second": number, "name": name},
+                field="teams",
+            )
+        names[_key(name)] = number
+        teams.append(TeamSpec(name, first, second))
+    return teams
+
+
+def _seat_once(
+    place: _Place, seated: dict[str, str], name: str, where: str, number: int, field: str
+) -> None:
+    """Note where a team is in a sitting; refuse a team placed twice in one sitting."""
+    if _key(name) in seated:
+        raise place.error(
+            _(
+                "%(team)s is both in %(first)s and in %(second)s of sitting %(number)d; "
+                "a team plays once per sitting."
+            )
+            % {"team": name, "first": seated[_key(name)], "second": where, "number": number},
+            field=field,
+        )
+    seated[_key(name)] = where
+
+
+def _parse_sittings(
+    place: _Place,
+    raw: dict,
+    teams: Sequence[TeamSpec],
+    games: Sequence[GameSpec],
+    rules: core.Rules,
+    deal_limit: int | None,
+) -> list[SittingSpec]:
+    sittings_raw = raw.get("sittings")
+    if not isinstance(sittings_raw, list):
+        raise place.error(
+            _("the sittings must be a list, empty if none was played yet, not %(value)s.")
+            % {"value": _quoted(sittings_raw)},
+            field="sittings",
+        )
+    team_by_key = {_key(team.name): team for team in teams}
+    game_by_key = {game.label.lower(): game for game in games}
+    sitting_of_game: dict[str, int] = {}
+    sittings = []
+    for number, sitting_raw in enumerate(sittings_raw, start=1):
+        field = f"sittings[{number}]"
+        what = _("sitting %(number)d") % {"number": number}
+        sitting_raw = place.object(sitting_raw, SITTING_KEYS, what=what, field=field)
+        if not _agrees(sitting_raw.get("number"), number):
+            raise place.error(
+                _(
+                    "the sittings must be numbered 1, 2, 3 ... in order; this is sitting "
+                    "%(number)d, not %(given)s."
+                )
+                % {"number": number, "given": _quoted(sitting_raw.get("number"))},
+                field=f"{field}.number",
+            )
+        game_size = place.whole(
+            sitting_raw.get("game_size"),
+            field=f"{field}.game_size",
+            low=2,
+            high=MAX_TEAMS_IN_GAME,
+            what=_("the number of teams per game"),
+        )
+        seated: dict[str, str] = {}  # team key -> where it is in this sitting
+
+        games_raw = sitting_raw.get("games")
+        if not isinstance(games_raw, list):
+            raise place.error(
+                _("the games of sitting %(number)d must be a list, not %(value)s.")
+                % {"number": number, "value": _quoted(games_raw)},
+                field=f"{field}.games",
+            )
+        tables: dict[str, int] = {}
+        sitting_games: list[tuple[str, GameSpec]] = []
+        for position, item in enumerate(games_raw, start=1):
+            item_field = f"{field}.games[{position}]"
+            item = place.object(
+                item, SITTING_GAME_KEYS, what=_("a game of a sitting"), field=item_field
+            )
+            table = place.text(
+                item.get("table"),
+                field=f"{item_field}.table",
+                limit=MAX_TABLE_LABEL,
+                what=_("the table"),
+            )
+            if table.lower() in tables:
+                raise place.error(
+                    _("sitting %(number)d uses the table “%(table)s” twice.")
+                    % {"number": number, "table": table},
+                    field=f"{item_field}.table",
+                )
+            tables[table.lower()] = position
+            label = item.get("game")
+            game = game_by_key.get(label.strip().lower()) if isinstance(label, str) else None
+            if game is None:
+                raise place.error(
+                    _(
+                        "sitting %(number)d names the game %(label)s at %(table)s, which is not "
+                        "one of the games of the file."
+                    )
+                    % {"number": number, "label": _quoted(label), "table": table},
+                    field=f"{item_field}.game",
+                )
+            if game.label.lower() in sitting_of_game:
+                raise place.error(
+                    _(
+                        "the game “%(label)s” is named twice (sittings %(first)d and %(second)d); "
+                        "a game belongs to one sitting."
+                    )
+                    % {
+                        "label": game.label,
+                        "first": sitting_of_game[game.label.lower()],
+                        "second": number,
+                    },
+                    field=f"{item_field}.game",
+                )
+            sitting_of_game[game.label.lower()] = number
+            if len(game.teams) != game_size:
+                raise place.error(
+                    _(
+                        "the game “%(label)s” has %(teams)d teams but sitting %(number)d plays "
+                        "games of %(size)d."
+                    )
+                    % {
+                        "label": game.label,
+                        "teams": len(game.teams),
+                        "number": number,
+                        "size": game_size,
+                    },
+                    field=f"{item_field}.game",
+                )
+            if game.rules != rules or game.deal_limit != deal_limit:
+                raise place.error(
+                    _(
+                        "the game “%(label)s” is not played by the tournament's house rules and "
+                        "deals per game."
+                    )
+                    % {"label": game.label},
+                    field=f"{item_field}.game",
+                )
+            for team in game.teams:
+                registered = team_by_key.get(_key(team.name))
+                if registered is None or {_key(registered.first), _key(registered.second)} != {
+                    _key(team.first),
+                    _key(team.second),
+                }:
+                    raise place.error(
+                        _(
+                            "%(team)s (%(first)s and %(second)s) plays in the game “%(label)s” "
+                            "but is not a team of the tournament."
+                        )
+                        % {
+                            "team": team.name,
+                            "first": team.first,
+                            "second": team.second,
+                            "label": game.label,
+                        },
+                        field=f"{item_field}.game",
+                    )
+                _seat_once(place, seated, team.name, table, number, f"{item_field}.game")
+            sitting_games.append((table, game))
+        byes_raw = sitting_raw.get("byes", [])
+        if not isinstance(byes_raw, list):
+            raise place.error(
+                _("the byes of sitting %(number)d must be a list of team names, not %(value)s.")
+                % {"number": number, "value": _quoted(byes_raw)},
+                field=f"{field}.byes",
+            )
+        byes = []
+        for name in byes_raw:
+            registered = team_by_key.get(_key(name)) if isinstance(name, str) else None
+            if registered is None:
+                raise place.error(
+                    _(
+                        "%(name)s has a bye in sitting %(number)d but is not a team of the "
+                        "tournament."
+                    )
+                    % {"name": _quoted(name), "number": number},
+                    field=f"{field}.byes",
+                )
+            _seat_once(place, seated, registered.name, _("the byes"), number, f"{field}.byes")
+            byes.append(registered.name)
+        sittings.append(SittingSpec(number, game_size, sitting_games, byes))
+    for game in games:
+        if game.label.lower() not in sitting_of_game:
+            raise place.error(
+                _(
+                    "the game “%(label)s” is in no sitting; every game of a tournament's file "
+                    "belongs to one of its sittings."
+                )
+                % {"label": game.label},
+                field="sittings",
+            )
+    return sittings
+
+
+def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
+    """Check the "tournament" object of a document whose games are already checked."""
+    place = _Place(None, None, tournament="")
+    raw = place.object(raw, TOURNAMENT_KEYS, what=_("the tournament"), field=None)
+    name = place.text(raw.get("name"), field="name", limit=MAX_TOURNAMENT_NAME, what=_("the name"))
+    place = _Place(None, None, tournament=name)
+    for key in ("starts_on", "status", "teams", "sittings"):
+        if key not in raw:
+            raise place.error(_("the tournament needs its “%(key)s”.") % {"key": key}, field=key)
+    starts_on = _parse_date(place, raw["starts_on"], "starts_on")
+    ends_on = None
+    if raw.get("ends_on") is not None:
+        ends_on = _parse_date(place, raw["ends_on"], "ends_on")
+        if ends_on < starts_on:
+            raise place.error(_("the last day cannot be before the first day."), field="ends_on")
+    venue = raw.get("venue", "")
+    if not isinstance(venue, str) or _unstorable(venue) or len(venue.strip()) > MAX_VENUE:
+        raise place.error(
+            _("the venue must be text of at most %(limit)d characters, not %(value)s.")
+            % {"limit": MAX_VENUE, "value": _quoted(venue)},
+            field="venue",
+        )
+    status = raw["status"]
+    if status not in Tournament.Status.values:
+        raise place.error(
+            _("%(value)s is not a status: choose draft, running or finished.")
+            % {"value": _quoted(status)},
+            field="status",
+        )
+    final = _parse_flag(place, raw, "final", False)
+    if "provisional" in raw and _parse_flag(place, raw, "provisional", True) == final:
+        raise place.error(
+            _("results are provisional exactly when they are not final."), field="provisional"
+        )
+    if final and status != Tournament.Status.FINISHED:
+        raise place.error(_("only a finished tournament can have final results."), field="final")
+    rules = _parse_rules(place, raw)
+    deal_limit = raw.get("deals_per_game")
+    if deal_limit is not None:
+        deal_limit = place.whole(
+            deal_limit, field="deals_per_game", low=1, high=MAX_SETTING, what=_("deals per game")
+        )
+    scheme = _parse_scheme(place, raw)
+    require_confirmation = _parse_flag(place, raw, "require_confirmation", False)
+    teams = _parse_tournament_teams(place, raw)
+    sittings = _parse_sittings(place, raw, teams, games, rules, deal_limit)
+    if status == Tournament.Status.DRAFT and sittings:
+        raise place.error(_("a tournament still in draft has played no sitting."), field="status")
+    if status == Tournament.Status.FINISHED:
+        for game in games:
+            if not game.finished:
+                raise place.error(
+                    _("the tournament is finished but the game “%(label)s” is still being played.")
+                    % {"label": game.label},
+                    field="status",
+                )
+    standings = raw.get("standings")
+    if standings is not None and not isinstance(standings, list):
+        raise place.error(
+            _("the standings must be a list of rows, not %(value)s.")
+            % {"value": _quoted(standings)},
+            field="standings",
+        )
+    return TournamentSpec(
+        name=name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        venue=venue.strip(),
+        status=status,
+        final=final,
+        rules=rules,
+        deal_limit=deal_limit,
+        points_scheme=scheme,
+        require_confirmation=require_confirmation,
+        teams=teams,
+        sittings=sittings,
+        standings=standings,
+    )
+
+
+def _check_standings(place: _Place, given: list, expected: list[dict]) -> None:
+    if len(given) != len(expected):
+        raise place.error(
+            _(
+                "the file has %(given)d rows of standings but the tournament has %(expected)d "
+                "teams; the file has been changed or is damaged."
+            )
+            % {"given": len(given), "expected": len(expected)},
+            field="standings",
+        )
+    for row, (row_given, row_expected) in enumerate(zip(given, expected, strict=True), start=1):
+        field = f"standings[{row}]"
+        row_given = place.object(
+            row_given, STANDING_KEYS, what=_("a row of standings"), field=field
+        )
+        for key in STANDING_KEYS:
+            if key not in row_given or not _agrees(row_given[key], row_expected[key]):
+                raise place.error(
+                    _(
+                        "the file says %(given)s but the games, settled by the rules, give "
+                        "%(expected)s; the file has been changed or is damaged."
+                    )
+                    % {
+                        "given": _quoted(row_given.get(key)),
+                        "expected": _quoted(row_expected[key]),
+                    },
+                    field=f"{field}.{key}",
+                )
+
+
+def _write_tournament(spec: TournamentSpec, user=None) -> Tournament:
+    """Store a checked tournament: its row, teams, sittings, games, byes, then standings."""
+    place = _Place(None, None, tournament=spec.name)
+    try:
+        tournament = tournament_services.create_tournament(
+            name=spec.name,
+            starts_on=spec.starts_on,
+            ends_on=spec.ends_on,
+            venue=spec.venue,
+            rules=spec.rules,
+            deal_limit=spec.deal_limit,
+            points_scheme=spec.points_scheme,
+            require_confirmation=spec.require_confirmation,
+            user=user,
+        )
+        entries = {
+            _key(team.name): tournament_services.register_team(
+                tournament=tournament,
+                first=team.first,
+                second=team.second,
+                name=team.name,
+                user=user,
+            )
+            for team in spec.teams
+        }
+    except tournament_services.TournamentError as error:
+        raise place.error(_decap(error.message), field=error.field) from error
+    for sitting_spec in spec.sittings:
+        sitting = Sitting.objects.create(
+            tournament=tournament,
+            number=sitting_spec.number,
+            status=Sitting.Status.CONFIRMED,
+            game_size=sitting_spec.game_size,
+            proposal=[
+                [entries[_key(team.name)].pk for team in game.teams]
+                for _table, game in sitting_spec.games
+            ],
+            proposed_byes=[entries[_key(name)].pk for name in sitting_spec.byes],
+            confirmed_at=timezone.now(),
+        )
+        for position, (table, game_spec) in enumerate(sitting_spec.games):
+            game = _write_game(game_spec, user, require_confirmation=spec.require_confirmation)
+            SittingGame.objects.create(
+                sitting=sitting, game=game, table_label=table, position=position
+            )
+        Bye.objects.bulk_create(
+            Bye(sitting=sitting, entry=entries[_key(name)]) for name in sitting_spec.byes
+        )
+    Tournament.objects.filter(pk=tournament.pk).update(status=spec.status, is_final=spec.final)
+    if spec.final:
+        Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(
+            results_locked=True
+        )
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament_services._rebuild_standings(tournament)
+    if spec.standings is not None:
+        _check_standings(place, spec.standings, _standing_rows(tournament))
+    return tournament

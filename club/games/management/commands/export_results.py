@@ -1,26 +1,60 @@
-"""``manage.py export_results``: every game, oldest first, as JSON or CSV."""
+"""``manage.py export_results``: every game as JSON or CSV, or whole tournaments."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from club.scoring.archive import ArchiveError, export_csv, export_json
+from club.scoring.archive import (
+    CSV_TABLES,
+    ArchiveError,
+    export_csv,
+    export_json,
+    export_tournament_csv,
+    export_tournament_json,
+)
+from club.tournaments.models import Tournament
 
 
 class Command(BaseCommand):
     help = (
         "Export every game (oldest first) as a fiftysix-results/1 JSON document, or as CSV "
-        "with one row per team per deal. Writes to standard output unless --output is given."
+        "with one row per team per deal. With --tournament NAME, export that tournament "
+        "whole: its settings, teams, sittings, standings and games (JSON), or one of its "
+        "CSV tables (--table standings, games or deals). Writes to standard output unless "
+        "--output is given."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
             "--format", choices=["json", "csv"], default="json", help="json (default) or csv"
         )
+        parser.add_argument(
+            "--tournament",
+            metavar="NAME",
+            action="append",
+            help="export this tournament only (repeat it for several: JSON writes a list)",
+        )
+        parser.add_argument(
+            "--table",
+            choices=CSV_TABLES,
+            default="deals",
+            help="with --tournament --format csv: standings, games or deals (default)",
+        )
         parser.add_argument("--output", metavar="FILE", help="write to FILE instead")
 
-    def handle(self, *args, format, output, **options):
+    def handle(self, *args, format, tournament, table, output, **options):
         try:
-            text = export_csv() if format == "csv" else export_json()
+            if tournament:
+                tournaments = [self._tournament(name) for name in tournament]
+                if format == "csv":
+                    if len(tournaments) > 1:
+                        raise CommandError(
+                            _("CSV holds one tournament at a time; give --tournament once.")
+                        )
+                    text = export_tournament_csv(tournaments[0], table)
+                else:
+                    text = export_tournament_json(tournaments)
+            else:
+                text = export_csv() if format == "csv" else export_json()
         except ArchiveError as error:
             raise CommandError(error.message) from None
         if output is None:
@@ -34,3 +68,13 @@ class Command(BaseCommand):
                 _("Cannot write %(file)s: %(reason)s.") % {"file": output, "reason": error.strerror}
             ) from None
         self.stdout.write(_("Exported the results to %(file)s.") % {"file": output})
+
+    def _tournament(self, name: str) -> Tournament:
+        found = Tournament.objects.filter(name__iexact=" ".join(name.split())).first()
+        if found is None:
+            names = ", ".join(f"“{t.name}”" for t in Tournament.objects.order_by("name")[:20])
+            raise CommandError(
+                _("There is no tournament called “%(name)s” (the tournaments are: %(names)s).")
+                % {"name": name, "names": names or _("none yet")}
+            )
+        return found

@@ -11,7 +11,8 @@ from club.scoring.archive import ArchiveError, import_results, read_text
 
 class Command(BaseCommand):
     help = (
-        "Import games from a fiftysix-results/1 JSON file (use - for standard input). "
+        "Import games, or whole tournaments, from a fiftysix-results/1 JSON file (use - for "
+        "standard input). "
         "The whole file is checked against the rules first; it is stored all at once, "
         "or nothing is stored."
     )
@@ -48,3 +49,8 @@ class Command(BaseCommand):
             _("Imported %(games)s with %(deals)s from %(file)s.")
             % {"games": games, "deals": deals, "file": file}
         )
+        for name in summary.tournaments:
+            self.stdout.write(
+                _("Imported the tournament “%(name)s” with its teams, sittings and standings.")
+                % {"name": name}
+            )
