@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRefresh
 
 from club.games import services as links
 from club.games.forms import DealForm
@@ -87,13 +87,17 @@ def links_print(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, token: str, error: LinkError) -> HttpResponse:
+    if request.htmx:
+        # A page polling or posting through a link that has just died: load it
+        # whole, so the player reads why instead of a page that silently stops.
+        return HttpResponseClientRefresh()
     # Unknown tokens are "not found"; withdrawn or expired links are "forbidden".
-    known = ScorerLink.objects.filter(token=token).exists()
+    link = ScorerLink.objects.select_related("game").filter(token=token).first()
     return render(
         request,
         "games/scorer.html",
-        {"refused": error.message},
-        status=403 if known else 404,
+        {"refused": error.message, "refused_game": link.game if link else None},
+        status=404 if link is None else 403,
     )
 
 
@@ -139,8 +143,6 @@ def scorer_send(request: HttpRequest, token: str) -> HttpResponse:
     try:
         link = links.usable_link(token)
     except LinkError as error:
-        if request.htmx:  # the link died while the page was open: show why
-            return HttpResponseClientRedirect(reverse("games:scorer", args=[token]))
         return _refused(request, token, error)
     game = link.game
     context = game_page(game)

@@ -177,6 +177,19 @@ class TestRefusedLinks:
         assert client.post(scorer_url(link, "scorer_send"), deal_post(game)).status_code == 403
         assert not Round.objects.filter(game=game).exists()
 
+    def test_a_page_open_on_a_dead_link_reloads_to_say_why(self, client, game, link):
+        links.revoke_link(link=link)
+        poll = client.get(scorer_url(link), HTTP_HX_REQUEST="true")
+        assert poll.headers["HX-Refresh"] == "true"
+        sent = client.post(scorer_url(link, "scorer_send"), deal_post(game), HTTP_HX_REQUEST="true")
+        assert sent.headers["HX-Refresh"] == "true"
+        assert not Round.objects.filter(game=game).exists()
+
+    def test_an_expired_link_points_to_the_result(self, client, game, link):
+        end_game(game=game)
+        page = client.get(scorer_url(link))
+        assert f'href="{game.get_absolute_url()}"' in page.text
+
     def test_issuing_new_links_withdraws_the_old_one(self, client, game, link):
         [new] = links.issue_links(game=game)
         assert client.get(scorer_url(link)).status_code == 403
@@ -415,7 +428,7 @@ class TestScoreSheets:
         assert page.status_code == 200
         assert page.text.count('<article class="score-sheet">') == 2
         for entry in sitting.games.all():
-            assert f"Table {entry.table_label}" in page.text
+            assert f'<p class="sheet-table">{entry.table_label}</p>' in page.text
             assert entry.game.label in page.text
         assert "Spring cup, sitting 1" in page.text
         assert (
