@@ -1,0 +1,142 @@
+"""Profiles, permissions and query counts of the public pages."""
+
+import pytest
+from django.urls import reverse
+
+from club.games.models import Player
+from club.scoring import rules as core
+from club.scoring.services import DealEntry, TeamEntry, create_game
+
+from .conftest import pid, play
+
+
+def test_profile_shows_details_rating_form_history_and_games(client, club):
+    Player.objects.filter(name="Anu").update(nickname="Ammu", member_number="M-1")
+    anu = Player.objects.get(name="Anu")
+    response = client.get(anu.get_absolute_url())
+    assert response.status_code == 200
+    context = response.context
+    # Newest first: C (2nd of 3), B (won), A (won); D is in progress and has no badge.
+    assert context["form"] == ["2", "W", "W"]
+    lines = context["games"]
+    assert [line.game.label for line in lines] == ["Game D", "Game C", "Game B", "Game A"]
+    assert {line.partner.name for line in lines} == {"Biju"}
+    assert [line.game_team.tables for line in lines] == [20, 0, 8, 8]
+    assert [line.badge for line in lines] == ["", "2", "W", "W"]
+    figures = context["figures"]
+    assert (figures.played, figures.won, figures.tables_net, figures.biggest_bid) == (3, 2, 6, 30)
+    assert context["rating"].games == 3
+    assert context["chart"]["points"].count(",") == 4  # the start and three games
+    html = response.content.decode()
+    for text in ("Ammu", "M-1", "<polyline", "Game C", "Biju"):
+        assert text in html
+    assert "style=" not in html  # the Content Security Policy forbids inline styles
+    assert "Edit" not in html  # not for the public
+
+
+def test_form_badges_for_last_places():
+    from club.leaderboards.selectors import form_badge
+
+    assert [form_badge(p, 4) for p in (1, 2, 3, 4)] == ["W", "2", "3", "L"]
+    assert [form_badge(p, 2) for p in (1, 2)] == ["W", "L"]
+    assert form_badge(None, 2) == ""
+
+
+def test_profile_of_a_player_without_games(client, db):
+    player = Player.objects.create(name="Nobody")
+    response = client.get(player.get_absolute_url())
+    assert response.status_code == 200
+    assert "No games yet." in response.content.decode()
+    assert client.get(reverse("leaderboards:player", args=[999999])).status_code == 404
+
+
+READ = [
+    ("leaderboards:players", []),
+    ("leaderboards:player_board", []),
+    ("leaderboards:team_board", []),
+]
+WRITE_GET = ["leaderboards:player_new", "leaderboards:merge", "leaderboards:import"]
+
+
+@pytest.mark.django_db
+def test_anyone_can_read(client):
+    player = Player.objects.create(name="Anu")
+    for name, args in READ:
+        assert client.get(reverse(name, args=args)).status_code == 200
+    assert client.get(player.get_absolute_url()).status_code == 200
+
+
+@pytest.mark.django_db
+def test_anonymous_and_players_cannot_write(client, django_user_model):
+    anu = Player.objects.create(name="Anu")
+    biju = Player.objects.create(name="Biju")
+    writes = [
+        (reverse("leaderboards:player_new"), {"name": "Eve"}),
+        (reverse("leaderboards:player_edit", args=[anu.pk]), {"name": "Eve"}),
+        (reverse("leaderboards:player_active", args=[anu.pk]), {"active": "0"}),
+        (reverse("leaderboards:merge"), {"keep": anu.pk, "fold": biju.pk}),
+        (reverse("leaderboards:import"), {}),
+    ]
+    member = django_user_model.objects.create_user(username="member", password="pw-member-1")
+    for who in ("anonymous", "member"):
+        if who == "member":
+            client.force_login(member)
+        for name in WRITE_GET:
+            response = client.get(reverse(name))
+            assert response.status_code == 302 and "/accounts/login/" in response.url
+        for url, data in writes:
+            response = client.post(url, data)
+            assert response.status_code == 302 and "/accounts/login/" in response.url, url
+    assert sorted(Player.objects.values_list("name", "active")) == [("Anu", True), ("Biju", True)]
+    # The public pages offer no write links.
+    html = client.get(reverse("leaderboards:players")).content.decode()
+    assert reverse("leaderboards:player_new") not in html
+
+
+def test_organiser_sees_write_links(organiser_client, db):
+    html = organiser_client.get(reverse("leaderboards:players")).content.decode()
+    assert reverse("leaderboards:player_new") in html
+    assert reverse("leaderboards:merge") in html
+
+
+def _more_games(count: int) -> None:
+    """``count`` more finished games between new pairs, three deals each (4 tables:
+    2/6 after a failed 30, 6/2 after a made doubled 40, 8/0 after a failed 28)."""
+    for n in range(count):
+        game = create_game(
+            label=f"Extra {n}",
+            teams=[TeamEntry(f"P{n}a", f"P{n}b"), TeamEntry(f"P{n}c", f"P{n}d")],
+            first_dealer=0,
+            rules=core.Rules(tables_per_team=4),
+        )
+        play(
+            game,
+            DealEntry(points={0: 20, 1: 36}, declarer=pid(f"P{n}a"), bid=30, trump="clubs"),
+            DealEntry(
+                points={0: 40, 1: 16},
+                declarer=pid(f"P{n}b"),
+                bid=40,
+                trump="hearts",
+                doubling="double",
+            ),
+            DealEntry(points={0: 36, 1: 20}, declarer=pid(f"P{n}d"), bid=28, trump="spades"),
+        )
+        assert game.is_finished
+
+
+@pytest.mark.parametrize("extra", [0, 8])
+def test_query_counts_do_not_grow_with_the_club(client, club, extra, django_assert_max_num_queries):
+    _more_games(extra)
+    anu = Player.objects.get(name="Anu")
+    pages = {
+        reverse("leaderboards:player_board"): 4,
+        reverse("leaderboards:team_board") + "?sort=made": 5,
+        reverse("leaderboards:players"): 3,
+        anu.get_absolute_url(): 8,
+    }
+    for url, most in pages.items():
+        with django_assert_max_num_queries(most):
+            response = client.get(url)
+        assert response.status_code == 200
+    rows = client.get(reverse("leaderboards:player_board")).context["rows"]
+    assert len(rows) == 6 + 4 * extra
