@@ -92,6 +92,7 @@ def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         scoring.check_open(game)
+        _drop_stale(game)
         waiting = PendingDeal.objects.filter(game=game).first()
         if waiting is not None:
             raise LinkError(
@@ -131,11 +132,27 @@ def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
         return pending
 
 
-def _pending_for_other_team(link: ScorerLink, number: int) -> PendingDeal:
+def waiting_deal(game: Game) -> PendingDeal | None:
+    """The deal of the game waiting for confirmation, if it is still the next deal."""
+    return (
+        PendingDeal.objects.select_related("sent_by__game_team__team")
+        .filter(game=game, number=game.deals_played + 1)
+        .first()
+    )
+
+
+def _drop_stale(game: Game) -> None:
+    # An organiser may record, undo or correct deals on the game page while a
+    # deal waits; a waiting deal that is no longer the next one can never count,
+    # and left in place it would block every later deal sent through a link.
+    PendingDeal.objects.filter(game=game).exclude(number=game.deals_played + 1).delete()
+
+
+def _pending_for_other_team(link: ScorerLink, game: Game, number: int) -> PendingDeal:
     pending = (
         PendingDeal.objects.select_for_update()
         .select_related("sent_by")
-        .filter(game=link.game, number=number)
+        .filter(game=game, number=number)
         .first()
     )
     if pending is None:
@@ -151,21 +168,28 @@ def _pending_for_other_team(link: ScorerLink, number: int) -> PendingDeal:
     return pending
 
 
-@transaction.atomic
 def confirm_deal(*, link: ScorerLink, number: int):
     """Another team accepts a waiting deal: it is recorded and counts from now."""
-    Game.objects.select_for_update().get(pk=link.game_id)
-    pending = _pending_for_other_team(link, number)
-    entry = entry_from_json(pending.entry)
-    pending.delete()
-    return scoring.record_deal(game=link.game, number=number, entry=entry, link=link)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=link.game_id)
+        scoring.check_open(game)
+        if not 1 <= number <= game.deals_played:
+            pending = _pending_for_other_team(link, game, number)
+            entry = entry_from_json(pending.entry)
+            pending.delete()
+            return scoring.record_deal(game=game, number=number, entry=entry, link=link)
+        # Recorded meanwhile (by an organiser on the game page, or a second tap on
+        # Confirm): the waiting copy is dropped, and the answer says what counts.
+        _drop_stale(game)
+    raise scoring.already_recorded(game, number)
 
 
 @transaction.atomic
 def reject_deal(*, link: ScorerLink, number: int) -> None:
     """Another team disputes a waiting deal: it is dropped, to be entered again."""
     game = Game.objects.select_for_update().get(pk=link.game_id)
-    pending = _pending_for_other_team(link, number)
+    scoring.check_open(game)
+    pending = _pending_for_other_team(link, game, number)
     seating = scoring.load_seating(game)
     Change.objects.create(
         game=game,
