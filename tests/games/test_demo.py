@@ -1,4 +1,4 @@
-"""The demo club: fixtures/demo.json and the load_demo command."""
+"""The demo club: fixtures/demo.json, fixtures/demo_tournaments.json and load_demo."""
 
 import io
 import json
@@ -10,8 +10,27 @@ from django.core.management import call_command
 
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Player, Round
 from club.scoring.services import TeamEntry, create_game
+from club.tournaments.models import (
+    Bye,
+    Sitting,
+    SittingGame,
+    Standing,
+    Tournament,
+    TournamentEvent,
+    TournamentTeam,
+)
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo.json"
+DEMO_TOURNAMENTS = DEMO.with_name("demo_tournaments.json")
+CUP = "Kerala Piravi Cup 2025"
+LEAGUE = "Thursday League, January 2026"
+
+
+def demo_games() -> int:
+    """Games in both demo files."""
+    club = json.loads(DEMO.read_text(encoding="utf-8"))["games"]
+    tournaments = json.loads(DEMO_TOURNAMENTS.read_text(encoding="utf-8"))
+    return len(club) + sum(len(document["games"]) for document in tournaments)
 
 
 def run(*args: str) -> str:
@@ -23,7 +42,22 @@ def run(*args: str) -> str:
 def counts() -> dict[str, int]:
     return {
         model.__name__: model.objects.count()
-        for model in (Game, GameTeam, Round, LedgerEntry, Change, Player, get_user_model())
+        for model in (
+            Game,
+            GameTeam,
+            Round,
+            LedgerEntry,
+            Change,
+            Player,
+            get_user_model(),
+            Tournament,
+            TournamentTeam,
+            Sitting,
+            SittingGame,
+            Bye,
+            Standing,
+            TournamentEvent,
+        )
     }
 
 
@@ -37,7 +71,9 @@ def test_load_demo_loads_the_club_and_the_organiser_login_once(settings):
     output = run("load_demo")
     assert "Loaded the demo club" in output
     assert "demo" in output and "demo-organiser" in output
-    assert Game.objects.count() == len(json.loads(DEMO.read_text(encoding="utf-8"))["games"])
+    assert "Loaded the tournament “Kerala Piravi Cup 2025”" in output
+    assert Game.objects.count() == demo_games() == 4 + 12 + 6
+    assert Tournament.objects.count() == 2
 
     user = get_user_model().objects.get(username="demo")
     assert user.is_staff and user.is_superuser and user.is_active
@@ -56,7 +92,7 @@ def test_load_demo_loads_the_club_and_the_organiser_login_once(settings):
 def test_load_demo_makes_no_login_without_debug(settings):
     settings.DEBUG = False
     output = run("load_demo")
-    assert Game.objects.count() == 4
+    assert Game.objects.count() == demo_games()
     assert not get_user_model().objects.filter(username="demo").exists()
     assert "demo-organiser" not in output
 
@@ -68,6 +104,7 @@ def test_load_demo_leaves_a_club_with_games_alone(settings):
     output = run("load_demo")
     assert "already has games" in output
     assert list(Game.objects.values_list("label", flat=True)) == ["Our own game"]
+    assert not Tournament.objects.exists()
     assert get_user_model().objects.filter(username="demo").exists()
 
 
@@ -75,7 +112,7 @@ def test_load_demo_leaves_a_club_with_games_alone(settings):
 def test_the_demo_club_has_the_games_it_promises(settings):
     settings.DEBUG = False
     run("load_demo")
-    games = list(Game.objects.order_by("id"))
+    games = list(Game.objects.filter(sitting_entry__isnull=True).order_by("id"))
     assert len(games) == 4
 
     finished_four = [g for g in games if players(g) == 4 and g.is_finished]
@@ -111,3 +148,44 @@ def test_the_demo_file_is_its_own_export(settings):
     settings.DEBUG = False
     run("import_results", str(DEMO))
     assert run("export_results") == DEMO.read_text(encoding="utf-8")
+
+
+@pytest.mark.django_db
+def test_the_demo_club_has_a_final_tournament_and_one_running(settings):
+    settings.DEBUG = False
+    run("load_demo")
+
+    cup = Tournament.objects.get(name=CUP)
+    assert cup.status == "finished" and cup.is_final
+    assert cup.entries.count() == 8
+    sittings = list(cup.sittings.order_by("number"))
+    assert [s.number for s in sittings] == [1, 2, 3]
+    assert {s.status for s in sittings} == {"confirmed"} and {s.game_size for s in sittings} == {2}
+    cup_games = Game.objects.filter(sitting_entry__sitting__tournament=cup)
+    assert cup_games.count() == 12
+    assert all(game.is_finished and game.results_locked for game in cup_games)
+    standings = list(cup.standings.order_by("place"))
+    assert len(standings) == 8 and standings[0].place == 1
+    # 12 games of two teams: 3 + 1 tournament points each.
+    assert sum(row.points for row in standings) == 12 * 4
+    assert all(row.games == 3 for row in standings)
+
+    league = Tournament.objects.get(name=LEAGUE)
+    assert league.status == "running" and not league.is_final
+    assert league.entries.count() == 6
+    first, second = league.sittings.order_by("number")
+    assert first.status == second.status == "confirmed"
+    assert all(item.game.is_finished for item in first.games.all())
+    assert first.games.filter(game__ended_early=True).exists()  # time was called
+    playing = [item.game for item in second.games.all()]
+    assert len(playing) == 3
+    assert all(not game.is_finished and 1 <= game.deals_played <= 5 for game in playing)
+    assert sum(row.points for row in league.standings.all()) == 3 * 4
+
+
+@pytest.mark.django_db
+def test_the_demo_tournaments_file_is_its_own_export(settings):
+    settings.DEBUG = False
+    run("import_results", str(DEMO_TOURNAMENTS))
+    exported = run("export_results", "--tournament", CUP, "--tournament", LEAGUE)
+    assert exported == DEMO_TOURNAMENTS.read_text(encoding="utf-8")

@@ -862,3 +862,90 @@ def test_the_command_line_exits_non_zero_without_a_traceback(tmp_path):
     assert result.returncode != 0
     assert "not valid JSON" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# --- Games stopped early: a deal limit, or time called -----------------------------------
+
+
+def _limited(limit=None, ended_early=None, rounds=None):
+    document = copy.deepcopy(EXAMPLE)
+    game = document["games"][0]
+    if limit is not None:
+        game["deal_limit"] = limit
+    if ended_early is not None:
+        game["ended_early"] = ended_early
+    if rounds is not None:
+        game["rounds"] = rounds
+    return document
+
+
+@pytest.mark.django_db
+def test_a_game_at_its_deal_limit_is_finished_and_placed_by_tables(tmp_path):
+    # By hand: deal 1, Chitra's doubled 32 is made (36): Anu & Biju pay 2 -> 10, 14.
+    # Deal 2, Chitra deals and everyone passes: Biju bids first, so Anu & Biju are
+    # contracted to 28 and make it (30): Chitra & Dev pay 1 -> 11, 13. The limit of
+    # 2 deals ends the game: Chitra & Dev first by tables.
+    import_file(write(tmp_path, _limited(limit=2)))
+    game = Game.objects.get()
+    assert game.deal_limit == 2 and game.is_finished and not game.ended_early
+    document = json.loads(export())["games"][0]
+    assert list(document)[:5] == ["label", "tables_per_team", "deal_limit", "teams", "first_dealer"]
+    assert document["status"] == "finished" and document["winner"] == "Chitra & Dev"
+    assert document["tables"] == {"Anu & Biju": 11, "Chitra & Dev": 13}
+    assert sorted(game.teams.values_list("place", flat=True)) == [1, 2]
+    first = export()
+    Game.objects.all().delete()
+    import_file(write(tmp_path, first, "again.json"))
+    assert export() == first
+
+
+@pytest.mark.django_db
+def test_a_game_on_which_time_was_called_round_trips(tmp_path):
+    game = create_game(label="Called", teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra", "Dev")])
+    record_deal(
+        game=game,
+        number=1,
+        entry=DealEntry(points={0: 10, 1: 46}, declarer=game.teams.get(position=1).first_player_id,
+                        bid=28, trump="hearts"),
+    )  # fmt: skip
+    from club.scoring.services import end_game
+
+    end_game(game=game)
+    first = export()
+    document = json.loads(first)["games"][0]
+    assert document["ended_early"] is True and document["status"] == "finished"
+    assert document["winner"] == "Chitra & Dev" and document["tables"] == {
+        "Anu & Biju": 11,
+        "Chitra & Dev": 13,
+    }
+    assert list(document).index("ended_early") == list(document).index("first_dealer") + 1
+    Game.objects.all().delete()
+    import_file(write(tmp_path, first, "again.json"))
+    assert export() == first
+    assert Game.objects.get().ended_early
+
+
+@pytest.mark.django_db
+def test_games_without_a_limit_or_a_time_call_are_written_as_before(tmp_path):
+    import_file(write(tmp_path, EXAMPLE))
+    document = json.loads(export())["games"][0]
+    assert "deal_limit" not in document and "ended_early" not in document
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (_limited(limit=1), "rounds: the game ends after 1 deals but the file has 2"),
+        (_limited(limit=0), "deal_limit: the deal limit must be a whole number"),
+        (_limited(ended_early="yes"), "ended_early: ended_early must be true or false"),
+        (_limited(limit=2, ended_early=True), "ended_early: the game was over by its deals"),
+        (
+            {**_limited(), "games": [{**_limited()["games"][0], "status": "finished"}]},
+            "status: the file says",
+        ),
+    ],
+)
+def test_refusals_about_a_game_stopped_early(tmp_path, document, expected):
+    message = refused(tmp_path, document)
+    assert LABEL in message and expected in message

@@ -1,8 +1,10 @@
 """``manage.py load_demo``: the demo club, once, on an empty database.
 
-Imports ``fixtures/demo.json`` when the club has no games yet and, on a
-development machine (``DEBUG``), adds the organiser login ``demo``. Running it
-again changes nothing.
+Imports ``fixtures/demo.json`` (games of club nights) and
+``fixtures/demo_tournaments.json`` (a finished tournament whose results are
+final and one still running) when the club has no games yet, all in one
+transaction, and, on a development machine (``DEBUG``), adds the organiser
+login ``demo``. Running it again changes nothing.
 """
 
 from django.conf import settings
@@ -14,30 +16,27 @@ from django.utils.translation import gettext as _
 from club.games.models import Game
 from club.scoring.archive import ArchiveError, import_results
 
-DEMO_FILE = settings.BASE_DIR / "fixtures" / "demo.json"
+DEMO_FILES = (
+    settings.BASE_DIR / "fixtures" / "demo.json",
+    settings.BASE_DIR / "fixtures" / "demo_tournaments.json",
+)
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo-organiser"  # noqa: S105  (a development login, only made with DEBUG on)
 
 
 class Command(BaseCommand):
-    help = "Load the demo club (fixtures/demo.json) into an empty database; add a demo login."
+    help = (
+        "Load the demo club (fixtures/demo.json and fixtures/demo_tournaments.json) into an "
+        "empty database; add a demo login."
+    )
 
     def handle(self, *args, **options):
         with transaction.atomic():
             if Game.objects.exists():
                 self.stdout.write(_("The club already has games; the demo club was not loaded."))
             else:
-                try:
-                    summary = import_results(DEMO_FILE.read_text(encoding="utf-8"))
-                except (OSError, ArchiveError) as error:
-                    raise CommandError(
-                        _("The demo club could not be loaded: %(reason)s")
-                        % {"reason": getattr(error, "message", error)}
-                    ) from None
-                self.stdout.write(
-                    _("Loaded the demo club (%(file)s): %(games)d games with %(deals)d deals.")
-                    % {"file": "fixtures/demo.json", "games": summary.games, "deals": summary.deals}
-                )
+                for path in DEMO_FILES:
+                    self._load(path)
             if settings.DEBUG:
                 users = get_user_model()
                 if not users.objects.filter(username=DEMO_USER).exists():
@@ -48,3 +47,19 @@ class Command(BaseCommand):
                         _("Created the organiser login “%(user)s” (password “%(password)s”).")
                         % {"user": DEMO_USER, "password": DEMO_PASSWORD}
                     )
+
+    def _load(self, path) -> None:
+        name = f"fixtures/{path.name}"
+        try:
+            summary = import_results(path.read_text(encoding="utf-8"))
+        except (OSError, ArchiveError) as error:
+            raise CommandError(
+                _("The demo club could not be loaded from %(file)s: %(reason)s")
+                % {"file": name, "reason": getattr(error, "message", error)}
+            ) from None
+        self.stdout.write(
+            _("Loaded the demo club (%(file)s): %(games)d games with %(deals)d deals.")
+            % {"file": name, "games": summary.games, "deals": summary.deals}
+        )
+        for tournament in summary.tournaments:
+            self.stdout.write(_("Loaded the tournament “%(name)s”.") % {"name": tournament})
