@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -91,6 +92,7 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["payout"].initial = format_bands(core.DEFAULT_BANDS)
+        self.fields["starts_on"].initial = timezone.localdate
         for count in ranking.TEAM_COUNTS:
             field = self.fields[f"points_{count}"]
             field.initial = format_points(ranking.DEFAULT_POINTS.by_team_count[count])

@@ -17,6 +17,12 @@ PAIRS = [
     ("Gita", "Hari"),
     ("Indu", "Jacob"),
     ("Kavya", "Latif"),
+    ("Meenakshi Sundaram", "Nandakumar Pillai"),
+    ("Omana", "Prakash"),
+    ("Qadir", "Radhika"),
+    ("Sreekumar", "Thankamma"),
+    ("Usha", "Vinod"),
+    ("Wilson", "Yamuna"),
 ]
 
 

@@ -195,7 +195,7 @@ def test_the_whole_organiser_flow(organiser_client):
     client.post(reverse("tournaments:new"), new_tournament_post())
     tournament = Tournament.objects.get()
     page = tournament.get_absolute_url()
-    for first, second in PAIRS:
+    for first, second in PAIRS[:6]:
         response = client.post(
             reverse("tournaments:register", args=[tournament.pk]),
             {"first": first, "second": second},
