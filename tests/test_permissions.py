@@ -1,0 +1,281 @@
+"""Who may do what, for every URL the app serves.
+
+The table below has a rule for every named URL; the first test fails when a
+view is added without one. Roles: anonymous, a player (logged in, not an
+organiser), an organiser (staff), an admin (superuser), and a scorer link for
+this game, for another game, or withdrawn.
+"""
+
+import datetime
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from club.games.models import Change, Game, Player, Round, ScorerLink
+from club.games.services import issue_links, revoke_link
+from club.scoring.services import DealEntry, load_seating, record_deal
+from club.tournaments import services as tournaments
+from club.tournaments.models import Sitting, Tournament, TournamentEvent
+from tests.factories import start_game
+
+PUBLIC = "public"  # anyone may read it
+ORGANISER = "organiser"  # staff only; everyone else is sent to log in and nothing changes
+SCORER = "scorer"  # whoever holds a working scorer link of the game
+SIGNED_IN = "signed in"  # any logged-in account
+
+# url name -> (rule, methods, kwargs key); the kwargs come from the world below.
+RULES = {
+    "health": (PUBLIC, ["get"], None),
+    "login": (PUBLIC, ["get"], None),
+    "logout": (SIGNED_IN, [], None),
+    "password_change": (SIGNED_IN, ["get"], None),
+    "password_change_done": (SIGNED_IN, ["get"], None),
+    "games:list": (PUBLIC, ["get"], None),
+    "games:new": (ORGANISER, ["get", "post"], None),
+    "games:detail": (PUBLIC, ["get"], "game"),
+    "games:record": (ORGANISER, ["post"], "game"),
+    "games:edit": (ORGANISER, ["get", "post"], "deal"),
+    "games:undo": (ORGANISER, ["post"], "game"),
+    "games:end": (ORGANISER, ["post"], "game"),
+    "games:links": (ORGANISER, ["get", "post"], "game"),
+    "games:links_print": (ORGANISER, ["get"], "game"),
+    "games:link_revoke": (ORGANISER, ["post"], "link"),
+    "games:sheet": (PUBLIC, ["get"], "game"),
+    "games:sitting_sheets": (PUBLIC, ["get"], "sitting"),
+    "games:scorer": (SCORER, ["get"], "token"),
+    "games:scorer_send": (SCORER, ["post"], "token"),
+    "games:scorer_confirm": (SCORER, ["post"], "token_deal"),
+    "games:scorer_reject": (SCORER, ["post"], "token_deal"),
+    "tournaments:list": (PUBLIC, ["get"], None),
+    "tournaments:new": (ORGANISER, ["get", "post"], None),
+    "tournaments:detail": (PUBLIC, ["get"], "tournament"),
+    "tournaments:live": (PUBLIC, ["get"], "tournament"),
+    "tournaments:projector": (PUBLIC, ["get"], "tournament"),
+    "tournaments:register": (ORGANISER, ["post"], "tournament"),
+    "tournaments:draw": (ORGANISER, ["post"], "tournament"),
+    "tournaments:finish": (ORGANISER, ["post"], "tournament"),
+    "tournaments:final": (ORGANISER, ["post"], "tournament"),
+    "tournaments:reopen": (ORGANISER, ["post"], "tournament"),
+    "tournaments:sitting": (PUBLIC, ["get"], "sitting"),
+    "tournaments:adjust": (ORGANISER, ["post"], "sitting"),
+    "tournaments:confirm": (ORGANISER, ["post"], "sitting"),
+    "tournaments:discard": (ORGANISER, ["post"], "sitting"),
+    "tournaments:call_time": (ORGANISER, ["post"], "sitting"),
+    "tournaments:export_json": (PUBLIC, ["get"], "tournament"),
+    "tournaments:standings_csv": (PUBLIC, ["get"], "tournament"),
+    "tournaments:games_csv": (PUBLIC, ["get"], "tournament"),
+    "tournaments:deals_csv": (PUBLIC, ["get"], "tournament"),
+    "tournaments:print_standings": (PUBLIC, ["get"], "tournament"),
+    "leaderboards:players": (PUBLIC, ["get"], None),
+    "leaderboards:player_new": (ORGANISER, ["get", "post"], None),
+    "leaderboards:merge": (ORGANISER, ["get", "post"], None),
+    "leaderboards:import": (ORGANISER, ["get", "post"], None),
+    "leaderboards:player": (PUBLIC, ["get"], "player"),
+    "leaderboards:player_edit": (ORGANISER, ["get", "post"], "player"),
+    "leaderboards:player_active": (ORGANISER, ["post"], "player"),
+    "leaderboards:player_board": (PUBLIC, ["get"], None),
+    "leaderboards:team_board": (PUBLIC, ["get"], None),
+}
+
+
+def url_names(patterns=None, namespace=None):
+    for pattern in patterns if patterns is not None else get_resolver().url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue  # Django's admin has its own staff check
+            yield from url_names(pattern.url_patterns, pattern.namespace or namespace)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}:{pattern.name}" if namespace else pattern.name
+
+
+def test_every_url_has_a_rule():
+    assert set(url_names()) == set(RULES), "give every new URL a rule in RULES"
+
+
+@pytest.fixture
+def world(db):
+    """A tournament with a confirmed sitting and a proposed one, games, deals and links."""
+    tournament = tournaments.create_tournament(name="Onam cup", starts_on=datetime.date(2026, 9, 1))
+    for first, second in [("Anu", "Biju"), ("Chitra", "Dev"), ("Esha", "Farid"), ("Gita", "Hari")]:
+        tournaments.register_team(tournament=tournament, first=first, second=second)
+    sitting = tournaments.propose_sitting(tournament=tournament)
+    tournaments.confirm_sitting(sitting=sitting)
+    game, other = [entry.game for entry in sitting.games.order_by("position")]
+    declarer = load_seating(game).players[0]
+    record_deal(
+        game=game,
+        number=1,
+        entry=DealEntry(points={0: 30, 1: 26}, declarer=declarer.pk, bid=28, trump="clubs"),
+    )
+    [link] = issue_links(game=game)
+    [other_link] = issue_links(game=other)
+    withdrawn = issue_links(game=start_game(2, label="Withdrawn link game"))[0]
+    revoke_link(link=withdrawn)
+    return {
+        "tournament": tournament,
+        "sitting": sitting,
+        "game": game,
+        "other": other,
+        "link": link,
+        "other_link": other_link,
+        "withdrawn": withdrawn,
+        "player": Player.objects.get(name="Anu"),
+    }
+
+
+def kwargs_for(key, world):
+    return {
+        None: {},
+        "game": {"pk": world["game"].pk},
+        "deal": {"pk": world["game"].pk, "number": 1},
+        "link": {"pk": world["game"].pk, "link_pk": world["link"].pk},
+        "sitting": {"pk": world["tournament"].pk, "number": world["sitting"].number},
+        "tournament": {"pk": world["tournament"].pk},
+        "player": {"pk": world["player"].pk},
+        "token": {"token": world["link"].token},
+        "token_deal": {"token": world["link"].token, "number": 2},
+    }[key]
+
+
+def fingerprint():
+    """What a refused request must leave exactly as it was."""
+    return (
+        Round.objects.count(),
+        Change.objects.count(),
+        Game.objects.count(),
+        list(Game.objects.order_by("pk").values_list("status", "deals_played")),
+        Tournament.objects.values_list("status", "is_final").get(),
+        Sitting.objects.count(),
+        TournamentEvent.objects.count(),
+        list(Player.objects.order_by("pk").values_list("name", "active")),
+        ScorerLink.objects.filter(revoked_at__isnull=True).count(),
+    )
+
+
+@pytest.fixture
+def clients(client, django_user_model, world):
+    from django.test import Client
+
+    def signed_in(**flags):
+        user = django_user_model.objects.create_user(
+            username="_".join(flags) or "player", password="pw-for-tests", **flags
+        )
+        browser = Client()
+        browser.force_login(user)
+        return browser
+
+    return {
+        "anonymous": client,
+        "player": signed_in(),
+        "organiser": signed_in(is_staff=True),
+        "admin": signed_in(is_staff=True, is_superuser=True),
+    }
+
+
+def organiser_urls():
+    return [
+        (name, method)
+        for name, (rule, methods, _) in RULES.items()
+        if rule == ORGANISER
+        for method in methods
+    ]
+
+
+def public_urls():
+    return [name for name, (rule, _, _) in RULES.items() if rule == PUBLIC]
+
+
+@pytest.mark.parametrize("name", public_urls())
+@pytest.mark.parametrize("role", ["anonymous", "player", "organiser", "admin"])
+def test_public_pages_are_read_by_everyone(name, role, world, clients):
+    url = reverse(name, kwargs=kwargs_for(RULES[name][2], world))
+    response = clients[role].get(url)
+    assert response.status_code == 200, (name, role)
+
+
+@pytest.mark.parametrize(("name", "method"), organiser_urls())
+@pytest.mark.parametrize("role", ["anonymous", "player"])
+def test_organiser_pages_refuse_everyone_else_and_change_nothing(
+    name, method, role, world, clients
+):
+    url = reverse(name, kwargs=kwargs_for(RULES[name][2], world))
+    before = fingerprint()
+    response = getattr(clients[role], method)(url)
+    assert response.status_code in (302, 403), (name, role)
+    if response.status_code == 302:
+        assert response["Location"].startswith(reverse("login")), (name, role)
+    assert fingerprint() == before
+
+
+@pytest.mark.parametrize(("name", "method"), organiser_urls())
+@pytest.mark.parametrize("role", ["organiser", "admin"])
+def test_organisers_are_let_in(name, method, role, world, clients):
+    url = reverse(name, kwargs=kwargs_for(RULES[name][2], world))
+    response = getattr(clients[role], method)(url)
+    assert response.status_code in (200, 302), (name, role, response.status_code)
+    if response.status_code == 302:
+        assert not response["Location"].startswith(reverse("login")), (name, role)
+
+
+@pytest.mark.parametrize("name", ["password_change", "password_change_done"])
+def test_account_pages_need_a_login(name, world, clients):
+    assert clients["anonymous"].get(reverse(name)).status_code == 302
+    assert clients["player"].get(reverse(name)).status_code == 200
+
+
+def test_the_admin_is_for_organisers_only(world, clients):
+    assert clients["anonymous"].get("/admin/").status_code == 302
+    assert clients["player"].get("/admin/").status_code == 302
+    assert clients["organiser"].get("/admin/").status_code == 200
+
+
+def deal_post(number, declarer):
+    return {
+        "number": number,
+        "declarer": declarer.pk,
+        "bid": 28,
+        "trump": "clubs",
+        "doubling": "none",
+        "points_0": 30,
+        "points_1": 26,
+    }
+
+
+def test_a_scorer_link_works_for_its_own_game_only(world, client):
+    game, other = world["game"], world["other"]
+    assert client.get(reverse("games:scorer", args=[world["link"].token])).status_code == 200
+    # The other game's link records on the other game, whatever it is sent: no URL of a
+    # scorer link names a game, so it cannot reach this one.
+    other_declarer = load_seating(other).players[0]
+    response = client.post(
+        reverse("games:scorer_send", args=[world["other_link"].token]), deal_post(1, other_declarer)
+    )
+    assert response.status_code in (200, 302)
+    assert other.rounds.count() == 1
+    assert game.rounds.count() == 1  # still only the deal recorded in the world
+    # A declarer of this game sent through the other game's link is refused there.
+    declarer = load_seating(game).players[0]
+    before = fingerprint()
+    client.post(
+        reverse("games:scorer_send", args=[world["other_link"].token]), deal_post(2, declarer)
+    )
+    assert fingerprint() == before
+
+
+def test_a_withdrawn_or_unknown_link_is_refused_and_changes_nothing(world, client):
+    before = fingerprint()
+    withdrawn = world["withdrawn"].token
+    assert client.get(reverse("games:scorer", args=[withdrawn])).status_code == 403
+    assert client.post(reverse("games:scorer_send", args=[withdrawn]), {}).status_code == 403
+    assert client.get(reverse("games:scorer", args=["no-such-link"])).status_code == 404
+    assert client.post(reverse("games:scorer_send", args=["no-such-link"]), {}).status_code == 404
+    assert fingerprint() == before
+
+
+def test_a_link_cannot_be_withdrawn_through_another_game(world, clients):
+    url = reverse(
+        "games:link_revoke", kwargs={"pk": world["game"].pk, "link_pk": world["other_link"].pk}
+    )
+    assert clients["organiser"].post(url).status_code == 404
+    world["other_link"].refresh_from_db()
+    assert world["other_link"].revoked_at is None
