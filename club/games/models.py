@@ -462,3 +462,33 @@ class PendingDeal(models.Model):
             "number": self.number,
             "game": self.game,
         }
+
+
+class SubmittedForm(models.Model):
+    """A form post seen before, by its one-time key, with the answer it got.
+
+    Every form that writes carries a fresh random key. When a phone on a
+    venue's Wi-Fi loses the answer and sends the form again, the same key comes
+    back and the first answer is given again instead of writing twice.
+    """
+
+    key = models.UUIDField(unique=True)
+    path = models.CharField(max_length=500)
+    user_id = models.BigIntegerField(null=True, blank=True)
+    done = models.BooleanField(default=False)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    location = models.CharField(max_length=1000, blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    body = models.BinaryField(blank=True, default=b"")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("submitted form")
+        verbose_name_plural = _("submitted forms")
+        indexes = [
+            # Clearing out old keys: by age.
+            models.Index(fields=["created_at"], name="submittedform_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.path} {self.key}"

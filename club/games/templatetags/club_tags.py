@@ -21,3 +21,11 @@ def doubling_label(code: str) -> str:
         return Doubling(code).label
     except ValueError:
         return code
+
+
+@register.simple_tag
+def idempotency_key() -> str:
+    """A hidden one-time key, so a resent form gets the first answer (club.idempotency)."""
+    from club.idempotency import new_key_input
+
+    return new_key_input()
