@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view that loses the database answers 503 "send it again", not 500.
+    "club.middleware.DatabaseLostMiddleware",
     "club.idempotency.IdempotencyMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -145,7 +147,19 @@ LOGIN_REDIRECT_URL = "games:list"
 LOGOUT_REDIRECT_URL = "games:list"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# The interface's languages. The choice comes from the browser's preference,
+# or from the switcher on every page, which keeps it in a cookie: URLs carry no
+# language, so a link shared between players opens in each one's own language.
+LANGUAGES = [
+    ("en", _("English")),
+    ("ml", _("Malayalam")),
+    ("el", _("Greek")),
+    ("da", _("Danish")),
+    ("mr", _("Marathi")),
+    ("th", _("Thai")),
+    ("es", _("Spanish")),
+]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LOCALE_PATHS = [BASE_DIR / "club" / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True

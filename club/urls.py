@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.db import connection
 from django.http import JsonResponse
 from django.urls import include, path
+from django.views.i18n import set_language
 from django.views.decorators.cache import never_cache
 
 
@@ -20,6 +21,7 @@ def health(request):
 
 urlpatterns = [
     path("health/", health, name="health"),
+    path("language/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
     # No password reset by email: the club has no mail server; an admin resets passwords.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -22,15 +22,18 @@ PUBLIC = "public"  # anyone may read it
 ORGANISER = "organiser"  # staff only; everyone else is sent to log in and nothing changes
 SCORER = "scorer"  # whoever holds a working scorer link of the game
 SIGNED_IN = "signed in"  # any logged-in account
+ANYONE = "anyone"  # a post anyone may send: the language choice
 
 # url name -> (rule, methods, kwargs key); the kwargs come from the world below.
 RULES = {
     "health": (PUBLIC, ["get"], None),
+    "set_language": (ANYONE, ["post"], None),
     "login": (PUBLIC, ["get"], None),
     "logout": (SIGNED_IN, [], None),
     "password_change": (SIGNED_IN, ["get"], None),
     "password_change_done": (SIGNED_IN, ["get"], None),
     "games:list": (PUBLIC, ["get"], None),
+    "games:rules": (PUBLIC, ["get"], None),
     "games:new": (ORGANISER, ["get", "post"], None),
     "games:detail": (PUBLIC, ["get"], "game"),
     "games:record": (ORGANISER, ["post"], "game"),
@@ -279,3 +282,10 @@ def test_a_link_cannot_be_withdrawn_through_another_game(world, clients):
     assert clients["organiser"].post(url).status_code == 404
     world["other_link"].refresh_from_db()
     assert world["other_link"].revoked_at is None
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "organiser"])
+def test_anyone_may_choose_the_language(role, world, clients):
+    response = clients[role].post(reverse("set_language"), {"language": "ml", "next": "/"})
+    assert response.status_code == 302
+    assert response.cookies["django_language"].value == "ml"

@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.game_list, name="list"),
+    path("rules/", views.rules_page, name="rules"),
     path("games/new/", views.game_new, name="new"),
     path("games/<int:pk>/", views.game_detail, name="detail"),
     path("games/<int:pk>/deals/", views.deal_record, name="record"),

@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from club.games.forms import DealForm, NewGameForm
 from club.games.models import Game, GameTeam, Player
 from club.games.selectors import game_page, in_play_before
+from club.scoring import rules as core
 from club.scoring import services
 from club.scoring.services import ScoringError, entry_from_round, load_seating
 
@@ -98,8 +99,12 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     try:
         services.check_open(game)
-    except ScoringError as error:
-        messages.error(request, error.message)
+    except ScoringError as closed:
+        refusal, number = closed, request.POST.get("number", "")
+        if number.isdigit() and 1 <= int(number) <= game.deals_played:
+            # The deal that ended the game, resent: say it is recorded, not just "over".
+            refusal = services.already_recorded(game, int(number))
+        messages.error(request, refusal.message)
         if request.htmx:
             return HttpResponseClientRedirect(game.get_absolute_url())
         return redirect(game)
@@ -198,3 +203,23 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Time called: the game is placed by tables held."))
     return redirect(game)
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """The rules in the reader's language, with a game's house rules when ?game= names one."""
+    game = None
+    if request.GET.get("game", "").isdigit():
+        game = Game.objects.filter(pk=int(request.GET["game"])).first()
+    rules = game.rules if game else core.DEFAULT_RULES
+    return render(
+        request,
+        "games/rules.html",
+        {
+            "game": game,
+            "setups": [core.card_setup(players) for players in (4, 6, 8)],
+            "bands": rules.bands,
+            "tables": rules.tables_per_team,
+            "double": rules.double_factor,
+            "redouble": rules.redouble_factor,
+        },
+    )

@@ -38,6 +38,27 @@
     var message = button && button.dataset.confirm;
     if (message && !window.confirm(message)) event.preventDefault();
   });
+  // A form marked data-autosubmit (the language switcher) sends itself on change.
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-autosubmit]");
+    if (form) form.submit();
+  });
+  document.documentElement.classList.add("js");
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
   document.addEventListener("htmx:load", function (event) { setUp(event.target); });
+
+  // Lost database connection (club/middleware.py): htmx leaves 5xx answers unshown,
+  // so let through the 503 note aimed at the form that was sent; the form keeps
+  // what was typed. An older note is replaced, not stacked.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr.status !== 503 || !xhr.getResponseHeader("HX-Retarget")) return;
+    event.detail.shouldSwap = true;
+    var old = event.detail.target.querySelector(".db-retry");
+    if (old) old.remove();
+  });
+  document.addEventListener("click", function (event) {
+    var back = event.target.closest && event.target.closest("[data-history-back]");
+    if (back && window.history.length > 1) { event.preventDefault(); window.history.back(); }
+  });
 })();
