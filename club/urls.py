@@ -3,8 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.db import connection
 from django.http import JsonResponse
 from django.urls import include, path
-from django.views.i18n import set_language
 from django.views.decorators.cache import never_cache
+from django.views.i18n import set_language
 
 
 @never_cache
