@@ -211,9 +211,14 @@ class TournamentEvent(models.Model):
         FINISHED = "finished", _("Finished")
         FINALISED = "finalised", _("Results made final")
         REOPENED = "reopened", _("Reopened")
+        DISCARDED = "discarded", _("Draw discarded")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    # The sitting concerned, by number; kept as data so the history reads in
+    # whichever language the reader has chosen.
+    sitting_number = models.PositiveSmallIntegerField(_("sitting"), null=True, blank=True)
+    # What the organiser wrote (the reason for reopening), shown as written.
     note = models.TextField(_("note"), blank=True)
     made_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -43,10 +43,13 @@ class TournamentError(Exception):
         self.field = field
 
 
-def _log(tournament: Tournament, action: str, user=None, note: str = "") -> None:
+def _log(
+    tournament: Tournament, action: str, user=None, note: str = "", sitting: Sitting | None = None
+) -> None:
     TournamentEvent.objects.create(
         tournament=tournament,
         action=action,
+        sitting_number=sitting.number if sitting is not None else None,
         note=note,
         made_by=user if user is not None and user.is_authenticated else None,
     )
@@ -260,7 +263,7 @@ def propose_sitting(
         proposal=[list(game) for game in draw.games],
         proposed_byes=list(draw.byes),
     )
-    _log(tournament, TournamentEvent.Action.DRAWN, user, note=str(sitting))
+    _log(tournament, TournamentEvent.Action.DRAWN, user, sitting=sitting)
     return sitting
 
 
@@ -283,7 +286,7 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
     sitting.proposal = [list(game) for game in games]
     sitting.proposed_byes = list(byes)
     sitting.save(update_fields=["proposal", "proposed_byes"])
-    _log(tournament, TournamentEvent.Action.ADJUSTED, user, note=str(sitting))
+    _log(tournament, TournamentEvent.Action.ADJUSTED, user, sitting=sitting)
     return sitting
 
 
@@ -325,7 +328,7 @@ def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = 
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
         _log(tournament, TournamentEvent.Action.STARTED, user)
-    _log(tournament, TournamentEvent.Action.CONFIRMED, user, note=str(sitting))
+    _log(tournament, TournamentEvent.Action.CONFIRMED, user, sitting=sitting)
     _rebuild_standings(tournament)
     return sitting
 
@@ -344,7 +347,7 @@ def call_time(*, sitting: Sitting, user=None) -> int:
         except scoring.ScoringError:
             continue  # it finished on its own meanwhile
         ended += 1
-    _log(sitting.tournament, TournamentEvent.Action.TIME_CALLED, user, note=str(sitting))
+    _log(sitting.tournament, TournamentEvent.Action.TIME_CALLED, user, sitting=sitting)
     return ended
 
 
@@ -375,7 +378,7 @@ def discard_sitting(*, sitting: Sitting, user=None) -> None:
     if sitting.status != Sitting.Status.PROPOSED:
         raise TournamentError(_("This sitting is confirmed already; its games have started."))
     sitting.delete()
-    _log(tournament, TournamentEvent.Action.ADJUSTED, user, note=_("Proposed draw discarded"))
+    _log(tournament, TournamentEvent.Action.DISCARDED, user, sitting=sitting)
 
 
 @transaction.atomic
