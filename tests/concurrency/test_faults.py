@@ -1,0 +1,137 @@
+"""A lost database connection in the middle of a deal: a clear retry message, no half deal.
+
+The deal's writes run in one transaction (club.scoring.services.record_deal);
+here the database fails after the deal's row and piles are written and before
+its ledger is, and the scorer must get the 503 "send it again" answer while
+nothing of the deal is left behind.
+"""
+
+from __future__ import annotations
+
+import uuid
+from unittest import mock
+
+import pytest
+from django.db import OperationalError, connection
+from django.urls import reverse
+
+from club.games.models import Change, GameTeam, LedgerEntry, Pile, Round
+from tests.factories import start_game
+
+LOST = (
+    "The connection to the score database was lost before the deal was saved. "
+    "Nothing was recorded. Please send it again."
+)
+
+
+def deal_1(game) -> dict:
+    """Chitra bids 30 in hearts and her team takes 34 (made: 11-13)."""
+    chitra = game.teams.get(position=1).first_player
+    return {
+        "number": 1,
+        "declarer": chitra.pk,
+        "bid": 30,
+        "trump": "hearts",
+        "doubling": "none",
+        "points_0": 22,
+        "points_1": 34,
+        "idempotency_key": str(uuid.uuid4()),  # as the real form carries one
+    }
+
+
+def nothing_of_the_deal(game) -> None:
+    assert not Round.objects.filter(game=game).exists()
+    assert not Pile.objects.filter(round__game=game).exists()
+    assert not LedgerEntry.objects.filter(round__game=game).exists()
+    assert not Change.objects.filter(game=game).exists()
+    game.refresh_from_db()
+    assert game.deals_played == 0
+    assert list(GameTeam.objects.filter(game=game).values_list("tables", flat=True)) == [12, 12]
+
+
+def fail_before_the_ledger(how):
+    """Patch the ledger write of record_deal to lose the database first."""
+    original = LedgerEntry.objects.bulk_create
+
+    def lose_then_write(*args, **kwargs):
+        how()
+        return original(*args, **kwargs)
+
+    return mock.patch.object(LedgerEntry.objects, "bulk_create", lose_then_write)
+
+
+def refuse():
+    raise OperationalError("server closed the connection unexpectedly")
+
+
+def drop_the_connection():
+    """Really lose it: the server ends this session in the middle of the transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_that_loses_the_database_says_send_again_and_leaves_nothing(organiser_client):
+    game = start_game()
+    data = deal_1(game)
+
+    with fail_before_the_ledger(refuse):
+        answer = organiser_client.post(
+            reverse("games:record", args=[game.pk]),
+            data,
+            HTTP_REFERER=f"http://testserver/games/{game.pk}/",
+        )
+
+    assert answer.status_code == 503
+    page = answer.content.decode()
+    assert LOST in page
+    assert f'href="http://testserver/games/{game.pk}/"' in page  # the button back to the form
+    assert "Back to the form" in page
+    nothing_of_the_deal(game)
+
+    # Sent again, with the same form (and key): recorded once.
+    again = organiser_client.post(reverse("games:record", args=[game.pk]), data)
+    assert again.status_code == 302
+    assert Round.objects.filter(game=game).count() == 1
+    assert list(GameTeam.objects.filter(game=game).values_list("tables", flat=True)) == [11, 13]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_deal_form_sent_by_htmx_gets_a_note_to_show_above_what_was_typed(organiser_client):
+    game = start_game()
+
+    with fail_before_the_ledger(refuse):
+        answer = organiser_client.post(
+            reverse("games:record", args=[game.pk]), deal_1(game), HTTP_HX_REQUEST="true"
+        )
+
+    assert answer.status_code == 503
+    body = answer.content.decode()
+    assert LOST in body
+    assert "<html" not in body and 'class="errors db-retry"' in body
+    assert answer["HX-Retarget"] == "this"  # the form that was sent keeps its values
+    assert answer["HX-Reswap"] == "afterbegin"
+    nothing_of_the_deal(game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_dropped_by_the_server_mid_deal_leaves_nothing(organiser_client):
+    if connection.vendor != "postgresql":
+        pytest.skip("ending one's own database session needs PostgreSQL's pg_terminate_backend")
+    game = start_game()
+
+    with fail_before_the_ledger(drop_the_connection):
+        answer = organiser_client.post(reverse("games:record", args=[game.pk]), deal_1(game))
+
+    assert answer.status_code == 503
+    assert LOST in answer.content.decode()
+    nothing_of_the_deal(game)  # a new connection sees no trace of the deal
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_that_loses_the_database_says_try_again(client):
+    game = start_game()
+    with mock.patch("club.games.views.game_page", side_effect=OperationalError("gone")):
+        answer = client.get(reverse("games:detail", args=[game.pk]))
+    assert answer.status_code == 503
+    assert "Please try again in a moment." in answer.content.decode()
