@@ -24,9 +24,6 @@ from unittest import mock
 import pytest
 from django.db import connection
 
-# The real-browser fixtures, for test_faults_browser.py.
-from tests.browser.conftest import browser, organiser_page, phone_context, screenshot  # noqa: F401
-
 PASSWORD = "scorer-pw-56"  # noqa: S105 - a test account's password
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
