@@ -1,0 +1,535 @@
+"""Backup and restore of the whole club: one JSON document, versioned and checksummed.
+
+A *backup* (format ``fiftysix-club-backup``, version 1) holds every row of
+every table the club keeps: its logins, players, teams, games with their deals,
+piles, ledger, history, scorer links and waiting deals, tournaments with their
+entries, sittings, byes, standings and events, and the ratings. Rows keep
+their primary keys, so every URL (``/games/<id>/``, ``/tournaments/<id>/``,
+``/s/<secret>/``) still leads to the same page after a restore. References to
+a login are written as its user name; every other reference is the row's id.
+
+The file is a single JSON document rather than a zip: the club's data is
+small (years of club nights fit in a few megabytes), one text file can be
+read, searched and compared with any tool, and nothing but the standard
+library is needed to check it. Each row is written on its own line, tables in
+a fixed order and rows by id, so two backups of the same club differ only in
+``created_at``.
+
+``restore`` only writes into an empty club, in one transaction, after the
+whole file has been checked: its format and version, every table present and
+no other, every table's row count and SHA-256 checksum, every row's columns.
+Derived rows (ledger, standings, ratings) are restored as they were stored,
+not recomputed, so the pages read exactly as before.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import tempfile
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.games.models import (
+    Change,
+    Game,
+    GameTeam,
+    LedgerEntry,
+    PendingDeal,
+    Pile,
+    Player,
+    Round,
+    ScorerLink,
+    Team,
+)
+from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
+from club.tournaments.models import (
+    Bye,
+    Sitting,
+    SittingGame,
+    Standing,
+    Tournament,
+    TournamentEvent,
+    TournamentTeam,
+)
+
+FORMAT = "fiftysix-club-backup"
+VERSION = 1
+# Versions this code can read. A change to any backed-up model changes the
+# columns (tests/test_backup.py pins them): bump VERSION and teach restore to
+# read the older versions still in the clubs' cupboards.
+READABLE_VERSIONS = frozenset({1})
+
+# Login fields kept; groups and per-user permissions are not (organisers are
+# staff accounts, and the app uses nothing else).
+USER_FIELDS = (
+    "id",
+    "username",
+    "first_name",
+    "last_name",
+    "email",
+    "is_staff",
+    "is_superuser",
+    "is_active",
+    "password",
+    "date_joined",
+    "last_login",
+)
+
+
+def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
+    # Parents before children, so that a restore inserts in this order; the one
+    # loop (a game's winner is one of its teams) is covered by the foreign keys
+    # being checked at the end of the transaction.
+    ordered = (
+        get_user_model(),
+        Player,
+        Team,
+        Game,
+        GameTeam,
+        Round,
+        Pile,
+        LedgerEntry,
+        ScorerLink,
+        Change,
+        PendingDeal,
+        Tournament,
+        TournamentTeam,
+        Sitting,
+        SittingGame,
+        Bye,
+        Standing,
+        TournamentEvent,
+        PlayerRating,
+        RatingChange,
+        RatingsState,
+    )
+    return tuple((model._meta.label_lower, model) for model in ordered)
+
+
+TABLES = _tables()
+
+# Tables of the club's apps a backup leaves out on purpose, and why.
+NOT_BACKED_UP = {
+    # One-time keys of forms already answered, kept a few hours against a
+    # phone sending a form twice; a restored club starts with none.
+    "games.submittedform": "answers to resent forms, kept only for hours",
+}
+
+
+class BackupError(Exception):
+    """The backup could not be written, or the file cannot be restored; ``message`` says why."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RestoreSummary:
+    counts: dict[str, int]
+    created_at: str
+    app_version: str
+
+
+def _is_user_model(model) -> bool:
+    return model is get_user_model()
+
+
+def fields_of(model: type[models.Model]) -> list[models.Field]:
+    """The columns a backup writes for ``model``, in the model's field order."""
+    if _is_user_model(model):
+        return [model._meta.get_field(name) for name in USER_FIELDS]
+    return list(model._meta.concrete_fields)
+
+
+def columns() -> dict[str, list[str]]:
+    """Every table's column names, as written into a backup of this version."""
+    return {key: [field.name for field in fields_of(model)] for key, model in TABLES}
+
+
+def _points_to_user(field: models.Field) -> bool:
+    return field.is_relation and _is_user_model(field.related_model)
+
+
+def app_version() -> str:
+    try:
+        with open(Path(settings.BASE_DIR) / "pyproject.toml", "rb") as handle:
+            return str(tomllib.load(handle)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+def _canonical(value: Any) -> str:
+    # Key order is kept as stored (never sorted): JSON held in a column, such
+    # as a change's deal before and after, must come back exactly as it was.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _to_json(field: models.Field, value: Any) -> Any:
+    if value is None or isinstance(field, models.JSONField):
+        return value
+    if isinstance(value, datetime.datetime | datetime.date):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta | bytes | memoryview):  # no such column yet
+        raise BackupError(_("The backup cannot write the column %(field)s.") % {"field": field})
+    if isinstance(value, int | float | bool | str):
+        return value
+    return str(value)  # Decimal, UUID: exact as text
+
+
+def _table_rows(model: type[models.Model], usernames: dict[int, str]) -> Iterator[dict]:
+    fields = fields_of(model)
+    query = model._base_manager.order_by("pk").values_list(*(f.attname for f in fields))
+    for values in query.iterator(chunk_size=2000):
+        row = {}
+        for field, value in zip(fields, values, strict=True):
+            if _points_to_user(field) and value is not None:
+                value = usernames[value]
+            row[field.name] = _to_json(field, value)
+        yield row
+
+
+def _checksum(canonical_rows: list[str]) -> str:
+    payload = "[" + ",".join(canonical_rows) + "]"
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Backup:
+    manifest: dict
+    text: str
+
+
+def _render(manifest: dict, tables: dict[str, list[str]]) -> Iterator[str]:
+    # One row a line, so that two backups compare line by line with diff.
+    yield '{"manifest": ' + json.dumps(manifest, ensure_ascii=False, indent=1) + ",\n"
+    yield '"tables": {\n'
+    for index, (key, rows) in enumerate(tables.items()):
+        yield json.dumps(key) + ": ["
+        for number, row in enumerate(rows):
+            yield ("\n" if number == 0 else ",\n") + row
+        yield ("\n]" if rows else "]") + (",\n" if index < len(tables) - 1 else "\n")
+    yield "}}\n"
+
+
+def make_backup(created_at: datetime.datetime | None = None) -> Backup:
+    """The whole club as one backup document, read from one consistent snapshot."""
+    created_at = created_at or timezone.now()
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            # Read every table as of one moment: a deal recorded meanwhile must
+            # not leave a round in the backup without its piles and ledger.
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        usernames = dict(get_user_model()._base_manager.values_list("pk", "username"))
+        tables = {}
+        for key, model in TABLES:
+            try:
+                tables[key] = [_canonical(row) for row in _table_rows(model, usernames)]
+            except ValueError:  # NaN or infinity: JSON has no way to write them
+                raise BackupError(
+                    _("The table %(table)s holds a number that is not finite.") % {"table": key}
+                ) from None
+    manifest = {
+        "format": FORMAT,
+        "version": VERSION,
+        "created_at": created_at.isoformat(),
+        "app_version": app_version(),
+        "counts": {key: len(rows) for key, rows in tables.items()},
+        "sha256": {key: _checksum(rows) for key, rows in tables.items()},
+    }
+    return Backup(manifest=manifest, text="".join(_render(manifest, tables)))
+
+
+def default_filename(created_at: datetime.datetime) -> str:
+    return f"fiftysix-club-backup-{created_at:%Y%m%d-%H%M%S}.json"
+
+
+def write_backup(path: str | os.PathLike) -> dict:
+    """Write the backup to ``path``, readable by its owner only (it holds secrets); the manifest.
+
+    The file appears whole or not at all: it is written beside its final name
+    and renamed into place, so an interrupted backup never looks like one.
+    """
+    backup = make_backup()
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=directory, prefix=f".{target.name}.", suffix=".part"
+        )  # created with mode 0600
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+                out.write(backup.text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        os.chmod(target, 0o600)
+    except OSError as error:
+        raise BackupError(
+            _("Cannot write %(file)s: %(reason)s.")
+            % {"file": path, "reason": error.strerror or error}
+        ) from None
+    return backup.manifest
+
+
+def users_with_extra_permissions() -> int:
+    """How many logins have groups or single permissions, which a backup does not keep."""
+    users = get_user_model()._base_manager
+    return (
+        users.filter(models.Q(groups__isnull=False) | models.Q(user_permissions__isnull=False))
+        .distinct()
+        .count()
+    )
+
+
+# --- restore -----------------------------------------------------------------
+
+
+def _fail(message: str, **values) -> BackupError:
+    return BackupError(message % values if values else message)
+
+
+def _read(path: str | os.PathLike) -> dict:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise _fail(
+            _("Cannot read %(file)s: %(reason)s."), file=path, reason=error.strerror or error
+        ) from None
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _fail(_("%(file)s is not a club backup: it is not UTF-8 text."), file=path) from None
+    except json.JSONDecodeError as error:
+        raise _fail(
+            _(
+                "%(file)s is not a club backup: it is not valid JSON "
+                "(line %(line)d, column %(col)d)."
+            ),
+            file=path,
+            line=error.lineno,
+            col=error.colno,
+        ) from None
+    except RecursionError:
+        raise _fail(
+            _("%(file)s is not a club backup: it is nested too deeply."), file=path
+        ) from None
+    if not isinstance(document, dict) or not isinstance(document.get("manifest"), dict):
+        raise _fail(_("%(file)s is not a club backup: it has no manifest."), file=path)
+    return document
+
+
+def _check_manifest(manifest: dict) -> None:
+    if manifest.get("format") != FORMAT:
+        raise _fail(
+            _("This is not a club backup: its format is %(found)s, not “%(format)s”."),
+            found=json.dumps(manifest.get("format")),
+            format=FORMAT,
+        )
+    version = manifest.get("version")
+    if type(version) is not int or version not in READABLE_VERSIONS:
+        raise _fail(
+            _(
+                "The backup is of version %(found)s of the backup format (written by the app "
+                "version %(app)s); this app (version %(ours)s) reads version %(versions)s only. "
+                "Restore it with the app version that wrote it."
+            ),
+            found=json.dumps(version),
+            app=json.dumps(manifest.get("app_version")),
+            ours=app_version(),
+            versions=", ".join(str(v) for v in sorted(READABLE_VERSIONS)),
+        )
+    for part in ("counts", "sha256"):
+        if not isinstance(manifest.get(part), dict):
+            raise _fail(_("The backup's manifest has no “%(part)s”."), part=part)
+
+
+def _check_tables(document: dict) -> dict[str, list[dict]]:
+    manifest = document["manifest"]
+    tables = document.get("tables")
+    if not isinstance(tables, dict):
+        raise _fail(_("The backup has no tables."))
+    expected = [key for key, _model in TABLES]
+    for where, keys in (
+        (_("its tables"), tables),
+        (_("its manifest's counts"), manifest["counts"]),
+        (_("its manifest's checksums"), manifest["sha256"]),
+    ):
+        missing = [key for key in expected if key not in keys]
+        unknown = sorted(key for key in keys if key not in expected)
+        if missing or unknown:
+            raise _fail(
+                _("The backup does not hold the tables of this version in %(where)s: %(what)s."),
+                where=where,
+                what="; ".join(
+                    part
+                    for part in (
+                        _("missing %(names)s") % {"names": ", ".join(missing)} if missing else "",
+                        _("unknown %(names)s") % {"names": ", ".join(unknown)} if unknown else "",
+                    )
+                    if part
+                ),
+            )
+    all_columns = columns()
+    for key in expected:
+        rows = tables[key]
+        if not isinstance(rows, list):
+            raise _fail(_("The backup's table %(table)s is not a list of rows."), table=key)
+        count = manifest["counts"][key]
+        if count != len(rows) or type(count) is not int:
+            raise _fail(
+                _(
+                    "The backup's table %(table)s holds %(rows)d rows, "
+                    "but its manifest says %(count)s."
+                ),
+                table=key,
+                rows=len(rows),
+                count=json.dumps(count),
+            )
+        try:
+            checksum = _checksum([_canonical(row) for row in rows])
+        except ValueError:
+            raise _fail(
+                _("The backup's table %(table)s holds a number that is not finite."), table=key
+            ) from None
+        if checksum != manifest["sha256"][key]:
+            raise _fail(
+                _(
+                    "The backup's table %(table)s fails its checksum: the rows were changed or "
+                    "damaged after the backup was written. Nothing was restored."
+                ),
+                table=key,
+            )
+        wanted = all_columns[key]
+        ids = set()
+        for index, row in enumerate(rows):
+            if not isinstance(row, dict) or list(row) != wanted:
+                raise _fail(
+                    _(
+                        "The backup's table %(table)s, row %(row)d, does not have the columns "
+                        "of this version (%(columns)s)."
+                    ),
+                    table=key,
+                    row=index + 1,
+                    columns=", ".join(wanted),
+                )
+            if type(row["id"]) is not int or row["id"] < 1 or row["id"] in ids:
+                raise _fail(
+                    _("The backup's table %(table)s, row %(row)d, has a missing or repeated id."),
+                    table=key,
+                    row=index + 1,
+                )
+            ids.add(row["id"])
+    return tables
+
+
+def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> list:
+    fields = fields_of(model)
+    objects = []
+    for index, row in enumerate(rows):
+        instance = model()
+        for field in fields:
+            value = row[field.name]
+            try:
+                if value is None or isinstance(field, models.JSONField):
+                    pass
+                elif _points_to_user(field):
+                    value = user_ids[value]
+                else:
+                    value = field.to_python(value)
+            except (ValidationError, KeyError, TypeError, ValueError):
+                raise _fail(
+                    _(
+                        "The backup's table %(table)s, row %(row)d, column %(column)s: %(value)s "
+                        "cannot be stored."
+                    ),
+                    table=key,
+                    row=index + 1,
+                    column=field.name,
+                    value=json.dumps(value, ensure_ascii=False)[:80],
+                ) from None
+            setattr(instance, field.attname, value)
+        objects.append(instance)
+    return objects
+
+
+def club_is_empty() -> bool:
+    return not any(model._base_manager.exists() for _key, model in TABLES)
+
+
+def restore(path: str | os.PathLike) -> RestoreSummary:
+    """Check the backup at ``path`` whole, then write it into the empty club in one transaction.
+
+    Raises ``BackupError`` and writes nothing when the file is not a backup of
+    a version this app reads, a count or checksum fails, or the club already
+    holds any login, player, game, tournament or other row of a backed-up table.
+    """
+    document = _read(path)
+    manifest = document["manifest"]
+    _check_manifest(manifest)
+    tables = _check_tables(document)
+    user_ids = {row["username"]: row["id"] for row in tables[get_user_model()._meta.label_lower]}
+    prepared = [(model, _objects(model, tables[key], user_ids, key)) for key, model in TABLES]
+    try:
+        with transaction.atomic():
+            if not club_is_empty():
+                raise _fail(
+                    _(
+                        "The database already holds club data (logins, players, games or "
+                        "tournaments). A backup is restored into an empty database only: "
+                        "create a new database, run “manage.py migrate”, and restore into it "
+                        "before making any login. Nothing was restored."
+                    )
+                )
+            for model, objects in prepared:
+                fields = fields_of(model)
+                for start in range(0, len(objects), 500):
+                    # raw=True keeps the stored values of auto_now and
+                    # auto_now_add columns (bulk_create would stamp them now).
+                    model._base_manager._insert(
+                        objects[start : start + 500],
+                        fields=fields,
+                        raw=True,
+                        using=connection.alias,
+                    )
+            connection.check_constraints(
+                table_names=[model._meta.db_table for _key, model in TABLES]
+            )
+            # Rows came in with their ids: move each id sequence past them so
+            # the next game or player gets a fresh id (PostgreSQL; SQLite does it itself).
+            with connection.cursor() as cursor:
+                for statement in connection.ops.sequence_reset_sql(
+                    no_style(), [model for _key, model in TABLES]
+                ):
+                    cursor.execute(statement)
+    except DatabaseError as error:
+        raise _fail(
+            _("The backup does not fit the database (%(reason)s). Nothing was restored."),
+            reason=str(error).strip().splitlines()[0]
+            if str(error).strip()
+            else type(error).__name__,
+        ) from None
+    return RestoreSummary(
+        counts={key: len(tables[key]) for key, _model in TABLES},
+        created_at=str(manifest.get("created_at")),
+        app_version=str(manifest.get("app_version")),
+    )

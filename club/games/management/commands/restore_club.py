@@ -1,0 +1,41 @@
+"""``manage.py restore_club FILE``: a backup written by backup_club, into an empty database."""
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from club.backup import BackupError, restore
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a backup written by backup_club into an empty, migrated database, in one "
+        "transaction. Refuses, writing nothing, when the database already holds any login, "
+        "player, game or tournament, when the file is not a backup of a version this app "
+        "reads, or when a table's row count or checksum fails."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", metavar="FILE", help="the backup file")
+
+    def handle(self, *args, file, **options):
+        try:
+            summary = restore(file)
+        except BackupError as error:
+            raise CommandError(error.message) from None
+        counts = summary.counts
+        self.stdout.write(
+            _(
+                "Restored the backup of %(created)s (app version %(app)s): %(users)d logins, "
+                "%(players)d players, %(games)d games with %(deals)d deals, %(tournaments)d "
+                "tournaments."
+            )
+            % {
+                "created": summary.created_at,
+                "app": summary.app_version,
+                "users": counts["auth.user"],
+                "players": counts["games.player"],
+                "games": counts["games.game"],
+                "deals": counts["games.round"],
+                "tournaments": counts["tournaments.tournament"],
+            }
+        )

@@ -1,0 +1,643 @@
+"""Backup and restore: a restored club reads exactly as the one backed up; bad files are refused.
+
+The club under test is the demo club plus what the demo lacks: logins, a game
+with a correction and an undo, scorer links (one revoked) with a deal waiting
+for confirmation, and a tournament with a confirmed sitting, a bye and a
+proposed sitting. The demo already holds a finished tournament whose results
+are final.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import random
+import re
+import stat
+from io import StringIO
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import transaction
+from django.test import Client
+from django.utils import timezone
+
+from club import backup
+from club.games import services as links
+from club.games.models import Change, Game, PendingDeal, Player, ScorerLink
+from club.scoring.services import (
+    DealEntry,
+    TeamEntry,
+    create_game,
+    edit_deal,
+    record_deal,
+    undo_last_deal,
+)
+from club.tournaments import services as tournaments
+from club.tournaments.models import Sitting, Tournament
+from tests.tournaments.helpers import make_tournament, play_sitting
+
+User = get_user_model()
+
+
+def _deal(game: Game, declaring_position: int, points: list[int], bid=28) -> DealEntry:
+    teams = list(game.teams.order_by("position"))
+    return DealEntry(
+        points={team.position: pile for team, pile in zip(teams, points, strict=True)},
+        declarer=teams[declaring_position].first_player_id,
+        bid=bid,
+        trump="hearts",
+    )
+
+
+def build_club() -> User:
+    """The demo club and the extra records above; returns the organiser."""
+    call_command("load_demo", stdout=StringIO())
+    organiser = User.objects.create_user(
+        username="olive", password="olive-organiser-pw", is_staff=True, email="olive@example.org"
+    )
+    User.objects.create_user(
+        username="pat", password="pat-player-pw", first_name="Pat", last_name="Nair"
+    )
+    User.objects.filter(username="pat").update(
+        last_login=datetime.datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=datetime.UTC)
+    )
+
+    corrected = create_game(
+        label="Backup night · <b>table 1</b>",
+        teams=[TeamEntry("Zara", "Yusuf"), TeamEntry("അമ്മു", "Xavier 🃏")],
+        first_dealer=0,
+        user=organiser,
+    )
+    for number, (declaring, points) in enumerate(
+        [(0, [30, 26]), (1, [20, 36]), (0, [40, 16])], start=1
+    ):
+        record_deal(
+            game=corrected, number=number, entry=_deal(corrected, declaring, points), user=organiser
+        )
+    edit_deal(game=corrected, number=1, entry=_deal(corrected, 0, [27, 29]), user=organiser)
+    undo_last_deal(game=corrected, number=3, user=organiser)
+
+    waiting = create_game(
+        label="Backup night, table 2",
+        teams=[TeamEntry("Wanda", "Victor"), TeamEntry("Uma", "Tariq")],
+        first_dealer=1,
+        require_confirmation=True,
+        user=organiser,
+    )
+    first_link, _second_link = links.issue_links(game=waiting, user=organiser)
+    links.send_deal(link=first_link, number=1, entry=_deal(waiting, 0, [33, 23]))
+
+    linked = create_game(
+        label="Backup night, table 3",
+        teams=[TeamEntry("Sami", "Rhea"), TeamEntry("Quentin", "Priya")],
+        first_dealer=2,
+        user=organiser,
+    )
+    links.issue_links(game=linked, user=organiser)
+    [link] = links.issue_links(game=linked, user=organiser)  # the first one is revoked
+    links.send_deal(link=link, number=1, entry=_deal(linked, 1, [10, 46], bid=40))
+
+    tournament = make_tournament(name="Backup Open", teams=5, user=organiser)
+    sitting = tournaments.propose_sitting(
+        tournament=tournament, user=organiser, rng=random.Random(3)
+    )
+    tournaments.confirm_sitting(sitting=sitting, user=organiser, rng=random.Random(4))
+    play_sitting(sitting)
+    tournaments.propose_sitting(tournament=tournament, user=organiser, rng=random.Random(5))
+
+    # What the brief of this test promises is really there.
+    assert Change.objects.filter(action=Change.Action.EDITED).exists()
+    assert Change.objects.filter(action=Change.Action.UNDONE).exists()
+    assert Change.objects.filter(scorer_link__isnull=False).exists()
+    assert PendingDeal.objects.count() == 1
+    assert ScorerLink.objects.filter(revoked_at__isnull=False).exists()
+    assert Sitting.objects.filter(status=Sitting.Status.PROPOSED).exists()
+    assert Tournament.objects.filter(is_final=True, status=Tournament.Status.FINISHED).exists()
+    return organiser
+
+
+# --- what a visitor, an organiser and an export see ---------------------------
+
+_CSRF = [
+    (re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'), 'name="csrfmiddlewaretoken"'),
+    (re.compile(r'"X-CSRFToken": "[^"]*"'), '"X-CSRFToken": ""'),
+    # Every form that writes carries a fresh key against resends.
+    (re.compile(r'name="idempotency_key" value="[^"]*"'), 'name="idempotency_key"'),
+    # The printable standings say when they were printed, to the minute.
+    (re.compile(r"Printed [^<]*"), "Printed"),
+]
+
+
+def _page(client: Client, url: str) -> str:
+    response = client.get(url)
+    body = b"".join(response) if response.streaming else response.content
+    text = body.decode("utf-8")
+    for pattern, replacement in _CSRF:
+        text = pattern.sub(replacement, text)
+    return f"{response.status_code} {response.get('Location', '')}\n{text}"
+
+
+def _urls() -> tuple[list[str], list[str]]:
+    """Pages anyone may open, and pages for organisers; from the club's rows."""
+    public = ["/", "/tournaments/", "/players/", "/leaderboards/players/", "/leaderboards/teams/"]
+    organiser = list(public)
+    for pk in Game.objects.order_by("pk").values_list("pk", flat=True):
+        public.append(f"/games/{pk}/")
+        organiser += [f"/games/{pk}/", f"/games/{pk}/links/", f"/games/{pk}/sheet/"]
+    for pk in Tournament.objects.order_by("pk").values_list("pk", flat=True):
+        pages = ["", "live/", "projector/", "print/", "export.json"]
+        pages += ["standings.csv", "games.csv", "deals.csv"]
+        public += [f"/tournaments/{pk}/{page}" for page in pages]
+        organiser.append(f"/tournaments/{pk}/")
+    for pk, number in Sitting.objects.order_by("pk").values_list("tournament", "number"):
+        public.append(f"/tournaments/{pk}/sittings/{number}/")
+        organiser += [
+            f"/tournaments/{pk}/sittings/{number}/",
+            f"/tournaments/{pk}/sittings/{number}/sheets/",
+        ]
+    public += [
+        f"/players/{pk}/" for pk in Player.objects.order_by("pk").values_list("pk", flat=True)
+    ]
+    public += [f"/s/{token}/" for token in ScorerLink.objects.values_list("token", flat=True)]
+    return public, organiser
+
+
+def _export(*args: str) -> str:
+    out = StringIO()
+    call_command("export_results", *args, stdout=out)
+    return out.getvalue()
+
+
+def everything_shown(organiser) -> dict[str, str]:
+    public, organiser_urls = _urls()
+    anonymous, staff = Client(), Client()
+    staff.force_login(organiser)
+    shown = {f"anonymous {url}": _page(anonymous, url) for url in public}
+    shown |= {f"organiser {url}": _page(staff, url) for url in organiser_urls}
+    shown["export json"] = _export()
+    shown["export csv"] = _export("--format", "csv")
+    for name in Tournament.objects.order_by("pk").values_list("name", flat=True):
+        shown[f"export {name} json"] = _export("--tournament", name)
+        for table in ("standings", "games", "deals"):
+            shown[f"export {name} {table}"] = _export(
+                "--tournament", name, "--format", "csv", "--table", table
+            )
+    return shown
+
+
+def _without_created_at(text: str) -> str:
+    return re.sub(r'"created_at": "[^"]*"', '"created_at": ""', text, count=1)
+
+
+def _restore(path) -> str:
+    out = StringIO()
+    call_command("restore_club", str(path), stdout=out)
+    return out.getvalue()
+
+
+# --- the round trip ------------------------------------------------------------
+
+
+# Without a test transaction around it, as on a real server: the backup reads
+# one snapshot, flush empties the tables, the restore commits on its own.
+@pytest.mark.django_db(transaction=True)
+def test_a_restore_into_an_empty_database_reproduces_every_page_and_export(tmp_path):
+    organiser = build_club()
+    before = everything_shown(organiser)
+    assert len(before) > 150
+    assert "Backup night · &lt;b&gt;table 1&lt;/b&gt;" in before["anonymous /"]
+    path = tmp_path / "club.json"
+    call_command("backup_club", "--output", str(path), stdout=StringIO())
+    first = path.read_text(encoding="utf-8")
+    ids = {
+        "game": Game.objects.order_by("pk").last().pk,
+        "player": Player.objects.order_by("pk").last().pk,
+        "tournament": Tournament.objects.order_by("pk").last().pk,
+        "user": User.objects.order_by("pk").last().pk,
+    }
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert backup.club_is_empty()
+    message = _restore(path)
+    assert f"{Game.objects.count()} games" in message
+
+    call_command("backup_club", "--output", str(tmp_path / "again.json"), stdout=StringIO())
+    again = (tmp_path / "again.json").read_text(encoding="utf-8")
+    assert again != first  # created_at differs ...
+    assert _without_created_at(again) == _without_created_at(first)  # ... and nothing else
+
+    after = everything_shown(User.objects.get(username="olive"))
+    assert after.keys() == before.keys()
+    differing = [key for key in before if before[key] != after[key]]
+    assert differing == []
+
+    # The ids go on from where they were, on PostgreSQL too (sequences reset).
+    game = create_game(
+        label="After the restore", teams=[TeamEntry("New", "Comer"), TeamEntry("Zara", "Yusuf")]
+    )
+    assert game.pk == ids["game"] + 1
+    assert Player.objects.get(name="New").pk == ids["player"] + 1
+    assert tournaments.create_tournament(name="Next", starts_on=datetime.date(2026, 3, 1)).pk == (
+        ids["tournament"] + 1
+    )
+    assert User.objects.create_user(username="new").pk == ids["user"] + 1
+
+
+@pytest.mark.django_db
+def test_the_backup_is_complete_deterministic_and_private(tmp_path):
+    organiser = build_club()
+    path = tmp_path / "club.json"
+    call_command("backup_club", "--output", str(path), stdout=StringIO())
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # password hashes and link secrets
+    assert [p.name for p in tmp_path.iterdir()] == ["club.json"]  # no part file left behind
+
+    document = json.loads(path.read_text(encoding="utf-8"))
+    manifest = document["manifest"]
+    assert manifest["format"] == "fiftysix-club-backup"
+    assert manifest["version"] == 1
+    assert manifest["app_version"] == "0.1.0"
+    assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
+    for key, model in backup.TABLES:
+        rows = document["tables"][key]
+        assert manifest["counts"][key] == model._base_manager.count() == len(rows)
+        assert [row["id"] for row in rows] == sorted(
+            model._base_manager.values_list("pk", flat=True)
+        )
+        payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+        assert manifest["sha256"][key] == hashlib.sha256(payload.encode()).hexdigest()
+
+    olive = next(u for u in document["tables"]["auth.user"] if u["username"] == "olive")
+    assert olive["password"] == organiser.password and olive["is_staff"] is True
+    pat = next(u for u in document["tables"]["auth.user"] if u["username"] == "pat")
+    assert pat["last_login"] == "2026-01-02T03:04:05.678901+00:00"
+    tokens = {row["token"] for row in document["tables"]["games.scorerlink"]}
+    assert tokens == set(ScorerLink.objects.values_list("token", flat=True))
+    edited = next(
+        row for row in document["tables"]["games.change"] if row["action"] == Change.Action.EDITED
+    )
+    assert edited["made_by"] == "olive"  # a login is referred to by its user name
+    assert edited["before"] and edited["after"]
+    sent = next(row for row in document["tables"]["games.change"] if row["scorer_link"])
+    assert sent["made_by"] is None
+
+    second = backup.make_backup().text
+    assert _without_created_at(second) == _without_created_at(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.django_db
+def test_the_backup_says_what_it_leaves_out(tmp_path):
+    from django.contrib.auth.models import Group
+
+    user = User.objects.create_user(username="treasurer")
+    user.groups.add(Group.objects.create(name="Committee"))
+    out, err = StringIO(), StringIO()
+    call_command("backup_club", "--output", str(tmp_path / "b.json"), stdout=out, stderr=err)
+    assert "1 logins, 0 players, 0 games with 0 deals, 0 tournaments" in out.getvalue()
+    assert "1 logins have groups or single permissions" in err.getvalue()
+
+
+@pytest.mark.django_db
+def test_an_unwritable_place_is_refused(tmp_path):
+    with pytest.raises(CommandError, match="Cannot write"):
+        call_command("backup_club", "--output", str(tmp_path / "no" / "b.json"), stdout=StringIO())
+
+
+# --- refusals -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def good_backup(django_db_setup, django_db_blocker) -> str:
+    """A backup of the test club, taken in a transaction that is then rolled back."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        build_club()
+        text = backup.make_backup().text
+        transaction.set_rollback(True)
+    return text
+
+
+def _tamper(text: str, change) -> str:
+    document = json.loads(text)
+    change(document)
+    return json.dumps(document, ensure_ascii=False)
+
+
+def _retable(document, key, change_rows):
+    """Change a table's rows and recompute its checksum and count, as a careful forger would."""
+    rows = document["tables"][key]
+    change_rows(rows)
+    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+    document["manifest"]["sha256"][key] = hashlib.sha256(payload.encode()).hexdigest()
+    document["manifest"]["counts"][key] = len(rows)
+
+
+def _set(mapping, key, value):
+    mapping[key] = value
+
+
+BAD_FILES = {
+    "unknown version": (
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 2)),
+        "version 2 of the backup format",
+    ),
+    "version as text": (
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
+        'version "1" of the backup format',
+    ),
+    "another format": (
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "format", "fiftysix-results/1")),
+        "its format is",
+    ),
+    "a tampered row": (
+        lambda text: text.replace('"points":56', '"points":55', 1),
+        "table games.pile fails its checksum",
+    ),
+    "a tampered password": (
+        lambda text: re.sub(r'("username":"pat".*?"password":")\w+', r"\1md5", text, count=1),
+        "table auth.user fails its checksum",
+    ),
+    # Deals: the demo's 285, 2 left of the corrected game's 3, 1 sent through a
+    # link, and 1 in each of the tournament's 2 games: 290.
+    "a row too few": (
+        lambda text: _tamper(text, lambda d: d["tables"]["games.round"].pop()),
+        "table games.round holds 289 rows, but its manifest says 290",
+    ),
+    "a wrong count": (
+        lambda text: _tamper(text, lambda d: _set(d["manifest"]["counts"], "games.game", 99)),
+        "table games.game holds",
+    ),
+    "a missing table": (
+        lambda text: _tamper(text, lambda d: d["tables"].pop("games.pendingdeal")),
+        "missing games.pendingdeal",
+    ),
+    "an unknown table": (
+        lambda text: _tamper(text, lambda d: _set(d["tables"], "games.extra", [])),
+        "unknown games.extra",
+    ),
+    "a column too many": (
+        lambda text: _tamper(
+            text,
+            lambda d: _retable(
+                d, "games.player", lambda rows: rows[0].__setitem__("nickname2", "")
+            ),
+        ),
+        "games.player, row 1, does not have the columns",
+    ),
+    # Teams: the demo's 12, 2 in each of the 3 extra games, 5 in the tournament: 23.
+    "a repeated id": (
+        lambda text: _tamper(
+            text,
+            lambda d: _retable(d, "games.team", lambda rows: rows.append(dict(rows[0]))),
+        ),
+        "games.team, row 24, has a missing or repeated id",
+    ),
+    "a reference to a missing player": (
+        lambda text: _tamper(
+            text,
+            lambda d: _retable(
+                d, "games.team", lambda rows: rows[-1].__setitem__("first_player", 9999)
+            ),
+        ),
+        "does not fit the database",
+    ),
+    "a value of the wrong type": (
+        lambda text: _tamper(
+            text,
+            lambda d: _retable(
+                d, "games.game", lambda rows: rows[0].__setitem__("created_at", "yesterday")
+            ),
+        ),
+        "games.game, row 1, column created_at",
+    ),
+    "truncated": (lambda text: text[: len(text) // 2], "not valid JSON"),
+    "empty": (lambda text: "", "not valid JSON (line 1, column 1)"),
+    "not JSON at all": (lambda text: "PK\x03\x04 zip?", "not valid JSON"),
+    "a list": (lambda text: "[]", "has no manifest"),
+    "no tables": (
+        lambda text: _tamper(text, lambda d: d.pop("tables")),
+        "The backup has no tables",
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("fault", list(BAD_FILES))
+def test_a_bad_file_is_refused_and_nothing_is_written(fault, good_backup, tmp_path):
+    spoil, expected = BAD_FILES[fault]
+    path = tmp_path / "bad.json"
+    path.write_text(spoil(good_backup), encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        _restore(path)
+    assert expected in str(refused.value)
+    assert backup.club_is_empty()
+
+
+@pytest.mark.django_db
+def test_a_file_that_is_not_utf8_or_missing_is_refused(tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"manifest": "café"}'.encode("latin-1"))
+    with pytest.raises(CommandError, match="not UTF-8"):
+        _restore(path)
+    with pytest.raises(CommandError, match="Cannot read"):
+        _restore(tmp_path / "nowhere.json")
+    assert backup.club_is_empty()
+
+
+@pytest.mark.django_db
+def test_the_good_file_restores(good_backup, tmp_path):
+    # The refusals above are refusals of the faults, not of the file they start from.
+    path = tmp_path / "good.json"
+    path.write_text(good_backup, encoding="utf-8")
+    _restore(path)
+    assert Game.objects.filter(label="Backup night, table 2").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("already", ["a login", "a player", "a game", "a tournament"])
+def test_a_database_that_holds_club_data_is_refused(already, good_backup, tmp_path):
+    if already == "a login":
+        User.objects.create_user(username="admin")
+    elif already == "a player":
+        Player.objects.create(name="Early bird")
+    elif already == "a game":
+        create_game(label="Tonight", teams=[TeamEntry("A", "B"), TeamEntry("C", "D")])
+    else:
+        make_tournament(name="Early Cup", teams=0)
+    held = backup.make_backup().text
+    path = tmp_path / "club.json"
+    path.write_text(good_backup, encoding="utf-8")
+    with pytest.raises(CommandError, match="already holds club data.*Nothing was restored"):
+        _restore(path)
+    assert _without_created_at(backup.make_backup().text) == _without_created_at(held)
+
+
+# --- the format stays what version 1 says ----------------------------------------
+
+
+def test_every_table_of_the_club_is_in_the_backup():
+    club_models = {
+        model
+        for app in ("games", "tournaments", "leaderboards")
+        for model in apps.get_app_config(app).get_models()
+    }
+    backed_up = {model for _key, model in backup.TABLES}
+    left_out = {model for model in club_models if model._meta.label_lower in backup.NOT_BACKED_UP}
+    assert club_models - backed_up - left_out == set()
+    assert User in backed_up
+
+
+def test_the_columns_of_version_1_are_pinned():
+    # A model change fails this test: bump backup.VERSION, keep reading version 1.
+    assert backup.columns() == VERSION_1_COLUMNS
+
+
+VERSION_1_COLUMNS = {
+    "auth.user": [
+        "id",
+        "username",
+        "first_name",
+        "last_name",
+        "email",
+        "is_staff",
+        "is_superuser",
+        "is_active",
+        "password",
+        "date_joined",
+        "last_login",
+    ],
+    "games.player": ["id", "name", "nickname", "member_number", "active", "created_at"],
+    "games.team": ["id", "name", "first_player", "second_player"],
+    "games.game": [
+        "id",
+        "label",
+        "status",
+        "first_dealer_seat",
+        "tables_per_team",
+        "payout_bands",
+        "double_factor",
+        "redouble_factor",
+        "deal_limit",
+        "ended_early",
+        "require_confirmation",
+        "results_locked",
+        "deals_played",
+        "finished_at",
+        "dealer_seat",
+        "winner",
+        "created_at",
+        "updated_at",
+        "created_by",
+    ],
+    "games.gameteam": [
+        "id",
+        "game",
+        "team",
+        "position",
+        "first_player",
+        "second_player",
+        "tables",
+        "place",
+        "out_in_deal",
+    ],
+    "games.round": [
+        "id",
+        "game",
+        "number",
+        "all_pass",
+        "declarer",
+        "bid",
+        "trump",
+        "doubling",
+        "dealer",
+        "declaring_team",
+        "made",
+        "recorded_at",
+        "recorded_by",
+    ],
+    "games.pile": ["id", "round", "game_team", "points"],
+    "games.ledgerentry": ["id", "round", "game_team", "change", "balance"],
+    "games.scorerlink": [
+        "id",
+        "game",
+        "game_team",
+        "token",
+        "created_at",
+        "created_by",
+        "revoked_at",
+    ],
+    "games.change": [
+        "id",
+        "game",
+        "number",
+        "action",
+        "before",
+        "after",
+        "made_by",
+        "scorer_link",
+        "made_at",
+    ],
+    "games.pendingdeal": ["id", "game", "number", "entry", "sent_by", "sent_at"],
+    "tournaments.tournament": [
+        "id",
+        "name",
+        "starts_on",
+        "ends_on",
+        "venue",
+        "status",
+        "is_final",
+        "tables_per_team",
+        "payout_bands",
+        "double_factor",
+        "redouble_factor",
+        "deal_limit",
+        "points_scheme",
+        "require_confirmation",
+        "results_version",
+        "created_at",
+        "created_by",
+    ],
+    "tournaments.tournamentteam": ["id", "tournament", "team", "registered_at"],
+    "tournaments.sitting": [
+        "id",
+        "tournament",
+        "number",
+        "status",
+        "game_size",
+        "proposal",
+        "proposed_byes",
+        "created_at",
+        "confirmed_at",
+    ],
+    "tournaments.sittinggame": ["id", "sitting", "game", "table_label", "position"],
+    "tournaments.bye": ["id", "sitting", "entry"],
+    "tournaments.standing": [
+        "id",
+        "tournament",
+        "entry",
+        "place",
+        "shared",
+        "points",
+        "games",
+        "won",
+        "net_tables",
+        "declared",
+        "made",
+        "byes",
+    ],
+    "tournaments.tournamentevent": [
+        "id",
+        "tournament",
+        "action",
+        "sitting_number",
+        "note",
+        "made_by",
+        "made_at",
+    ],
+    "leaderboards.playerrating": ["id", "player", "mu", "sigma", "rating", "games"],
+    "leaderboards.ratingchange": ["id", "game", "player", "before", "after", "position"],
+    "leaderboards.ratingsstate": ["id", "rebuilt_at", "games"],
+}
