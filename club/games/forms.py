@@ -67,7 +67,9 @@ class NewGameForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["payout"].initial = format_bands(core.DEFAULT_BANDS)
-        for number in range(1, 5):
+        # Only the teams of the chosen player count: a field the page does not show
+        # must not refuse the form with an error nobody can see.
+        for number in range(1, self.team_count + 1):
             self.fields[f"team{number}_name"] = forms.CharField(
                 label=_("Team %(number)d name") % {"number": number},
                 max_length=170,

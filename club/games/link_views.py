@@ -92,7 +92,11 @@ def _refused(request: HttpRequest, token: str, error: LinkError) -> HttpResponse
         # whole, so the player reads why instead of a page that silently stops.
         return HttpResponseClientRefresh()
     # Unknown tokens are "not found"; withdrawn or expired links are "forbidden".
-    link = ScorerLink.objects.select_related("game").filter(token=token).first()
+    link = (
+        ScorerLink.objects.select_related("game").filter(token=token).first()
+        if links.well_formed_token(token)
+        else None
+    )
     return render(
         request,
         "games/scorer.html",

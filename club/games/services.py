@@ -47,9 +47,21 @@ def revoke_link(*, link: ScorerLink) -> None:
     ScorerLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
+def well_formed_token(token: str) -> bool:
+    """Whether a token could be one of ours (``secrets.token_urlsafe``), before any query:
+    a typed or mangled URL may hold NUL, which PostgreSQL refuses in a lookup."""
+    return 0 < len(token) <= 64 and all(
+        char.isascii() and (char.isalnum() or char in "-_") for char in token
+    )
+
+
 def usable_link(token: str) -> ScorerLink:
     """The link for a token, refused with a clear reason when it cannot be used."""
-    link = ScorerLink.objects.select_related("game", "game_team__team").filter(token=token).first()
+    link = (
+        ScorerLink.objects.select_related("game", "game_team__team").filter(token=token).first()
+        if well_formed_token(token)
+        else None
+    )
     if link is None:
         raise LinkError(_("This scorer link does not exist. Ask the organiser for a new one."))
     if link.revoked_at is not None:

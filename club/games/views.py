@@ -101,7 +101,8 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         services.check_open(game)
     except ScoringError as closed:
         refusal, number = closed, request.POST.get("number", "")
-        if number.isdigit() and 1 <= int(number) <= game.deals_played:
+        # isdecimal, not isdigit: int() refuses "²"; and a short number, not 5000 digits.
+        if number.isdecimal() and len(number) < 10 and 1 <= int(number) <= game.deals_played:
             # The deal that ended the game, resent: say it is recorded, not just "over".
             refusal = services.already_recorded(game, int(number))
         messages.error(request, refusal.message)
@@ -208,8 +209,9 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules in the reader's language, with a game's house rules when ?game= names one."""
     game = None
-    if request.GET.get("game", "").isdigit():
-        game = Game.objects.filter(pk=int(request.GET["game"])).first()
+    wanted = request.GET.get("game", "")
+    if wanted.isdecimal() and len(wanted) < 19:  # int() refuses "²" and 5000 digits
+        game = Game.objects.filter(pk=int(wanted)).first()
     rules = game.rules if game else core.DEFAULT_RULES
     return render(
         request,

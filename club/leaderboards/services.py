@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -318,6 +319,11 @@ def _read_rows(data: bytes | str) -> tuple[list[str], list[tuple[int, list[str]]
     return [cell.strip().lower().replace(" ", "_") for cell in header], rows
 
 
+def _unstorable(text: str) -> bool:
+    # PostgreSQL refuses NUL in text; the other control characters are never meant.
+    return any(unicodedata.category(char) == "Cc" for char in text)
+
+
 def _parse_active(value: str) -> bool | None:
     word = value.strip().lower()
     if word in TRUE_WORDS:
@@ -383,7 +389,15 @@ def import_players(data: bytes | str) -> ImportResult:
         values = {
             column: _clean(cells[i]) if i < len(cells) else "" for i, column in enumerate(header)
         }
-        row_faults: list[ImportFault] = []
+        row_faults: list[ImportFault] = [
+            ImportFault(
+                line,
+                column,
+                _("This cell holds a control character (such as NUL) that cannot be stored."),
+            )
+            for column, value in values.items()
+            if column in COLUMNS and _unstorable(value)
+        ]
         name = values.get("name", "")
         number = values.get("member_number", "")
         if not name:

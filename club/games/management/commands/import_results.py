@@ -8,11 +8,15 @@ from django.utils.translation import ngettext
 
 from club.scoring.archive import ArchiveError, import_results, read_text
 
+# A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file
+# is refused before it is read, so a wrong file cannot fill the memory.
+MAX_BYTES = 50 * 1024 * 1024
+
 
 class Command(BaseCommand):
     help = (
         "Import games, or whole tournaments, from a fiftysix-results/1 JSON file (use - for "
-        "standard input). "
+        "standard input) of at most 50 MB. "
         "The whole file is checked against the rules first; it is stored all at once, "
         "or nothing is stored."
     )
@@ -23,10 +27,10 @@ class Command(BaseCommand):
     def handle(self, *args, file, **options):
         try:
             if file == "-":
-                text = read_text(sys.stdin.buffer.read)
+                text = read_text(lambda: self._read_at_most(sys.stdin.buffer, file))
             else:
                 with open(file, "rb") as handle:
-                    text = read_text(handle.read)
+                    text = read_text(lambda: self._read_at_most(handle, file))
         except OSError as error:
             raise CommandError(
                 _("Cannot read %(file)s: %(reason)s.") % {"file": file, "reason": error.strerror}
@@ -54,3 +58,15 @@ class Command(BaseCommand):
                 _("Imported the tournament “%(name)s” with its teams, sittings and standings.")
                 % {"name": name}
             )
+
+    def _read_at_most(self, handle, file: str) -> bytes:
+        data = handle.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise CommandError(
+                _(
+                    "%(file)s is larger than %(limit)d MB; a results file is never that big. "
+                    "Split it into several files. Nothing was imported."
+                )
+                % {"file": file, "limit": MAX_BYTES // (1024 * 1024)}
+            )
+        return data
