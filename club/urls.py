@@ -1,10 +1,26 @@
+import sys
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from django.http import JsonResponse
 from django.urls import include, path
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.i18n import set_language
+
+from club.middleware import DatabaseLostMiddleware
+
+
+def server_error(request):
+    """Errors outside any view: a lost database still answers "send it again" (503)."""
+    error = sys.exc_info()[1]
+    if isinstance(error, (OperationalError, InterfaceError)):
+        return DatabaseLostMiddleware(lambda request: None).process_exception(request, error)
+    return defaults.server_error(request)
+
+
+handler500 = "club.urls.server_error"
 
 
 @never_cache

@@ -135,3 +135,34 @@ def test_a_page_that_loses_the_database_says_try_again(client):
         answer = client.get(reverse("games:detail", args=[game.pk]))
     assert answer.status_code == 503
     assert "Please try again in a moment." in answer.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_database_lost_before_the_view_runs_still_answers_send_it_again(client, monkeypatch):
+    """The one-time key is claimed before the view: losing the database there is no 500."""
+    from django.db import OperationalError
+    from django.urls import reverse
+
+    from club.games.models import Round, SubmittedForm
+    from tests.factories import start_game
+
+    game = start_game(2)
+
+    def lost(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(SubmittedForm.objects, "create", lost)
+    client.raise_request_exception = False
+    response = client.post(
+        reverse("games:record", args=[game.pk]),
+        {
+            "number": 1,
+            "declarer": "pass",
+            "points_0": 30,
+            "points_1": 26,
+            "idempotency_key": "8f0f6a8e-4a57-4c8b-9d4e-1b2f3c4d5e6f",
+        },
+    )
+    assert response.status_code == 503
+    assert "Please send it again." in response.content.decode()
+    assert Round.objects.count() == 0
