@@ -1,0 +1,175 @@
+"""Run the benchmarks: ``python -m benchmarks --preset large --database sqlite``.
+
+The benchmark database is never the club's: SQLite files live in /tmp
+(``/tmp/fiftysix-bench-<preset>.sqlite3``) and PostgreSQL databases are called
+``fiftysix_bench_<preset>`` unless ``DATABASE_URL`` names another. A database
+without the preset's club is migrated and filled by ``generate_club`` first.
+
+Every request goes through ``django.test.Client`` (middleware, URL resolution,
+view, templates; no sockets), with DEBUG off so that no query is logged while
+timing. The harness adds a sitting of its own to the tournament measured (fresh
+games to record into and a 60-deal game to correct) and removes it at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def database_url(preset: str, database: str) -> str:
+    given = os.environ.get("DATABASE_URL", "")
+    if database == "sqlite":
+        if given.startswith("sqlite"):
+            return given
+        return f"sqlite:////tmp/fiftysix-bench-{preset}.sqlite3"
+    if given.startswith("postgres"):
+        return given
+    return f"postgres://postgres@127.0.0.1:5432/fiftysix_bench_{preset}"
+
+
+def ensure_postgres_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    server = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(server, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def manage(*args: str, env: dict) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True)
+
+
+def prepare(preset: str, url: str) -> None:
+    """Migrate and generate the preset's club unless the database holds one already."""
+    env = {**os.environ, "DATABASE_URL": url}
+    if url.startswith("postgres"):
+        ensure_postgres_database(url)
+    manage("migrate", "-v0", env=env)
+    probe = (
+        "from club.tournaments.models import Tournament;"
+        "print(Tournament.objects.filter(name__startswith='S56 Cup').count())"
+    )
+    found = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", probe],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    if not found or found[-1] == "0":
+        print(f"==> generating the {preset} club into {url}", flush=True)
+        manage("generate_club", "--preset", preset, env=env)
+
+
+def archive_export(url: str, fmt: str) -> dict:
+    """Export the whole archive in a process of its own: time and peak resident memory."""
+    env = {**os.environ, "DATABASE_URL": url}
+    script = (
+        "import resource, time, django, sys\n"
+        "django.setup()\n"
+        "from club.scoring import archive\n"
+        "from club.games.models import Round\n"
+        "start = time.perf_counter()\n"
+        f"text = archive.export_{fmt}()\n"
+        "took = time.perf_counter() - start\n"
+        "print(took, Round.objects.count(), len(text),"
+        " resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "club.settings"},
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
+    took, deals, size, maxrss_kb = done.stdout.split()
+    return {
+        "seconds": float(took),
+        "deals": int(deals),
+        "bytes": int(size),
+        "deals_per_second": int(deals) / float(took),
+        "peak_rss_mb": int(maxrss_kb) / 1024,
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--preset", choices=["small", "large", "federation"], default="small")
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--repeat", type=int, default=30, help="requests per scenario")
+    parser.add_argument(
+        "--budget", type=float, default=20.0, help="seconds per scenario before fewer repeats"
+    )
+    parser.add_argument("--out", default="results", help="folder for the table and JSON")
+    parser.add_argument("--plot", default="docs/bench.png", help="where the plot goes")
+    parser.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        metavar="WORD",
+        help="skip the scenarios whose name holds WORD (e.g. leaderboard: minutes at large)",
+    )
+    parser.add_argument(
+        "--skip-archive", action="store_true", help="skip exporting the whole archive"
+    )
+    args = parser.parse_args(argv)
+
+    url = database_url(args.preset, args.database)
+    if "club.sqlite3" in url:
+        raise SystemExit("The benchmark never runs on the club's own database.")
+    prepare(args.preset, url)
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+    sys.path.insert(0, str(ROOT))
+
+    import django
+    from django.conf import settings
+
+    django.setup()
+    settings.DEBUG = False  # no query log while timing; static files stay as in development
+    settings.ROOT_URLCONF = "benchmarks.urls"
+
+    from benchmarks import report, run
+
+    started = time.perf_counter()
+    results = run.run_all(repeat=args.repeat, budget=args.budget, skip=tuple(args.skip))
+    if not args.skip_archive:
+        print("==> exporting the whole archive (JSON, then CSV) in a process of its own")
+        results["archive"] = {fmt: archive_export(url, fmt) for fmt in ("json", "csv")}
+    results["meta"].update(
+        preset=args.preset,
+        database=args.database,
+        seconds=time.perf_counter() - started,
+        python=platform.python_version(),
+        machine=f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}",
+        harness_peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    )
+    out = ROOT / args.out
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / f"{args.database}-{args.preset}"
+    stem.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
+    text = report.markdown(results)
+    stem.with_suffix(".md").write_text(text)
+    print(text)
+    report.plot(out, ROOT / args.plot)
+    print(f"==> wrote {stem}.md, {stem}.json and {args.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,123 @@
+"""The results as a Markdown table, and a plot of time against data size."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+PRESETS = ["small", "large", "federation"]
+# The issue's targets (p95, milliseconds); pages and fragments share one.
+TARGETS = {"record a deal": 30.0, "correct deal 1 of 60": 100.0}
+PAGE_TARGET = 25.0
+
+
+def target_for(name: str) -> float | None:
+    if name.startswith("export"):
+        return None  # judged by deals per second and memory instead
+    return TARGETS.get(name, PAGE_TARGET)
+
+
+def _small(results: dict, out: Path | None) -> dict:
+    if out is None:
+        return {}
+    path = out / f"{results['meta']['database']}-small.json"
+    if not path.exists():
+        return {}
+    return {row["name"]: row for row in json.loads(path.read_text())["rows"]}
+
+
+def markdown(results: dict, out: Path | None = Path("results")) -> str:
+    meta, trivial = results["meta"], results["trivial"]
+    small = _small(results, out)
+    lines = [
+        f"### {meta['database']} · {meta['preset']}: {meta['deals']:,} deals",
+        "",
+        f"Tournament measured: {meta['tournament']} ({meta['tournament_deals']:,} deals); "
+        f"game page: a {meta['game_deals']}-deal game; profile: {meta['player']}. "
+        f"{meta['machine']}; Python {meta['python']}. Framework floor (trivial view through "
+        f"the same middleware): median {trivial['median_ms']:.2f} ms, "
+        f"p95 {trivial['p95_ms']:.2f} ms.",
+        "",
+        "| scenario | median ms | p95 ms | target p95 | queries | SQL floor ms "
+        "| × framework floor | × SQL floor | × small (median) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in results["rows"]:
+        target = target_for(row["name"])
+        verdict = ""
+        if target is not None:
+            verdict = f"{target:.0f} ({'met' if row['p95_ms'] <= target else 'missed'})"
+        versus = ""
+        if row["name"] in small and meta["preset"] != "small":
+            versus = f"{row['median_ms'] / small[row['name']]['median_ms']:.2f}"
+        x_sql = f"{row['x_sql_floor']:.1f}" if row["x_sql_floor"] else ""
+        lines.append(
+            f"| {row['name']} | {row['median_ms']:.1f} | {row['p95_ms']:.1f} | {verdict} "
+            f"| {row['queries']} | {row['sql_floor_ms']:.2f} | {row['x_framework_floor']:.1f} "
+            f"| {x_sql} | {versus} |"
+        )
+    exports = [row for row in results["rows"] if "deals_per_second" in row]
+    if exports:
+        lines.append("")
+        for row in exports:
+            lines.append(
+                f"- {row['name']}: {row['deals_per_second']:,.0f} deals/s, "
+                f"peak Python memory {row['peak_memory_mb']:.1f} MB (tracemalloc)"
+            )
+    for fmt, figures in results.get("archive", {}).items():
+        if "error" in figures:
+            lines.append(f"- whole archive as {fmt.upper()}: failed ({figures['error']})")
+        else:
+            lines.append(
+                f"- whole archive as {fmt.upper()} (`archive.export_{fmt}()`, own process): "
+                f"{figures['deals']:,} deals in {figures['seconds']:.1f} s = "
+                f"{figures['deals_per_second']:,.0f} deals/s, peak RSS "
+                f"{figures['peak_rss_mb']:.0f} MB, {figures['bytes'] / 2**20:.0f} MB written"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def plot(out: Path, target: Path) -> None:
+    """Median time of every scenario against the number of deals, one line per database."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = []
+    for path in sorted(out.glob("*.json")):
+        data = json.loads(path.read_text())
+        if "meta" in data and "rows" in data:
+            runs.append(data)
+    if not runs:
+        return
+    databases = sorted({run["meta"]["database"] for run in runs})
+    fig, axes = plt.subplots(1, len(databases), figsize=(7 * len(databases), 5.5), squeeze=False)
+    for axis, database in zip(axes[0], databases, strict=True):
+        mine = sorted(
+            (run for run in runs if run["meta"]["database"] == database),
+            key=lambda run: run["meta"]["deals"],
+        )
+        names = [row["name"] for row in mine[-1]["rows"]]
+        colours = plt.get_cmap("tab20").colors
+        for index, name in enumerate(names):
+            xs, ys = [], []
+            for run in mine:
+                for row in run["rows"]:
+                    if row["name"] == name:
+                        xs.append(run["meta"]["deals"])
+                        ys.append(row["median_ms"])
+            axis.plot(xs, ys, marker="os^D"[index % 4], color=colours[index % 20], label=name)
+        axis.axhline(PAGE_TARGET, color="grey", linestyle="--", linewidth=1)
+        axis.text(xs[0] if xs else 1, PAGE_TARGET * 1.08, "25 ms page target", color="grey")
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("deals in the database")
+        axis.set_ylabel("median time per request (ms)")
+        axis.set_title(f"{database}: time against data size")
+        axis.grid(True, which="both", alpha=0.3)
+        axis.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(target, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,240 @@
+"""Run every scenario against the database Django is set up with; returns plain data."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.db import connection
+
+from benchmarks import scenarios as sc
+from club.games.views import live_version as game_version
+from club.tournaments.selectors import live_version as tournament_version
+
+
+def measure(
+    name: str,
+    what: str,
+    action: Callable[[], object],
+    *,
+    repeat: int,
+    budget: float,
+    sql: Callable[[], object] | None = None,
+) -> sc.Timing:
+    """The first run counts the queries (and warms up); then up to ``repeat`` timed runs."""
+    status = None
+
+    def call():
+        nonlocal status
+        response = action()
+        if response is not None and hasattr(response, "status_code"):
+            status = response.status_code
+            sc.consume(response)
+        return response
+
+    start = time.perf_counter()
+    queries = sc.count_queries(call)
+    first = time.perf_counter() - start
+    samples: list[float] = []
+    spent = 0.0
+    least = 1 if first > budget else 3
+    while len(samples) < repeat and (len(samples) < least or spent < budget):
+        tick = time.perf_counter()
+        call()
+        took = time.perf_counter() - tick
+        samples.append(took)
+        spent += took
+    timing = sc.Timing(name=name, what=what, samples=samples, queries=queries, status=status)
+    if sql is not None:
+        timing.floor_sql = sc.timed(sql, repeat, budget / 4)
+    print(
+        f"  {name:<28} median {timing.median * 1000:9.1f} ms  p95 {timing.p95 * 1000:9.1f} ms"
+        f"  {queries:3d} queries  ({len(samples)} runs, status {status})",
+        flush=True,
+    )
+    return timing
+
+
+def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
+    world = sc.find_world()
+    t, game, player = world.tournament, world.game, world.player
+    print(
+        f"==> {connection.vendor}: {world.deals} deals in all; tournament “{t.name}” "
+        f"({world.tournament_deals} deals), game “{game.label}” ({game.deals_played} deals), "
+        f"player “{player.name}”",
+        flush=True,
+    )
+    print("==> adding the harness's sitting (fresh games and a 60-deal game)", flush=True)
+    sc.add_bench_games(world, fresh=repeat // 10 + 2)
+    writer = sc.SqlWriter(world)
+    timings: list[sc.Timing] = []
+    try:
+        pub, org = world.public, world.organiser
+
+        def run(name, what, action, sql=None):
+            if any(word in name for word in skip):
+                print(f"  {name:<28} skipped (--skip)", flush=True)
+                return
+            timings.append(measure(name, what, action, repeat=repeat, budget=budget, sql=sql))
+
+        trivial = measure(
+            "trivial view",
+            "framework floor",
+            lambda: pub.get("/bench/trivial/"),
+            repeat=max(repeat, 50),
+            budget=budget,
+        )
+        game_url = f"/games/{game.pk}/"
+        run(
+            "game page", "GET, public", lambda: pub.get(game_url), lambda: sc.sql_game_page(game.pk)
+        )
+        unchanged = game_version(game)
+        run(
+            "game live poll, unchanged",
+            "GET ?version=current → 204",
+            lambda: pub.get(game_url, {"version": unchanged}, **sc.HTMX),
+            lambda: sc.sql_game_version(game.pk),
+        )
+        run(
+            "game live poll, changed",
+            "GET ?version=old → fragment",
+            lambda: pub.get(game_url, {"version": "0.0"}, **sc.HTMX),
+            lambda: sc.sql_game_page(game.pk),
+        )
+        run(
+            "tournament standings",
+            "GET tournament page, public",
+            lambda: pub.get(f"/tournaments/{t.pk}/"),
+            lambda: sc.sql_standings(t.pk),
+        )
+        t_version = tournament_version(type(t).objects.get(pk=t.pk))  # bumped by the setup
+        run(
+            "tournament live, unchanged",
+            "GET live/?version=current → 204",
+            lambda: pub.get(f"/tournaments/{t.pk}/live/", {"version": t_version}, **sc.HTMX),
+            lambda: sc.sql_tournament_version(t.pk),
+        )
+        run(
+            "tournament live, changed",
+            "GET live/?version=old → fragment",
+            lambda: pub.get(f"/tournaments/{t.pk}/live/", {"version": "0.0"}, **sc.HTMX),
+            lambda: sc.sql_standings(t.pk),
+        )
+        run(
+            "player leaderboard",
+            "GET, public",
+            lambda: pub.get("/leaderboards/players/"),
+            sc.sql_leaderboard,
+        )
+        run(
+            "player profile",
+            "GET, the busiest player",
+            lambda: pub.get(f"/players/{player.pk}/"),
+            lambda: sc.sql_profile(player.pk),
+        )
+        run(
+            "export JSON",
+            "GET export.json, one tournament",
+            lambda: pub.get(f"/tournaments/{t.pk}/export.json"),
+            lambda: sc.sql_export(t.pk),
+        )
+        run(
+            "export CSV (deals)",
+            "GET deals.csv, streamed",
+            lambda: pub.get(f"/tournaments/{t.pk}/deals.csv"),
+            lambda: sc.sql_export(t.pk),
+        )
+        exports = {t.name: t for t in timings if t.name.startswith("export")}
+        for name, path in (("export JSON", "export.json"), ("export CSV (deals)", "deals.csv")):
+            if name not in exports:
+                continue
+            timing = exports[name]
+            timing.extra["deals_per_second"] = world.tournament_deals / timing.median
+            timing.extra["peak_memory_mb"] = (
+                sc.peak_memory(lambda p=path: sc.consume(pub.get(f"/tournaments/{t.pk}/{p}")))
+                / 2**20
+            )
+
+        seatings = {g.pk: sc.scoring.load_seating(g) for g in world.fresh_games}
+        counter = {"n": 0}
+
+        def record():
+            index = counter["n"]
+            counter["n"] += 1
+            fresh = world.fresh_games[index // 10]
+            number = index % 10 + 1
+            entry = sc._deal(seatings[fresh.pk], number)
+            data = {
+                "number": number,
+                "declarer": entry.declarer,
+                "bid": 28,
+                "trump": "spades",
+                "doubling": "none",
+                **{f"points_{team}": points for team, points in entry.points.items()},
+            }
+            response = org.post(f"/games/{fresh.pk}/deals/", data, **sc.HTMX)
+            if b"errorlist" in response.content or response.status_code != 200:
+                raise SystemExit(f"recording deal {number} failed: {response.status_code}")
+            return response
+
+        run("record a deal", "POST deal form, htmx, organiser", record, writer.record)
+
+        long_game = world.long_game
+        long_seating = sc.scoring.load_seating(long_game)
+        flip = {"variant": 0}
+
+        def correct():
+            flip["variant"] ^= 1
+            entry = sc._deal(long_seating, 1, flip["variant"])
+            data = {
+                "number": 1,
+                "declarer": entry.declarer,
+                "bid": 28,
+                "trump": "spades",
+                "doubling": "none",
+                **{f"points_{team}": points for team, points in entry.points.items()},
+            }
+            response = org.post(f"/games/{long_game.pk}/deals/1/edit/", data)
+            if response.status_code != 302:
+                raise SystemExit(f"correcting deal 1 failed: {response.status_code}")
+            return response
+
+        for _ in range(59):  # the floor's game gets 60 deals too
+            writer.record()
+        run("correct deal 1 of 60", "POST correction, organiser", correct, writer.correct_first)
+    finally:
+        sc.remove_bench_games(world)
+        writer.remove()
+
+    rows = []
+    for timing in timings:
+        rows.append(
+            {
+                "name": timing.name,
+                "what": timing.what,
+                "median_ms": timing.median * 1000,
+                "p95_ms": timing.p95 * 1000,
+                "runs": len(timing.samples),
+                "queries": timing.queries,
+                "status": timing.status,
+                "sql_floor_ms": (timing.sql_median or 0) * 1000,
+                "x_framework_floor": timing.median / trivial.median,
+                "x_sql_floor": timing.median / timing.sql_median if timing.sql_median else None,
+                **timing.extra,
+            }
+        )
+    return {
+        "meta": {
+            "deals": world.deals,
+            "tournament": t.name,
+            "tournament_deals": world.tournament_deals,
+            "game_deals": game.deals_played,
+            "player": world.player.name,
+        },
+        "trivial": {
+            "median_ms": trivial.median * 1000,
+            "p95_ms": trivial.p95 * 1000,
+            "queries": trivial.queries,
+        },
+        "rows": rows,
+    }
