@@ -109,8 +109,18 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             return HttpResponseClientRedirect(game.get_absolute_url())
         return redirect(game)
-    context = game_page(game)
-    form = _deal_form(game, context, request.POST)
+    # Only what the form needs: the whole page (every deal, the chart, the history) is
+    # built after the write, or for an answer that shows the form again, never twice.
+    seating = load_seating(game)
+    form = _deal_form(
+        game,
+        {
+            "seating": seating,
+            "in_play": [team.position for team in seating.teams if team.tables > 0],
+            "next_number": game.deals_played + 1,
+        },
+        request.POST,
+    )
     if form.is_valid():
         try:
             services.record_deal(
@@ -124,10 +134,13 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
                 # Someone recorded this deal first (or the form was sent twice): show what
                 # was recorded and offer an empty form for the next deal, never a copy of
                 # this one that could record the same cards twice.
+                game.refresh_from_db()
+                context = game_page(game)
                 context["already_recorded"] = error.recorded
                 form = _deal_form(game, context)
             else:
                 form.add_scoring_error(error)
+                context = game_page(game)
         else:
             if not request.htmx:
                 return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")
@@ -137,6 +150,8 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
             if not game.is_finished:
                 context["form"] = _deal_form(game, context)
             return render(request, "games/detail.html#live", context)
+    else:
+        context = game_page(game)
     context["form"] = form
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)
