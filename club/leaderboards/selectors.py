@@ -23,6 +23,7 @@ one for the ratings, whatever the number of players, games or deals.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db.models import (
@@ -89,17 +90,24 @@ FIGURES = [
 ]
 
 
-def _doubling_figures(side: Q, sat: Q, filters: Filters) -> dict:
-    """Doubles and redoubles won and lost, for a side given as conditions on a GameTeam.
+def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
+    """Doubles and redoubles won and lost, for a side whose GameTeam rows match ``seat(row)``.
 
-    ``side`` matches the declaring team of a deal (``declaring_team__...``);
-    ``sat`` matches a GameTeam of the deal's game (``game__teams__...``).
+    The deals are reached from the side's own seats (``declaring_team IN seats``,
+    ``game IN seats' games``), so each figure reads only the side's games: reaching
+    them from every finished game instead cost a scan of the whole history per row.
+    The seats sit two queries deep, so they refer to the board's row two levels out.
     """
+    # The filters (finished, period, tournament) apply to the seats, so the deals need
+    # no join to their games and are found through their own indexes.
+    seats = GameTeam.objects.filter(seat(OuterRef(OuterRef("pk"))), filters.games("game__"))
+    mine = seats.values("pk")
+    their_games = seats.values("game_id")
     figures = {}
     for doubling, name in ((Doubling.DOUBLE, "doubles"), (Doubling.REDOUBLE, "redoubles")):
-        deals = Round.objects.filter(filters.games("game__"), doubling=doubling)
-        declaring = deals.filter(side)
-        defending = deals.filter(sat).exclude(side)
+        deals = Round.objects.filter(doubling=doubling)
+        declaring = deals.filter(declaring_team__in=mine)
+        defending = deals.filter(game__in=their_games).exclude(declaring_team__in=mine)
         won_declaring = _count(declaring.filter(made=True))
         won_defending = _count(defending.filter(made=False))
         lost_declaring = _count(declaring.filter(made=False))
@@ -124,11 +132,7 @@ def player_figures(filters: Filters) -> dict:
         "won": _count(seats.filter(place=1)),
         "declared": _count(declared),
         "made": _count(declared.filter(made=True)),
-        **_doubling_figures(
-            Q(declaring_team__first_player=me) | Q(declaring_team__second_player=me),
-            Q(game__teams__first_player=me) | Q(game__teams__second_player=me),
-            filters,
-        ),
+        **_doubling_figures(lambda row: Q(first_player=row) | Q(second_player=row), filters),
         "tables_net": _aggregate(ledger, "SUM", "change"),
         "biggest_bid": _aggregate(declared.filter(made=True), "MAX", "bid"),
     }
@@ -138,14 +142,19 @@ def team_figures(filters: Filters) -> dict:
     """Annotations of every figure for a Team queryset."""
     me = OuterRef("pk")
     seats = GameTeam.objects.filter(filters.games("game__"), team=me)
-    declared = Round.objects.filter(filters.games("game__"), declaring_team__team=me)
-    ledger = LedgerEntry.objects.filter(filters.games("game_team__game__"), game_team__team=me)
+    # Deals and ledger rows are reached through the team's own seats (two queries
+    # deep, hence the double OuterRef), never by scanning every finished game.
+    own_seats = GameTeam.objects.filter(
+        filters.games("game__"), team=OuterRef(OuterRef("pk"))
+    ).values("pk")
+    declared = Round.objects.filter(declaring_team__in=own_seats)
+    ledger = LedgerEntry.objects.filter(game_team__in=own_seats)
     return {
         "played": _count(seats),
         "won": _count(seats.filter(place=1)),
         "declared": _count(declared),
         "made": _count(declared.filter(made=True)),
-        **_doubling_figures(Q(declaring_team__team=me), Q(game__teams__team=me), filters),
+        **_doubling_figures(lambda row: Q(team=row), filters),
         "tables_net": _aggregate(ledger, "SUM", "change"),
         "biggest_bid": _aggregate(declared.filter(made=True, all_pass=False), "MAX", "bid"),
     }
