@@ -22,6 +22,37 @@ MIN_BID = core.DEFAULT_RULES.min_bid
 MAX_BID = core.DEFAULT_RULES.max_bid
 
 
+def rules_fields(rules: core.Rules) -> dict:
+    """The house rules as the model fields games and tournaments keep them in.
+
+    Default payout bands are stored as an empty list, so a club that never
+    changed them follows the rules as written.
+    """
+    return {
+        "tables_per_team": rules.tables_per_team,
+        "payout_bands": []
+        if rules.bands == core.DEFAULT_BANDS
+        else [[b.low, b.high, b.made, b.failed] for b in rules.bands],
+        "double_factor": rules.double_factor,
+        "redouble_factor": rules.redouble_factor,
+    }
+
+
+def rules_from_fields(holder) -> core.Rules:
+    """The house rules kept on a game or a tournament, for the rules core."""
+    bands = (
+        tuple(core.Band(*band) for band in holder.payout_bands)
+        if holder.payout_bands
+        else core.DEFAULT_BANDS
+    )
+    return core.Rules(
+        tables_per_team=holder.tables_per_team,
+        bands=bands,
+        double_factor=holder.double_factor,
+        redouble_factor=holder.redouble_factor,
+    )
+
+
 class Trump(models.TextChoices):
     CLUBS = core.Trump.CLUBS, pgettext_lazy("trump", "Clubs")
     DIAMONDS = core.Trump.DIAMONDS, pgettext_lazy("trump", "Diamonds")
@@ -178,17 +209,7 @@ class Game(models.Model):
 
     @property
     def rules(self) -> core.Rules:
-        bands = (
-            tuple(core.Band(*band) for band in self.payout_bands)
-            if self.payout_bands
-            else core.DEFAULT_BANDS
-        )
-        return core.Rules(
-            tables_per_team=self.tables_per_team,
-            bands=bands,
-            double_factor=self.double_factor,
-            redouble_factor=self.redouble_factor,
-        )
+        return rules_from_fields(self)
 
 
 class GameTeam(models.Model):

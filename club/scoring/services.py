@@ -28,6 +28,7 @@ from club.games.models import (
     Player,
     Round,
     Team,
+    rules_fields,
 )
 from club.games.signals import game_changed
 from club.scoring import rules as core
@@ -256,12 +257,7 @@ def create_game(
                 label=label.strip(),
                 first_dealer_seat=first_dealer,
                 dealer_seat=first_dealer,
-                tables_per_team=rules.tables_per_team,
-                payout_bands=[]
-                if rules.bands == core.DEFAULT_BANDS
-                else [[b.low, b.high, b.made, b.failed] for b in rules.bands],
-                double_factor=rules.double_factor,
-                redouble_factor=rules.redouble_factor,
+                **rules_fields(rules),
                 deal_limit=deal_limit,
                 require_confirmation=require_confirmation,
                 created_by=user if user and user.is_authenticated else None,

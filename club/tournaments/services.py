@@ -18,7 +18,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.games.models import Game, GameTeam, Round
+from club.games.models import Game, GameTeam, Round, rules_fields, rules_from_fields
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import services as scoring
@@ -70,17 +70,7 @@ def check_editable(tournament: Tournament) -> None:
 
 
 def rules_of(tournament: Tournament) -> core.Rules:
-    bands = (
-        tuple(core.Band(*band) for band in tournament.payout_bands)
-        if tournament.payout_bands
-        else core.DEFAULT_BANDS
-    )
-    return core.Rules(
-        tables_per_team=tournament.tables_per_team,
-        bands=bands,
-        double_factor=tournament.double_factor,
-        redouble_factor=tournament.redouble_factor,
-    )
+    return rules_from_fields(tournament)
 
 
 def scheme_of(tournament: Tournament) -> ranking.PointsScheme:
@@ -126,12 +116,7 @@ def create_tournament(
             starts_on=starts_on,
             ends_on=ends_on,
             venue=venue.strip(),
-            tables_per_team=rules.tables_per_team,
-            payout_bands=[]
-            if rules.bands == core.DEFAULT_BANDS
-            else [[b.low, b.high, b.made, b.failed] for b in rules.bands],
-            double_factor=rules.double_factor,
-            redouble_factor=rules.redouble_factor,
+            **rules_fields(rules),
             deal_limit=deal_limit,
             points_scheme={str(k): list(v) for k, v in (points_scheme or {}).items()},
             require_confirmation=require_confirmation,
