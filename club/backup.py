@@ -67,11 +67,17 @@ from club.tournaments.models import (
 )
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 1
+VERSION = 2
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1})
+READABLE_VERSIONS = frozenset({1, 2})
+# Columns each older version lacks, by table. Version 2 keeps each rating
+# change's skill estimate (mu, sigma after the game); a version 1 backup
+# restores without them and its ratings are recomputed from the games.
+MISSING_IN = {
+    1: {"leaderboards.ratingchange": ("mu_after", "sigma_after")},
+}
 
 # Login fields kept; groups and per-user permissions are not (organisers are
 # staff accounts, and the app uses nothing else).
@@ -127,6 +133,12 @@ NOT_BACKED_UP = {
     # One-time keys of forms already answered, kept a few hours against a
     # phone sending a form twice; a restored club starts with none.
     "games.submittedform": "answers to resent forms, kept only for hours",
+    # The leaderboard figures are sums over the games' deals; a restore
+    # recomputes them (club.leaderboards.figures.rebuild_all).
+    "leaderboards.playergamefigures": "derived from the deals, recomputed on restore",
+    "leaderboards.teamgamefigures": "derived from the deals, recomputed on restore",
+    "leaderboards.playertotals": "derived from the deals, recomputed on restore",
+    "leaderboards.teamtotals": "derived from the deals, recomputed on restore",
 }
 
 
@@ -156,9 +168,13 @@ def fields_of(model: type[models.Model]) -> list[models.Field]:
     return list(model._meta.concrete_fields)
 
 
-def columns() -> dict[str, list[str]]:
-    """Every table's column names, as written into a backup of this version."""
-    return {key: [field.name for field in fields_of(model)] for key, model in TABLES}
+def columns(version: int = VERSION) -> dict[str, list[str]]:
+    """Every table's column names, as written into a backup of ``version``."""
+    missing = MISSING_IN.get(version, {})
+    return {
+        key: [field.name for field in fields_of(model) if field.name not in missing.get(key, ())]
+        for key, model in TABLES
+    }
 
 
 def _points_to_user(field: models.Field) -> bool:
@@ -364,6 +380,7 @@ def _check_manifest(manifest: dict) -> None:
 
 
 def _check_tables(document: dict) -> dict[str, list[dict]]:
+    """The tables of the backup, each row checked against its version's columns."""
     manifest = document["manifest"]
     tables = document.get("tables")
     if not isinstance(tables, dict):
@@ -389,7 +406,7 @@ def _check_tables(document: dict) -> dict[str, list[dict]]:
                     if part
                 ),
             )
-    all_columns = columns()
+    all_columns = columns(manifest["version"])
     for key in expected:
         rows = tables[key]
         if not isinstance(rows, list):
@@ -448,7 +465,7 @@ def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> lis
     for index, row in enumerate(rows):
         instance = model()
         for field in fields:
-            value = row[field.name]
+            value = row.get(field.name)  # a column the backup's version lacks is empty
             try:
                 if value is None or isinstance(field, models.JSONField):
                     pass
@@ -521,6 +538,13 @@ def restore(path: str | os.PathLike) -> RestoreSummary:
                     no_style(), [model for _key, model in TABLES]
                 ):
                     cursor.execute(statement)
+            # What the backup leaves out is derived from what it holds.
+            from club.leaderboards import figures
+            from club.leaderboards.services import rebuild_ratings
+
+            figures.rebuild_all()
+            if MISSING_IN.get(manifest["version"], {}).get("leaderboards.ratingchange"):
+                rebuild_ratings()
     except DatabaseError as error:
         raise _fail(
             _("The backup does not fit the database (%(reason)s). Nothing was restored."),

@@ -39,6 +39,7 @@ from club.games.models import (
     Round,
     Team,
 )
+from club.leaderboards import figures
 from club.leaderboards.services import rebuild_ratings
 from club.scoring import draws
 from club.scoring import rules as core
@@ -96,6 +97,7 @@ class Report:
     deals: int = 0
     seconds: float = 0.0
     standings_seconds: float = 0.0
+    figures_seconds: float = 0.0
     ratings_seconds: float = 0.0
     check_seconds: float = 0.0
     checked: int = 0
@@ -478,6 +480,11 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
                 f"tournament {number}/{plan.tournaments}: {report.games} games, "
                 f"{report.deals} deals, {time.perf_counter() - started:.1f} s"
             )
+    tick = time.perf_counter()
+    with transaction.atomic():
+        figures.rebuild_all()
+    report.figures_seconds = time.perf_counter() - tick
+    say(f"leaderboard figures rebuilt in {report.figures_seconds:.1f} s")
     tick = time.perf_counter()
     rated = rebuild_ratings()
     report.ratings_seconds = time.perf_counter() - tick

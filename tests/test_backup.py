@@ -259,7 +259,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 1
+    assert manifest["version"] == 2
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -341,8 +341,8 @@ def _set(mapping, key, value):
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 2)),
-        "version 2 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 3)),
+        "version 3 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -490,9 +490,35 @@ def test_every_table_of_the_club_is_in_the_backup():
     assert User in backed_up
 
 
-def test_the_columns_of_version_1_are_pinned():
-    # A model change fails this test: bump backup.VERSION, keep reading version 1.
-    assert backup.columns() == VERSION_1_COLUMNS
+def test_the_columns_of_each_version_are_pinned():
+    # A model change fails this test: bump backup.VERSION, keep reading the older versions.
+    assert backup.VERSION == 2
+    assert backup.columns(1) == VERSION_1_COLUMNS
+    assert backup.columns() == backup.columns(2) == VERSION_2_COLUMNS
+
+
+@pytest.mark.django_db
+def test_a_version_1_backup_still_restores_and_its_ratings_are_recomputed(good_backup, tmp_path):
+    from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
+
+    def to_version_1(document):
+        document["manifest"]["version"] = 1
+        _retable(
+            document,
+            "leaderboards.ratingchange",
+            lambda rows: [(row.pop("mu_after"), row.pop("sigma_after")) for row in rows],
+        )
+
+    path = tmp_path / "old.json"
+    path.write_text(_tamper(good_backup, to_version_1), encoding="utf-8")
+    _restore(path)
+    assert RatingChange.objects.exists()
+    assert not RatingChange.objects.filter(mu_after__isnull=True).exists()
+    restored = {r.player_id: round(r.rating, 9) for r in PlayerRating.objects.all()}
+    before = json.loads(good_backup)["tables"]["leaderboards.playerrating"]
+    assert restored == {row["id"] and row["player"]: round(row["rating"], 9) for row in before}
+    # The leaderboard figures, left out of every backup, are recomputed from the deals.
+    assert PlayerTotals.objects.filter(played__gt=0).count() == len(restored)
 
 
 VERSION_1_COLUMNS = {
@@ -640,4 +666,18 @@ VERSION_1_COLUMNS = {
     "leaderboards.playerrating": ["id", "player", "mu", "sigma", "rating", "games"],
     "leaderboards.ratingchange": ["id", "game", "player", "before", "after", "position"],
     "leaderboards.ratingsstate": ["id", "rebuilt_at", "games"],
+}
+
+VERSION_2_COLUMNS = {
+    **VERSION_1_COLUMNS,
+    "leaderboards.ratingchange": [
+        "id",
+        "game",
+        "player",
+        "before",
+        "after",
+        "position",
+        "mu_after",
+        "sigma_after",
+    ],
 }

@@ -3,7 +3,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from club.games.models import Game, Player
+from club.games.models import Game, Player, Team
 
 
 class PlayerRating(models.Model):
@@ -28,6 +28,10 @@ class RatingChange(models.Model):
     before = models.FloatField(_("rating before"))
     after = models.FloatField(_("rating after"))
     position = models.PositiveIntegerField()  # order in which the games were rated
+    # The skill estimate after the game, so a later game can be rated from here
+    # without replaying the history before it. Empty on rows from before it was kept.
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating change")
@@ -39,6 +43,8 @@ class RatingChange(models.Model):
         indexes = [
             # A player's profile: the player's rating history in order.
             models.Index(fields=["player", "position"], name="ratingchange_player_position"),
+            # Re-rating from one game on: the games from that position, in order.
+            models.Index(fields=["position"], name="ratingchange_position"),
         ]
 
     def __str__(self) -> str:
@@ -57,3 +63,106 @@ class RatingsState(models.Model):
 
     def __str__(self) -> str:
         return str(_("Ratings over %(games)d games") % {"games": self.games})
+
+
+# --- Maintained figures ------------------------------------------------------------
+#
+# The leaderboards and profiles read these instead of counting deals per request:
+# one row per side per finished game, and one row of totals per side. They are
+# written in the same transaction as the result they follow
+# (:mod:`club.leaderboards.figures`), and ``manage.py rebuild_leaderboards``
+# recomputes them from the deals and says whether anything had drifted.
+
+
+class Figures(models.Model):
+    """What the boards count, for one side over some games (see the selectors' docstring)."""
+
+    played = models.PositiveIntegerField(_("played"), default=0)
+    won = models.PositiveIntegerField(_("won"), default=0)
+    declared = models.PositiveIntegerField(_("declared"), default=0)
+    made = models.PositiveIntegerField(_("made"), default=0)
+    doubles_won = models.PositiveIntegerField(default=0)
+    doubles_lost = models.PositiveIntegerField(default=0)
+    redoubles_won = models.PositiveIntegerField(default=0)
+    redoubles_lost = models.PositiveIntegerField(default=0)
+    tables_net = models.IntegerField(_("tables net"), default=0)
+    biggest_bid = models.PositiveSmallIntegerField(_("biggest bid made"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.played} / {self.won} / {self.tables_net:+d}"
+
+
+class GameFigures(Figures):
+    """One side's figures at one finished game, with what the board filters on."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    played_on = models.DateField()  # the game's start date, in the club's time zone
+
+    class Meta:
+        abstract = True
+
+
+class PlayerGameFigures(GameFigures):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        verbose_name = _("player's figures at a game")
+        verbose_name_plural = _("players' figures at games")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="playergamefigures_once"),
+        ]
+        indexes = [
+            # The player board filtered by tournament: that tournament's rows only.
+            models.Index(fields=["tournament", "player"], name="playergamefigures_tournament"),
+            # The player board filtered by period: the rows of the period only.
+            models.Index(fields=["played_on", "player"], name="playergamefigures_played_on"),
+            # A player's totals, summed from the player's own rows.
+            models.Index(fields=["player", "played_on"], name="playergamefigures_player"),
+        ]
+
+
+class TeamGameFigures(GameFigures):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        verbose_name = _("team's figures at a game")
+        verbose_name_plural = _("teams' figures at games")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "team"], name="teamgamefigures_once"),
+        ]
+        indexes = [
+            # The team board filtered by tournament.
+            models.Index(fields=["tournament", "team"], name="teamgamefigures_tournament"),
+            # The team board filtered by period.
+            models.Index(fields=["played_on", "team"], name="teamgamefigures_played_on"),
+            # A team's totals, summed from the team's own rows.
+            models.Index(fields=["team", "played_on"], name="teamgamefigures_team"),
+        ]
+
+
+class PlayerTotals(Figures):
+    """A player's figures over every finished game: the unfiltered board and the profile."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="totals")
+
+    class Meta:
+        verbose_name = _("player's totals")
+        verbose_name_plural = _("players' totals")
+
+
+class TeamTotals(Figures):
+    """A team's figures over every finished game: the unfiltered team board."""
+
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="totals")
+    # The mean of its players' ratings, kept with the ratings so the board can sort on it.
+    rating = models.FloatField(_("rating"), default=0.0)
+
+    class Meta:
+        verbose_name = _("team's totals")
+        verbose_name_plural = _("teams' totals")

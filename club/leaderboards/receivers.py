@@ -1,13 +1,64 @@
-"""Ratings follow finished games: rebuilt from scratch when one finishes or is corrected."""
+"""Ratings and leaderboard figures follow finished games, in the transaction of the change."""
 
+from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
+from club.games.models import Game
 from club.games.signals import game_changed
+from club.tournaments.models import SittingGame
 
 
 @receiver(game_changed, dispatch_uid="leaderboards-ratings")
-def rebuild_ratings_for_game(sender, game, was_finished, **kwargs):
+def follow_game(sender, game, was_finished, **kwargs):
     if game.is_finished or was_finished:
-        from club.leaderboards.services import rebuild_ratings
+        from club.leaderboards import figures
+        from club.leaderboards.services import rate_game
 
-        rebuild_ratings()
+        figures.refresh_game(game)
+        rate_game(game)
+
+
+@receiver(pre_delete, sender=Game, dispatch_uid="leaderboards-game-deleted-before")
+def remember_deleted_game(sender, instance, **kwargs):
+    from club.games.models import GameTeam
+    from club.leaderboards.models import RatingChange
+
+    sides = list(
+        GameTeam.objects.filter(game=instance).values_list(
+            "first_player_id", "second_player_id", "team_id"
+        )
+    )
+    instance._leaderboard_sides = (
+        {p for first, second, _ in sides for p in (first, second)},
+        {team for _, _, team in sides},
+        RatingChange.objects.filter(game=instance).values_list("position", flat=True).first(),
+    )
+
+
+@receiver(post_delete, sender=Game, dispatch_uid="leaderboards-game-deleted-after")
+def forget_deleted_game(sender, instance, **kwargs):
+    remembered = getattr(instance, "_leaderboard_sides", None)
+    if remembered is None:
+        return
+    from club.leaderboards import figures
+    from club.leaderboards.services import unrate_deleted_game
+
+    players, teams, position = remembered
+    figures.forget_sides(players, teams)
+    if position is not None:
+        unrate_deleted_game(position)
+
+
+@receiver(post_save, sender=SittingGame, dispatch_uid="leaderboards-game-in-sitting")
+def file_game_under_tournament(sender, instance, **kwargs):
+    # A game joins its sitting when created; an imported game joins after its deals.
+    from club.leaderboards import figures
+
+    figures.file_under_tournament(instance.game_id, instance.sitting.tournament_id)
+
+
+@receiver(post_delete, sender=SittingGame, dispatch_uid="leaderboards-game-out-of-sitting")
+def unfile_game(sender, instance, **kwargs):
+    from club.leaderboards import figures
+
+    figures.file_under_tournament(instance.game_id, None)

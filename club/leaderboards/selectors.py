@@ -16,8 +16,12 @@ made, or defending and the declarer failed.
 *rating*: the player's current rating; a team's is the mean of its players'
 (:func:`club.scoring.ratings.team_rating`). Ratings are not filtered.
 
-Each board is one annotated query (every figure a correlated subquery) plus
-one for the ratings, whatever the number of players, games or deals.
+The boards and profiles read the figures maintained by
+:mod:`club.leaderboards.figures` (a row per side per finished game, and each
+side's totals), a page at a time: the unfiltered board reads the totals, a
+filtered one sums the rows of the period's or tournament's games only.
+:func:`player_figures` and :func:`team_figures` count the same figures straight
+from the deals; the tests hold the maintained figures to them.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from dataclasses import dataclass, field
 from django.db.models import (
     Exists,
     F,
+    FloatField,
     Func,
     IntegerField,
     Max,
@@ -38,11 +43,19 @@ from django.db.models import (
     Subquery,
     Value,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Cast, Coalesce, Lower
 
 from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Player, Round, Team
-from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
-from club.scoring import ratings
+from club.leaderboards import figures
+from club.leaderboards.models import (
+    PlayerGameFigures,
+    PlayerRating,
+    PlayerTotals,
+    RatingChange,
+    RatingsState,
+    TeamGameFigures,
+    TeamTotals,
+)
 
 
 @dataclass(frozen=True)
@@ -215,65 +228,159 @@ SORTS = {
 DEFAULT_SORT = "rating"
 
 
-def _sorted(rows: list[Row], sort: str, descending: bool) -> list[Row]:
-    key = SORTS.get(sort, SORTS[DEFAULT_SORT])
-    # Ties are broken by name, always A to Z.
-    rows.sort(key=lambda row: row.name.lower())
-    rows.sort(key=key, reverse=descending)
-    for index, row in enumerate(rows, start=1):
-        row.rank = index
+PER_PAGE = 50
+
+
+@dataclass
+class Board:
+    """One page of a leaderboard: its rows, ranked across all pages."""
+
+    rows: list[Row]
+    total: int  # sides on the board, all pages
+    page: int
+    pages: int
+
+    @property
+    def previous(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+
+def _ordering(sort: str, descending: bool, name: str, rating: str) -> list:
+    """The SQL order of a board: the column chosen, then the name A to Z, then the id."""
+    sort = sort if sort in SORTS else DEFAULT_SORT
+    if sort == "name":
+        key = Lower(name)
+    elif sort == "rating":
+        key = F(rating)
+    elif sort == "win_share":
+        key = Cast("won", FloatField()) / Cast("played", FloatField())
+    elif sort == "biggest_bid":
+        key = Coalesce("biggest_bid", 0)
+    else:
+        key = F(sort)
+    first = key.desc(nulls_last=True) if descending else key.asc(nulls_first=True)
+    return [first, Lower(name).asc()]
+
+
+def _filtered(filters: Filters) -> bool:
+    return bool(filters.start or filters.end or filters.tournament)
+
+
+def _game_rows(model, filters: Filters) -> QuerySet:
+    rows = model.objects.all()
+    if filters.start:
+        rows = rows.filter(played_on__gte=filters.start)
+    if filters.end:
+        rows = rows.filter(played_on__lte=filters.end)
+    if filters.tournament:
+        rows = rows.filter(tournament_id=filters.tournament)
     return rows
 
 
-def _rows(queryset: QuerySet, figures: dict, rating_of) -> list[Row]:
-    annotated = queryset.annotate(**figures).filter(played__gt=0)
-    rows = []
-    for subject in annotated:
-        rows.append(
-            Row(
-                subject=subject,
-                rating=rating_of(subject),
-                **{name: getattr(subject, name) for name in FIGURES},
-            )
+def _board(kind: str, filters: Filters, sort: str, descending: bool, page: int | None) -> Board:
+    """The board from the maintained figures: a count and one page (two or three queries).
+
+    Unfiltered, it reads each side's totals; filtered by period or tournament,
+    it sums the sides' rows of the games that pass (the period's or the
+    tournament's games only, through their indexes).
+    """
+    side = "player" if kind == "players" else "team"
+    rating = "player__rating__rating" if side == "player" else "team__totals__rating"
+    if _filtered(filters):
+        model = PlayerGameFigures if side == "player" else TeamGameFigures
+        queryset = (
+            _game_rows(model, filters)
+            .values(f"{side}_id")
+            .annotate(**figures.SUMS)
+            .annotate(name=F(f"{side}__name"), rating=F(rating), **_names(side))
+            .filter(played__gt=0)
         )
-    return rows
+    else:
+        model = PlayerTotals if side == "player" else TeamTotals
+        queryset = (
+            model.objects.filter(played__gt=0)
+            .values(f"{side}_id", *figures.FIELDS)
+            .annotate(name=F(f"{side}__name"), board_rating=F(rating), **_names(side))
+        )
+        rating = "board_rating"
+    total = queryset.count()
+    pages = max(1, -(-total // PER_PAGE))
+    ordered = queryset.order_by(
+        *_ordering(sort, descending, f"{side}__name", "rating" if rating == "rating" else rating),
+        f"{side}_id",
+    )
+    if page is None:
+        number, found = 1, list(ordered)
+        offset = 0
+    else:
+        number = min(max(page, 1), pages)
+        offset = (number - 1) * PER_PAGE
+        found = list(ordered[offset : offset + PER_PAGE])
+    rows = []
+    for index, row in enumerate(found, start=offset + 1):
+        subject = _subject(side, row)
+        board_row = Row(
+            subject=subject,
+            rating=row["rating" if "rating" in row else "board_rating"],
+            rank=index,
+            **{name: row[name] for name in FIGURES},
+        )
+        if side == "team":
+            board_row.players = [subject.first_player, subject.second_player]
+        rows.append(board_row)
+    return Board(rows=rows, total=total, page=number, pages=pages)
+
+
+def _names(side: str) -> dict:
+    """A team's players, read with its row so the page needs no query of its own."""
+    if side == "player":
+        return {}
+    return {
+        "first_id": F("team__first_player_id"),
+        "first_name": F("team__first_player__name"),
+        "second_id": F("team__second_player_id"),
+        "second_name": F("team__second_player__name"),
+    }
+
+
+def _subject(side: str, row: dict):
+    """The Player or Team a board row is about, built from the row (for its name and link)."""
+    if side == "player":
+        return Player(pk=row["player_id"], name=row["name"])
+    return Team(
+        pk=row["team_id"],
+        name=row["name"],
+        first_player=Player(pk=row["first_id"], name=row["first_name"]),
+        second_player=Player(pk=row["second_id"], name=row["second_name"]),
+    )
+
+
+def player_board_page(
+    filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True, page: int = 1
+) -> Board:
+    return _board("players", filters, sort, descending, page)
+
+
+def team_board_page(
+    filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True, page: int = 1
+) -> Board:
+    return _board("teams", filters, sort, descending, page)
 
 
 def player_board(
     filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True
 ) -> list[Row]:
-    """Every player who played a counted game, with their figures; two queries."""
-    queryset = Player.objects.select_related("rating")
-
-    def rating_of(player):
-        found = getattr(player, "rating", None)
-        return found.rating if found is not None else None
-
-    rows = _rows(queryset, player_figures(filters), rating_of)
-    return _sorted(rows, sort, descending)
+    """Every player who played a counted game, with their figures, ranked."""
+    return _board("players", filters, sort, descending, None).rows
 
 
 def team_board(filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True) -> list[Row]:
-    """Every team that played a counted game, with their figures; two queries."""
-    queryset = Team.objects.select_related("first_player", "second_player")
-    player_ratings = {
-        rating.player_id: ratings.PlayerRating(
-            player=rating.player_id,
-            mu=rating.mu,
-            sigma=rating.sigma,
-            rating=rating.rating,
-            games=rating.games,
-        )
-        for rating in PlayerRating.objects.all()
-    }
-
-    def rating_of(team):
-        return ratings.team_rating(player_ratings, team.first_player_id, team.second_player_id)
-
-    rows = _rows(queryset, team_figures(filters), rating_of)
-    for row in rows:
-        row.players = [row.subject.first_player, row.subject.second_player]
-    return _sorted(rows, sort, descending)
+    """Every team that played a counted game, with their figures, ranked."""
+    return _board("teams", filters, sort, descending, None).rows
 
 
 # --- The register ------------------------------------------------------------
@@ -356,27 +463,28 @@ def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 16
     }
 
 
+PROFILE_GAMES = 50
+
+
 def player_profile(player: Player) -> dict:
-    """What the profile shows: details, rating, form, history, games and figures."""
-    row = next(
-        iter(
-            _rows(
-                Player.objects.filter(pk=player.pk),
-                player_figures(Filters()),
-                lambda _player: None,
-            )
-        ),
-        None,
-    ) or Row(subject=player, rating=None)
+    """What the profile shows: details, rating, form, figures and the latest games.
+
+    The figures are the player's maintained totals; the games listed are the
+    latest :data:`PROFILE_GAMES`, so a long career costs the same as a short one.
+    """
+    totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
+    row = Row(subject=player, rating=None, **(totals or {}))
     rating = PlayerRating.objects.filter(player=player).first()
     row.rating = rating.rating if rating else None
+    mine = GameTeam.objects.filter(Q(first_player=player) | Q(second_player=player))
     seats = list(
-        GameTeam.objects.filter(Q(first_player=player) | Q(second_player=player))
-        .select_related("game", "team", "first_player", "second_player")
+        mine.select_related("game", "team", "first_player", "second_player")
         .annotate(
             teams_at_game=_count(GameTeam.objects.filter(game=OuterRef("game"))),
         )
-        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
+        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")[
+            :PROFILE_GAMES
+        ]
     )
     lines = [
         GameLine(
@@ -392,6 +500,7 @@ def player_profile(player: Player) -> dict:
     for line in lines:
         change = change_by_game.get(line.game.pk)
         line.rating_delta = None if change is None else change.after - change.before
+    games_count = len(lines) if len(lines) < PROFILE_GAMES else mine.count()
     return {
         "player": player,
         "figures": row,
@@ -399,6 +508,7 @@ def player_profile(player: Player) -> dict:
         "form": [line.badge for line in finished[:5]],
         "chart": rating_chart(changes),
         "games": lines,
+        "games_count": games_count,
     }
 
 

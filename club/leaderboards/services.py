@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -244,6 +244,9 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     if (nickname, member_number) != (keep.nickname, keep.member_number):
         keep.nickname, keep.member_number = nickname, member_number
         keep.save(update_fields=["nickname", "member_number"])
+    from club.leaderboards import figures
+
+    figures.refresh_sides(players=[keep.pk])
     rebuild_ratings()
     return MergeResult(kept=keep, folded_name=folded_name, games=games)
 
@@ -516,6 +519,36 @@ def import_players(data: bytes | str) -> ImportResult:
 
 
 # --- Ratings ----------------------------------------------------------------
+#
+# Ratings are sequential: each finished game moves its players' ratings from
+# where the games before it left them, in the order the games finished. A game
+# that finishes now is rated on top of the current ratings (the common case: a
+# few rows, whatever the history). A change to a game already rated (a
+# correction that changes its places, a game reopened or deleted) re-rates from
+# that game's position on, starting from the skill each player had just before
+# it (kept on every RatingChange), so the cost is the games since, not all the
+# club's games. ``rebuild_ratings`` recomputes everything from scratch; the tests
+# check that both ways give the same numbers.
+
+
+def _rated(games: list[Game] | list[int]) -> list[ratings.RatedGame]:
+    """These finished games, in the order given, as the rating model reads them."""
+    ids = [game if isinstance(game, int) else game.pk for game in games]
+    teams: dict[int, list[tuple[tuple[int, int], int]]] = defaultdict(list)
+    for game_id, first, second, place in (
+        GameTeam.objects.filter(game_id__in=ids)
+        .order_by("game_id", "position")
+        .values_list("game_id", "first_player_id", "second_player_id", "place")
+    ):
+        teams[game_id].append(((first, second), place))
+    return [
+        ratings.RatedGame(
+            game=game_id,
+            teams=[pair for pair, _ in teams[game_id]],
+            places=[place or len(teams[game_id]) for _, place in teams[game_id]],
+        )
+        for game_id in ids
+    ]
 
 
 def rated_games() -> list[ratings.RatedGame]:
@@ -525,58 +558,205 @@ def rated_games() -> list[ratings.RatedGame]:
         .order_by("finished_at", "id")
         .values_list("id", flat=True)
     )
-    teams: dict[int, list[tuple[tuple[int, int], int]]] = defaultdict(list)
-    for game_id, first, second, place in (
-        GameTeam.objects.filter(game__status=Game.Status.FINISHED)
-        .order_by("game_id", "position")
-        .values_list("game_id", "first_player_id", "second_player_id", "place")
-    ):
-        teams[game_id].append(((first, second), place))
-    games = []
-    for game_id in order:
-        members = teams[game_id]
-        games.append(
-            ratings.RatedGame(
-                game=game_id,
-                teams=[pair for pair, _ in members],
-                places=[place or len(members) for _, place in members],
+    return _rated(order)
+
+
+def _lock_state() -> RatingsState:
+    state, _ = RatingsState.objects.get_or_create(pk=1)
+    # Two games finishing at once each rate; the lock makes them take turns.
+    return RatingsState.objects.select_for_update().get(pk=state.pk)
+
+
+def _stamp(state: RatingsState, games: int) -> None:
+    state.rebuilt_at = timezone.now()
+    state.games = games
+    state.save(update_fields=["rebuilt_at", "games"])
+
+
+def _write_changes(games, start, base_position: int):
+    """Rate ``games`` from ``start``; store their changes from ``base_position`` on."""
+    players, changes, skills = _rate_with_skills(games, start)
+    position = {game.game: base_position + index for index, game in enumerate(games)}
+    rows = []
+    for change, (mu, sigma) in zip(changes, skills, strict=True):
+        rows.append(
+            RatingChange(
+                game_id=change.game,
+                player_id=change.player,
+                before=change.before,
+                after=change.after,
+                position=position[change.game],
+                mu_after=mu,
+                sigma_after=sigma,
             )
         )
-    return games
+    RatingChange.objects.bulk_create(rows, batch_size=1000)
+    return players
+
+
+def _rate_with_skills(games, start):
+    """``ratings.rate_games``, plus each change's skill (mu, sigma) after its game."""
+    rated, changes = ratings.rate_games(games, start=start)
+    return rated, changes, [(change.mu_after, change.sigma_after) for change in changes]
+
+
+def _save_ratings(final: dict[int, ratings.PlayerRating], gone: set[int]) -> None:
+    """Write the current rating of the players in ``final``; players in ``gone`` have none."""
+    PlayerRating.objects.filter(player_id__in=set(final) | gone).delete()
+    PlayerRating.objects.bulk_create(
+        (
+            PlayerRating(
+                player_id=rating.player,
+                mu=rating.mu,
+                sigma=rating.sigma,
+                rating=rating.rating,
+                games=rating.games,
+            )
+            for rating in final.values()
+        ),
+        batch_size=1000,
+    )
 
 
 @transaction.atomic
 def rebuild_ratings() -> int:
     """Recompute every player's rating and history; returns the number of games rated."""
-    state, _ = RatingsState.objects.get_or_create(pk=1)
-    # Two games finishing at once each rebuild; the lock makes them take turns.
-    state = RatingsState.objects.select_for_update().get(pk=state.pk)
+    state = _lock_state()
     games = rated_games()
-    players, changes = ratings.rate_games(games)
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
-    PlayerRating.objects.bulk_create(
-        PlayerRating(
-            player_id=rating.player,
-            mu=rating.mu,
-            sigma=rating.sigma,
-            rating=rating.rating,
-            games=rating.games,
-        )
-        for rating in players.values()
-    )
-    position = {game.game: index for index, game in enumerate(games)}
-    RatingChange.objects.bulk_create(
-        RatingChange(
-            game_id=change.game,
-            player_id=change.player,
-            before=change.before,
-            after=change.after,
-            position=position[change.game],
-        )
-        for change in changes
-    )
-    state.rebuilt_at = timezone.now()
-    state.games = len(games)
-    state.save(update_fields=["rebuilt_at", "games"])
+    final = _write_changes(games, None, 0)
+    _save_ratings(final, set())
+    _stamp(state, len(games))
+    _after_ratings(None)
     return len(games)
+
+
+def _after_ratings(players: set[int] | None) -> None:
+    """The team board's ratings follow their players'."""
+    from club.leaderboards.figures import refresh_team_ratings
+
+    teams = None
+    if players is not None:
+        teams = set(
+            Team.objects.filter(
+                Q(first_player_id__in=players) | Q(second_player_id__in=players)
+            ).values_list("pk", flat=True)
+        )
+    refresh_team_ratings(teams)
+
+
+def _states_before(position: int, players: set[int]) -> dict[int, ratings.PlayerRating] | None:
+    """Each player's skill just before the game at ``position``; None if it was not kept."""
+    found = {}
+    for row in (
+        RatingChange.objects.filter(player_id__in=players, position__lt=position)
+        .values("player_id")
+        .annotate(last=Max("position"), games=Count("id"))
+        .order_by()
+    ):
+        found[(row["player_id"], row["last"])] = row["games"]
+    if not found:
+        return {}
+    states = {}
+    for change in RatingChange.objects.filter(
+        Q(*[Q(player_id=p, position=pos) for p, pos in found], _connector=Q.OR)
+    ):
+        if change.mu_after is None or change.sigma_after is None:
+            return None
+        states[change.player_id] = ratings.PlayerRating(
+            player=change.player_id,
+            mu=change.mu_after,
+            sigma=change.sigma_after,
+            rating=ratings.displayed(change.mu_after, change.sigma_after),
+            games=found[(change.player_id, change.position)],
+        )
+    return states
+
+
+def _position_for(game: Game) -> int:
+    """Where ``game`` goes in the rating order: before the first rated game finished after it."""
+    later = (
+        Game.objects.filter(status=Game.Status.FINISHED, rating_changes__isnull=False)
+        .filter(
+            Q(finished_at__gt=game.finished_at) | Q(finished_at=game.finished_at, pk__gt=game.pk)
+        )
+        .exclude(pk=game.pk)
+        .order_by("finished_at", "id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if later is not None:
+        return RatingChange.objects.filter(game_id=later).values_list("position", flat=True)[0]
+    top = RatingChange.objects.aggregate(top=Max("position"))["top"]
+    return 0 if top is None else top + 1
+
+
+def _rerate_from(state: RatingsState, position: int, changed: int | None) -> None:
+    """Re-rate every finished game from ``position`` on in the order they finished.
+
+    ``changed`` is the game whose change started it, if it is still rated at
+    ``position``: when it rates the same as before (a correction that kept its
+    places) nothing after it moves, and nothing is rewritten.
+    """
+    kept_game = (
+        RatingChange.objects.filter(position=position - 1).values_list("game_id", flat=True).first()
+        if position > 0
+        else None
+    )
+    games = Game.objects.filter(status=Game.Status.FINISHED)
+    if kept_game is not None:
+        last = Game.objects.values("finished_at", "pk").get(pk=kept_game)
+        games = games.filter(
+            Q(finished_at__gt=last["finished_at"])
+            | Q(finished_at=last["finished_at"], pk__gt=last["pk"])
+        )
+    order = list(games.order_by("finished_at", "id").values_list("pk", flat=True))
+    todo = _rated(order)
+    dropped = RatingChange.objects.filter(position__gte=position)
+    affected = set(dropped.values_list("player_id", flat=True))
+    affected |= {player for game in todo for team in game.teams for player in team}
+    start = _states_before(position, affected)
+    if start is None:  # rows from before skills were kept: rate everything afresh
+        rebuild_ratings()
+        return
+    if changed is not None and todo and todo[0].game == changed:
+        old = {
+            change.player_id: (change.mu_after, change.sigma_after)
+            for change in RatingChange.objects.filter(game_id=changed, position=position)
+        }
+        _, _, skills = _rate_with_skills(todo[:1], start)
+        players = [player for team in todo[0].teams for player in team]
+        if old == dict(zip(players, skills, strict=True)):
+            _stamp(state, state.games)
+            return
+    dropped.delete()
+    final = _write_changes(todo, start, position)
+    current = {**{p: start[p] for p in affected if p in start}, **final}
+    _save_ratings(current, affected - set(current))
+    _stamp(state, position + len(todo))
+    _after_ratings(affected)
+
+
+@transaction.atomic
+def rate_game(game: Game) -> None:
+    """Bring the ratings up to date after a change to ``game`` (finished now or before)."""
+    state = _lock_state()
+    rated_at = (
+        RatingChange.objects.filter(game_id=game.pk).values_list("position", flat=True).first()
+    )
+    positions = [] if rated_at is None else [rated_at]
+    if game.status == Game.Status.FINISHED and game.finished_at is not None:
+        positions.append(_position_for(game))
+    if not positions:
+        _stamp(state, state.games)
+        return
+    position = min(positions)
+    _rerate_from(state, position, game.pk if rated_at == position else None)
+
+
+@transaction.atomic
+def unrate_deleted_game(position: int) -> None:
+    """A rated game was deleted (its rows went with it): re-rate the games after it."""
+    state = _lock_state()
+    _rerate_from(state, position, None)

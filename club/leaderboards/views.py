@@ -186,13 +186,20 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
     form = BoardForm(request.GET, tournaments=tournaments)
     filters = form.filters()
     sort, descending = form.sorting()
-    board = selectors.player_board if kind == "players" else selectors.team_board
-    rows = board(filters, sort=sort, descending=descending)
+    board = selectors.player_board_page if kind == "players" else selectors.team_board_page
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    found = board(filters, sort=sort, descending=descending, page=page)
     query = request.GET.copy()
-    for key in ("sort", "order", "version"):
+    for key in ("sort", "order", "version", "page"):
         query.pop(key, None)
     sorted_query = query.copy()
     sorted_query.update({"sort": sort, "order": "desc" if descending else "asc"})
+    live_query = sorted_query.copy()
+    if found.page > 1:
+        live_query["page"] = str(found.page)
     return render(
         request,
         _partial(request, "leaderboards/board.html", "board"),
@@ -200,11 +207,13 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
             "kind": kind,
             "columns": _columns(),
             "form": form,
-            "rows": rows,
+            "rows": found.rows,
+            "board": found,
             "sort": sort,
             "descending": descending,
             "filter_query": query.urlencode(),
-            "live_url": f"{request.path}?{sorted_query.urlencode()}",
+            "sorted_query": sorted_query.urlencode(),
+            "live_url": f"{request.path}?{live_query.urlencode()}",
             "live_version": version,
         },
     )

@@ -49,7 +49,7 @@ pair as the mean of its two players' displayed ratings: :func:`team_rating`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
@@ -139,6 +139,9 @@ class RatingChange:
     player: int
     before: float
     after: float
+    # The skill estimate after the game: where the player's next game starts from.
+    mu_after: float = field(default=0.0, compare=False)
+    sigma_after: float = field(default=0.0, compare=False)
 
     @property
     def change(self) -> float:
@@ -269,6 +272,8 @@ def rate_games(
                         player=player,
                         before=displayed(mu, sigma),
                         after=displayed(new.mu, new.sigma),
+                        mu_after=new.mu,
+                        sigma_after=new.sigma,
                     )
                 )
 

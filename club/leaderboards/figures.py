@@ -1,0 +1,326 @@
+"""The leaderboard figures, kept up to date instead of counted per request.
+
+Every finished game has one :class:`PlayerGameFigures` row per player and one
+:class:`TeamGameFigures` row per team, computed from its stored deals, ledger
+and places; every side that played has a row of totals over all its games.
+:func:`refresh_game` rewrites a game's rows and its sides' totals; the scoring
+services call it (through ``game_changed``) in the transaction of any change to
+a game, so a board never shows a result without its figures. The cost is one
+game's deals and the totals of its sides' own games, whatever the size of the
+club's history.
+
+:func:`rebuild_all` recomputes everything from the deals (``manage.py
+rebuild_leaderboards``), and :func:`drift` compares what is stored with a
+recomputation, for the command's check and for the tests.
+
+The figures are defined in :mod:`club.leaderboards.selectors`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db.models import Max, Q, Sum
+from django.utils import timezone
+
+from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round
+from club.leaderboards.models import (
+    PlayerGameFigures,
+    PlayerTotals,
+    TeamGameFigures,
+    TeamTotals,
+)
+from club.tournaments.models import SittingGame
+
+COUNTS = (
+    "played",
+    "won",
+    "declared",
+    "made",
+    "doubles_won",
+    "doubles_lost",
+    "redoubles_won",
+    "redoubles_lost",
+    "tables_net",
+)
+FIELDS = (*COUNTS, "biggest_bid")
+
+
+def _blank() -> dict:
+    return {**dict.fromkeys(COUNTS, 0), "biggest_bid": None}
+
+
+def _bigger(current: int | None, bid: int) -> int:
+    return bid if current is None or bid > current else current
+
+
+def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[TeamGameFigures]]:
+    """The rows of the finished games among ``game_ids``, from their stored deals: four queries."""
+    games = {
+        game["id"]: game
+        for game in Game.objects.filter(pk__in=game_ids, status=Game.Status.FINISHED).values(
+            "id", "created_at"
+        )
+    }
+    if not games:
+        return [], []
+    ids = list(games)
+    tournament_of = dict(
+        SittingGame.objects.filter(game_id__in=ids).values_list("game_id", "sitting__tournament_id")
+    )
+    seats = list(
+        GameTeam.objects.filter(game_id__in=ids).values(
+            "id", "game_id", "team_id", "first_player_id", "second_player_id", "place"
+        )
+    )
+    side: dict[int, dict] = {}  # seat id -> the team's figures at that game
+    declarer: dict[tuple[int, int], dict] = {}  # (game, player) -> declared, made, biggest
+    for seat in seats:
+        figures = _blank()
+        figures["played"] = 1
+        figures["won"] = int(seat["place"] == 1)
+        side[seat["id"]] = figures
+    seats_of_game: dict[int, list[int]] = defaultdict(list)
+    for seat in seats:
+        seats_of_game[seat["game_id"]].append(seat["id"])
+
+    deals = Round.objects.filter(game_id__in=ids).values_list(
+        "game_id", "declaring_team_id", "declarer_id", "made", "bid", "doubling", "all_pass"
+    )
+    for game_id, declaring, player, made, bid, doubling, all_pass in deals.iterator(
+        chunk_size=5000
+    ):
+        if declaring is not None:
+            team = side[declaring]
+            team["declared"] += 1
+            if made:
+                team["made"] += 1
+                if not all_pass:
+                    team["biggest_bid"] = _bigger(team["biggest_bid"], bid)
+        if player is not None:
+            mine = declarer.setdefault((game_id, player), {"declared": 0, "made": 0, "big": None})
+            mine["declared"] += 1
+            if made:
+                mine["made"] += 1
+                mine["big"] = _bigger(mine["big"], bid)
+        if doubling != Doubling.NONE and declaring is not None:
+            name = "doubles" if doubling == Doubling.DOUBLE else "redoubles"
+            for seat_id in seats_of_game[game_id]:
+                # Declaring and made, or defending and the declarer failed, is a win.
+                won = made if seat_id == declaring else not made
+                side[seat_id][f"{name}_{'won' if won else 'lost'}"] += 1
+    for seat_id, net in (
+        LedgerEntry.objects.filter(game_team__game_id__in=ids)
+        .values("game_team_id")
+        .annotate(net=Sum("change"))
+        .values_list("game_team_id", "net")
+    ):
+        side[seat_id]["tables_net"] = net or 0
+
+    players, teams = [], []
+    for seat in seats:
+        game_id = seat["game_id"]
+        where = {
+            "game_id": game_id,
+            "tournament_id": tournament_of.get(game_id),
+            "played_on": timezone.localdate(games[game_id]["created_at"]),
+        }
+        figures = side[seat["id"]]
+        teams.append(TeamGameFigures(team_id=seat["team_id"], **where, **figures))
+        for player in (seat["first_player_id"], seat["second_player_id"]):
+            mine = declarer.get((game_id, player), {"declared": 0, "made": 0, "big": None})
+            players.append(
+                PlayerGameFigures(
+                    player_id=player,
+                    **where,
+                    **{
+                        **figures,
+                        "declared": mine["declared"],
+                        "made": mine["made"],
+                        "biggest_bid": mine["big"],
+                    },
+                )
+            )
+    return players, teams
+
+
+SUMS = {name: Sum(name) for name in COUNTS} | {"biggest_bid": Max("biggest_bid")}
+
+
+def _refresh_totals(players: Iterable[int], teams: Iterable[int]) -> None:
+    """Sum the totals of these sides again from their own game rows."""
+    for model, totals, key, ids in (
+        (PlayerGameFigures, PlayerTotals, "player_id", set(players)),
+        (TeamGameFigures, TeamTotals, "team_id", set(teams)),
+    ):
+        if not ids:
+            continue
+        summed = {
+            row[key]: row
+            for row in model.objects.filter(**{f"{key}__in": ids})
+            .values(key)
+            .annotate(**SUMS)
+            .order_by()
+        }
+        totals.objects.filter(**{f"{key}__in": ids}).delete()
+        totals.objects.bulk_create(
+            totals(**{key: side, **{name: row[name] for name in FIELDS}})
+            for side, row in summed.items()
+        )
+    if teams:
+        refresh_team_ratings(teams)
+
+
+def refresh_team_ratings(teams: Iterable[int] | None = None) -> None:
+    """A team's rating on the board is the mean of its players' current ratings."""
+    from club.leaderboards.models import PlayerRating
+    from club.scoring import ratings
+
+    totals = TeamTotals.objects.select_related("team")
+    if teams is not None:
+        totals = totals.filter(team_id__in=set(teams))
+    totals = list(totals)
+    wanted = {p for row in totals for p in (row.team.first_player_id, row.team.second_player_id)}
+    found = {
+        rating.player_id: rating for rating in PlayerRating.objects.filter(player_id__in=wanted)
+    }
+    for row in totals:
+        row.rating = ratings.team_rating(found, row.team.first_player_id, row.team.second_player_id)
+    TeamTotals.objects.bulk_update(totals, ["rating"], batch_size=500)
+
+
+def _sides_of(game_ids: list[int]) -> tuple[set[int], set[int]]:
+    players, teams = set(), set()
+    for first, second, team in GameTeam.objects.filter(game_id__in=game_ids).values_list(
+        "first_player_id", "second_player_id", "team_id"
+    ):
+        players.update((first, second))
+        teams.add(team)
+    return players, teams
+
+
+def refresh_games(game_ids: list[int]) -> None:
+    """Rewrite the rows of these games (none for a game not finished) and their sides' totals."""
+    before_players = set(
+        PlayerGameFigures.objects.filter(game_id__in=game_ids).values_list("player_id", flat=True)
+    )
+    before_teams = set(
+        TeamGameFigures.objects.filter(game_id__in=game_ids).values_list("team_id", flat=True)
+    )
+    PlayerGameFigures.objects.filter(game_id__in=game_ids).delete()
+    TeamGameFigures.objects.filter(game_id__in=game_ids).delete()
+    players, teams = _games_figures(game_ids)
+    PlayerGameFigures.objects.bulk_create(players)
+    TeamGameFigures.objects.bulk_create(teams)
+    _refresh_totals(
+        before_players | {row.player_id for row in players},
+        before_teams | {row.team_id for row in teams},
+    )
+
+
+def file_under_tournament(game_id: int, tournament_id: int | None) -> None:
+    """The game's rows count for this tournament's boards (None: for no tournament)."""
+    for model in (PlayerGameFigures, TeamGameFigures):
+        model.objects.filter(game_id=game_id).update(tournament_id=tournament_id)
+
+
+def refresh_game(game: Game) -> None:
+    refresh_games([game.pk])
+
+
+def refresh_sides(players: Iterable[int] = (), teams: Iterable[int] = ()) -> None:
+    """After seats move between players (a merge): rewrite the games of these sides."""
+    players, teams = set(players), set(teams)
+    games = set(
+        GameTeam.objects.filter(
+            Q(first_player_id__in=players) | Q(second_player_id__in=players) | Q(team_id__in=teams)
+        ).values_list("game_id", flat=True)
+    )
+    refresh_games(sorted(games))
+    _refresh_totals(players, teams)
+
+
+def forget_sides(players: Iterable[int], teams: Iterable[int]) -> None:
+    """After games were deleted (their rows went with them): sum these sides again."""
+    _refresh_totals(players, teams)
+
+
+BATCH = 2000
+
+
+def rebuild_all() -> int:
+    """Recompute every row and total from the deals; returns the number of games."""
+    PlayerGameFigures.objects.all().delete()
+    TeamGameFigures.objects.all().delete()
+    PlayerTotals.objects.all().delete()
+    TeamTotals.objects.all().delete()
+    ids = list(
+        Game.objects.filter(status=Game.Status.FINISHED).order_by("pk").values_list("pk", flat=True)
+    )
+    for start in range(0, len(ids), BATCH):
+        players, teams = _games_figures(ids[start : start + BATCH])
+        PlayerGameFigures.objects.bulk_create(players, batch_size=1000)
+        TeamGameFigures.objects.bulk_create(teams, batch_size=1000)
+    for model, totals, key in (
+        (PlayerGameFigures, PlayerTotals, "player_id"),
+        (TeamGameFigures, TeamTotals, "team_id"),
+    ):
+        totals.objects.bulk_create(
+            (
+                totals(**{key: row[key], **{name: row[name] for name in FIELDS}})
+                for row in model.objects.values(key).annotate(**SUMS).order_by().iterator()
+            ),
+            batch_size=1000,
+        )
+    refresh_team_ratings()
+    return len(ids)
+
+
+def _stored(model, key: str) -> dict:
+    return {
+        (row["game_id"], row[key]): tuple(row[name] for name in FIELDS)
+        for row in model.objects.values("game_id", key, *FIELDS).iterator()
+    }
+
+
+def drift() -> list[str]:
+    """What differs between the stored figures and a recomputation from the deals (empty: none)."""
+    faults = []
+    ids = list(
+        Game.objects.filter(status=Game.Status.FINISHED).order_by("pk").values_list("pk", flat=True)
+    )
+    fresh_players, fresh_teams = {}, {}
+    for start in range(0, len(ids), BATCH):
+        players, teams = _games_figures(ids[start : start + BATCH])
+        for row in players:
+            fresh_players[(row.game_id, row.player_id)] = tuple(getattr(row, n) for n in FIELDS)
+        for row in teams:
+            fresh_teams[(row.game_id, row.team_id)] = tuple(getattr(row, n) for n in FIELDS)
+    for label, fresh, stored in (
+        ("player", fresh_players, _stored(PlayerGameFigures, "player_id")),
+        ("team", fresh_teams, _stored(TeamGameFigures, "team_id")),
+    ):
+        for key in sorted(set(fresh) | set(stored)):
+            if fresh.get(key) != stored.get(key):
+                faults.append(
+                    f"game {key[0]}, {label} {key[1]}: {stored.get(key)} != {fresh.get(key)}"
+                )
+    for model, totals, key in (
+        (PlayerGameFigures, PlayerTotals, "player_id"),
+        (TeamGameFigures, TeamTotals, "team_id"),
+    ):
+        summed = {
+            row[key]: tuple(row[name] for name in FIELDS)
+            for row in model.objects.values(key).annotate(**SUMS).order_by()
+        }
+        kept = {
+            row[key]: tuple(row[name] for name in FIELDS)
+            for row in totals.objects.values(key, *FIELDS)
+        }
+        for side in sorted(set(summed) | set(kept)):
+            if summed.get(side) != kept.get(side):
+                faults.append(
+                    f"totals of {key[:-3]} {side}: {kept.get(side)} != {summed.get(side)}"
+                )
+    return faults
