@@ -7,7 +7,11 @@ from pathlib import Path
 
 PRESETS = ["small", "large", "federation"]
 # The targets (p95, milliseconds); pages and fragments share one.
-TARGETS = {"record a deal": 30.0, "correct deal 1 of 60": 100.0}
+TARGETS = {
+    "record a deal": 30.0,
+    "record the deal that ends a game": 30.0,
+    "correct deal 1 of 60": 100.0,
+}
 PAGE_TARGET = 25.0
 
 
@@ -74,6 +78,14 @@ def markdown(results: dict, out: Path | None = Path("results")) -> str:
                 f"{figures['deals_per_second']:,.0f} deals/s, peak RSS "
                 f"{figures['peak_rss_mb']:.0f} MB, {figures['bytes'] / 2**20:.0f} MB written"
             )
+    rebuild = results.get("rebuild")
+    if rebuild:
+        lines.append(
+            f"- every leaderboard figure and rating recomputed from scratch "
+            f"(`rebuild_leaderboards`, target 60 s): {rebuild['seconds']:.1f} s "
+            f"(figures {rebuild['figures_seconds']:.1f} s, ratings "
+            f"{rebuild['ratings_seconds']:.1f} s) over {rebuild['games']:,} games"
+        )
     return "\n".join(lines) + "\n"
 
 

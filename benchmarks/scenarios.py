@@ -23,8 +23,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round
-from club.leaderboards.models import PlayerRating
+from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
+from club.scoring import rules as core
 from club.scoring import services as scoring
 from club.tournaments.models import Sitting, SittingGame, Standing, Tournament, TournamentTeam
 
@@ -95,6 +96,7 @@ class World:
     bench_sitting: Sitting | None = None
     long_game: Game | None = None
     fresh_games: list[Game] = field(default_factory=list)
+    ending_games: list[Game] = field(default_factory=list)  # one deal from their end
 
 
 def find_world() -> World:
@@ -151,7 +153,9 @@ def _deal(seating: scoring.Seating, number: int, variant: int = 0) -> scoring.De
 
 
 def add_bench_games(world: World, fresh: int) -> None:
-    """A sitting of its own in the tournament: fresh games to record into, and a 60-deal game."""
+    """A sitting of its own in the tournament: fresh games to record into, a 60-deal game,
+    and games of one table a team, which their first deal ends (standings, figures and
+    ratings follow, as on the night)."""
     tournament = world.tournament
     entries = list(
         TournamentTeam.objects.filter(tournament=tournament).select_related(
@@ -177,6 +181,17 @@ def add_bench_games(world: World, fresh: int) -> None:
         )
         games.append(game)
     world.long_game, world.fresh_games = games[0], games[1:]
+    for index in range(fresh * 10):
+        game = scoring.create_game(
+            label=f"bench {sitting.pk} ending {index}",
+            teams=teams,
+            first_dealer=0,
+            rules=core.Rules(tables_per_team=1),
+        )
+        SittingGame.objects.create(
+            sitting=sitting, game=game, table_label=f"Ending {index}", position=fresh + 1 + index
+        )
+        world.ending_games.append(game)
     seating = scoring.load_seating(world.long_game)
     for number in range(1, 61):
         scoring.record_deal(game=world.long_game, number=number, entry=_deal(seating, number))
@@ -258,36 +273,68 @@ def sql_tournament_version(tournament_id: int) -> None:
     )
 
 
+BOARD_COLUMNS = (
+    "t.played, t.won, t.declared, t.made, t.doubles_won, t.doubles_lost, "
+    "t.redoubles_won, t.redoubles_lost, t.tables_net, t.biggest_bid"
+)
+
+
 def sql_leaderboard() -> None:
-    # The board's figures, kept per player, would be one read; computed from the
-    # deals they are one grouped pass over the seats and one over the deals.
+    # The first page of the kept totals, by rating, and how many there are.
+    fetch(f"SELECT COUNT(*) FROM {table(PlayerTotals)} WHERE played > 0")
     fetch(
-        f"SELECT p.id, p.name, r.rating FROM {table(Player)} p "
-        f"LEFT JOIN {table(PlayerRating)} r ON r.player_id = p.id ORDER BY r.rating DESC"
+        f"SELECT p.id, p.name, r.rating, {BOARD_COLUMNS} FROM {table(PlayerTotals)} t "
+        f"JOIN {table(Player)} p ON p.id = t.player_id "
+        f"LEFT JOIN {table(PlayerRating)} r ON r.player_id = p.id WHERE t.played > 0 "
+        "ORDER BY r.rating DESC, LOWER(p.name) LIMIT 50"
+    )
+
+
+def sql_team_board() -> None:
+    fetch(f"SELECT COUNT(*) FROM {table(TeamTotals)} WHERE played > 0")
+    fetch(
+        f"SELECT tm.id, tm.name, t.rating, a.name, b.name, {BOARD_COLUMNS} "
+        f"FROM {table(TeamTotals)} t JOIN {table(Team)} tm ON tm.id = t.team_id "
+        f"JOIN {table(Player)} a ON a.id = tm.first_player_id "
+        f"JOIN {table(Player)} b ON b.id = tm.second_player_id WHERE t.played > 0 "
+        "ORDER BY t.rating DESC, LOWER(tm.name) LIMIT 50"
+    )
+
+
+def sql_tournament_board(tournament_id: int) -> None:
+    sums = ", ".join(
+        f"SUM(f.{name})"
+        for name in (
+            "played",
+            "won",
+            "declared",
+            "made",
+            "doubles_won",
+            "doubles_lost",
+            "redoubles_won",
+            "redoubles_lost",
+            "tables_net",
+        )
     )
     fetch(
-        f"SELECT first_player_id, COUNT(*), {WON}, SUM(tables) "
-        f"FROM {table(GameTeam)} GROUP BY first_player_id"
-    )
-    fetch(
-        f"SELECT second_player_id, COUNT(*), {WON}, SUM(tables) "
-        f"FROM {table(GameTeam)} GROUP BY second_player_id"
-    )
-    fetch(
-        "SELECT declarer_id, COUNT(*), SUM(CASE WHEN made THEN 1 ELSE 0 END), MAX(bid) "
-        f"FROM {table(Round)} "
-        "GROUP BY declarer_id"
+        f"SELECT f.player_id, p.name, r.rating, {sums}, MAX(f.biggest_bid) "
+        f"FROM {table(PlayerGameFigures)} f JOIN {table(Player)} p ON p.id = f.player_id "
+        f"LEFT JOIN {table(PlayerRating)} r ON r.player_id = p.id "
+        "WHERE f.tournament_id = %s GROUP BY f.player_id, p.name, r.rating "
+        "ORDER BY r.rating DESC, LOWER(p.name) LIMIT 50",
+        [tournament_id],
     )
 
 
 def sql_profile(player_id: int) -> None:
     fetch(f"SELECT * FROM {table(Player)} WHERE id = %s", [player_id])
     fetch(f"SELECT * FROM {table(PlayerRating)} WHERE player_id = %s", [player_id])
+    fetch(f"SELECT * FROM {table(PlayerTotals)} WHERE player_id = %s", [player_id])
     fetch(
         f"SELECT gt.*, g.label, g.status, g.finished_at FROM {table(GameTeam)} gt "
         f"JOIN {table(Game)} g ON g.id = gt.game_id "
         "WHERE gt.first_player_id = %s OR gt.second_player_id = %s "
-        "ORDER BY g.finished_at DESC",
+        "ORDER BY g.finished_at DESC LIMIT 50",
         [player_id, player_id],
     )
     fetch(
