@@ -149,7 +149,11 @@ SUMS = {name: Sum(name) for name in COUNTS} | {"biggest_bid": Max("biggest_bid")
 
 
 def _refresh_totals(players: Iterable[int], teams: Iterable[int]) -> None:
-    """Sum the totals of these sides again from their own game rows."""
+    """Sum the totals of these sides again from their own game rows.
+
+    Written in place (an upsert), so a team's rating, kept with its totals,
+    stays until the ratings move it.
+    """
     for model, totals, key, ids in (
         (PlayerGameFigures, PlayerTotals, "player_id", set(players)),
         (TeamGameFigures, TeamTotals, "team_id", set(teams)),
@@ -163,23 +167,35 @@ def _refresh_totals(players: Iterable[int], teams: Iterable[int]) -> None:
             .annotate(**SUMS)
             .order_by()
         }
-        totals.objects.filter(**{f"{key}__in": ids}).delete()
+        if ids - set(summed):  # sides left with no finished game
+            totals.objects.filter(**{f"{key}__in": ids - set(summed)}).delete()
         totals.objects.bulk_create(
-            totals(**{key: side, **{name: row[name] for name in FIELDS}})
-            for side, row in summed.items()
+            [
+                totals(**{key: side, **{name: row[name] for name in FIELDS}})
+                for side, row in summed.items()
+            ],
+            update_conflicts=True,
+            unique_fields=[key.removesuffix("_id")],
+            update_fields=list(FIELDS),
         )
-    if teams:
-        refresh_team_ratings(teams)
 
 
-def refresh_team_ratings(teams: Iterable[int] | None = None) -> None:
-    """A team's rating on the board is the mean of its players' current ratings."""
+def refresh_team_ratings(teams: Iterable[int] | None = None, players: Iterable[int] = ()) -> None:
+    """A team's rating on the board is the mean of its players' current ratings.
+
+    For the ``teams`` given, and the teams of the ``players`` given; every team if neither.
+    """
     from club.leaderboards.models import PlayerRating
     from club.scoring import ratings
 
     totals = TeamTotals.objects.select_related("team")
-    if teams is not None:
-        totals = totals.filter(team_id__in=set(teams))
+    if teams is not None or players:
+        players = set(players)
+        totals = totals.filter(
+            Q(team_id__in=set(teams or ()))
+            | Q(team__first_player_id__in=players)
+            | Q(team__second_player_id__in=players)
+        )
     totals = list(totals)
     wanted = {p for row in totals for p in (row.team.first_player_id, row.team.second_player_id)}
     found = {

@@ -46,7 +46,7 @@ def forget_deleted_game(sender, instance, **kwargs):
     players, teams, position = remembered
     figures.forget_sides(players, teams)
     if position is not None:
-        unrate_deleted_game(position)
+        unrate_deleted_game(position, players)
 
 
 @receiver(post_save, sender=SittingGame, dispatch_uid="leaderboards-game-in-sitting")

@@ -18,6 +18,7 @@ import csv
 import io
 import unicodedata
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -562,9 +563,12 @@ def rated_games() -> list[ratings.RatedGame]:
 
 
 def _lock_state() -> RatingsState:
-    state, _ = RatingsState.objects.get_or_create(pk=1)
     # Two games finishing at once each rate; the lock makes them take turns.
-    return RatingsState.objects.select_for_update().get(pk=state.pk)
+    state = RatingsState.objects.select_for_update().filter(pk=1).first()
+    if state is None:
+        RatingsState.objects.get_or_create(pk=1)
+        state = RatingsState.objects.select_for_update().get(pk=1)
+    return state
 
 
 def _stamp(state: RatingsState, games: int) -> None:
@@ -636,14 +640,10 @@ def _after_ratings(players: set[int] | None) -> None:
     """The team board's ratings follow their players'."""
     from club.leaderboards.figures import refresh_team_ratings
 
-    teams = None
-    if players is not None:
-        teams = set(
-            Team.objects.filter(
-                Q(first_player_id__in=players) | Q(second_player_id__in=players)
-            ).values_list("pk", flat=True)
-        )
-    refresh_team_ratings(teams)
+    if players is None:
+        refresh_team_ratings()
+    else:
+        refresh_team_ratings(teams=(), players=players)
 
 
 def _states_before(position: int, players: set[int]) -> dict[int, ratings.PlayerRating] | None:
@@ -687,23 +687,33 @@ def _position_for(game: Game) -> int:
         .first()
     )
     if later is not None:
-        return RatingChange.objects.filter(game_id=later).values_list("position", flat=True)[0]
+        return (
+            RatingChange.objects.filter(game_id=later)
+            .order_by()
+            .values_list("position", flat=True)[0]
+        )
     top = RatingChange.objects.aggregate(top=Max("position"))["top"]
     return 0 if top is None else top + 1
 
 
-def _rerate_from(state: RatingsState, position: int, changed: int | None) -> None:
+def _rerate_from(
+    state: RatingsState, position: int, changed: int | None, players: Iterable[int] = ()
+) -> None:
     """Re-rate every finished game from ``position`` on in the order they finished.
 
     ``changed`` is the game whose change started it, if it is still rated at
     ``position``: when it rates the same as before (a correction that kept its
     places) nothing after it moves, and nothing is rewritten.
     """
-    kept_game = (
-        RatingChange.objects.filter(position=position - 1).values_list("game_id", flat=True).first()
-        if position > 0
-        else None
+    # The last game rated before ``position`` that is still rated (games deleted
+    # together leave gaps): everything after it is rated again.
+    kept = (
+        RatingChange.objects.filter(position__lt=position)
+        .order_by("-position")
+        .values_list("game_id", "position")
+        .first()
     )
+    kept_game, position = (kept[0], kept[1] + 1) if kept else (None, 0)
     games = Game.objects.filter(status=Game.Status.FINISHED)
     if kept_game is not None:
         last = Game.objects.values("finished_at", "pk").get(pk=kept_game)
@@ -713,8 +723,8 @@ def _rerate_from(state: RatingsState, position: int, changed: int | None) -> Non
         )
     order = list(games.order_by("finished_at", "id").values_list("pk", flat=True))
     todo = _rated(order)
-    dropped = RatingChange.objects.filter(position__gte=position)
-    affected = set(dropped.values_list("player_id", flat=True))
+    dropped = RatingChange.objects.filter(position__gte=position).order_by()
+    affected = set(dropped.values_list("player_id", flat=True)) | set(players)
     affected |= {player for game in todo for team in game.teams for player in team}
     start = _states_before(position, affected)
     if start is None:  # rows from before skills were kept: rate everything afresh
@@ -743,7 +753,10 @@ def rate_game(game: Game) -> None:
     """Bring the ratings up to date after a change to ``game`` (finished now or before)."""
     state = _lock_state()
     rated_at = (
-        RatingChange.objects.filter(game_id=game.pk).values_list("position", flat=True).first()
+        RatingChange.objects.filter(game_id=game.pk)
+        .order_by()
+        .values_list("position", flat=True)
+        .first()
     )
     positions = [] if rated_at is None else [rated_at]
     if game.status == Game.Status.FINISHED and game.finished_at is not None:
@@ -756,7 +769,10 @@ def rate_game(game: Game) -> None:
 
 
 @transaction.atomic
-def unrate_deleted_game(position: int) -> None:
-    """A rated game was deleted (its rows went with it): re-rate the games after it."""
+def unrate_deleted_game(position: int, players: Iterable[int]) -> None:
+    """A rated game was deleted (its rows went with it): re-rate the games after it.
+
+    ``players`` sat at it: their ratings go back to before it.
+    """
     state = _lock_state()
-    _rerate_from(state, position, None)
+    _rerate_from(state, position, None, players)

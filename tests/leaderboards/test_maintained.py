@@ -149,6 +149,9 @@ def test_every_kind_of_change_keeps_figures_and_ratings_in_step(club):
     # Deleting a rated game re-rates the games after it; its figures go.
     Game.objects.get(pk=club["B"].pk).delete()
     assert_in_step()
+    # Several at once leave gaps in the order; the games after them are rated again.
+    Game.objects.filter(pk__in=[club["C"].pk, club["D"].pk]).delete()
+    assert_in_step()
 
 
 def test_a_correction_that_keeps_the_places_rewrites_no_rating(club):
