@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.contrib.auth import get_user_model
 
-from club.games.models import Change, Game, LedgerEntry, Pile, Round
+from club.games.models import Change, Doubling, Game, LedgerEntry, Pile, Round, Trump
 from club.scoring import rules as core
 from club.scoring.services import Seating, load_seating
 
@@ -23,40 +24,54 @@ class TeamRow:
 @dataclass
 class DealRow:
     round: Round
+    trump: str  # the trump's name in the reader's language
+    doubling: str  # "" when not doubled, else "Doubled" or "Redoubled", translated
     cells: list[dict]  # per team of the game: pile, change, balance
 
 
-def game_rounds(game: Game):
-    return (
-        game.rounds.order_by("number")
-        .select_related("declarer", "dealer", "declaring_team__team")
-        .prefetch_related(
-            Prefetch("piles", queryset=Pile.objects.only("round_id", "game_team_id", "points")),
-            Prefetch(
-                "ledger",
-                queryset=LedgerEntry.objects.only("round_id", "game_team_id", "change", "balance"),
-            ),
-        )
-    )
+def _attach_seating(rounds: list[Round], seating: Seating) -> None:
+    """Give each deal its declarer, dealer and declaring team from the seating already loaded.
+
+    They are players and teams of this game, so joining them in again for every
+    deal would only build the same objects once per deal.
+    """
+    players = {player.pk: player for player in seating.players}
+    teams = {team.pk: team for team in seating.teams}
+    declarer, dealer = Round.declarer.field, Round.dealer.field
+    declaring_team = Round.declaring_team.field
+    for round_ in rounds:
+        if round_.declarer_id is None or round_.declarer_id in players:
+            declarer.set_cached_value(round_, players.get(round_.declarer_id))
+        if round_.dealer_id in players:
+            dealer.set_cached_value(round_, players[round_.dealer_id])
+        if round_.declaring_team_id in teams:
+            declaring_team.set_cached_value(round_, teams[round_.declaring_team_id])
 
 
-def chart(teams, rounds, tables_per_team: int) -> dict:
-    """Polylines of each team's tables after every deal, for an inline SVG."""
-    total = tables_per_team * len(teams)
+def _per_round(rows) -> dict[int, dict[int, tuple]]:
+    """{round id: {game team id: the rest of the row}} from (round id, team id, ...) rows."""
+    by_round: dict[int, dict[int, tuple]] = defaultdict(dict)
+    for round_id, team_id, *values in rows:
+        by_round[round_id][team_id] = values
+    return by_round
+
+
+def chart(team_rows, balances: dict[int, list[int]], tables_per_team: int, deals: int) -> dict:
+    """Polylines of each team's tables after every deal, for an inline SVG.
+
+    ``balances`` holds each team's (game team id) tables after every deal, in order.
+    """
+    total = tables_per_team * len(team_rows)
     width, height = 600, 220
-    deals = len(rounds)
     step = width / max(deals, 1)
     series = []
-    for team in teams:
-        balances = [tables_per_team] + [
-            next(e.balance for e in round_.ledger.all() if e.game_team_id == team.team.pk)
-            for round_ in rounds
-        ]
+    for row in team_rows:
+        tables = [tables_per_team, *balances.get(row.team.pk, [])]
         points = " ".join(
             f"{index * step:.1f},{height - balance / total * height:.1f}"
-            for index, balance in enumerate(balances)
+            for index, balance in enumerate(tables)
         )
-        series.append({"team": team, "points": points, "last": balances[-1]})
+        series.append({"team": row, "points": points, "last": tables[-1]})
     return {
         "width": width,
         "height": height,
@@ -66,34 +81,78 @@ def chart(teams, rounds, tables_per_team: int) -> dict:
     }
 
 
-def game_page(game: Game) -> dict:
-    """What the game page shows: tables, who deals, the cards, the deals and their history."""
-    seating: Seating = load_seating(game)
+def _history(game: Game) -> list[dict]:
+    """The latest changes as plain rows: the page shows each as one line of text."""
+    who = f"made_by__{get_user_model().USERNAME_FIELD}"
+    actions = {value: str(label) for value, label in Change.Action.choices}
+    rows = list(
+        Change.objects.filter(game=game)
+        .order_by("-made_at", "-id")
+        .values("made_at", "action", "number", "before", "after", who)[:50]
+    )
+    for row in rows:
+        row["action"] = actions.get(row["action"], row["action"])
+        row["who"] = row.pop(who)
+    return rows
+
+
+def game_page(game: Game, *, seating: Seating | None = None) -> dict:
+    """What the game page shows: tables, who deals, the cards, the deals and their history.
+
+    Six queries however long the game: the seating, the deals, their piles, their
+    ledger and the latest changes (and the game itself, read by the caller).
+    """
+    seating = seating or load_seating(game)
     teams = seating.teams
-    rounds = list(game_rounds(game))
+    if game.winner_id is not None:
+        winner = next((team for team in teams if team.pk == game.winner_id), None)
+        if winner is not None:
+            Game.winner.field.set_cached_value(game, winner)
+    rounds = list(game.rounds.order_by("number"))
+    _attach_seating(rounds, seating)
+    piles = _per_round(
+        Pile.objects.filter(round__game=game).values_list("round_id", "game_team_id", "points")
+    )
+    ledger = _per_round(
+        LedgerEntry.objects.filter(round__game=game)
+        .order_by()  # the model's order joins the rounds and teams again; the rows say both
+        .values_list("round_id", "game_team_id", "change", "balance")
+    )
     last = rounds[-1] if rounds else None
-    last_change = {e.game_team_id: e.change for e in last.ledger.all()} if last else {}
+    last_change = {team: row[0] for team, row in ledger[last.pk].items()} if last else {}
     team_rows = [
         TeamRow(team=team, colour=TEAM_COLOURS[team.position], change=last_change.get(team.pk))
         for team in teams
     ]
+    trumps = {value: str(label) for value, label in Trump.choices}
+    doublings = {value: str(label) for value, label in Doubling.choices}
+    doublings[Doubling.NONE] = ""
+    balances: dict[int, list[int]] = {team.pk: [] for team in teams}
     deal_rows = []
     for round_ in rounds:
-        piles = {p.game_team_id: p.points for p in round_.piles.all()}
-        ledger = {e.game_team_id: e for e in round_.ledger.all()}
+        round_piles = piles.get(round_.pk, {})
+        round_ledger = ledger.get(round_.pk, {})
+        cells = []
+        for team in teams:
+            pile = round_piles.get(team.pk)
+            entry = round_ledger.get(team.pk)
+            change, balance = entry if entry else (None, None)
+            if entry:
+                balances[team.pk].append(balance)
+            cells.append(
+                {
+                    "points": pile[0] if pile else None,
+                    "change": change,
+                    "balance": balance,
+                    "declaring": round_.declaring_team_id == team.pk,
+                }
+            )
         deal_rows.append(
             DealRow(
                 round=round_,
-                cells=[
-                    {
-                        "team": team,
-                        "points": piles.get(team.pk),
-                        "change": ledger[team.pk].change if team.pk in ledger else None,
-                        "balance": ledger[team.pk].balance if team.pk in ledger else None,
-                        "declaring": round_.declaring_team_id == team.pk,
-                    }
-                    for team in teams
-                ],
+                trump=trumps.get(round_.trump, round_.trump),
+                doubling=doublings.get(round_.doubling, round_.doubling),
+                cells=cells,
             )
         )
     in_play = [team.position for team in teams if team.tables > 0]
@@ -113,12 +172,8 @@ def game_page(game: Game) -> dict:
         "last_round": last,
         "last_eliminated": [t for t in teams if last and t.out_in_deal == last.number],
         "in_play": in_play,
-        "chart": chart(team_rows, rounds, game.tables_per_team),
-        "changes": list(
-            Change.objects.filter(game=game)
-            .select_related("made_by")
-            .order_by("-made_at", "-id")[:50]
-        ),
+        "chart": chart(team_rows, balances, game.tables_per_team, len(rounds)),
+        "changes": _history(game),
         "next_number": game.deals_played + 1,
         "placed": sorted(teams, key=lambda team: (team.place or 99, team.position)),
     }
