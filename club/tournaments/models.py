@@ -128,7 +128,11 @@ class Sitting(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Sitting %(number)d") % {"number": self.number}
+        return self.title(self.number)
+
+    @staticmethod
+    def title(number: int) -> str:
+        return _("Sitting %(number)d") % {"number": number}
 
 
 class SittingGame(models.Model):

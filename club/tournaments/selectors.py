@@ -7,11 +7,12 @@ they compare, so an unchanged tournament costs one small query per poll.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable
 from decimal import Decimal
 from itertools import combinations
 
-from django.db.models import Max, Prefetch
+from django.db.models import F, Max, Prefetch
+from django.urls import reverse
 
 from club.games.models import Game, GameTeam, Player
 from club.tournaments.models import (
@@ -30,13 +31,6 @@ def format_points(value: Decimal) -> str:
     return format(value.normalize(), "f")
 
 
-@dataclass
-class StandingRow:
-    standing: Standing
-    points: str
-    made_percent: int | None
-
-
 def live_version(tournament: Tournament) -> str:
     """Changes whenever the results change or a game in progress records anything."""
     newest = Game.objects.filter(
@@ -46,18 +40,32 @@ def live_version(tournament: Tournament) -> str:
     return f"{tournament.results_version}.{stamp}"
 
 
-def standing_rows(tournament: Tournament) -> list[StandingRow]:
-    standings = Standing.objects.filter(tournament=tournament).select_related(
-        "entry__team__first_player", "entry__team__second_player"
-    )
-    return [
-        StandingRow(
-            standing=row,
-            points=format_points(row.points),
-            made_percent=round(100 * row.made / row.declared) if row.declared else None,
+def standing_rows(tournament: Tournament) -> list[dict]:
+    """The stored standings in order, one plain row per team, as the pages show them."""
+    rows = list(
+        Standing.objects.filter(tournament=tournament)
+        .order_by("place", "entry__team__name")
+        .values(
+            "place",
+            "shared",
+            "points",
+            "games",
+            "won",
+            "net_tables",
+            "declared",
+            "made",
+            "byes",
+            team=F("entry__team__name"),
+            first_player=F("entry__team__first_player__name"),
+            second_player=F("entry__team__second_player__name"),
         )
-        for row in standings
-    ]
+    )
+    for row in rows:
+        row["points"] = format_points(row["points"])
+        row["made_percent"] = (
+            round(100 * row["made"] / row["declared"]) if row["declared"] else None
+        )
+    return rows
 
 
 def _game_prefetch():
@@ -72,26 +80,90 @@ def _game_prefetch():
     )
 
 
-def sittings_of(tournament: Tournament, *, confirmed_only: bool = True):
-    sittings = tournament.sittings.order_by("-number").prefetch_related(
-        _game_prefetch(),
-        Prefetch("byes", queryset=Bye.objects.select_related("entry__team")),
-    )
-    if confirmed_only:
-        sittings = sittings.filter(status=Sitting.Status.CONFIRMED)
-    return list(sittings)
+def url_maker(name: str, *args) -> Callable[[int], str]:
+    """``reverse(name, args=[*args, pk])`` for any pk, reversed once.
+
+    The tournament page links every game of every sitting (180 at a 40-team,
+    9-sitting tournament); reversing each costs more than the rest of its line.
+    """
+    marker = 918273645  # a number the rest of the URL cannot contain
+    head, tail = reverse(name, args=[*args, marker]).split(str(marker))
+    return lambda pk: f"{head}{pk}{tail}"
+
+
+def sitting_lines(tournament: Tournament) -> list[dict]:
+    """The confirmed sittings, newest first, with their games and byes, as the pages list them.
+
+    Each game's teams are (name, tables, place) in seat order.
+
+    Plain rows from three queries whatever the size of the tournament (the
+    sittings, every team of their games, the byes): the page shows a line per
+    game, and model instances of every game, its teams and their names would
+    cost more than the rest of the page.
+    """
+    confirmed = {"tournament": tournament, "status": Sitting.Status.CONFIRMED}
+    sitting_url = url_maker("tournaments:sitting", tournament.pk)
+    sittings = {
+        pk: {
+            "number": number,
+            "title": Sitting.title(number),
+            "url": sitting_url(number),
+            "games": [],
+            "byes": [],
+        }
+        for pk, number in Sitting.objects.filter(**confirmed)
+        .order_by("-number")
+        .values_list("pk", "number")
+    }
+    game_url = url_maker("games:detail")
+    statuses = {value: str(label) for value, label in Game.Status.choices}
+    games: dict[int, dict] = {}
+    entry = "game__sitting_entry__"
+    for sitting_id, position, table, game_id, status, deals, name, tables, place in (
+        GameTeam.objects.filter(**{f"{entry}sitting__{key}": v for key, v in confirmed.items()})
+        # By ids: ordering by the sitting or the game would join in what their own order needs.
+        .order_by(f"{entry}sitting_id", f"{entry}position", "position")
+        .values_list(
+            f"{entry}sitting_id",
+            f"{entry}position",
+            f"{entry}table_label",
+            "game_id",
+            "game__status",
+            "game__deals_played",
+            "team__name",
+            "tables",
+            "place",
+        )
+    ):
+        game = games.get(game_id)
+        if game is None:
+            game = games[game_id] = {
+                "sitting_id": sitting_id,
+                "position": position,
+                "table_label": table,
+                "url": game_url(game_id),
+                "status": status,
+                "status_label": statuses.get(status, status),
+                "playing": status == Game.Status.IN_PROGRESS,
+                "deals_played": deals,
+                "teams": [],
+            }
+            sittings[sitting_id]["games"].append(game)
+        game["teams"].append((name, tables, place))
+    for sitting_id, name in (
+        Bye.objects.filter(**{f"sitting__{key}": v for key, v in confirmed.items()})
+        .order_by("sitting_id", "id")
+        .values_list("sitting_id", "entry__team__name")
+    ):
+        sittings[sitting_id]["byes"].append(name)
+    return list(sittings.values())
 
 
 def live_context(tournament: Tournament) -> dict:
     """What the public, self-refreshing part of the tournament page shows."""
-    sittings = sittings_of(tournament)
-    in_progress = [
-        entry
-        for sitting in sittings
-        for entry in sitting.games.all()
-        if entry.game.status == Game.Status.IN_PROGRESS
-    ]
-    in_progress.sort(key=lambda entry: (entry.sitting_id, entry.position))
+    sittings = sitting_lines(tournament)
+    in_progress = [game for sitting in sittings for game in sitting["games"] if game["playing"]]
+    in_progress.sort(key=lambda game: (game["sitting_id"], game["position"]))
     return {
         "tournament": tournament,
         "standings": standing_rows(tournament),
