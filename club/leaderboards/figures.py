@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from django.db import connection
 from django.db.models import Max, Q, Sum
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round
@@ -31,7 +33,7 @@ from club.leaderboards.models import (
     TeamGameFigures,
     TeamTotals,
 )
-from club.tournaments.models import SittingGame
+from club.tournaments.models import Sitting, SittingGame
 
 COUNTS = (
     "played",
@@ -265,32 +267,102 @@ def forget_sides(players: Iterable[int], teams: Iterable[int]) -> None:
 BATCH = 2000
 
 
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
 def rebuild_all() -> int:
-    """Recompute every row and total from the deals; returns the number of games."""
-    PlayerGameFigures.objects.all().delete()
-    TeamGameFigures.objects.all().delete()
-    PlayerTotals.objects.all().delete()
-    TeamTotals.objects.all().delete()
-    ids = list(
-        Game.objects.filter(status=Game.Status.FINISHED).order_by("pk").values_list("pk", flat=True)
+    """Recompute every row and total from the deals; returns the number of games.
+
+    In SQL, a few set-wise statements instead of a game at a time: this is the
+    path for a whole club (``rebuild_leaderboards``, restores, generated data),
+    while :func:`refresh_games` does one game in Python. :func:`drift`
+    compares the two.
+    """
+    for model in (PlayerGameFigures, TeamGameFigures, PlayerTotals, TeamTotals):
+        model.objects.all().delete()
+    # The games counted, with their start date in the club's time zone (the ORM
+    # writes the time-zone arithmetic of each database).
+    games_sql, games_params = (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .annotate(day=TruncDate("created_at"))
+        .values("id", "day")
+        .query.sql_with_params()
     )
-    for start in range(0, len(ids), BATCH):
-        players, teams = _games_figures(ids[start : start + BATCH])
-        PlayerGameFigures.objects.bulk_create(players, batch_size=1000)
-        TeamGameFigures.objects.bulk_create(teams, batch_size=1000)
-    for model, totals, key in (
-        (PlayerGameFigures, PlayerTotals, "player_id"),
-        (TeamGameFigures, TeamTotals, "team_id"),
-    ):
-        totals.objects.bulk_create(
-            (
-                totals(**{key: row[key], **{name: row[name] for name in FIELDS}})
-                for row in model.objects.values(key).annotate(**SUMS).order_by().iterator()
-            ),
-            batch_size=1000,
+    seat, deal, ledger = _table(GameTeam), _table(Round), _table(LedgerEntry)
+    sitting_game, sitting = _table(SittingGame), _table(Sitting)
+    columns = ", ".join((*FIELDS, "game_id", "tournament_id", "played_on"))
+    doubled = []
+    for doubling, name in ((Doubling.DOUBLE, "doubles"), (Doubling.REDOUBLE, "redoubles")):
+        for outcome, test in (("won", "="), ("lost", "<>")):
+            doubled.append(
+                f"SUM(CASE WHEN r.doubling = '{doubling.value}' "
+                f"AND (r.declaring_team_id = s.id) {test} r.made THEN 1 ELSE 0 END) "
+                f"AS {name}_{outcome}"
+            )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_table(TeamGameFigures)} ({columns}, team_id) "
+            "SELECT 1, CASE WHEN s.place = 1 THEN 1 ELSE 0 END, "
+            "COALESCE(d.declared, 0), COALESCE(d.made, 0), "
+            "COALESCE(x.doubles_won, 0), COALESCE(x.doubles_lost, 0), "
+            "COALESCE(x.redoubles_won, 0), COALESCE(x.redoubles_lost, 0), "
+            "COALESCE(l.net, 0), d.biggest, s.game_id, st.tournament_id, g.day, s.team_id "
+            f"FROM {seat} s JOIN ({games_sql}) g ON g.id = s.game_id "
+            "LEFT JOIN (SELECT declaring_team_id AS seat_id, COUNT(*) AS declared, "
+            "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
+            "MAX(CASE WHEN made AND NOT all_pass THEN bid END) AS biggest "
+            f"FROM {deal} WHERE declaring_team_id IS NOT NULL GROUP BY declaring_team_id) d "
+            "ON d.seat_id = s.id "
+            f"LEFT JOIN (SELECT game_team_id, SUM(change) AS net FROM {ledger} "
+            "GROUP BY game_team_id) l ON l.game_team_id = s.id "
+            f"LEFT JOIN (SELECT s.id AS seat_id, {', '.join(doubled)} FROM {seat} s "
+            f"JOIN {deal} r ON r.game_id = s.game_id "
+            "WHERE r.doubling <> %s AND r.declaring_team_id IS NOT NULL GROUP BY s.id) x "
+            "ON x.seat_id = s.id "
+            f"LEFT JOIN {sitting_game} sg ON sg.game_id = s.game_id "
+            f"LEFT JOIN {sitting} st ON st.id = sg.sitting_id",
+            [*games_params, Doubling.NONE.value],
         )
+        team_figures = ", ".join(f"tf.{name}" for name in ("played", "won"))
+        same = ", ".join(
+            f"tf.{name}"
+            for name in (
+                "doubles_won",
+                "doubles_lost",
+                "redoubles_won",
+                "redoubles_lost",
+                "tables_net",
+            )
+        )
+        cursor.execute(
+            f"INSERT INTO {_table(PlayerGameFigures)} ({columns}, player_id) "
+            f"SELECT {team_figures}, COALESCE(d.declared, 0), COALESCE(d.made, 0), {same}, "
+            "d.biggest, tf.game_id, tf.tournament_id, tf.played_on, p.player_id "
+            f"FROM {_table(TeamGameFigures)} tf JOIN ("
+            f"SELECT game_id, team_id, first_player_id AS player_id FROM {seat} UNION ALL "
+            f"SELECT game_id, team_id, second_player_id FROM {seat}) p "
+            "ON p.game_id = tf.game_id AND p.team_id = tf.team_id "
+            "LEFT JOIN (SELECT game_id, declarer_id, COUNT(*) AS declared, "
+            "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
+            "MAX(CASE WHEN made THEN bid END) AS biggest "
+            f"FROM {deal} WHERE declarer_id IS NOT NULL GROUP BY game_id, declarer_id) d "
+            "ON d.game_id = tf.game_id AND d.declarer_id = p.player_id"
+        )
+        sums = ", ".join(f"SUM({name})" for name in COUNTS)
+        for model, totals, key in (
+            (PlayerGameFigures, PlayerTotals, "player_id"),
+            (TeamGameFigures, TeamTotals, "team_id"),
+        ):
+            extra = ", rating" if totals is TeamTotals else ""
+            zero = ", 0" if totals is TeamTotals else ""
+            cursor.execute(
+                f"INSERT INTO {_table(totals)} ({', '.join(FIELDS)}, {key}{extra}) "
+                f"SELECT {sums}, MAX(biggest_bid), {key}{zero} FROM {_table(model)} "
+                f"GROUP BY {key}"
+            )
     refresh_team_ratings()
-    return len(ids)
+    return Game.objects.filter(status=Game.Status.FINISHED).count()
 
 
 def _stored(model, key: str) -> dict:
