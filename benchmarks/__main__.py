@@ -72,20 +72,44 @@ def prepare(preset: str, url: str) -> None:
     if not found or found[-1] == "0":
         print(f"==> generating the {preset} club into {url}", flush=True)
         manage("generate_club", "--preset", preset, env=env)
+        return
+    # A club generated before the leaderboard figures were kept: compute them once.
+    probe = "from club.leaderboards.models import PlayerTotals;print(PlayerTotals.objects.exists())"
+    kept = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", probe],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    if kept and kept[-1] == "False":
+        print("==> computing the leaderboard figures of this club once", flush=True)
+        manage("rebuild_leaderboards", env=env)
 
 
 def archive_export(url: str, fmt: str) -> dict:
-    """Export the whole archive in a process of its own: time and peak resident memory."""
+    """Stream the whole archive to /dev/null in a process of its own: time and peak memory.
+
+    This is the path ``export_results`` and the downloads take: the text is
+    made piece by piece and written as it comes, never held whole. ``bytes``
+    counts what was written (UTF-8).
+    """
     env = {**os.environ, "DATABASE_URL": url}
     script = (
         "import resource, time, django, sys\n"
         "django.setup()\n"
         "from club.scoring import archive\n"
         "from club.games.models import Round\n"
+        "size = 0\n"
         "start = time.perf_counter()\n"
-        f"text = archive.export_{fmt}()\n"
+        "with open('/dev/null', 'wb') as sink:\n"
+        f"    for piece in archive.stream_{fmt}():\n"
+        "        data = piece.encode()\n"
+        "        size += len(data)\n"
+        "        sink.write(data)\n"
         "took = time.perf_counter() - start\n"
-        "print(took, Round.objects.count(), len(text),"
+        "print(took, Round.objects.count(), size,"
         " resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
     done = subprocess.run(

@@ -1,15 +1,13 @@
 """Downloads and printouts of a tournament's results: public and read-only.
 
 The JSON archive and the CSV tables come from ``club.scoring.archive`` (the
-same code as ``manage.py export_results --tournament``); the CSV tables are
-streamed row by row so that a large tournament never sits in memory whole.
+same code as ``manage.py export_results --tournament``) and are streamed as
+they are made, so that a large tournament never sits in memory whole.
 """
 
 from __future__ import annotations
 
-import csv
-
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
@@ -19,19 +17,12 @@ from club.scoring import archive
 from club.tournaments.models import Standing, Tournament
 
 
-class _Echo:
-    """A file-like object whose write returns the text: csv.writer then yields lines."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
 def _file_name(tournament: Tournament, what: str, extension: str) -> str:
     base = slugify(tournament.name) or f"tournament-{tournament.pk}"
     return f"{base}-{what}.{extension}"
 
 
-def _attachment(response: HttpResponse | StreamingHttpResponse, name: str):
+def _attachment(response: StreamingHttpResponse, name: str):
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=name)
     return response
 
@@ -39,18 +30,16 @@ def _attachment(response: HttpResponse | StreamingHttpResponse, name: str):
 @require_safe
 def export_json(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
-    response = HttpResponse(
-        archive.export_tournament_json([tournament]),
+    response = StreamingHttpResponse(
+        archive.stream_tournament_json([tournament]),
         content_type="application/json; charset=utf-8",
     )
     return _attachment(response, _file_name(tournament, "results", "json"))
 
 
 def _csv_response(tournament: Tournament, table: str) -> StreamingHttpResponse:
-    writer = csv.writer(_Echo(), lineterminator="\n")
-    rows = archive.tournament_csv_rows(tournament, table)
     response = StreamingHttpResponse(
-        (writer.writerow(row) for row in rows), content_type="text/csv; charset=utf-8"
+        archive.stream_tournament_csv(tournament, table), content_type="text/csv; charset=utf-8"
     )
     return _attachment(response, _file_name(tournament, table, "csv"))
 

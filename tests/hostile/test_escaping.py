@@ -256,7 +256,7 @@ def test_json_exports_keep_hostile_names_intact_as_data(client, hostile_club):
     tournament = hostile_club["tournament"]
     response = client.get(reverse("tournaments:export_json", args=[tournament.pk]))
     assert response["Content-Type"].startswith("application/json")
-    document = json.loads(response.content)
+    document = json.loads(b"".join(response.streaming_content))
     assert document["tournament"]["name"] == SCRIPT
     assert document["tournament"]["venue"] == IMG
     team_names = {team["name"] for team in document["tournament"]["teams"]}

@@ -1,4 +1,10 @@
-"""``manage.py export_results``: every game as JSON or CSV, or whole tournaments."""
+"""``manage.py export_results``: every game as JSON or CSV, or whole tournaments.
+
+The export is written as it is made, a piece at a time, so that the whole
+archive of a federation never sits in memory.
+"""
+
+import os
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
@@ -6,10 +12,10 @@ from django.utils.translation import gettext as _
 from club.scoring.archive import (
     CSV_TABLES,
     ArchiveError,
-    export_csv,
-    export_json,
-    export_tournament_csv,
-    export_tournament_json,
+    stream_csv,
+    stream_json,
+    stream_tournament_csv,
+    stream_tournament_json,
 )
 from club.tournaments.models import Tournament
 
@@ -50,24 +56,36 @@ class Command(BaseCommand):
                         raise CommandError(
                             _("CSV holds one tournament at a time; give --tournament once.")
                         )
-                    text = export_tournament_csv(tournaments[0], table)
+                    pieces = stream_tournament_csv(tournaments[0], table)
                 else:
-                    text = export_tournament_json(tournaments)
+                    pieces = stream_tournament_json(tournaments)
             else:
-                text = export_csv() if format == "csv" else export_json()
+                pieces = stream_csv() if format == "csv" else stream_json()
+            if output is None:
+                for piece in pieces:
+                    self.stdout.write(piece, ending="")
+                return
+            self._write_file(output, pieces)
         except ArchiveError as error:
             raise CommandError(error.message) from None
-        if output is None:
-            self.stdout.write(text, ending="")
-            return
+        self.stdout.write(_("Exported the results to %(file)s.") % {"file": output})
+
+    def _write_file(self, output: str, pieces) -> None:
+        """Write the pieces as they come; a file this run created is removed if it fails."""
+        created = not os.path.lexists(output)
         try:
             with open(output, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-        except OSError as error:
-            raise CommandError(
-                _("Cannot write %(file)s: %(reason)s.") % {"file": output, "reason": error.strerror}
-            ) from None
-        self.stdout.write(_("Exported the results to %(file)s.") % {"file": output})
+                for piece in pieces:
+                    handle.write(piece)
+        except BaseException as error:
+            if created and os.path.isfile(output):
+                os.remove(output)
+            if isinstance(error, OSError):
+                raise CommandError(
+                    _("Cannot write %(file)s: %(reason)s.")
+                    % {"file": output, "reason": error.strerror}
+                ) from None
+            raise
 
     def _tournament(self, name: str) -> Tournament:
         found = Tournament.objects.filter(name__iexact=" ".join(name.split())).first()
