@@ -73,7 +73,8 @@ def markdown(results: dict, out: Path | None = Path("results")) -> str:
             lines.append(f"- whole archive as {fmt.upper()}: failed ({figures['error']})")
         else:
             lines.append(
-                f"- whole archive as {fmt.upper()} (`archive.export_{fmt}()`, own process): "
+                f"- whole archive as {fmt.upper()} (`archive.stream_{fmt}()` to /dev/null, "
+                f"own process): "
                 f"{figures['deals']:,} deals in {figures['seconds']:.1f} s = "
                 f"{figures['deals_per_second']:,.0f} deals/s, peak RSS "
                 f"{figures['peak_rss_mb']:.0f} MB, {figures['bytes'] / 2**20:.0f} MB written"
