@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.games.models import Player
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
+from club.widgets import QuickSelect
 
 ACTIVE_CHOICES = [("", _("All players")), ("active", _("Active")), ("inactive", _("Inactive"))]
 
@@ -58,7 +59,11 @@ class BoardForm(forms.Form):
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     tournament = forms.TypedChoiceField(
-        label=_("Tournament"), required=False, coerce=int, empty_value=None
+        label=_("Tournament"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        widget=QuickSelect,  # one option per tournament of the club's history
     )
     sort = forms.ChoiceField(
         required=False, choices=[(key, key) for key in SORTS], widget=forms.HiddenInput

@@ -674,24 +674,35 @@ def _states_before(position: int, players: set[int]) -> dict[int, ratings.Player
     return states
 
 
-def _position_for(game: Game) -> int:
-    """Where ``game`` goes in the rating order: before the first rated game finished after it."""
-    later = (
-        Game.objects.filter(status=Game.Status.FINISHED, rating_changes__isnull=False)
-        .filter(
-            Q(finished_at__gt=game.finished_at) | Q(finished_at=game.finished_at, pk__gt=game.pk)
+def _finished_after(finished_at, pk: int) -> list[int]:
+    """The finished games after (``finished_at``, ``pk``) in the rating order.
+
+    Only finished games have a ``finished_at``; the range on it walks the index
+    ``game_finished_order`` (filtering on the status as well lets SQLite, which
+    keeps no statistics, pick the status index and test every finished game).
+    """
+    return list(
+        Game.objects.filter(
+            Q(finished_at__gte=finished_at)
+            & (Q(finished_at__gt=finished_at) | Q(finished_at=finished_at, pk__gt=pk))
         )
-        .exclude(pk=game.pk)
         .order_by("finished_at", "id")
         .values_list("pk", flat=True)
-        .first()
     )
-    if later is not None:
-        return (
-            RatingChange.objects.filter(game_id=later)
+
+
+def _position_for(game: Game) -> int:
+    """Where ``game`` goes in the rating order: before the first rated game finished after it."""
+    later = _finished_after(game.finished_at, game.pk)
+    if later:
+        found = (
+            RatingChange.objects.filter(game_id=later[0])
             .order_by()
-            .values_list("position", flat=True)[0]
+            .values_list("position", flat=True)
+            .first()
         )
+        if found is not None:
+            return found
     top = RatingChange.objects.aggregate(top=Max("position"))["top"]
     return 0 if top is None else top + 1
 
@@ -714,14 +725,15 @@ def _rerate_from(
         .first()
     )
     kept_game, position = (kept[0], kept[1] + 1) if kept else (None, 0)
-    games = Game.objects.filter(status=Game.Status.FINISHED)
     if kept_game is not None:
         last = Game.objects.values("finished_at", "pk").get(pk=kept_game)
-        games = games.filter(
-            Q(finished_at__gt=last["finished_at"])
-            | Q(finished_at=last["finished_at"], pk__gt=last["pk"])
+        order = _finished_after(last["finished_at"], last["pk"])
+    else:
+        order = list(
+            Game.objects.filter(status=Game.Status.FINISHED)
+            .order_by("finished_at", "id")
+            .values_list("pk", flat=True)
         )
-    order = list(games.order_by("finished_at", "id").values_list("pk", flat=True))
     todo = _rated(order)
     dropped = RatingChange.objects.filter(position__gte=position).order_by()
     affected = set(dropped.values_list("player_id", flat=True)) | set(players)
@@ -748,6 +760,35 @@ def _rerate_from(
     _after_ratings(affected)
 
 
+def _append(state: RatingsState, game: Game) -> bool:
+    """Rate ``game`` on top of the current ratings if it is the last game to finish.
+
+    The common case, a game finishing on the night: a few rows, whatever the
+    club's history. False (nothing done) when a game finished after it.
+    """
+    if _finished_after(game.finished_at, game.pk):
+        return False
+    rated = _rated([game.pk])
+    players = {player for team in rated[0].teams for player in team}
+    start = {
+        found.player_id: ratings.PlayerRating(
+            player=found.player_id,
+            mu=found.mu,
+            sigma=found.sigma,
+            rating=found.rating,
+            games=found.games,
+        )
+        for found in PlayerRating.objects.filter(player_id__in=players)
+    }
+    top = RatingChange.objects.aggregate(top=Max("position"))["top"]
+    position = 0 if top is None else top + 1
+    final = _write_changes(rated, start, position)
+    _save_ratings(final, set())
+    _stamp(state, position + 1)
+    _after_ratings(players)
+    return True
+
+
 @transaction.atomic
 def rate_game(game: Game) -> None:
     """Bring the ratings up to date after a change to ``game`` (finished now or before)."""
@@ -758,8 +799,11 @@ def rate_game(game: Game) -> None:
         .values_list("position", flat=True)
         .first()
     )
+    finished = game.status == Game.Status.FINISHED and game.finished_at is not None
+    if finished and rated_at is None and _append(state, game):
+        return
     positions = [] if rated_at is None else [rated_at]
-    if game.status == Game.Status.FINISHED and game.finished_at is not None:
+    if finished:
         positions.append(_position_for(game))
     if not positions:
         _stamp(state, state.games)
