@@ -1,11 +1,14 @@
 """Profiles, permissions and query counts of the public pages."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
 from club.games.models import Player
 from club.scoring import rules as core
 from club.scoring.services import DealEntry, TeamEntry, create_game
+from club.tournaments.models import Tournament
 
 from .conftest import pid, play
 
@@ -124,18 +127,31 @@ def _more_games(count: int) -> None:
         assert game.is_finished
 
 
+# The figures the harness measures (python -m benchmarks), the same at every preset.
+QUERIES = {
+    "player leaderboard": 4,  # live version, tournaments for the filter, count, page
+    "team leaderboard": 4,
+    "player leaderboard, one tournament": 4,
+    "register": 1,
+    "player profile": 8,
+}
+
+
 @pytest.mark.parametrize("extra", [0, 8])
-def test_query_counts_do_not_grow_with_the_club(client, club, extra, django_assert_max_num_queries):
+def test_query_counts_do_not_grow_with_the_club(client, club, extra, django_assert_num_queries):
     _more_games(extra)
     anu = Player.objects.get(name="Anu")
+    cup = Tournament.objects.create(name="Cup", starts_on=datetime.date(2025, 1, 1))
     pages = {
-        reverse("leaderboards:player_board"): 4,
-        reverse("leaderboards:team_board") + "?sort=made": 5,
-        reverse("leaderboards:players"): 3,
-        anu.get_absolute_url(): 8,
+        "player leaderboard": reverse("leaderboards:player_board"),
+        "team leaderboard": reverse("leaderboards:team_board") + "?sort=made",
+        "player leaderboard, one tournament": reverse("leaderboards:player_board")
+        + f"?tournament={cup.pk}&start=2025-01-01",
+        "register": reverse("leaderboards:players"),
+        "player profile": anu.get_absolute_url(),
     }
-    for url, most in pages.items():
-        with django_assert_max_num_queries(most):
+    for name, url in pages.items():
+        with django_assert_num_queries(QUERIES[name]):
             response = client.get(url)
         assert response.status_code == 200
     rows = client.get(reverse("leaderboards:player_board")).context["rows"]
