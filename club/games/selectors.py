@@ -29,7 +29,7 @@ class DealRow:
     cells: list[dict]  # per team of the game: pile, change, balance
 
 
-def _attach_seating(rounds: list[Round], seating: Seating) -> None:
+def attach_seating(rounds: list[Round], seating: Seating) -> None:
     """Give each deal its declarer, dealer and declaring team from the seating already loaded.
 
     They are players and teams of this game, so joining them in again for every
@@ -109,7 +109,7 @@ def game_page(game: Game, *, seating: Seating | None = None) -> dict:
         if winner is not None:
             Game.winner.field.set_cached_value(game, winner)
     rounds = list(game.rounds.order_by("number"))
-    _attach_seating(rounds, seating)
+    attach_seating(rounds, seating)
     piles = _per_round(
         Pile.objects.filter(round__game=game).values_list("round_id", "game_team_id", "points")
     )

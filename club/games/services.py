@@ -124,8 +124,7 @@ def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
         # Check the deal against the rules now, so the other team confirms only a
         # deal that can be recorded.
         seating = scoring.load_seating(game)
-        _rounds, entries = scoring.stored_entries(game)
-        scoring.replay_entries(game, seating, [*entries, entry])
+        scoring.settle_next(game, seating, scoring.stored_state(game, seating), entry)
         try:
             pending = PendingDeal.objects.create(
                 game=game, number=number, entry=entry_to_json(entry), sent_by=link

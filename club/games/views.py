@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from club.games.forms import DealForm, NewGameForm
 from club.games.models import Game, GameTeam, Player
-from club.games.selectors import game_page, in_play_before
+from club.games.selectors import attach_seating, game_page, in_play_before
 from club.scoring import rules as core
 from club.scoring import services
 from club.scoring.services import ScoringError, entry_from_round, load_seating
@@ -123,7 +123,7 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if form.is_valid():
         try:
-            services.record_deal(
+            recorded = services.record_deal(
                 game=game,
                 number=form.cleaned_data["number"],
                 entry=form.entry(),
@@ -140,18 +140,19 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
                 form = _deal_form(game, context)
             else:
                 form.add_scoring_error(error)
-                context = game_page(game)
+                context = game_page(game, seating=seating)
         else:
             if not request.htmx:
                 return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")
-            game.refresh_from_db()
-            context = game_page(game)
+            # The game and its teams as the write left them: no need to read them again.
+            game = recorded.game
+            context = game_page(game, seating=recorded.seating)
             context["just_recorded"] = True
             if not game.is_finished:
                 context["form"] = _deal_form(game, context)
             return render(request, "games/detail.html#live", context)
     else:
-        context = game_page(game)
+        context = game_page(game, seating=seating)
     context["form"] = form
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)
@@ -161,8 +162,12 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
-    round_ = get_object_or_404(game.rounds.prefetch_related("piles__game_team"), number=number)
+    rounds = game.rounds.all()
+    if request.method != "POST":
+        rounds = rounds.prefetch_related("piles__game_team")  # the form starts from the deal
+    round_ = get_object_or_404(rounds, number=number)
     seating = load_seating(game)
+    attach_seating([round_], seating)
     in_play = in_play_before(game, seating, number)
     form_kwargs = {"seating": seating, "in_play": in_play}
     if request.method == "POST":

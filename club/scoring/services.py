@@ -10,6 +10,7 @@ is saved.
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -288,33 +289,113 @@ def _lock(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def stored_entries(game: Game) -> tuple[list[Round], list[DealEntry]]:
-    rounds = list(game.rounds.order_by("number").prefetch_related("piles__game_team"))
-    return rounds, [entry_from_round(round_) for round_ in rounds]
+def stored_entries(
+    game: Game, seating: Seating | None = None
+) -> tuple[list[Round], list[DealEntry]]:
+    """The game's rounds in order, and the deals as they were entered.
+
+    With the seating at hand, the piles are read as plain rows and their teams
+    found in it, instead of loading every pile's team again.
+    """
+    if seating is None:
+        rounds = list(game.rounds.order_by("number").prefetch_related("piles__game_team"))
+        return rounds, [entry_from_round(round_) for round_ in rounds]
+    rounds = list(game.rounds.order_by("number"))
+    position = {team.pk: team.position for team in seating.teams}
+    points: dict[int, dict[int, int]] = {round_.pk: {} for round_ in rounds}
+    for round_id, team_id, pile in Pile.objects.filter(round__game=game).values_list(
+        "round_id", "game_team_id", "points"
+    ):
+        points[round_id][position[team_id]] = pile
+    return rounds, [
+        DealEntry(
+            points=points[round_.pk],
+            declarer=None if round_.all_pass else round_.declarer_id,
+            bid=None if round_.all_pass else round_.bid,
+            trump=None if round_.all_pass else round_.trump,
+            doubling=round_.doubling,
+        )
+        for round_ in rounds
+    ]
+
+
+def _check_deal_limit(game: Game, number: int) -> None:
+    if game.deal_limit and number > game.deal_limit:
+        raise ScoringError(
+            _("This game ends after %(limit)d deals; deal %(number)d cannot be recorded.")
+            % {"limit": game.deal_limit, "number": number},
+            field="number",
+            number=number,
+        )
+
+
+def _refusal(error: core.DealError, seating: Seating) -> ScoringError:
+    """A deal the rules refuse, as the organiser reads it, naming the deal."""
+    if isinstance(error.__cause__, core.GameOver):
+        message = _(
+            "Deal %(number)d cannot stand: the game was already won after deal %(last)d."
+        ) % {"number": error.number, "last": error.number - 1}
+    else:
+        message = _("Deal %(number)d: %(problem)s") % {
+            "number": error.number,
+            "problem": error.translated(_, seating.names),
+        }
+    return ScoringError(message, field=error.field, number=error.number)
 
 
 def replay_entries(game: Game, seating: Seating, entries: Sequence[DealEntry]):
-    if game.deal_limit and len(entries) > game.deal_limit:
-        raise ScoringError(
-            _("This game ends after %(limit)d deals; deal %(number)d cannot be recorded.")
-            % {"limit": game.deal_limit, "number": len(entries)},
-            field="number",
-            number=len(entries),
-        )
+    _check_deal_limit(game, len(entries))
     deals = [to_core(entry, seating) for entry in entries]
     try:
         return core.replay(len(seating.teams), game.first_dealer_seat, deals, game.rules)
     except core.DealError as error:
-        if isinstance(error.__cause__, core.GameOver):
-            message = _(
-                "Deal %(number)d cannot stand: the game was already won after deal %(last)d."
-            ) % {"number": error.number, "last": error.number - 1}
-        else:
-            message = _("Deal %(number)d: %(problem)s") % {
-                "number": error.number,
-                "problem": error.translated(_, seating.names),
-            }
-        raise ScoringError(message, field=error.field, number=error.number) from error
+        raise _refusal(error, seating) from error
+
+
+def stored_state(game: Game, seating: Seating) -> core.GameState:
+    """Where the game stands after its recorded deals, from what the services stored.
+
+    Every write stores what a replay of the deals gives (the game's deals played
+    and next dealer, each team's tables and the deal it went out in), and
+    ``rebuild_ledger`` proves that replaying changes nothing; so the next deal
+    can be settled from here without replaying the game. Should the stored
+    figures ever fail to add up (tables created or lost, a team out with
+    tables), the state comes from a replay of the deals instead.
+    """
+    teams = seating.teams
+    went_out: dict[int, list[int]] = defaultdict(list)
+    for team in teams:
+        if team.out_in_deal is not None:
+            went_out[team.out_in_deal].append(team.position)
+    consistent = sum(team.tables for team in teams) == game.tables_per_team * len(teams) and all(
+        (team.tables == 0) == (team.out_in_deal is not None) for team in teams
+    )
+    if not consistent:
+        _, entries = stored_entries(game, seating)
+        return replay_entries(game, seating, entries)[1]
+    return core.GameState(
+        rules=game.rules,
+        team_count=len(teams),
+        tables=[team.tables for team in teams],
+        dealer=game.dealer_seat,
+        deals_played=game.deals_played,
+        out_order=[tuple(sorted(went_out[number])) for number in sorted(went_out)],
+    )
+
+
+def settle_next(
+    game: Game, seating: Seating, state: core.GameState, entry: DealEntry
+) -> tuple[core.Settlement, core.GameState]:
+    """Settle the deal after ``state`` by the rules, refused as a replay would refuse it."""
+    number = state.deals_played + 1
+    _check_deal_limit(game, number)
+    deal = to_core(entry, seating)
+    try:
+        return core.settle(state, deal)
+    except core.RulesError as error:
+        refused = core.DealError(number, error)
+        refused.__cause__ = error
+        raise _refusal(refused, seating) from error
 
 
 def _outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
@@ -464,6 +545,10 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=No
 
     A resent form, a browser retry or a second scorer on the same deal finds
     the number taken and is told what was recorded, so a deal is stored once.
+    The deal is settled from the stored state (:func:`stored_state`), not by
+    replaying the game. The round comes back with ``game`` (the game as it now
+    stands) and ``seating`` (its teams with their tables now), so a caller
+    showing the page need not read them again.
     """
     game = _lock(game)
     expected = game.deals_played + 1
@@ -477,9 +562,7 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=No
             field="number",
         )
     seating = load_seating(game)
-    rounds, entries = stored_entries(game)
-    settlements, state = replay_entries(game, seating, [*entries, entry])
-    settlement = settlements[-1]
+    settlement, state = settle_next(game, seating, stored_state(game, seating), entry)
 
     round_ = Round.objects.create(
         game=game,
@@ -524,6 +607,7 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=No
     )
     _log(game, number, Change.Action.RECORDED, None, describe(entry, seating), user, link)
     _changed(game, was_finished=False)
+    round_.seating = seating
     return round_
 
 
@@ -538,7 +622,7 @@ def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
     check_unlocked(game)
     was_finished = game.is_finished
     seating = load_seating(game)
-    rounds, entries = stored_entries(game)
+    rounds, entries = stored_entries(game, seating)
     if not 1 <= number <= len(rounds):
         raise ScoringError(
             _("There is no deal %(number)d in this game to correct.") % {"number": number},
@@ -589,7 +673,7 @@ def undo_last_deal(*, game: Game, number: int, user=None) -> None:
         )
     was_finished = game.is_finished
     seating = load_seating(game)
-    rounds, entries = stored_entries(game)
+    rounds, entries = stored_entries(game, seating)
     removed = entries.pop()
     rounds.pop().delete()
     settlements, state = replay_entries(game, seating, entries)
@@ -605,7 +689,7 @@ def end_game(*, game: Game, user=None) -> None:
     game = _lock(game)
     check_open(game)
     seating = load_seating(game)
-    rounds, entries = stored_entries(game)
+    rounds, entries = stored_entries(game, seating)
     settlements, state = replay_entries(game, seating, entries)
     game.ended_early = True
     _save_derived(game, seating, rounds, settlements, state)
@@ -618,7 +702,7 @@ def rebuild_ledger(game: Game) -> None:
     """Derive everything again from the recorded deals (it must change nothing)."""
     game = _lock(game)
     seating = load_seating(game)
-    rounds, entries = stored_entries(game)
+    rounds, entries = stored_entries(game, seating)
     settlements, state = replay_entries(game, seating, entries)
     _save_derived(game, seating, rounds, settlements, state)
 
@@ -626,6 +710,6 @@ def rebuild_ledger(game: Game) -> None:
 def replay_game(game: Game) -> tuple[Seating, list[core.Settlement], core.GameState]:
     """Read-only: the game's settlements as the rules compute them now."""
     seating = load_seating(game)
-    _, entries = stored_entries(game)
+    _, entries = stored_entries(game, seating)
     settlements, state = replay_entries(game, seating, entries)
     return seating, settlements, state

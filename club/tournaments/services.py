@@ -406,15 +406,13 @@ def results_changed(game: Game, was_finished: bool = True) -> None:
     Standings count finished games only, so a deal of a game still being played
     just bumps the tournament's version (live pages then refresh its tables).
     """
-    entry = SittingGame.objects.filter(game=game).select_related("sitting__tournament").first()
-    if entry is None:
-        return
+    of_game = Tournament.objects.filter(sittings__games__game=game)
     if game.is_finished or was_finished:
-        _rebuild_standings(_lock(entry.sitting.tournament))
+        tournament = of_game.select_for_update().first()  # locked as _lock would
+        if tournament is not None:
+            _rebuild_standings(tournament)
     else:
-        Tournament.objects.filter(pk=entry.sitting.tournament_id).update(
-            results_version=F("results_version") + 1
-        )
+        of_game.update(results_version=F("results_version") + 1)  # none if not a tournament's
 
 
 def game_results(tournament: Tournament) -> list[ranking.GameResult]:

@@ -83,7 +83,7 @@ def test_the_same_deal_sent_twice_at_once_is_stored_once(scorers):
     page = f"/games/{game.pk}/"
     tokens = [first.token(page), second.token(page)]
 
-    with lock_held_longer(services, "stored_entries"):
+    with lock_held_longer(services, "stored_state"):  # runs while the game row is locked
         answers = at_once(
             *(
                 lambda scorer=scorer, token=token: scorer.post(
@@ -206,7 +206,12 @@ def test_a_correction_racing_a_new_deal_lands_in_one_order(scorers):
         correction_form = form_data(2, DEAL_2_CORRECTED, seating)
         deal_form = form_data(3, DEAL_3, seating)
 
-        with lock_held_longer(services, "stored_entries", 0.2):
+        # Both writes hold the game row a little longer: the correction while it reads
+        # the deals, the new deal while it reads the stored state.
+        with (
+            lock_held_longer(services, "stored_entries", 0.2),
+            lock_held_longer(services, "stored_state", 0.2),
+        ):
             correction, new_deal = at_once(
                 partial(corrector.post, edit_page, correction_form, token=tokens[0]),
                 partial(scorer.post, record_page, deal_form, token=tokens[1]),
