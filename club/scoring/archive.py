@@ -23,7 +23,6 @@ where it applies, the deal number and the field at fault.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import unicodedata
 from collections import Counter
@@ -36,7 +35,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Model
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -483,7 +481,7 @@ _TOURNAMENT_GAME_FIELDS = (
 
 
 class _Deal:
-    """One stored deal: the round's columns, and its piles and ledger by team position."""
+    """One stored deal: the round's columns, and each team's change, tables after and pile."""
 
     __slots__ = (
         "number",
@@ -495,27 +493,29 @@ class _Deal:
         "dealer",
         "declaring_team",
         "made",
-        "points",
         "changes",
         "tables_after",
+        "points",
         "eliminated",
     )
 
-    def __init__(
-        self, number, all_pass, declarer, bid, trump, doubling, dealer, declaring_team, made, teams
-    ):
-        self.number = number
-        self.all_pass = all_pass
-        self.declarer = declarer  # a player's id, None when all passed
-        self.bid = bid
-        self.trump = trump
-        self.doubling = doubling
-        self.dealer = dealer  # a player's id
-        self.declaring_team = declaring_team  # position
-        self.made = made
-        self.points: list[int | None] = [None] * teams  # None: the team was already out
-        self.changes = [0] * teams
-        self.tables_after = [0] * teams
+    def __init__(self, row: tuple, teams: int):
+        """``row``: a row of ``_deals_sql`` for a game of ``teams`` teams."""
+        (
+            self.number,
+            self.all_pass,
+            self.declarer,  # a player's id, None when all passed
+            self.bid,
+            self.trump,
+            self.doubling,
+            self.dealer,  # a player's id
+            self.declaring_team,  # position
+            self.made,
+        ) = row[1:10]
+        end = 10 + 3 * teams
+        self.changes: tuple[int, ...] = row[10:end:3]
+        self.tables_after: tuple[int, ...] = row[11:end:3]
+        self.points: tuple[int | None, ...] = row[12:end:3]  # None: the team was already out
         self.eliminated: tuple[int, ...] = ()
 
 
@@ -540,44 +540,50 @@ class _ExportGame:
         return _outcome(self.state, self.deal_limit, self.ended_early)
 
 
-def _quoted_name(model: type[Model], column: str = "") -> str:
-    """The model's table, or one of its columns, as the database's SQL names it."""
-    name = connection.ops.quote_name(model._meta.db_table)
-    return f"{name}.{connection.ops.quote_name(column)}" if column else name
-
-
 def _deals_sql(games: int) -> str:
-    """Every deal of the games, one row per team: the round, its ledger row and its pile."""
-    r, ledger, pile = (
-        lambda column: _quoted_name(Round, column),
-        lambda column: _quoted_name(LedgerEntry, column),
-        lambda column: _quoted_name(Pile, column),
-    )
+    """Every deal of the games, a row each, in game and deal order.
+
+    A row holds the round's columns (the declaring team as its position), then
+    the change, the tables after and the pile of the teams at positions 0 to 3
+    (NULL where the game has no such team; the pile NULL for a team already
+    out). Each team's ledger row and pile are found through the unique indexes
+    on (game, position) and (round, team), and the unique (game, number) index
+    gives the order without a sort: one row a deal costs less to read than one
+    row a team, and nothing is left to group.
+    """
+    quote = connection.ops.quote_name
+    round_ = quote(Round._meta.db_table)
+    game_team = quote(GameTeam._meta.db_table)
+    ledger = quote(LedgerEntry._meta.db_table)
+    pile = quote(Pile._meta.db_table)
+    teams = range(MAX_TEAMS_IN_GAME)
     columns = [
-        r(name)
-        for name in (
-            "game_id",
-            "number",
-            "all_pass",
-            "declarer_id",
-            "bid",
-            "trump",
-            "doubling",
-            "dealer_id",
-            "declaring_team_id",
-            "made",
-        )
+        f"r.{quote(name)}"
+        for name in ("game_id", "number", "all_pass", "declarer_id", "bid", "trump", "doubling")
     ]
-    columns += [ledger("game_team_id"), ledger("change"), ledger("balance"), pile("points")]
-    # The pile is joined by round and team (a team already out has none); the
-    # unique (game, number) index gives the order without a sort.
+    columns.append(f"r.{quote('dealer_id')}")
+    columns.append(
+        f"CASE r.{quote('declaring_team_id')} "
+        + " ".join(f"WHEN g{team}.{quote('id')} THEN {team}" for team in teams)
+        + " END"
+    )
+    columns.append(f"r.{quote('made')}")
+    joins = []
+    for team in teams:
+        columns += [f"l{team}.{quote('change')}", f"l{team}.{quote('balance')}"]
+        columns.append(f"p{team}.{quote('points')}")
+        joins += [
+            f"LEFT OUTER JOIN {game_team} g{team} ON g{team}.{quote('game_id')} = "
+            f"r.{quote('game_id')} AND g{team}.{quote('position')} = {team}",
+            f"LEFT OUTER JOIN {ledger} l{team} ON l{team}.{quote('round_id')} = r.{quote('id')} "
+            f"AND l{team}.{quote('game_team_id')} = g{team}.{quote('id')}",
+            f"LEFT OUTER JOIN {pile} p{team} ON p{team}.{quote('round_id')} = r.{quote('id')} "
+            f"AND p{team}.{quote('game_team_id')} = g{team}.{quote('id')}",
+        ]
     return (
-        f"SELECT {', '.join(columns)} FROM {_quoted_name(Round)}"
-        f" INNER JOIN {_quoted_name(LedgerEntry)} ON {ledger('round_id')} = {r('id')}"
-        f" LEFT OUTER JOIN {_quoted_name(Pile)} ON {pile('round_id')} = {r('id')}"
-        f" AND {pile('game_team_id')} = {ledger('game_team_id')}"
-        f" WHERE {r('game_id')} IN ({', '.join(['%s'] * games)})"
-        f" ORDER BY {r('game_id')}, {r('number')}"
+        f"SELECT {', '.join(columns)} FROM {round_} r {' '.join(joins)}"
+        f" WHERE r.{quote('game_id')} IN ({', '.join(['%s'] * games)})"
+        f" ORDER BY r.{quote('game_id')}, r.{quote('number')}"
     )
 
 
@@ -606,14 +612,11 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
     ids = [row[0] for row in rows]
     teams: dict[int, list[TeamSpec]] = {game: [] for game in ids}
     players: dict[int, dict[int, str]] = {game: {} for game in ids}
-    position_of: dict[int, int] = {}
-    for game, entry, position, name, first, first_name, second, second_name in (
+    for game, name, first, first_name, second, second_name in (
         GameTeam.objects.filter(game_id__in=ids)
         .order_by("game_id", "position")
         .values_list(
             "game_id",
-            "id",
-            "position",
             "team__name",
             "first_player_id",
             "first_player__name",
@@ -624,67 +627,30 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
         teams[game].append(TeamSpec(name, first_name, second_name))
         players[game][first] = first_name
         players[game][second] = second_name
-        position_of[entry] = position
 
-    deals: dict[int, list[_Deal]] = {game: [] for game in ids}
+    found: dict[int, list[tuple]] = {game: [] for game in ids}
     with connection.cursor() as cursor:
         cursor.execute(_deals_sql(len(ids)), ids)
-        found = cursor.fetchall()
-    last_game = last_number = None
-    points = changes = after = []
-    for (
-        game,
-        number,
-        all_pass,
-        declarer,
-        bid,
-        trump,
-        doubling,
-        dealer,
-        declaring,
-        made,
-        entry,
-        change,
-        balance,
-        pile,
-    ) in found:
-        if number != last_number or game != last_game:
-            last_game, last_number = game, number
-            deal = _Deal(
-                number,
-                all_pass,
-                declarer,
-                bid,
-                trump,
-                doubling,
-                dealer,
-                position_of[declaring],
-                made,
-                len(teams[game]),
-            )
-            deals[game].append(deal)
-            points, changes, after = deal.points, deal.changes, deal.tables_after
-        position = position_of[entry]
-        points[position] = pile
-        changes[position] = change
-        after[position] = balance
+        for row in cursor.fetchall():
+            found[row[0]].append(row)
 
     games = []
     for row in rows:
         game, label, first_dealer, dealer, tables, bands, double, redouble, limit, early = row[:10]
         rules = _rules_of(tables, bands, double, redouble)
-        played = deals[game]
         count = len(teams[game])
+        played = [_Deal(deal, count) for deal in found[game]]
         # The teams out in a deal are those it left with no tables; before it
         # they held some (every team starts with tables_per_team).
-        before = [rules.tables_per_team] * count
+        before: tuple[int, ...] = (rules.tables_per_team,) * count
         out_order = []
         for deal in played:
             after = deal.tables_after
-            out = tuple(team for team in range(count) if before[team] and not after[team])
-            if out:
-                deal.eliminated = out
-                out_order.append(out)
+            if 0 in after:
+                out = tuple(team for team in range(count) if before[team] and not after[team])
+                if out:
+                    deal.eliminated = out
+                    out_order.append(out)
             before = after
         state = core.GameState(
             rules=rules,
@@ -880,10 +846,6 @@ def export_document() -> dict:
     return json.loads(export_json())
 
 
-def _dumps(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-
-
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -983,13 +945,6 @@ def _csv_stream(header: Sequence[str], texts: Iterable[str]) -> Iterator[str]:
             size = 0
     if pieces:
         yield "".join(pieces)
-
-
-def _csv_text(rows: Iterable[Sequence]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerows(rows)
-    return buffer.getvalue()
 
 
 def stream_csv() -> Iterator[str]:
