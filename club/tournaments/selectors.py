@@ -159,8 +159,11 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
     return list(sittings.values())
 
 
-def live_context(tournament: Tournament) -> dict:
-    """What the public, self-refreshing part of the tournament page shows."""
+def live_context(tournament: Tournament, version: str | None = None) -> dict:
+    """What the public, self-refreshing part of the tournament page shows.
+
+    ``version`` is :func:`live_version`, when the caller has just read it.
+    """
     sittings = sitting_lines(tournament)
     in_progress = [game for sitting in sittings for game in sitting["games"] if game["playing"]]
     in_progress.sort(key=lambda game: (game["sitting_id"], game["position"]))
@@ -169,7 +172,7 @@ def live_context(tournament: Tournament) -> dict:
         "standings": standing_rows(tournament),
         "sittings": sittings,
         "in_progress": in_progress,
-        "live_version": live_version(tournament),
+        "live_version": version or live_version(tournament),
     }
 
 

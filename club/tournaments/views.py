@@ -76,20 +76,24 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings and games fragment the public page polls for."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    if _not_modified(request, selectors.live_version(tournament)):
+    version = selectors.live_version(tournament)
+    if _not_modified(request, version):
         return HttpResponse(status=204)
-    return render(request, "tournaments/detail.html#live", selectors.live_context(tournament))
+    context = selectors.live_context(tournament, version)
+    return render(request, "tournaments/detail.html#live", context)
 
 
 def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
+    version = None
     if "version" in request.GET or request.htmx:
-        if _not_modified(request, selectors.live_version(tournament)):
+        version = selectors.live_version(tournament)
+        if _not_modified(request, version):
             return HttpResponse(status=204)
         template = "tournaments/projector.html#live"
     else:
         template = "tournaments/projector.html"
-    return render(request, template, selectors.live_context(tournament))
+    return render(request, template, selectors.live_context(tournament, version))
 
 
 @organiser_required
