@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from club.games.models import Change, Doubling, Game, LedgerEntry, Pile, Round, Trump
 from club.scoring import rules as core
@@ -27,6 +29,18 @@ class DealRow:
     trump: str  # the trump's name in the reader's language
     doubling: str  # "" when not doubled, else "Doubled" or "Redoubled", translated
     cells: list[dict]  # per team of the game: pile, change, balance
+
+
+def url_maker(name: str, *args) -> Callable[[int], str]:
+    """``reverse(name, args=[*args, pk])`` for any pk, reversed once.
+
+    The tournament page links every game of every sitting (180 at a 40-team,
+    9-sitting tournament), the game page every deal's correction; reversing
+    each costs more than the rest of its line.
+    """
+    marker = 918273645  # a number the rest of the URL cannot contain
+    head, tail = reverse(name, args=[*args, marker]).split(str(marker))
+    return lambda pk: f"{head}{pk}{tail}"
 
 
 def attach_seating(rounds: list[Round], seating: Seating) -> None:

@@ -7,14 +7,13 @@ they compare, so an unchanged tournament costs one small query per poll.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from decimal import Decimal
 from itertools import combinations
 
 from django.db.models import F, Max, Prefetch
-from django.urls import reverse
 
 from club.games.models import Game, GameTeam, Player
+from club.games.selectors import url_maker
 from club.tournaments.models import (
     Bye,
     Sitting,
@@ -78,17 +77,6 @@ def _game_prefetch():
             )
         ),
     )
-
-
-def url_maker(name: str, *args) -> Callable[[int], str]:
-    """``reverse(name, args=[*args, pk])`` for any pk, reversed once.
-
-    The tournament page links every game of every sitting (180 at a 40-team,
-    9-sitting tournament); reversing each costs more than the rest of its line.
-    """
-    marker = 918273645  # a number the rest of the URL cannot contain
-    head, tail = reverse(name, args=[*args, marker]).split(str(marker))
-    return lambda pk: f"{head}{pk}{tail}"
 
 
 def sitting_lines(tournament: Tournament) -> list[dict]:

@@ -1,12 +1,22 @@
-"""Labels for the stable codes kept in exports and the change history."""
+"""Labels for the stable codes kept in exports, and the lines the game page repeats.
+
+The game page shows every deal of the game and fifty changes of its history.
+Through the template engine those lines cost more than the rest of the page
+together, so they are written here, with the markup and wording the template
+had and values escaped as it would escape them; only whitespace between table
+cells and blocks, which the browser ignores, differs.
+"""
 
 from html import escape as html_escape
 
 from django import template
+from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import localtime
 from django.utils.translation import gettext
 
 from club.games.models import Doubling, Trump
+from club.games.selectors import url_maker
 
 register = template.Library()
 
@@ -32,14 +42,11 @@ def _text(value) -> str:
     return html_escape(str(value))
 
 
-@register.simple_tag
-def deal_as_entered(deal: dict) -> SafeString:
+def deal_as_entered(deal: dict) -> str:
     """A deal of the change history (``services.describe``) as one line of text.
 
-    "Anu bid 32 Spades, Not doubled; piles: Anu & Biju 30, Chitra & Dev 26". Written
-    here rather than as a template because the game page shows up to a hundred of
-    them (before and after of fifty changes), and a template costs several times
-    more. Values are escaped as a template would, the translated sentence is not;
+    "Anu bid 32 Spades, Not doubled; piles: Anu & Biju 30, Chitra & Dev 26".
+    Values are escaped as a template would, the translated sentence is not;
     bids and piles are below 1000, so no locale writes them other than ``str``.
     """
     if deal.get("all_pass"):
@@ -54,7 +61,94 @@ def deal_as_entered(deal: dict) -> SafeString:
     piles = ", ".join(
         f"{_text(team)} {_text(points)}" for team, points in deal.get("points", {}).items()
     )
-    return mark_safe(f"{contract}; {_text(gettext('piles'))}: {piles}")
+    return f"{contract}; {_text(gettext('piles'))}: {piles}"
+
+
+@register.simple_tag
+def change_lines(changes: list[dict]) -> SafeString:
+    """The game's history (``selectors.game_page``) as the items of ``ul.changes``.
+
+    When, what was done to which deal by whom, and the deal before and after.
+    The page shows fifty of them; through the template engine they cost more
+    than the rest of the page, so they are written here, as the template did.
+    """
+    before, after = _text(gettext("Before:")), _text(gettext("After:"))
+    someone = gettext("someone")
+    done = gettext("%(action)s deal %(number)s (%(who)s)")
+    lines = []
+    for change in changes:
+        when = date_format(localtime(change["made_at"]), "SHORT_DATETIME_FORMAT")
+        what = done % {
+            "action": _text(change["action"]),
+            "number": change["number"],
+            "who": _text(change["who"] or someone),
+        }
+        line = f'<li><span class="muted">{_text(when)}</span> {what}'
+        if change["before"]:
+            line += f'<div class="small">{before} {deal_as_entered(change["before"])}</div>'
+        if change["after"]:
+            line += f'<div class="small">{after} {deal_as_entered(change["after"])}</div>'
+        lines.append(line + "</li>")
+    return mark_safe("".join(lines))
+
+
+def _deal_cell(cell: dict, card_points: str) -> str:
+    points, change = cell["points"], cell["change"]
+    state = ("declaring" if cell["declaring"] else "") + (" out" if points is None else "")
+    pile = "—" if points is None else f'<span class="pile" title="{card_points}">{points}</span>'
+    if not change:
+        moved = ""
+    elif change > 0:
+        moved = f'<span class="up">+{change}</span> '
+    else:
+        moved = f'<span class="down">{change}</span> '
+    balance = f'<span class="balance">→ {cell["balance"]}</span>'
+    return f'<td class="{state}">{pile} {moved}{balance}</td>'
+
+
+@register.simple_tag
+def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
+    """The deals of the game page (``selectors.game_page``) as the rows of ``table.deals``.
+
+    Each row: the number, the contract worded as games/_contract.html words it,
+    made or failed, the dealer (and for an organiser the link to correct the
+    deal), then each team's pile, change and tables after. A long game shows a
+    hundred of them, each through the template engine costing more than the
+    rest of the page; the markup is the template's, escaped as it would be.
+    """
+    made, failed = _text(gettext("made")), _text(gettext("failed"))
+    card_points, correct = _text(gettext("card points")), _text(gettext("Correct"))
+    all_passed = gettext("All passed: %(team)s to make 28, no trumps")
+    declared = gettext("%(declarer)s bid %(bid)s %(trump)s")
+    dealt_by = gettext("dealt by %(dealer)s")
+    edit_url = url_maker("games:edit", game.pk) if organiser else None
+    lines = []
+    for deal in deal_rows:
+        round_ = deal.round
+        if round_.all_pass:
+            contract = all_passed % {"team": _text(round_.declaring_team.team.name)}
+        else:
+            contract = declared % {
+                "declarer": _text(round_.declarer.name),
+                "bid": round_.bid,
+                "trump": _text(deal.trump),
+            }
+            if deal.doubling:
+                contract += f" · <b>{_text(deal.doubling)}</b>"
+        result = (
+            f'<span class="made">{made}</span>'
+            if round_.made
+            else f'<span class="failed">{failed}</span>'
+        )
+        dealer = dealt_by % {"dealer": _text(round_.dealer.name)}
+        if edit_url:
+            dealer += f' · <a href="{edit_url(round_.number)}">{correct}</a>'
+        cells = "".join(_deal_cell(cell, card_points) for cell in deal.cells)
+        lines.append(
+            f"<tr><td>{round_.number}</td>"
+            f'<td>{contract} {result}<div class="muted small">{dealer}</div></td>{cells}</tr>'
+        )
+    return mark_safe("".join(lines))
 
 
 @register.simple_tag
