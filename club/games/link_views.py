@@ -106,7 +106,7 @@ def _refused(request: HttpRequest, token: str, error: LinkError) -> HttpResponse
 
 
 def _scorer_context(link: ScorerLink, game: Game, form: DealForm | None = None) -> dict:
-    context = game_page(game)
+    context = game_page(game, whole=False)  # the tables and the last deal, not every deal
     context["link"] = link
     context["waiting"] = links.waiting_deal(game) if game.require_confirmation else None
     if context["waiting"] is not None:
@@ -149,8 +149,16 @@ def scorer_send(request: HttpRequest, token: str) -> HttpResponse:
     except LinkError as error:
         return _refused(request, token, error)
     game = link.game
-    context = game_page(game)
-    form = _deal_form(context, request.POST)
+    # Only what the form needs: the page is built once, after the write.
+    seating = load_seating(game)
+    form = _deal_form(
+        {
+            "seating": seating,
+            "in_play": [team.position for team in seating.teams if team.tables > 0],
+            "next_number": game.deals_played + 1,
+        },
+        request.POST,
+    )
     context_extra: dict = {}
     if form.is_valid():
         try:

@@ -110,20 +110,9 @@ def _history(game: Game) -> list[dict]:
     return rows
 
 
-def game_page(game: Game, *, seating: Seating | None = None) -> dict:
-    """What the game page shows: tables, who deals, the cards, the deals and their history.
-
-    Six queries however long the game: the seating, the deals, their piles, their
-    ledger and the latest changes (and the game itself, read by the caller).
-    """
-    seating = seating or load_seating(game)
-    teams = seating.teams
-    if game.winner_id is not None:
-        winner = next((team for team in teams if team.pk == game.winner_id), None)
-        if winner is not None:
-            Game.winner.field.set_cached_value(game, winner)
-    rounds = list(game.rounds.order_by("number"))
-    attach_seating(rounds, seating)
+def _deal_rows(game: Game, rounds: list[Round], teams) -> tuple[list[DealRow], dict]:
+    """Each deal with every team's pile, change and tables after, and each team's tables
+    after every deal (for the chart)."""
     piles = _per_round(
         Pile.objects.filter(round__game=game).values_list("round_id", "game_team_id", "points")
     )
@@ -132,12 +121,6 @@ def game_page(game: Game, *, seating: Seating | None = None) -> dict:
         .order_by()  # the model's order joins the rounds and teams again; the rows say both
         .values_list("round_id", "game_team_id", "change", "balance")
     )
-    last = rounds[-1] if rounds else None
-    last_change = {team: row[0] for team, row in ledger[last.pk].items()} if last else {}
-    team_rows = [
-        TeamRow(team=team, colour=TEAM_COLOURS[team.position], change=last_change.get(team.pk))
-        for team in teams
-    ]
     trumps = {value: str(label) for value, label in Trump.choices}
     doublings = {value: str(label) for value, label in Doubling.choices}
     doublings[Doubling.NONE] = ""
@@ -169,6 +152,45 @@ def game_page(game: Game, *, seating: Seating | None = None) -> dict:
                 cells=cells,
             )
         )
+    return deal_rows, balances
+
+
+def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True) -> dict:
+    """What the game page shows: tables, who deals, the cards, the deals and their history.
+
+    Six queries however long the game: the seating, the deals, their piles, their
+    ledger and the latest changes (and the game itself, read by the caller).
+    Not ``whole``, for the scorer's page: the tables, the last deal and who deals
+    next, without every deal and the history (three queries).
+    """
+    seating = seating or load_seating(game)
+    teams = seating.teams
+    if game.winner_id is not None:
+        winner = next((team for team in teams if team.pk == game.winner_id), None)
+        if winner is not None:
+            Game.winner.field.set_cached_value(game, winner)
+    if whole:
+        rounds = list(game.rounds.order_by("number"))
+        deal_rows, balances = _deal_rows(game, rounds, teams)
+        last = rounds[-1] if rounds else None
+        last_change = (
+            {team.pk: cell["change"] for team, cell in zip(teams, deal_rows[-1].cells, strict=True)}
+            if deal_rows
+            else {}
+        )
+    else:
+        rounds = list(game.rounds.filter(number=game.deals_played))
+        last = rounds[0] if rounds else None
+        last_change = dict(
+            LedgerEntry.objects.filter(round=last).values_list("game_team", "change")
+            if last
+            else ()
+        )
+    attach_seating(rounds, seating)
+    team_rows = [
+        TeamRow(team=team, colour=TEAM_COLOURS[team.position], change=last_change.get(team.pk))
+        for team in teams
+    ]
     in_play = [team.position for team in teams if team.tables > 0]
     state = core.GameState(
         rules=game.rules,
@@ -177,21 +199,23 @@ def game_page(game: Game, *, seating: Seating | None = None) -> dict:
         dealer=game.dealer_seat,
         deals_played=game.deals_played,
     )
-    finished = game.is_finished
     context = {
         "game": game,
         "seating": seating,
         "team_rows": team_rows,
-        "deal_rows": list(reversed(deal_rows)),
         "last_round": last,
         "last_eliminated": [t for t in teams if last and t.out_in_deal == last.number],
         "in_play": in_play,
-        "chart": chart(team_rows, balances, game.tables_per_team, len(rounds)),
-        "changes": _history(game),
         "next_number": game.deals_played + 1,
         "placed": sorted(teams, key=lambda team: (team.place or 99, team.position)),
     }
-    if not finished:
+    if whole:
+        context.update(
+            deal_rows=list(reversed(deal_rows)),
+            chart=chart(team_rows, balances, game.tables_per_team, len(rounds)),
+            changes=_history(game),
+        )
+    if not game.is_finished:
         context.update(
             dealer=seating.players[state.dealer],
             first_bidder=seating.players[state.first_bidder],
