@@ -90,7 +90,9 @@ def chart(team_rows, balances: dict[int, list[int]], tables_per_team: int, deals
         "width": width,
         "height": height,
         "series": series,
-        "start_y": height - tables_per_team / total * height,
+        # A string: the template would write a float with the reader's decimal comma
+        # (es, el, da), which SVG does not read.
+        "start_y": str(height - tables_per_team / total * height),
         "deals": deals,
     }
 
