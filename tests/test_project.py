@@ -19,7 +19,9 @@ def test_migrations_match_the_models():
 def test_ruff_finds_nothing():
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "club", "tests", "dev.py", "manage.py"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -28,9 +30,15 @@ def _settings_in_production(**env):
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     clean.update({"DJANGO_DEBUG": "0", **env})
     return subprocess.run(
-        [sys.executable, "-c", "import django; from django.conf import settings; "
-         "django.setup(); print(settings.SESSION_COOKIE_SECURE, settings.DEBUG)"],
-        cwd=ROOT, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import django; from django.conf import settings; "
+            "django.setup(); print(settings.SESSION_COOKIE_SECURE, settings.DEBUG)",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         env={**clean, "DJANGO_SETTINGS_MODULE": "club.settings"},
     )
 
@@ -48,7 +56,8 @@ def test_production_refuses_missing_allowed_hosts():
 
 
 def test_production_settings_are_secure():
-    result = _settings_in_production(DJANGO_SECRET_KEY="x" * 50,
-                                     DJANGO_ALLOWED_HOSTS="club.example")
+    result = _settings_in_production(
+        DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="club.example"
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "False"]
