@@ -408,7 +408,7 @@ def results_changed(game: Game, was_finished: bool = True) -> None:
     """
     of_game = Tournament.objects.filter(sittings__games__game=game)
     if game.is_finished or was_finished:
-        tournament = of_game.select_for_update().first()  # locked as _lock would
+        tournament = of_game.select_for_update(of=("self",)).first()  # locked as _lock would
         if tournament is not None:
             _rebuild_standings(tournament)
     else:
