@@ -1,10 +1,12 @@
 """Writes: start a game, record, correct and undo deals, rebuild the ledger.
 
-Every write runs in one transaction with the game row locked, replays the
-game's deals through the rules core and rewrites what is derived from them
-(dealers, results, the ledger, tables, places and the winner). A fault raises
-:class:`ScoringError` with a message a club organiser understands, and nothing
-is saved.
+Every write runs in one transaction with the game row locked. A correction,
+an undo or time called replays the game's deals through the rules core and
+rewrites what is derived from them (dealers, results, the ledger, tables,
+places and the winner); recording the next deal settles it by the same rules
+from the state those writes stored (:func:`stored_state`), since a replay
+would give the same. A fault raises :class:`ScoringError` with a message a
+club organiser understands, and nothing is saved.
 """
 
 from __future__ import annotations
