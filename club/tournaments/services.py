@@ -416,37 +416,46 @@ def results_changed(game: Game, was_finished: bool = True) -> None:
 
 
 def game_results(tournament: Tournament) -> list[ranking.GameResult]:
-    """The finished games of the tournament as the standings calculator reads them."""
+    """The finished games of the tournament as the standings calculator reads them.
+
+    Read from the tournament's sittings down: asking the database for finished
+    games first would walk every finished game of the club (SQLite takes the
+    status index), so which games are finished is decided here, not in SQL.
+    """
     entry_of = dict(
-        TournamentTeam.objects.filter(tournament=tournament).values_list("team_id", "id")
+        TournamentTeam.objects.filter(tournament=tournament).order_by().values_list("team_id", "id")
     )
-    games = {
-        game.pk: game
-        for game in Game.objects.filter(
-            sitting_entry__sitting__tournament=tournament, status=Game.Status.FINISHED
+    of_tournament = {"game__sitting_entry__sitting__tournament": tournament}
+    # game id -> (tables each team started with, [(game team id, entry id, place, tables)])
+    games: dict[int, tuple[int, list[tuple[int, int, int | None, int]]]] = {}
+    for game_id, status, tables_start, game_team, team, place, tables in (
+        GameTeam.objects.filter(**of_tournament)
+        .order_by("game_id", "position")
+        .values_list(
+            "game_id", "game__status", "game__tables_per_team", "id", "team_id", "place", "tables"
         )
-    }
-    teams: dict[int, list[GameTeam]] = defaultdict(list)
-    for team in GameTeam.objects.filter(game__in=games.keys()).order_by("game", "position"):
-        teams[team.game_id].append(team)
+    ):
+        if status == Game.Status.FINISHED:
+            games.setdefault(game_id, (tables_start, []))[1].append(
+                (game_team, entry_of[team], place, tables)
+            )
     contracts: dict[int, tuple[int, int]] = {
         row["declaring_team"]: (row["declared"], row["made"])
-        for row in Round.objects.filter(game__in=games.keys())
+        for row in Round.objects.filter(**of_tournament)
         .values("declaring_team")
         .annotate(declared=Count("id"), made=Count("id", filter=Q(made=True)))
     }
     results = []
-    for game_id, game in games.items():
-        members = teams[game_id]
+    for game_id, (tables_start, members) in games.items():
         results.append(
             ranking.GameResult(
                 game=game_id,
-                teams=tuple(entry_of[t.team_id] for t in members),
-                places={entry_of[t.team_id]: t.place or len(members) for t in members},
-                tables_start=game.tables_per_team,
-                tables_end={entry_of[t.team_id]: t.tables for t in members},
-                declared={entry_of[t.team_id]: contracts.get(t.pk, (0, 0))[0] for t in members},
-                made={entry_of[t.team_id]: contracts.get(t.pk, (0, 0))[1] for t in members},
+                teams=tuple(entry for _, entry, _, _ in members),
+                places={entry: place or len(members) for _, entry, place, _ in members},
+                tables_start=tables_start,
+                tables_end={entry: tables for _, entry, _, tables in members},
+                declared={entry: contracts.get(pk, (0, 0))[0] for pk, entry, _, _ in members},
+                made={entry: contracts.get(pk, (0, 0))[1] for pk, entry, _, _ in members},
             )
         )
     return results
