@@ -117,8 +117,15 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once with "database is locked".
+    # Write-ahead logging: readers never wait for a scorer's write, and a commit
+    # syncs the disk once instead of three times; synchronous=FULL keeps every
+    # committed deal through a power cut.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
+        }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
