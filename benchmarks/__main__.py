@@ -98,6 +98,13 @@ def archive_export(url: str, fmt: str) -> dict:
     env = {**os.environ, "DATABASE_URL": url}
     script = (
         "import resource, time, django, sys\n"
+        # VmHWM is this process's own peak: ru_maxrss would carry the harness's
+        # peak over, since Linux keeps it across the exec that starts the child.
+        "def peak_kb():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmHWM:'):\n"
+        "            return int(line.split()[1])\n"
+        "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "django.setup()\n"
         "from club.scoring import archive\n"
         "from club.games.models import Round\n"
@@ -110,7 +117,7 @@ def archive_export(url: str, fmt: str) -> dict:
         "        sink.write(data)\n"
         "took = time.perf_counter() - start\n"
         "print(took, Round.objects.count(), size,"
-        " resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        " peak_kb())\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script],

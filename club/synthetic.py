@@ -489,6 +489,12 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
     rated = rebuild_ratings()
     report.ratings_seconds = time.perf_counter() - tick
     say(f"ratings rebuilt from {rated} games in {report.ratings_seconds:.1f} s")
+    if connection.vendor == "postgresql":
+        # A live server's autovacuum gathers the planner's statistics as tables
+        # grow; after a bulk load they are missing until it gets round to it,
+        # and without them PostgreSQL scans whole tables for one game's rows.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     if check:
         tick = time.perf_counter()
         game_ids = list(

@@ -221,6 +221,10 @@ def test_the_board_is_paged_and_ranks_run_on(client, club, monkeypatch):
     # A page past the end shows the last page; a page that is not a number, the first.
     assert client.get(url, {"page": 99}).context["board"].page == 2
     assert client.get(url, {"page": "x"}).context["board"].page == 1
+    # The team board names each pair, linked, joined by one escaped ampersand.
+    teams = client.get(reverse("leaderboards:team_board")).content.decode()
+    anu = Player.objects.get(name="Anu")
+    assert f'<a href="{anu.get_absolute_url()}">Anu</a> &amp; <a href=' in teams
 
 
 def test_sorting_breaks_ties_by_name_in_both_directions(club):

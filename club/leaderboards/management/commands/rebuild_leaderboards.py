@@ -1,7 +1,7 @@
 import time
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 
 from club.leaderboards import figures
 from club.leaderboards.services import rebuild_ratings
@@ -34,6 +34,10 @@ class Command(BaseCommand):
             games = figures.rebuild_all()
             tick = time.perf_counter()
             rated = rebuild_ratings()
+        if connection.vendor == "postgresql":
+            # Every figure table was rewritten: give the planner its statistics now.
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
         self.stdout.write(
             f"Figures of {games} finished games in {tick - start:.1f} s; "
             f"ratings over {rated} games in {time.perf_counter() - tick:.1f} s."
