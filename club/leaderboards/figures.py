@@ -218,16 +218,25 @@ def _sides_of(game_ids: list[int]) -> tuple[set[int], set[int]]:
     return players, teams
 
 
-def refresh_games(game_ids: list[int]) -> None:
-    """Rewrite the rows of these games (none for a game not finished) and their sides' totals."""
-    before_players = set(
-        PlayerGameFigures.objects.filter(game_id__in=game_ids).values_list("player_id", flat=True)
-    )
-    before_teams = set(
-        TeamGameFigures.objects.filter(game_id__in=game_ids).values_list("team_id", flat=True)
-    )
-    PlayerGameFigures.objects.filter(game_id__in=game_ids).delete()
-    TeamGameFigures.objects.filter(game_id__in=game_ids).delete()
+def refresh_games(game_ids: list[int], *, had_rows: bool = True) -> None:
+    """Rewrite the rows of these games (none for a game not finished) and their sides' totals.
+
+    ``had_rows=False`` says none of the games was finished before this change
+    (a game finishing now), so there are no old rows to look for.
+    """
+    before_players: set[int] = set()
+    before_teams: set[int] = set()
+    if had_rows:
+        before_players = set(
+            PlayerGameFigures.objects.filter(game_id__in=game_ids).values_list(
+                "player_id", flat=True
+            )
+        )
+        before_teams = set(
+            TeamGameFigures.objects.filter(game_id__in=game_ids).values_list("team_id", flat=True)
+        )
+        PlayerGameFigures.objects.filter(game_id__in=game_ids).delete()
+        TeamGameFigures.objects.filter(game_id__in=game_ids).delete()
     players, teams = _games_figures(game_ids)
     PlayerGameFigures.objects.bulk_create(players)
     TeamGameFigures.objects.bulk_create(teams)
@@ -243,8 +252,8 @@ def file_under_tournament(game_id: int, tournament_id: int | None) -> None:
         model.objects.filter(game_id=game_id).update(tournament_id=tournament_id)
 
 
-def refresh_game(game: Game) -> None:
-    refresh_games([game.pk])
+def refresh_game(game: Game, *, was_finished: bool = True) -> None:
+    refresh_games([game.pk], had_rows=was_finished)
 
 
 def refresh_sides(players: Iterable[int] = (), teams: Iterable[int] = ()) -> None:

@@ -14,7 +14,7 @@ def follow_game(sender, game, was_finished, **kwargs):
         from club.leaderboards import figures
         from club.leaderboards.services import rate_game
 
-        figures.refresh_game(game)
+        figures.refresh_game(game, was_finished=was_finished)
         rate_game(game)
 
 
