@@ -158,7 +158,17 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--skip-archive", action="store_true", help="skip exporting the whole archive"
     )
+    parser.add_argument(
+        "--summary",
+        action="store_true",
+        help="print one table of every preset and database found in --out, and stop",
+    )
     args = parser.parse_args(argv)
+    if args.summary:
+        from benchmarks import report
+
+        print(report.summary(ROOT / args.out), end="")
+        return 0
 
     url = database_url(args.preset, args.database)
     if "club.sqlite3" in url:

@@ -90,6 +90,38 @@ def markdown(results: dict, out: Path | None = Path("results")) -> str:
     return "\n".join(lines) + "\n"
 
 
+def summary(out: Path = Path("results")) -> str:
+    """Every scenario's p95 at every preset on both databases, with its queries: one table."""
+    runs = {}
+    for path in sorted(out.glob("*.json")):
+        data = json.loads(path.read_text())
+        if "meta" in data and "rows" in data:
+            runs[(data["meta"]["database"], data["meta"]["preset"])] = data
+    columns = [(db, preset) for db in ("sqlite", "postgres") for preset in PRESETS]
+    columns = [column for column in columns if column in runs]
+    if not columns:
+        return ""
+    names = [row["name"] for row in runs[columns[-1]]["rows"]]
+    head = " | ".join(f"{db} {preset} p95" for db, preset in columns)
+    lines = [
+        f"| scenario | target p95 ms | {head} | queries (every preset) |",
+        "|---|---:|" + "---:|" * len(columns) + "---|",
+    ]
+    for name in names:
+        cells, queries = [], set()
+        for column in columns:
+            row = next((r for r in runs[column]["rows"] if r["name"] == name), None)
+            cells.append("" if row is None else f"{row['p95_ms']:.1f}")
+            if row is not None:
+                queries.add(row["queries"])
+        target = target_for(name)
+        lines.append(
+            f"| {name} | {'' if target is None else f'{target:.0f}'} | {' | '.join(cells)} "
+            f"| {', '.join(str(q) for q in sorted(queries))} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def plot(out: Path, target: Path) -> None:
     """Median time of every scenario against the number of deals, one line per database."""
     import matplotlib

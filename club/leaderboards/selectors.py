@@ -228,7 +228,7 @@ SORTS = {
 DEFAULT_SORT = "rating"
 
 
-PER_PAGE = 50
+PER_PAGE = 25  # a phone screen or two; the figures are read a page at a time
 
 
 @dataclass

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from club.games.models import Player
+from club.leaderboards import selectors
 from club.scoring import rules as core
 from club.scoring.services import DealEntry, TeamEntry, create_game
 from club.tournaments.models import Tournament
@@ -154,5 +155,6 @@ def test_query_counts_do_not_grow_with_the_club(client, club, extra, django_asse
         with django_assert_num_queries(QUERIES[name]):
             response = client.get(url)
         assert response.status_code == 200
-    rows = client.get(reverse("leaderboards:player_board")).context["rows"]
-    assert len(rows) == 6 + 4 * extra
+    board = client.get(reverse("leaderboards:player_board")).context["board"]
+    assert board.total == 6 + 4 * extra
+    assert len(board.rows) == min(board.total, selectors.PER_PAGE)
