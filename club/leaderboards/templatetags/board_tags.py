@@ -8,9 +8,12 @@ the rows were most of the page's time. This writes the same markup.
 from __future__ import annotations
 
 from django import template
-from django.template.defaultfilters import floatformat
+from django.template.defaultfilters import date, floatformat
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from club.games.selectors import url_maker
 
@@ -67,3 +70,60 @@ def board_rows(rows, kind: str):
             )
         )
     return mark_safe("\n".join(lines))  # each line built by format_html above
+
+
+@register.simple_tag
+def profile_games(lines):
+    """The profile's list of games, one ``<li>`` each (the template's markup and wording)."""
+    game_url = url_maker("games:detail")
+    player_url = url_maker("leaderboards:player")
+    in_progress, place, rating_change = _("in progress"), _("place"), _("rating change")
+    items = []
+    for line in lines:
+        game, seat = line.game, line.game_team
+        when = (
+            date(template_localtime(game.finished_at), "SHORT_DATE_FORMAT")
+            if game.is_finished
+            else in_progress
+        )
+        badge = (
+            format_html(
+                '<span class="result result-{}" title="{}">{}</span>',
+                line.badge.lower(),
+                place,
+                line.badge,
+            )
+            if line.badge
+            else ""
+        )
+        delta = ""
+        if line.rating_delta is not None:
+            up = line.rating_delta >= 0
+            delta = format_html(
+                '<span class="small {}" title="{}">{}{}</span>',
+                "up" if up else "down",
+                rating_change,
+                "+" if up else "",
+                floatformat(line.rating_delta, 0),
+            )
+        tables = ngettext("%(count)s table", "%(count)s tables", seat.tables) % {
+            "count": seat.tables
+        }
+        items.append(
+            format_html(
+                '<li><div class="profile-game"><a href="{}">{}</a> '
+                '<span class="small muted">{}</span> '
+                '<span class="small">{} <a href="{}">{}</a></span></div>'
+                '<div class="profile-result">{} <span class="small">{}</span> {}</div></li>',
+                game_url(game.pk),
+                game.label,
+                when,
+                _("%(team)s, with") % {"team": seat.team.name},
+                player_url(line.partner.pk),
+                line.partner.name,
+                badge,
+                tables,
+                delta,
+            )
+        )
+    return mark_safe("\n".join(items))  # each item built by format_html above
