@@ -137,7 +137,7 @@ def plot(out: Path, target: Path) -> None:
     if not runs:
         return
     databases = sorted({run["meta"]["database"] for run in runs})
-    fig, axes = plt.subplots(1, len(databases), figsize=(7 * len(databases), 5.5), squeeze=False)
+    fig, axes = plt.subplots(1, len(databases), figsize=(7 * len(databases), 6.5), squeeze=False)
     for axis, database in zip(axes[0], databases, strict=True):
         mine = sorted(
             (run for run in runs if run["meta"]["database"] == database),
@@ -161,8 +161,9 @@ def plot(out: Path, target: Path) -> None:
         axis.set_ylabel("median time per request (ms)")
         axis.set_title(f"{database}: time against data size")
         axis.grid(True, which="both", alpha=0.3)
-        axis.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
     target.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(target, dpi=110)
     plt.close(fig)
