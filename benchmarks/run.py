@@ -168,14 +168,10 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             )
 
         seatings = {g.pk: sc.scoring.load_seating(g) for g in world.fresh_games}
-        counter = {"n": 0}
 
-        def record():
-            index = counter["n"]
-            counter["n"] += 1
-            fresh = world.fresh_games[index // 10]
-            number = index % 10 + 1
-            entry = sc._deal(seatings[fresh.pk], number)
+        def post_deal(game, number, seating):
+            """Deal ``number`` of ``game`` through the deal form, as the phone sends it."""
+            entry = sc._deal(seating, number)
             data = {
                 "number": number,
                 "declarer": entry.declarer,
@@ -184,10 +180,19 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
                 "doubling": "none",
                 **{f"points_{team}": points for team, points in entry.points.items()},
             }
-            response = org.post(f"/games/{fresh.pk}/deals/", data, **sc.HTMX)
+            response = org.post(f"/games/{game.pk}/deals/", data, **sc.HTMX)
             if b"errorlist" in response.content or response.status_code != 200:
                 raise SystemExit(f"recording deal {number} failed: {response.status_code}")
             return response
+
+        counter = {"n": 0}
+
+        def record():
+            index = counter["n"]
+            counter["n"] += 1
+            fresh = world.fresh_games[index // 10]
+            number = index % 10 + 1
+            return post_deal(fresh, number, seatings[fresh.pk])
 
         run("record a deal", "POST deal form, htmx, organiser", record, writer.record)
 
@@ -195,20 +200,7 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
 
         def record_last():
             game = next(ending)
-            seating = sc.scoring.load_seating(game)
-            entry = sc._deal(seating, 1)
-            data = {
-                "number": 1,
-                "declarer": entry.declarer,
-                "bid": 28,
-                "trump": "spades",
-                "doubling": "none",
-                **{f"points_{team}": points for team, points in entry.points.items()},
-            }
-            response = org.post(f"/games/{game.pk}/deals/", data, **sc.HTMX)
-            if b"errorlist" in response.content or response.status_code != 200:
-                raise SystemExit(f"recording the last deal failed: {response.status_code}")
-            return response
+            return post_deal(game, 1, sc.scoring.load_seating(game))
 
         run(
             "record the deal that ends a game",

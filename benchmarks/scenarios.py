@@ -24,6 +24,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.leaderboards import figures
 from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
 from club.scoring import rules as core
 from club.scoring import services as scoring
@@ -302,20 +303,7 @@ def sql_team_board() -> None:
 
 
 def sql_tournament_board(tournament_id: int) -> None:
-    sums = ", ".join(
-        f"SUM(f.{name})"
-        for name in (
-            "played",
-            "won",
-            "declared",
-            "made",
-            "doubles_won",
-            "doubles_lost",
-            "redoubles_won",
-            "redoubles_lost",
-            "tables_net",
-        )
-    )
+    sums = ", ".join(f"SUM(f.{name})" for name in figures.COUNTS)
     fetch(
         f"SELECT f.player_id, p.name, r.rating, {sums}, MAX(f.biggest_bid) "
         f"FROM {table(PlayerGameFigures)} f JOIN {table(Player)} p ON p.id = f.player_id "

@@ -89,18 +89,7 @@ def _count(queryset: QuerySet):
     return _aggregate(queryset, "COUNT")
 
 
-FIGURES = [
-    "played",
-    "won",
-    "declared",
-    "made",
-    "doubles_won",
-    "doubles_lost",
-    "redoubles_won",
-    "redoubles_lost",
-    "tables_net",
-    "biggest_bid",
-]
+FIGURES = list(figures.FIELDS)
 
 
 def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
