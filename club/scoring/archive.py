@@ -587,6 +587,62 @@ def _deals_sql(games: int) -> str:
     )
 
 
+def _deal_rows_by_table(ids: list[int], seats: dict[int, list[int]]) -> list[tuple]:
+    """The rows of :func:`_deals_sql`, from three plain queries joined here.
+
+    PostgreSQL plans the one query of twelve outer joins with sorts and hash
+    joins: 0.68 s for 500 games at the federation preset, against 0.09 s for
+    the deals, ledger rows and piles read apart through their indexes.
+    SQLite walks the unique indexes of the one query faster than Python joins.
+    """
+    quote = connection.ops.quote_name
+    marks = ", ".join(["%s"] * len(ids))
+    game_team = quote(GameTeam._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, game_id, number, all_pass, declarer_id, bid, trump, doubling, "
+            f"dealer_id, declaring_team_id, made FROM {quote(Round._meta.db_table)} "
+            f"WHERE game_id IN ({marks}) ORDER BY game_id, number",
+            ids,
+        )
+        deals = cursor.fetchall()
+        cursor.execute(
+            f"SELECT l.round_id, l.game_team_id, l.change, l.balance "
+            f"FROM {quote(LedgerEntry._meta.db_table)} l "
+            f"JOIN {game_team} g ON g.id = l.game_team_id WHERE g.game_id IN ({marks})",
+            ids,
+        )
+        ledger = {(deal, seat): (change, balance) for deal, seat, change, balance in cursor}
+        cursor.execute(
+            f"SELECT p.round_id, p.game_team_id, p.points FROM {quote(Pile._meta.db_table)} p "
+            f"JOIN {game_team} g ON g.id = p.game_team_id WHERE g.game_id IN ({marks})",
+            ids,
+        )
+        piles = {(deal, seat): points for deal, seat, points in cursor}
+    position = {seat: index for game in ids for index, seat in enumerate(seats[game])}
+    found = []
+    for (
+        deal,
+        game,
+        number,
+        all_pass,
+        declarer,
+        bid,
+        trump,
+        doubling,
+        dealer,
+        declaring,
+        made,
+    ) in deals:
+        row = [game, number, all_pass, declarer, bid, trump, doubling, dealer]
+        row += [position.get(declaring), made]
+        for seat in seats[game]:
+            change, balance = ledger.get((deal, seat), (None, None))
+            row += [change, balance, piles.get((deal, seat))]
+        found.append(tuple(row))
+    return found
+
+
 _rules_cache: dict[tuple, core.Rules] = {}
 
 
@@ -612,11 +668,13 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
     ids = [row[0] for row in rows]
     teams: dict[int, list[TeamSpec]] = {game: [] for game in ids}
     players: dict[int, dict[int, str]] = {game: {} for game in ids}
-    for game, name, first, first_name, second, second_name in (
+    seats: dict[int, list[int]] = {game: [] for game in ids}  # seat ids by position
+    for game, seat, name, first, first_name, second, second_name in (
         GameTeam.objects.filter(game_id__in=ids)
         .order_by("game_id", "position")
         .values_list(
             "game_id",
+            "id",
             "team__name",
             "first_player_id",
             "first_player__name",
@@ -627,12 +685,17 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
         teams[game].append(TeamSpec(name, first_name, second_name))
         players[game][first] = first_name
         players[game][second] = second_name
+        seats[game].append(seat)
 
     found: dict[int, list[tuple]] = {game: [] for game in ids}
-    with connection.cursor() as cursor:
-        cursor.execute(_deals_sql(len(ids)), ids)
-        for row in cursor.fetchall():
+    if connection.vendor == "postgresql":
+        for row in _deal_rows_by_table(ids, seats):
             found[row[0]].append(row)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_deals_sql(len(ids)), ids)
+            for row in cursor.fetchall():
+                found[row[0]].append(row)
 
     games = []
     for row in rows:

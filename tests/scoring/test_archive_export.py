@@ -380,13 +380,18 @@ def test_a_whole_archive_export_makes_as_many_queries_for_20_games_as_for_2():
     assert Game.objects.count() == 20
     assert _queries(archive.stream_json) == json_two
     assert _queries(archive.stream_csv) == csv_two
-    assert json_two <= 3  # the games, their teams, their deals
+    assert json_two <= PER_CHUNK  # the games, their teams, their deals
 
 
-def test_more_games_than_a_chunk_take_three_queries_a_chunk(monkeypatch):
+# On PostgreSQL a chunk's deals, ledger rows and piles are read in three plain
+# queries (archive._deal_rows_by_table); SQLite reads them in one.
+PER_CHUNK = 5 if connection.vendor == "postgresql" else 3
+
+
+def test_more_games_than_a_chunk_take_the_same_queries_a_chunk(monkeypatch):
     play_games(10)
     monkeypatch.setattr(archive, "EXPORT_CHUNK", 4)
-    assert _queries(archive.stream_json) == 3 * 3  # chunks of 4, 4 and 2 games
+    assert _queries(archive.stream_json) == 3 * PER_CHUNK  # chunks of 4, 4 and 2 games
 
 
 def test_a_tournament_export_makes_as_many_queries_for_3_sittings_as_for_1(client):
