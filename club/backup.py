@@ -55,7 +55,9 @@ from club.games.models import (
     ScorerLink,
     Team,
 )
+from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
+from club.leaderboards.services import rebuild_ratings
 from club.tournaments.models import (
     Bye,
     Sitting,
@@ -539,9 +541,6 @@ def restore(path: str | os.PathLike) -> RestoreSummary:
                 ):
                     cursor.execute(statement)
             # What the backup leaves out is derived from what it holds.
-            from club.leaderboards import figures
-            from club.leaderboards.services import rebuild_ratings
-
             figures.rebuild_all()
             if MISSING_IN.get(manifest["version"], {}).get("leaderboards.ratingchange"):
                 rebuild_ratings()

@@ -29,10 +29,12 @@ from django.utils import timezone
 from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round
 from club.leaderboards.models import (
     PlayerGameFigures,
+    PlayerRating,
     PlayerTotals,
     TeamGameFigures,
     TeamTotals,
 )
+from club.scoring import ratings
 from club.tournaments.models import Sitting, SittingGame
 
 COUNTS = (
@@ -58,7 +60,7 @@ def _bigger(current: int | None, bid: int) -> int:
 
 
 def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[TeamGameFigures]]:
-    """The rows of the finished games among ``game_ids``, from their stored deals: four queries."""
+    """The rows of the finished games among ``game_ids``, from their stored deals: five queries."""
     games = {
         game["id"]: game
         for game in Game.objects.filter(pk__in=game_ids, status=Game.Status.FINISHED).values(
@@ -182,21 +184,16 @@ def _refresh_totals(players: Iterable[int], teams: Iterable[int]) -> None:
         )
 
 
-def refresh_team_ratings(teams: Iterable[int] | None = None, players: Iterable[int] = ()) -> None:
+def refresh_team_ratings(players: Iterable[int] | None = None) -> None:
     """A team's rating on the board is the mean of its players' current ratings.
 
-    For the ``teams`` given, and the teams of the ``players`` given; every team if neither.
+    For the teams of the ``players`` given; for every team if None.
     """
-    from club.leaderboards.models import PlayerRating
-    from club.scoring import ratings
-
     totals = TeamTotals.objects.select_related("team")
-    if teams is not None or players:
+    if players is not None:
         players = set(players)
         totals = totals.filter(
-            Q(team_id__in=set(teams or ()))
-            | Q(team__first_player_id__in=players)
-            | Q(team__second_player_id__in=players)
+            Q(team__first_player_id__in=players) | Q(team__second_player_id__in=players)
         )
     totals = list(totals)
     wanted = {p for row in totals for p in (row.team.first_player_id, row.team.second_player_id)}
@@ -206,16 +203,6 @@ def refresh_team_ratings(teams: Iterable[int] | None = None, players: Iterable[i
     for row in totals:
         row.rating = ratings.team_rating(found, row.team.first_player_id, row.team.second_player_id)
     TeamTotals.objects.bulk_update(totals, ["rating"], batch_size=500)
-
-
-def _sides_of(game_ids: list[int]) -> tuple[set[int], set[int]]:
-    players, teams = set(), set()
-    for first, second, team in GameTeam.objects.filter(game_id__in=game_ids).values_list(
-        "first_player_id", "second_player_id", "team_id"
-    ):
-        players.update((first, second))
-        teams.add(team)
-    return players, teams
 
 
 def refresh_games(game_ids: list[int], *, had_rows: bool = True) -> None:
@@ -256,16 +243,18 @@ def refresh_game(game: Game, *, was_finished: bool = True) -> None:
     refresh_games([game.pk], had_rows=was_finished)
 
 
-def refresh_sides(players: Iterable[int] = (), teams: Iterable[int] = ()) -> None:
-    """After seats move between players (a merge): rewrite the games of these sides."""
-    players, teams = set(players), set(teams)
+def refresh_sides(players: Iterable[int]) -> None:
+    """After seats move between players (a merge): rewrite the games of these players.
+
+    Their totals are summed again with the games' other sides.
+    """
+    players = set(players)
     games = set(
         GameTeam.objects.filter(
-            Q(first_player_id__in=players) | Q(second_player_id__in=players) | Q(team_id__in=teams)
+            Q(first_player_id__in=players) | Q(second_player_id__in=players)
         ).values_list("game_id", flat=True)
     )
     refresh_games(sorted(games))
-    _refresh_totals(players, teams)
 
 
 def forget_sides(players: Iterable[int], teams: Iterable[int]) -> None:

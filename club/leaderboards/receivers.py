@@ -3,26 +3,23 @@
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
-from club.games.models import Game
+from club.games.models import Game, GameTeam
 from club.games.signals import game_changed
+from club.leaderboards import figures
+from club.leaderboards.models import RatingChange
+from club.leaderboards.services import rate_game, unrate_deleted_game
 from club.tournaments.models import SittingGame
 
 
 @receiver(game_changed, dispatch_uid="leaderboards-ratings")
 def follow_game(sender, game, was_finished, **kwargs):
     if game.is_finished or was_finished:
-        from club.leaderboards import figures
-        from club.leaderboards.services import rate_game
-
         figures.refresh_game(game, was_finished=was_finished)
         rate_game(game)
 
 
 @receiver(pre_delete, sender=Game, dispatch_uid="leaderboards-game-deleted-before")
 def remember_deleted_game(sender, instance, **kwargs):
-    from club.games.models import GameTeam
-    from club.leaderboards.models import RatingChange
-
     sides = list(
         GameTeam.objects.filter(game=instance).values_list(
             "first_player_id", "second_player_id", "team_id"
@@ -31,7 +28,10 @@ def remember_deleted_game(sender, instance, **kwargs):
     instance._leaderboard_sides = (
         {p for first, second, _ in sides for p in (first, second)},
         {team for _, _, team in sides},
-        RatingChange.objects.filter(game=instance).values_list("position", flat=True).first(),
+        RatingChange.objects.filter(game=instance)
+        .order_by()
+        .values_list("position", flat=True)
+        .first(),
     )
 
 
@@ -40,9 +40,6 @@ def forget_deleted_game(sender, instance, **kwargs):
     remembered = getattr(instance, "_leaderboard_sides", None)
     if remembered is None:
         return
-    from club.leaderboards import figures
-    from club.leaderboards.services import unrate_deleted_game
-
     players, teams, position = remembered
     figures.forget_sides(players, teams)
     if position is not None:
@@ -52,13 +49,9 @@ def forget_deleted_game(sender, instance, **kwargs):
 @receiver(post_save, sender=SittingGame, dispatch_uid="leaderboards-game-in-sitting")
 def file_game_under_tournament(sender, instance, **kwargs):
     # A game joins its sitting when created; an imported game joins after its deals.
-    from club.leaderboards import figures
-
     figures.file_under_tournament(instance.game_id, instance.sitting.tournament_id)
 
 
 @receiver(post_delete, sender=SittingGame, dispatch_uid="leaderboards-game-out-of-sitting")
 def unfile_game(sender, instance, **kwargs):
-    from club.leaderboards import figures
-
     figures.file_under_tournament(instance.game_id, None)

@@ -238,13 +238,13 @@ class Board:
         return self.page + 1 if self.page < self.pages else None
 
 
-def _ordering(sort: str, descending: bool, name: str, rating: str) -> list:
-    """The SQL order of a board: the column chosen, then the name A to Z, then the id."""
+def _ordering(sort: str, descending: bool, name: str) -> list:
+    """The SQL order of a board: the column chosen, then the name A to Z."""
     sort = sort if sort in SORTS else DEFAULT_SORT
     if sort == "name":
         key = Lower(name)
     elif sort == "rating":
-        key = F(rating)
+        key = F("board_rating")
     elif sort == "win_share":
         key = Cast("won", FloatField()) / Cast("played", FloatField())
     elif sort == "biggest_bid":
@@ -271,40 +271,34 @@ def _game_rows(model, filters: Filters) -> QuerySet:
 
 
 def _board(kind: str, filters: Filters, sort: str, descending: bool, page: int | None) -> Board:
-    """The board from the maintained figures: a count and one page (two or three queries).
+    """The board from the maintained figures: a count and one page (two queries).
 
     Unfiltered, it reads each side's totals; filtered by period or tournament,
     it sums the sides' rows of the games that pass (the period's or the
-    tournament's games only, through their indexes).
+    tournament's games only, through their indexes). A page past the end
+    shows the last; None gives every row.
     """
     side = "player" if kind == "players" else "team"
-    rating = "player__rating__rating" if side == "player" else "team__totals__rating"
+    rating = F("player__rating__rating" if side == "player" else "team__totals__rating")
     if _filtered(filters):
         model = PlayerGameFigures if side == "player" else TeamGameFigures
         queryset = (
             _game_rows(model, filters)
             .values(f"{side}_id")
             .annotate(**figures.SUMS)
-            .annotate(name=F(f"{side}__name"), rating=F(rating), **_names(side))
             .filter(played__gt=0)
         )
     else:
         model = PlayerTotals if side == "player" else TeamTotals
-        queryset = (
-            model.objects.filter(played__gt=0)
-            .values(f"{side}_id", *figures.FIELDS)
-            .annotate(name=F(f"{side}__name"), board_rating=F(rating), **_names(side))
-        )
-        rating = "board_rating"
-    total = queryset.count()
+        queryset = model.objects.filter(played__gt=0).values(f"{side}_id", *figures.FIELDS)
+    # "board_rating": TeamTotals has a column of its own called rating.
+    ordered = queryset.annotate(
+        name=F(f"{side}__name"), board_rating=rating, **_names(side)
+    ).order_by(*_ordering(sort, descending, f"{side}__name"), f"{side}_id")
+    total = ordered.count()
     pages = max(1, -(-total // PER_PAGE))
-    ordered = queryset.order_by(
-        *_ordering(sort, descending, f"{side}__name", "rating" if rating == "rating" else rating),
-        f"{side}_id",
-    )
     if page is None:
-        number, found = 1, list(ordered)
-        offset = 0
+        number, offset, found = 1, 0, list(ordered)
     else:
         number = min(max(page, 1), pages)
         offset = (number - 1) * PER_PAGE
@@ -314,14 +308,14 @@ def _board(kind: str, filters: Filters, sort: str, descending: bool, page: int |
         subject = _subject(side, row)
         board_row = Row(
             subject=subject,
-            rating=row["rating" if "rating" in row else "board_rating"],
+            rating=row["board_rating"],
             rank=index,
             **{name: row[name] for name in FIGURES},
         )
         if side == "team":
             board_row.players = [subject.first_player, subject.second_player]
         rows.append(board_row)
-    return Board(rows=rows, total=total, page=number, pages=pages)
+    return Board(rows=rows, total=len(rows) if total is None else total, page=number, pages=pages)
 
 
 def _names(side: str) -> dict:

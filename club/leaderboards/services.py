@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.games.models import Game, GameTeam, PendingDeal, Player, Round, Team
+from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.scoring import ratings
 
@@ -245,9 +246,7 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     if (nickname, member_number) != (keep.nickname, keep.member_number):
         keep.nickname, keep.member_number = nickname, member_number
         keep.save(update_fields=["nickname", "member_number"])
-    from club.leaderboards import figures
-
-    figures.refresh_sides(players=[keep.pk])
+    figures.refresh_sides([keep.pk])
     rebuild_ratings()
     return MergeResult(kept=keep, folded_name=folded_name, games=games)
 
@@ -532,9 +531,8 @@ def import_players(data: bytes | str) -> ImportResult:
 # check that both ways give the same numbers.
 
 
-def _rated(games: list[Game] | list[int]) -> list[ratings.RatedGame]:
+def _rated(ids: list[int]) -> list[ratings.RatedGame]:
     """These finished games, in the order given, as the rating model reads them."""
-    ids = [game if isinstance(game, int) else game.pk for game in games]
     teams: dict[int, list[tuple[tuple[int, int], int]]] = defaultdict(list)
     for game_id, first, second, place in (
         GameTeam.objects.filter(game_id__in=ids)
@@ -554,12 +552,7 @@ def _rated(games: list[Game] | list[int]) -> list[ratings.RatedGame]:
 
 def rated_games() -> list[ratings.RatedGame]:
     """Finished games in the order they finished, as the rating model reads them."""
-    order = list(
-        Game.objects.filter(status=Game.Status.FINISHED)
-        .order_by("finished_at", "id")
-        .values_list("id", flat=True)
-    )
-    return _rated(order)
+    return _rated(_finished_in_order())
 
 
 def _lock_state() -> RatingsState:
@@ -579,29 +572,24 @@ def _stamp(state: RatingsState, games: int) -> None:
 
 def _write_changes(games, start, base_position: int):
     """Rate ``games`` from ``start``; store their changes from ``base_position`` on."""
-    players, changes, skills = _rate_with_skills(games, start)
+    players, changes = ratings.rate_games(games, start=start)
     position = {game.game: base_position + index for index, game in enumerate(games)}
-    rows = []
-    for change, (mu, sigma) in zip(changes, skills, strict=True):
-        rows.append(
+    RatingChange.objects.bulk_create(
+        (
             RatingChange(
                 game_id=change.game,
                 player_id=change.player,
                 before=change.before,
                 after=change.after,
                 position=position[change.game],
-                mu_after=mu,
-                sigma_after=sigma,
+                mu_after=change.mu_after,
+                sigma_after=change.sigma_after,
             )
-        )
-    RatingChange.objects.bulk_create(rows, batch_size=1000)
+            for change in changes
+        ),
+        batch_size=1000,
+    )
     return players
-
-
-def _rate_with_skills(games, start):
-    """``ratings.rate_games``, plus each change's skill (mu, sigma) after its game."""
-    rated, changes = ratings.rate_games(games, start=start)
-    return rated, changes, [(change.mu_after, change.sigma_after) for change in changes]
 
 
 def _save_ratings(final: dict[int, ratings.PlayerRating], gone: set[int]) -> None:
@@ -637,13 +625,8 @@ def rebuild_ratings() -> int:
 
 
 def _after_ratings(players: set[int] | None) -> None:
-    """The team board's ratings follow their players'."""
-    from club.leaderboards.figures import refresh_team_ratings
-
-    if players is None:
-        refresh_team_ratings()
-    else:
-        refresh_team_ratings(teams=(), players=players)
+    """The team board's ratings follow their players' (every team's if None)."""
+    figures.refresh_team_ratings(players)
 
 
 def _states_before(position: int, players: set[int]) -> dict[int, ratings.PlayerRating] | None:
@@ -674,26 +657,33 @@ def _states_before(position: int, players: set[int]) -> dict[int, ratings.Player
     return states
 
 
-def _finished_after(finished_at, pk: int) -> list[int]:
-    """The finished games after (``finished_at``, ``pk``) in the rating order.
+def _finished_in_order(after: tuple | None = None) -> list[int]:
+    """The finished games in the rating order, or only those after (``finished_at``, ``pk``).
 
     Only finished games have a ``finished_at``; the range on it walks the index
     ``game_finished_order`` (filtering on the status as well lets SQLite, which
     keeps no statistics, pick the status index and test every finished game).
     """
-    return list(
-        Game.objects.filter(
+    if after is None:
+        games = Game.objects.filter(status=Game.Status.FINISHED)
+    else:
+        finished_at, pk = after
+        games = Game.objects.filter(
             Q(finished_at__gte=finished_at)
             & (Q(finished_at__gt=finished_at) | Q(finished_at=finished_at, pk__gt=pk))
         )
-        .order_by("finished_at", "id")
-        .values_list("pk", flat=True)
-    )
+    return list(games.order_by("finished_at", "id").values_list("pk", flat=True))
+
+
+def _next_position() -> int:
+    """The position after the last game rated."""
+    top = RatingChange.objects.aggregate(top=Max("position"))["top"]
+    return 0 if top is None else top + 1
 
 
 def _position_for(game: Game) -> int:
     """Where ``game`` goes in the rating order: before the first rated game finished after it."""
-    later = _finished_after(game.finished_at, game.pk)
+    later = _finished_in_order((game.finished_at, game.pk))
     if later:
         found = (
             RatingChange.objects.filter(game_id=later[0])
@@ -703,8 +693,7 @@ def _position_for(game: Game) -> int:
         )
         if found is not None:
             return found
-    top = RatingChange.objects.aggregate(top=Max("position"))["top"]
-    return 0 if top is None else top + 1
+    return _next_position()
 
 
 def _rerate_from(
@@ -725,16 +714,10 @@ def _rerate_from(
         .first()
     )
     kept_game, position = (kept[0], kept[1] + 1) if kept else (None, 0)
+    after = None
     if kept_game is not None:
-        last = Game.objects.values("finished_at", "pk").get(pk=kept_game)
-        order = _finished_after(last["finished_at"], last["pk"])
-    else:
-        order = list(
-            Game.objects.filter(status=Game.Status.FINISHED)
-            .order_by("finished_at", "id")
-            .values_list("pk", flat=True)
-        )
-    todo = _rated(order)
+        after = Game.objects.values_list("finished_at", "pk").get(pk=kept_game)
+    todo = _rated(_finished_in_order(after))
     dropped = RatingChange.objects.filter(position__gte=position).order_by()
     affected = set(dropped.values_list("player_id", flat=True)) | set(players)
     affected |= {player for game in todo for team in game.teams for player in team}
@@ -747,9 +730,8 @@ def _rerate_from(
             change.player_id: (change.mu_after, change.sigma_after)
             for change in RatingChange.objects.filter(game_id=changed, position=position)
         }
-        _, _, skills = _rate_with_skills(todo[:1], start)
-        players = [player for team in todo[0].teams for player in team]
-        if old == dict(zip(players, skills, strict=True)):
+        _, changes = ratings.rate_games(todo[:1], start=start)
+        if old == {change.player: (change.mu_after, change.sigma_after) for change in changes}:
             _stamp(state, state.games)
             return
     dropped.delete()
@@ -766,7 +748,7 @@ def _append(state: RatingsState, game: Game) -> bool:
     The common case, a game finishing on the night: a few rows, whatever the
     club's history. False (nothing done) when a game finished after it.
     """
-    if _finished_after(game.finished_at, game.pk):
+    if _finished_in_order((game.finished_at, game.pk)):
         return False
     rated = _rated([game.pk])
     players = {player for team in rated[0].teams for player in team}
@@ -780,8 +762,7 @@ def _append(state: RatingsState, game: Game) -> bool:
         )
         for found in PlayerRating.objects.filter(player_id__in=players)
     }
-    top = RatingChange.objects.aggregate(top=Max("position"))["top"]
-    position = 0 if top is None else top + 1
+    position = _next_position()
     final = _write_changes(rated, start, position)
     _save_ratings(final, set())
     _stamp(state, position + 1)
