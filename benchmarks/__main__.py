@@ -57,35 +57,36 @@ def prepare(preset: str, url: str) -> None:
     if url.startswith("postgres"):
         ensure_postgres_database(url)
     manage("migrate", "-v0", env=env)
-    probe = (
+    found = _ask(
         "from club.tournaments.models import Tournament;"
-        "print(Tournament.objects.filter(name__startswith='S56 Cup').count())"
+        "print(Tournament.objects.filter(name__startswith='S56 Cup').count())",
+        env,
     )
-    found = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", probe],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    if not found or found[-1] == "0":
+    if found in ("", "0"):
         print(f"==> generating the {preset} club into {url}", flush=True)
         manage("generate_club", "--preset", preset, env=env)
         return
     # A club generated before the leaderboard figures were kept: compute them once.
-    probe = "from club.leaderboards.models import PlayerTotals;print(PlayerTotals.objects.exists())"
-    kept = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", probe],
+    kept = _ask(
+        "from club.leaderboards.models import PlayerTotals;print(PlayerTotals.objects.exists())",
+        env,
+    )
+    if kept == "False":
+        print("==> computing the leaderboard figures of this club once", flush=True)
+        manage("rebuild_leaderboards", env=env)
+
+
+def _ask(code: str, env: dict) -> str:
+    """The last word ``code`` prints in ``manage.py shell`` against the benchmark database."""
+    words = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
         cwd=ROOT,
         env=env,
         check=True,
         capture_output=True,
         text=True,
     ).stdout.split()
-    if kept and kept[-1] == "False":
-        print("==> computing the leaderboard figures of this club once", flush=True)
-        manage("rebuild_leaderboards", env=env)
+    return words[-1] if words else ""
 
 
 def archive_export(url: str, fmt: str) -> dict:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
+from club.leaderboards.selectors import PER_PAGE, PROFILE_GAMES
 from club.scoring import rules as core
 from club.scoring import services as scoring
 from club.tournaments.models import Sitting, SittingGame, Standing, Tournament, TournamentTeam
@@ -287,7 +288,7 @@ def sql_leaderboard() -> None:
         f"SELECT p.id, p.name, r.rating, {BOARD_COLUMNS} FROM {table(PlayerTotals)} t "
         f"JOIN {table(Player)} p ON p.id = t.player_id "
         f"LEFT JOIN {table(PlayerRating)} r ON r.player_id = p.id WHERE t.played > 0 "
-        "ORDER BY r.rating DESC, LOWER(p.name) LIMIT 50"
+        f"ORDER BY r.rating DESC, LOWER(p.name) LIMIT {PER_PAGE}"
     )
 
 
@@ -298,7 +299,7 @@ def sql_team_board() -> None:
         f"FROM {table(TeamTotals)} t JOIN {table(Team)} tm ON tm.id = t.team_id "
         f"JOIN {table(Player)} a ON a.id = tm.first_player_id "
         f"JOIN {table(Player)} b ON b.id = tm.second_player_id WHERE t.played > 0 "
-        "ORDER BY t.rating DESC, LOWER(tm.name) LIMIT 50"
+        f"ORDER BY t.rating DESC, LOWER(tm.name) LIMIT {PER_PAGE}"
     )
 
 
@@ -309,7 +310,7 @@ def sql_tournament_board(tournament_id: int) -> None:
         f"FROM {table(PlayerGameFigures)} f JOIN {table(Player)} p ON p.id = f.player_id "
         f"LEFT JOIN {table(PlayerRating)} r ON r.player_id = p.id "
         "WHERE f.tournament_id = %s GROUP BY f.player_id, p.name, r.rating "
-        "ORDER BY r.rating DESC, LOWER(p.name) LIMIT 50",
+        f"ORDER BY r.rating DESC, LOWER(p.name) LIMIT {PER_PAGE}",
         [tournament_id],
     )
 
@@ -322,7 +323,7 @@ def sql_profile(player_id: int) -> None:
         f"SELECT gt.*, g.label, g.status, g.finished_at FROM {table(GameTeam)} gt "
         f"JOIN {table(Game)} g ON g.id = gt.game_id "
         "WHERE gt.first_player_id = %s OR gt.second_player_id = %s "
-        "ORDER BY g.finished_at DESC LIMIT 50",
+        f"ORDER BY g.finished_at DESC LIMIT {PROFILE_GAMES}",
         [player_id, player_id],
     )
     fetch(
