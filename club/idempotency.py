@@ -1,27 +1,44 @@
 """Resent forms get the first answer instead of writing twice.
 
 Each form that writes carries a hidden ``idempotency_key`` (a fresh UUID per
-rendered form, from the ``{% idempotency_key %}`` tag). The middleware claims
-the key before the view runs; a second post with the same key waits for the
-first to finish and then receives the same answer (status, redirect, body).
-Answers of 5xx (a lost database connection, say) are not kept, so the resend
-is tried again. Keys are kept for a week (``manage.py clear_submitted_forms``).
+rendered form, from the ``{% idempotency_key %}`` tag). The views that write
+are wrapped in :func:`one_time`, *inside* their permission check and after
+Django's CSRF check, so a key is only ever kept for a write that was allowed:
+an anonymous or forged post stores nothing.
+
+The key is written in the same transaction as the write it belongs to, with
+the answer the view gave (status, the headers a resend needs, the body
+compressed and bounded). So the two are committed together or not at all:
+there is no "being saved" state that a lost connection could leave behind,
+and after a lost connection :func:`answer_kept` tells from the database alone
+whether the write happened. Two sends of one key at the same moment both run
+the view; the second's key row waits for the first's commit, is refused by
+the unique index, and its transaction (with whatever it wrote) rolls back, so
+it answers with the first's stored answer instead.
+
+Answers of 5xx are not kept, so the resend is tried again. Keys are kept for
+a week (``manage.py clear_submitted_forms``).
 """
 
 from __future__ import annotations
 
-import time
+import functools
 import uuid
+import zlib
 
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from club.games.models import SubmittedForm
 
 FIELD = "idempotency_key"
-WAIT_SECONDS = 10
+# A kept answer is a redirect or the fragment of the form that was sent: far
+# below this once compressed. A bigger body is not kept; its resend is sent
+# back to the page the form came from, which shows what was saved.
+MAX_KEPT_BODY = 64 * 1024
 KEPT_HEADERS = (
     "Content-Type",
     "Location",
@@ -38,14 +55,15 @@ def new_key_input() -> str:
     return format_html('<input type="hidden" name="{}" value="{}">', FIELD, uuid.uuid4())
 
 
-def _key(request: HttpRequest) -> uuid.UUID | None:
+def key_of(request: HttpRequest) -> uuid.UUID | None:
+    """The post's one-time key, or None when it has none (or not a well-formed one)."""
     if request.method != "POST":
         return None
     try:
         raw = request.POST.get(FIELD)
     except Exception:  # an unreadable body is the view's business, not ours
         return None
-    if not raw:
+    if not raw or len(raw) > 64:
         return None
     try:
         return uuid.UUID(str(raw))
@@ -53,66 +71,101 @@ def _key(request: HttpRequest) -> uuid.UUID | None:
         return None
 
 
-def _replay(seen: SubmittedForm) -> HttpResponse:
-    response = HttpResponse(bytes(seen.body), status=seen.status or 200)
+def _user_id(request: HttpRequest) -> int | None:
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _back(request: HttpRequest) -> str:
+    referer = request.headers.get("Referer", "")
+    if url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return referer
+    return "/"
+
+
+def _kept(request: HttpRequest, key: uuid.UUID, response: HttpResponse) -> SubmittedForm:
+    headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
+    body = zlib.compress(response.content) if response.content else b""
+    status = response.status_code
+    if len(body) > MAX_KEPT_BODY:
+        status, headers, body = 303, {"Location": _back(request)}, b""
+    return SubmittedForm(
+        key=key,
+        path=request.path,
+        user_id=_user_id(request),
+        status=status,
+        headers=headers,
+        body=body,
+    )
+
+
+def replay(seen: SubmittedForm) -> HttpResponse:
+    """The answer kept for a key, given again."""
+    body = zlib.decompress(bytes(seen.body)) if seen.body else b""
+    if seen.status in (301, 302, 303) and not body:
+        response: HttpResponse = HttpResponseRedirect(seen.headers.get("Location", "/"))
+        response.status_code = seen.status
+    else:
+        response = HttpResponse(body, status=seen.status)
     for name, value in seen.headers.items():
         response[name] = value
     response["X-Idempotent-Replay"] = "true"
     return response
 
 
-class IdempotencyMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
+def _used_elsewhere() -> HttpResponse:
+    return HttpResponseBadRequest(
+        _("This form was already used for something else. Reload the page and try again.")
+    )
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        key = _key(request)
+
+def answer_kept(request: HttpRequest) -> HttpResponse | None:
+    """The stored answer to this post's key, when its write was committed; else None.
+
+    Only reads: used to answer a resend, and after a lost connection to find
+    out whether the write before it was committed.
+    """
+    key = key_of(request)
+    if key is None:
+        return None
+    seen = SubmittedForm.objects.filter(key=key).first()
+    if seen is None:
+        return None
+    if seen.path != request.path or seen.user_id != _user_id(request):
+        return _used_elsewhere()
+    return replay(seen)
+
+
+def one_time(view):
+    """Run a writing view at most once per one-time key; a resend gets the first answer.
+
+    Put it below the view's permission decorator, so that only a write that
+    was allowed keeps a key.
+    """
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        key = key_of(request)
         if key is None:
-            return self.get_response(request)
-        user_id = (
-            request.user.pk
-            if getattr(request, "user", None) and request.user.is_authenticated
-            else None
-        )
+            return view(request, *args, **kwargs)
+        again = answer_kept(request)
+        if again is not None:
+            return again
         try:
             with transaction.atomic():
-                claim = SubmittedForm.objects.create(key=key, path=request.path, user_id=user_id)
+                response = view(request, *args, **kwargs)
+                if response.status_code >= 500 or response.streaming:
+                    return response  # not kept: a resend is tried again
+                _kept(request, key, response).save(force_insert=True)
         except IntegrityError:
-            return self._answer_again(request, key, user_id)
-        try:
-            response = self.get_response(request)
-        except BaseException:
-            SubmittedForm.objects.filter(pk=claim.pk).delete()
-            raise
-        if response.status_code >= 500 or response.streaming:
-            SubmittedForm.objects.filter(pk=claim.pk).delete()
-            return response
-        SubmittedForm.objects.filter(pk=claim.pk).update(
-            done=True,
-            status=response.status_code,
-            headers={name: response[name] for name in KEPT_HEADERS if response.has_header(name)},
-            body=response.content,
-        )
+            # The same key was committed by a send that ran at the same moment: its
+            # write counts, this one was rolled back with the key row.
+            again = answer_kept(request)
+            if again is None:
+                raise
+            return again
         return response
 
-    def _answer_again(self, request: HttpRequest, key: uuid.UUID, user_id) -> HttpResponse:
-        deadline = time.monotonic() + WAIT_SECONDS
-        while True:
-            seen = SubmittedForm.objects.filter(key=key).first()
-            if seen is None:  # the first try failed and let go of the key: run it now
-                return self.get_response(request)
-            if seen.path != request.path or seen.user_id != user_id:
-                return HttpResponseBadRequest(
-                    _(
-                        "This form was already used for something else. "
-                        "Reload the page and try again."
-                    )
-                )
-            if seen.done:
-                return _replay(seen)
-            if time.monotonic() > deadline:
-                return HttpResponse(
-                    _("This form is still being saved. Wait a moment, then reload the page."),
-                    status=409,
-                )
-            time.sleep(0.1)
+    return wrapped

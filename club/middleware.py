@@ -1,33 +1,80 @@
-"""A lost database connection answers "send it again", never a 500.
+"""A lost database connection answers with the truth about what was saved, never a 500.
 
 On a venue's Wi-Fi, or when the database restarts, a view can lose its
-connection in the middle of a write. The write runs in one transaction, so
-nothing of it is kept; the scorer only needs to know that and send the form
-again. This turns ``OperationalError`` and ``InterfaceError`` raised by a
-view into a 503 page (``retry.html``) or, for htmx, a short note put at the
-top of the form that was sent: the form keeps what was typed, ready to send
-again. A resend is safe: a deal that did get recorded is answered "already
-recorded", never stored twice.
+connection in the middle of a write. The write runs in one transaction with
+its one-time key (club.idempotency), so it was either committed whole, key
+and all, or not at all. This turns ``OperationalError`` and ``InterfaceError``
+raised by a view (or by what runs after it) into an answer that says which:
+
+- the key is in the database: the write was committed (the connection was lost
+  after the commit), and the answer it got is given again;
+- the key is not: nothing was saved, and the scorer is asked to send it again
+  (a 503 page, ``retry.html``, or for htmx a short note put at the top of the
+  form that was sent, which keeps what was typed);
+- the database cannot be asked: the scorer is told so, and that sending it
+  again is safe (a deal that was recorded is never recorded twice).
+
+A database that is out of disk space says so instead of "connection lost".
 """
 
 from __future__ import annotations
 
 import logging
 
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+
+from club.idempotency import answer_kept, key_of
 
 logger = logging.getLogger(__name__)
 
 DEAL_VIEWS = {"record", "scorer_send"}  # url names of the forms that send a deal
 
 
-def retry_message(request: HttpRequest) -> str:
+def disk_is_full(error: BaseException) -> bool:
+    """Whether the database refused the write for want of disk space."""
+    cause = getattr(error, "__cause__", None) or error
+    if getattr(cause, "sqlstate", None) == "53100":  # PostgreSQL's disk_full
+        return True
+    return "disk is full" in str(error).lower() or "no space left" in str(error).lower()
+
+
+def _deal_number(request: HttpRequest) -> int | None:
+    number = request.POST.get("number", "") if request.method == "POST" else ""
+    return int(number) if number.isdecimal() and len(number) < 6 else None
+
+
+def retry_message(request: HttpRequest, *, checked: bool = True, full: bool = False) -> str:
+    """What the scorer is told; ``checked``: the database said the write is not there."""
     match = request.resolver_match
-    if match is not None and match.url_name in DEAL_VIEWS:
+    deal = match is not None and match.url_name in DEAL_VIEWS
+    number = _deal_number(request) if deal else None
+    if full:
+        return _(
+            "The score database has run out of disk space, so nothing was saved. "
+            "Tell the organiser; keep the score sheet until it is fixed."
+        )
+    if request.method == "POST" and not checked:
+        if number is not None:
+            return _(
+                "The connection to the score database was lost, and we could not check "
+                "whether deal %(number)d was saved. Send it again when the connection is "
+                "back: it will never be recorded twice."
+            ) % {"number": number}
+        return _(
+            "The connection to the score database was lost, and we could not check "
+            "whether this was saved. Send it again when the connection is back: it will "
+            "never be saved twice."
+        )
+    if deal and number is not None:
+        return _(
+            "The connection to the score database was lost before deal %(number)d was "
+            "saved. Nothing was recorded. Please send it again."
+        ) % {"number": number}
+    if deal:
         return _(
             "The connection to the score database was lost before the deal was saved. "
             "Nothing was recorded. Please send it again."
@@ -52,6 +99,20 @@ def page_to_return_to(request: HttpRequest) -> str:
     return "/"
 
 
+def _kept_after_loss(request: HttpRequest) -> tuple[HttpResponse | None, bool]:
+    """(the kept answer or None, whether the database could be asked)."""
+    if key_of(request) is None:
+        # No key: the write's transaction was rolled back, or was never begun.
+        return None, True
+    if not connection.in_atomic_block:
+        connection.close()  # a fresh connection: the lost one cannot answer
+    try:
+        return answer_kept(request), True
+    except DatabaseError as error:
+        logger.warning("Could not check a lost write's key: %s", error)
+        return None, False
+
+
 class DatabaseLostMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -65,8 +126,14 @@ class DatabaseLostMiddleware:
         logger.warning(
             "Database connection lost during %s %s: %s", request.method, request.path, exception
         )
+        full = disk_is_full(exception)
+        checked = True
+        if request.method == "POST" and not full:
+            kept, checked = _kept_after_loss(request)
+            if kept is not None:
+                return kept  # committed before the connection went: the truth is "saved"
         context = {
-            "message": retry_message(request),
+            "message": retry_message(request, checked=checked, full=full),
             "back": page_to_return_to(request),
             "sent": request.method == "POST",
         }

@@ -289,3 +289,80 @@ def test_anyone_may_choose_the_language(role, world, clients):
     response = clients[role].post(reverse("set_language"), {"language": "ml", "next": "/"})
     assert response.status_code == 302
     assert response.cookies["django_language"].value == "ml"
+
+
+def every_row():
+    """How many rows each table of the app holds (sessions and login throttling aside)."""
+    from django.apps import apps
+
+    return {
+        model._meta.label: model._default_manager.count()
+        for model in apps.get_models()
+        if model._meta.app_label not in {"sessions", "axes"}
+    }
+
+
+def every_url(world):
+    for name, (_rule, _methods, key) in RULES.items():
+        yield name, reverse(name, kwargs=kwargs_for(key, world))
+    yield "withdrawn link", reverse("games:scorer_send", args=[world["withdrawn"].token])
+    yield "unknown link", reverse("games:scorer_send", args=["no-such-link"])
+    yield "long path", "/games/" + "9" * 600 + "/deals/"
+    yield "longer path", "/" + "x" * 2000 + "/"
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "no csrf token", "csrf cookie only"])
+def test_posts_with_a_one_time_key_from_anyone_who_may_not_write_store_nothing(
+    role, world, clients
+):
+    """The one-time key is kept only for a write that passed CSRF and the permission check."""
+    import uuid
+
+    from django.test import Client
+
+    from club.games.models import SubmittedForm
+
+    if role == "no csrf token":
+        browser = Client(enforce_csrf_checks=True)
+    elif role == "csrf cookie only":
+        browser = Client(enforce_csrf_checks=True)
+        browser.get(reverse("games:list"))  # any page sets the CSRF cookie
+        assert "csrftoken" in browser.cookies
+    else:
+        browser = clients[role]
+    before = every_row()
+    for name, url in every_url(world):
+        if name in ("set_language", "logout") or RULES.get(name, (SCORER,))[0] == SCORER:
+            continue  # anyone may post these; the scorer link is covered below
+        response = browser.post(url, {"idempotency_key": str(uuid.uuid4()), "label": "x"})
+        assert response.status_code < 500, (name, role, response.status_code)
+    assert not SubmittedForm.objects.exists()
+    assert every_row() == before
+
+
+def test_posts_through_dead_scorer_links_store_nothing(world, client):
+    import uuid
+
+    from club.games.models import SubmittedForm
+
+    before = every_row()
+    for url in (
+        reverse("games:scorer_send", args=[world["withdrawn"].token]),
+        reverse("games:scorer_send", args=["no-such-link"]),
+        reverse("games:scorer_confirm", args=["x" * 600, 1]),
+    ):
+        response = client.post(url, {"idempotency_key": str(uuid.uuid4())})
+        assert response.status_code in (403, 404), url
+    assert not SubmittedForm.objects.exists()
+    assert every_row() == before
+
+
+def test_an_organisers_post_to_a_very_long_path_is_not_found(world, clients):
+    import uuid
+
+    from club.games.models import SubmittedForm
+
+    for url in ("/games/" + "9" * 600 + "/deals/", "/" + "x" * 2000 + "/"):
+        response = clients["organiser"].post(url, {"idempotency_key": str(uuid.uuid4())})
+        assert response.status_code == 404
+    assert not SubmittedForm.objects.exists()

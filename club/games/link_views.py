@@ -7,6 +7,8 @@ the link, never from the URL, so a link cannot reach another game.
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -22,6 +24,7 @@ from club.games.models import Game, GameTeam, PendingDeal, ScorerLink
 from club.games.selectors import game_page
 from club.games.services import LinkError
 from club.games.views import organiser_required
+from club.idempotency import answer_kept, one_time
 from club.scoring import rules as core
 from club.scoring.services import ScoringError, Seating, describe, load_seating
 
@@ -44,8 +47,10 @@ def _link_rows(request: HttpRequest, game: Game) -> list[dict]:
     ]
 
 
+@never_cache  # the page shows the links' secrets: no copy in any cache
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def game_links(request: HttpRequest, pk: int) -> HttpResponse:
     """The game's current scorer links with their QR codes; POST issues new ones."""
     game = get_object_or_404(Game, pk=pk)
@@ -67,6 +72,7 @@ def game_links(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def link_revoke(request: HttpRequest, pk: int, link_pk: int) -> HttpResponse:
     link = get_object_or_404(ScorerLink, pk=link_pk, game_id=pk)
     links.revoke_link(link=link)
@@ -74,6 +80,7 @@ def link_revoke(request: HttpRequest, pk: int, link_pk: int) -> HttpResponse:
     return redirect("games:links", pk=pk)
 
 
+@never_cache
 @organiser_required
 @require_GET
 def links_print(request: HttpRequest, pk: int) -> HttpResponse:
@@ -128,13 +135,28 @@ def _deal_form(context: dict, data=None) -> DealForm:
     )
 
 
+def through_link(view):
+    """Give the view the usable link of ``token``, or say why the link cannot be used.
+
+    A resend of a write that was made while the link still worked (the deal that
+    ended the game, say) gets the answer that write got, not "expired".
+    """
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        try:
+            link = links.usable_link(token)
+        except LinkError as error:
+            return answer_kept(request) or _refused(request, token, error)
+        return view(request, link, *args, **kwargs)
+
+    return wrapped
+
+
 @never_cache
 @require_GET
-def scorer(request: HttpRequest, token: str) -> HttpResponse:
-    try:
-        link = links.usable_link(token)
-    except LinkError as error:
-        return _refused(request, token, error)
+@through_link
+def scorer(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     context = _scorer_context(link, link.game)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
     return render(request, template, context)
@@ -142,12 +164,10 @@ def scorer(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 @require_POST
-def scorer_send(request: HttpRequest, token: str) -> HttpResponse:
+@through_link
+@one_time
+def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     """Record a deal through the link, or hold it for another team's confirmation."""
-    try:
-        link = links.usable_link(token)
-    except LinkError as error:
-        return _refused(request, token, error)
     game = link.game
     # Only what the form needs: the page is built once, after the write.
     seating = load_seating(game)
@@ -174,54 +194,58 @@ def scorer_send(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 form.add_scoring_error(error)
         else:
-            game.refresh_from_db()
-            if not request.htmx and not game.is_finished:
+            if not request.htmx and not _game_over(game):
                 anchor = "#waiting" if isinstance(result, PendingDeal) else "#settlement"
-                return redirect(reverse("games:scorer", args=[token]) + anchor)
+                return redirect(reverse("games:scorer", args=[link.token]) + anchor)
             # The deal that ends the game also ends the link: show the result here,
             # since the link's page now only says it has expired.
             context_extra["just_recorded"] = not isinstance(result, PendingDeal)
             form = None
-    else:
-        game.refresh_from_db()
+    # The page from the game as it is now: another phone, a correction or time
+    # called may have changed it since the link was read.
+    game.refresh_from_db()
     context = _scorer_context(link, game, form)
     context.update(context_extra)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
     return render(request, template, context)
 
 
-def _answer(request: HttpRequest, token: str, number: int, action, success: str) -> HttpResponse:
-    try:
-        link = links.usable_link(token)
-    except LinkError as error:
-        return _refused(request, token, error)
+def _game_over(game: Game) -> bool:
+    game.refresh_from_db(fields=["status"])
+    return game.is_finished
+
+
+def _answer(request: HttpRequest, link: ScorerLink, number: int, action, success: str):
     try:
         action(link=link, number=number)
     except ScoringError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, success % {"number": number})
-        link.game.refresh_from_db()
-        if link.game.is_finished:
+        if _game_over(link.game):
             # The confirmed deal ended the game, and with it the link: say so plainly.
             return redirect(link.game)
-    return redirect(reverse("games:scorer", args=[token]) + "#live")
+    return redirect(reverse("games:scorer", args=[link.token]) + "#live")
 
 
 @never_cache
 @require_POST
-def scorer_confirm(request: HttpRequest, token: str, number: int) -> HttpResponse:
+@through_link
+@one_time
+def scorer_confirm(request: HttpRequest, link: ScorerLink, number: int) -> HttpResponse:
     return _answer(
-        request, token, number, links.confirm_deal, _("Deal %(number)d confirmed: it counts now.")
+        request, link, number, links.confirm_deal, _("Deal %(number)d confirmed: it counts now.")
     )
 
 
 @never_cache
 @require_POST
-def scorer_reject(request: HttpRequest, token: str, number: int) -> HttpResponse:
+@through_link
+@one_time
+def scorer_reject(request: HttpRequest, link: ScorerLink, number: int) -> HttpResponse:
     return _answer(
         request,
-        token,
+        link,
         number,
         links.reject_deal,
         _("Deal %(number)d rejected: nothing was recorded. Enter it again together."),

@@ -442,6 +442,9 @@ class ScorerLink(models.Model):
         verbose_name=_("created by"),
     )
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    # Set when the game ends: an undo of the final deal opens the game again, not
+    # its links; the organiser issues new ones.
+    expired_at = models.DateTimeField(_("expired"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("scorer link")
@@ -453,10 +456,6 @@ class ScorerLink(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:scorer", args=[self.token])
-
-    @property
-    def is_usable(self) -> bool:
-        return self.revoked_at is None and not self.game.is_finished
 
 
 class PendingDeal(models.Model):
@@ -490,17 +489,18 @@ class SubmittedForm(models.Model):
 
     Every form that writes carries a fresh random key. When a phone on a
     venue's Wi-Fi loses the answer and sends the form again, the same key comes
-    back and the first answer is given again instead of writing twice.
+    back and the first answer is given again instead of writing twice. A row is
+    written in the transaction of the write it answers (club.idempotency), so
+    it exists exactly when that write was committed.
     """
 
     key = models.UUIDField(unique=True)
-    path = models.CharField(max_length=500)
+    # Text, not a bounded column: a path of any length is compared, never refused.
+    path = models.TextField()
     user_id = models.BigIntegerField(null=True, blank=True)
-    done = models.BooleanField(default=False)
-    status = models.PositiveSmallIntegerField(null=True, blank=True)
-    location = models.CharField(max_length=1000, blank=True)
+    status = models.PositiveSmallIntegerField()
     headers = models.JSONField(default=dict, blank=True)
-    body = models.BinaryField(blank=True, default=b"")
+    body = models.BinaryField(blank=True, default=b"")  # zlib-compressed, bounded
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

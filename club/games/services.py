@@ -68,7 +68,7 @@ def usable_link(token: str) -> ScorerLink:
         raise LinkError(
             _("This scorer link was withdrawn by the organiser. Ask them for the current one.")
         )
-    if link.game.is_finished:
+    if link.game.is_finished or link.expired_at is not None:
         raise LinkError(_("The game is over, so this scorer link has expired."))
     return link
 

@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from club.games.forms import DealForm, NewGameForm
 from club.games.models import Game, GameTeam, Player
 from club.games.selectors import attach_seating, game_page, in_play_before
+from club.idempotency import one_time
 from club.scoring import rules as core
 from club.scoring import services
 from club.scoring.services import ScoringError, entry_from_round, load_seating
@@ -43,6 +44,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NewGameForm(request.POST)
@@ -95,6 +97,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     try:
@@ -160,6 +163,7 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     rounds = game.rounds.all()
@@ -197,6 +201,7 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     try:
@@ -214,6 +219,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def game_end(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser calls time: the game is placed by tables held."""
     game = get_object_or_404(Game, pk=pk)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from club.games.models import Player
 from club.games.views import is_organiser, organiser_required
+from club.idempotency import one_time
 from club.leaderboards import selectors, services
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import PlayerImportError, RegisterError
@@ -47,6 +48,7 @@ def _add_register_error(form, error: RegisterError) -> None:
 
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def player_new(request: HttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -62,6 +64,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     initial = {
@@ -84,6 +87,7 @@ def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def player_active(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     active = request.POST.get("active") == "1"
@@ -100,6 +104,7 @@ def player_active(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def player_merge(request: HttpRequest) -> HttpResponse:
     form = MergeForm(request.POST or None, initial=request.GET.dict())
     if request.method == "POST" and form.is_valid():
@@ -121,6 +126,7 @@ def player_merge(request: HttpRequest) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def player_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     faults = []

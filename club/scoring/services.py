@@ -30,6 +30,7 @@ from club.games.models import (
     Pile,
     Player,
     Round,
+    ScorerLink,
     Team,
     rules_fields,
 )
@@ -499,6 +500,12 @@ def _log(game: Game, number: int, action: str, before, after, user, link=None) -
 
 
 def _changed(game: Game, was_finished: bool) -> None:
+    if game.is_finished and not was_finished:
+        # The game's links end with it, for good: undoing the final deal opens the
+        # game again, not its links (the organiser issues new ones).
+        ScorerLink.objects.filter(game=game, expired_at__isnull=True).update(
+            expired_at=timezone.now()
+        )
     game_changed.send(sender=Game, game=game, was_finished=was_finished)
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.games.views import is_organiser, organiser_required
+from club.idempotency import one_time
 from club.tournaments import selectors, services
 from club.tournaments.forms import (
     AdjustSittingForm,
@@ -32,6 +33,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "POST"])
+@one_time
 def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -98,6 +100,7 @@ def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def team_register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     form = RegisterTeamForm(request.POST)
@@ -120,6 +123,7 @@ def team_register(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def sitting_draw(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     form = DrawForm(request.POST)
@@ -148,6 +152,7 @@ def _tournament_action(request: HttpRequest, pk: int, action, done: str) -> Http
 
 @organiser_required
 @require_POST
+@one_time
 def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
     return _tournament_action(
         request, pk, services.finish_tournament, _("The tournament is finished.")
@@ -156,6 +161,7 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def tournament_final(request: HttpRequest, pk: int) -> HttpResponse:
     return _tournament_action(
         request, pk, services.make_final, _("The results are final; the games are locked.")
@@ -164,6 +170,7 @@ def tournament_final(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     form = ReopenForm(request.POST)
@@ -201,6 +208,7 @@ def sitting_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def sitting_adjust(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sitting = _sitting(pk, number)
     entries = list(sitting.tournament.entries.select_related("team").order_by("team__name"))
@@ -226,6 +234,7 @@ def sitting_adjust(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def sitting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sitting = _sitting(pk, number)
     try:
@@ -241,6 +250,7 @@ def sitting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sitting = _sitting(pk, number)
     try:
@@ -254,6 +264,7 @@ def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sitting = _sitting(pk, number)
     if sitting.status != Sitting.Status.CONFIRMED:

@@ -17,7 +17,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:No directory at:UserWarning"),
 ]
 
-LOST = "The connection to the score database was lost before the deal was saved."
+LOST = "The connection to the score database was lost before deal 1 was saved."
 
 
 def ledger_fails():

@@ -15,11 +15,11 @@ import pytest
 from django.db import OperationalError, connection
 from django.urls import reverse
 
-from club.games.models import Change, GameTeam, LedgerEntry, Pile, Round
+from club.games.models import Change, GameTeam, LedgerEntry, Pile, Round, SubmittedForm
 from tests.factories import start_game
 
 LOST = (
-    "The connection to the score database was lost before the deal was saved. "
+    "The connection to the score database was lost before deal 1 was saved. "
     "Nothing was recorded. Please send it again."
 )
 
@@ -137,32 +137,86 @@ def test_a_page_that_loses_the_database_says_try_again(client):
     assert "Please try again in a moment." in answer.content.decode()
 
 
-@pytest.mark.django_db
-def test_a_database_lost_before_the_view_runs_still_answers_send_it_again(client, monkeypatch):
-    """The one-time key is claimed before the view: losing the database there is no 500."""
-    from django.db import OperationalError
-    from django.urls import reverse
-
-    from club.games.models import Round, SubmittedForm
-    from tests.factories import start_game
-
+@pytest.mark.django_db(transaction=True)
+def test_a_key_that_cannot_be_kept_takes_its_deal_with_it(organiser_client, monkeypatch):
+    """The key is written in the deal's transaction: losing the database there keeps neither."""
     game = start_game(2)
 
     def lost(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(SubmittedForm.objects, "create", lost)
-    client.raise_request_exception = False
-    response = client.post(
-        reverse("games:record", args=[game.pk]),
-        {
-            "number": 1,
-            "declarer": "pass",
-            "points_0": 30,
-            "points_1": 26,
-            "idempotency_key": "8f0f6a8e-4a57-4c8b-9d4e-1b2f3c4d5e6f",
-        },
-    )
+    monkeypatch.setattr(SubmittedForm, "save", lost)
+    organiser_client.raise_request_exception = False
+    response = organiser_client.post(reverse("games:record", args=[game.pk]), deal_1(game))
     assert response.status_code == 503
-    assert "Please send it again." in response.content.decode()
-    assert Round.objects.count() == 0
+    assert LOST in response.content.decode()
+    nothing_of_the_deal(game)
+    assert not SubmittedForm.objects.exists()
+
+
+def commit_then(how):
+    """Let the transaction commit, then lose the connection before the answer is sent."""
+    real = connection.commit
+
+    def commit_and_lose(*args, **kwargs):
+        real(*args, **kwargs)
+        how()
+
+    return mock.patch.object(connection, "commit", commit_and_lose)
+
+
+def recorded_once(game) -> None:
+    assert Round.objects.filter(game=game).count() == 1
+    assert Change.objects.filter(game=game).count() == 1
+    assert list(GameTeam.objects.filter(game=game).values_list("tables", flat=True)) == [11, 13]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_committed_before_the_connection_went_is_answered_recorded(organiser_client):
+    game = start_game()
+    data = deal_1(game)
+    with commit_then(refuse):
+        answer = organiser_client.post(reverse("games:record", args=[game.pk]), data)
+    # Not "nothing was recorded": the deal and its key were committed together, so
+    # the answer it got is given, and the scorer moves on to deal 2.
+    assert answer.status_code == 302
+    assert answer["Location"].endswith("#settlement")
+    assert answer["X-Idempotent-Replay"] == "true"
+    recorded_once(game)
+    again = organiser_client.post(reverse("games:record", args=[game.pk]), data)
+    assert again.status_code == 302 and again["X-Idempotent-Replay"] == "true"
+    recorded_once(game)  # and the resend is never "still being saved"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_connection_killed_after_the_commit_is_answered_recorded(organiser_client):
+    if connection.vendor != "postgresql":
+        pytest.skip("ending one's own database session needs PostgreSQL's pg_terminate_backend")
+    game = start_game()
+    with commit_then(drop_the_connection):
+        answer = organiser_client.post(
+            reverse("games:record", args=[game.pk]), deal_1(game), HTTP_HX_REQUEST="true"
+        )
+    assert answer.status_code == 200
+    assert answer["X-Idempotent-Replay"] == "true"
+    assert "Record deal 2" in answer.content.decode()  # the fragment the deal got
+    recorded_once(game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_that_cannot_be_asked_says_so_instead_of_nothing_was_recorded(
+    organiser_client, monkeypatch
+):
+    game = start_game()
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("could not connect to server")
+
+    with commit_then(refuse), mock.patch("club.middleware.answer_kept", unreachable):
+        answer = organiser_client.post(reverse("games:record", args=[game.pk]), deal_1(game))
+    assert answer.status_code == 503
+    page = answer.content.decode()
+    assert "we could not check whether deal 1 was saved" in page
+    assert "Nothing was recorded" not in page
+    assert SubmittedForm.objects.filter(path=f"/games/{game.pk}/deals/").count() == 1
+    recorded_once(game)

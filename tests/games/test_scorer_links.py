@@ -434,3 +434,42 @@ class TestScoreSheets:
         assert (
             client.get(reverse("games:sitting_sheets", args=[tournament.pk, 2])).status_code == 404
         )
+
+
+def test_a_link_expired_by_the_end_of_its_game_stays_dead_after_an_undo(organiser_client):
+    from club.scoring.rules import Rules
+    from club.scoring.services import undo_last_deal
+
+    game = start_game(2, rules=Rules(tables_per_team=1))
+    [link] = links.issue_links(game=game)
+    client = Client()
+    assert client.post(scorer_url(link, "scorer_send"), deal_post(game)).status_code == 200
+    game.refresh_from_db()
+    assert game.is_finished
+    link.refresh_from_db()
+    assert link.expired_at is not None
+    undo_last_deal(game=game, number=1)
+    game.refresh_from_db()
+    assert not game.is_finished
+    # The game is open again, the link is not: a deal sent through it is refused.
+    page = client.get(scorer_url(link))
+    assert page.status_code == 403
+    assert "this scorer link has expired" in page.content.decode()
+    assert client.post(scorer_url(link, "scorer_send"), deal_post(game)).status_code == 403
+    assert Round.objects.filter(game=game).count() == 0
+    # New links from the organiser work.
+    [fresh] = links.issue_links(game=game)
+    assert client.get(scorer_url(fresh)).status_code == 200
+
+
+def test_the_pages_that_show_link_secrets_are_never_stored(organiser_client, game, link):
+    for url in (
+        reverse("games:links", args=[game.pk]),
+        reverse("games:links_print", args=[game.pk]),
+    ):
+        response = organiser_client.get(url)
+        assert response.status_code == 200
+        assert link.token in response.content.decode()
+        assert "no-store" in response["Cache-Control"]
+        assert "private" in response["Cache-Control"]
+    assert "no-store" in Client().get(scorer_url(link))["Cache-Control"]
