@@ -14,6 +14,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from club.net import parse_networks
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -80,7 +82,6 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A view that loses the database answers 503 "send it again", not 500.
     "club.middleware.DatabaseLostMiddleware",
-    "club.idempotency.IdempotencyMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -129,6 +130,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# /health/ answers 503 "disk": "full" when a disk it watches has less free space
+# than this (MiB): the SQLite database's folder, and DJANGO_HEALTH_DISK_PATHS
+# (comma-separated folders, e.g. PostgreSQL's data directory on this machine).
+HEALTH_MIN_FREE_MB = int(os.environ.get("DJANGO_HEALTH_MIN_FREE_MB", "100"))
+HEALTH_DISK_PATHS = [
+    path.strip()
+    for path in os.environ.get("DJANGO_HEALTH_DISK_PATHS", "").split(",")
+    if path.strip()
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -145,6 +156,11 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The address is the real client's, not the proxy's: X-Forwarded-For is believed
+# only from the proxies in DJANGO_TRUSTED_PROXIES (comma-separated addresses or
+# networks; empty trusts none and keys on REMOTE_ADDR). See club/net.py.
+TRUSTED_PROXIES = parse_networks(os.environ.get("DJANGO_TRUSTED_PROXIES", ""))
+AXES_CLIENT_IP_CALLABLE = "club.net.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False

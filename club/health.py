@@ -1,0 +1,64 @@
+"""The checks behind ``/health/``: does the database answer, is there room on the disk.
+
+The answers are short fixed words for load balancers and uptime checks; what
+went wrong (a host, a port, a role, a path) goes to the log, never to the
+public.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection as default_connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+logger = logging.getLogger(__name__)
+
+MIB = 1024 * 1024
+
+
+def database_status(connection: BaseDatabaseWrapper | None = None) -> str:
+    """ "ok" when the database answers a query, else "unavailable" (the error is logged)."""
+    connection = connection or default_connection
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception:  # any database fault means "not healthy"
+        logger.exception("Health check: the database did not answer")
+        return "unavailable"
+    return "ok"
+
+
+def disk_paths(connection: BaseDatabaseWrapper | None = None) -> list[Path]:
+    """The SQLite database file's folder (if SQLite, on disk), then DJANGO_HEALTH_DISK_PATHS."""
+    connection = connection or default_connection
+    paths = []
+    if connection.vendor == "sqlite" and not connection.is_in_memory_db():
+        paths.append(Path(connection.settings_dict["NAME"]).resolve().parent)
+    paths.extend(Path(path) for path in settings.HEALTH_DISK_PATHS)
+    return paths
+
+
+def disk_status(connection: BaseDatabaseWrapper | None = None) -> str:
+    """ "ok", "full" (below DJANGO_HEALTH_MIN_FREE_MB somewhere) or "unavailable" (unreadable)."""
+    minimum = settings.HEALTH_MIN_FREE_MB * MIB
+    status = "ok"
+    for path in disk_paths(connection):
+        try:
+            free = shutil.disk_usage(path).free
+        except OSError:
+            logger.exception("Health check: cannot read the free space of %s", path)
+            return "unavailable"
+        if free < minimum:
+            logger.error(
+                "Health check: %s has %d MiB free, below the minimum of %d MiB",
+                path,
+                free // MIB,
+                settings.HEALTH_MIN_FREE_MB,
+            )
+            status = "full"
+    return status
