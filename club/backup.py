@@ -1,6 +1,6 @@
-"""Backup and restore of the whole club: one JSON document, versioned and checksummed.
+"""Backup and restore of the whole club: one JSON document, versioned, checksummed and signed.
 
-A *backup* (format ``fiftysix-club-backup``, version 1) holds every row of
+A *backup* (format ``fiftysix-club-backup``, version 3) holds every row of
 every table the club keeps: its logins, players, teams, games with their deals,
 piles, ledger, history, scorer links and waiting deals, tournaments with their
 entries, sittings, byes, standings and events, and the ratings. Rows keep
@@ -13,11 +13,20 @@ small (years of club nights fit in a few megabytes), one text file can be
 read, searched and compared with any tool, and nothing but the standard
 library is needed to check it. Each row is written on its own line, tables in
 a fixed order and rows by id, so two backups of the same club differ only in
-``created_at``.
+``created_at`` and the signature.
+
+The manifest is signed (version 3 on): an HMAC-SHA256, keyed by the server's
+``SECRET_KEY``, of every other field of the manifest, which holds every
+table's checksum; see ``sign``. The checksums alone prove only that the file
+was not damaged: whoever can edit the file can recompute them. The signature
+proves that the server (or one sharing its secret key) wrote it as it is.
 
 ``restore`` only writes into an empty club, in one transaction, after the
-whole file has been checked: its format and version, every table present and
-no other, every table's row count and SHA-256 checksum, every row's columns.
+whole file has been checked: its format and version, its signature, every
+table present and no other, every table's row count and SHA-256 checksum,
+every row's columns. A file whose signature does not verify, or an older
+unsigned one (versions 1 and 2), is restored only when the caller accepts
+that (``accept_unsigned``, ``restore_club --accept-unsigned``), after a warning.
 Derived rows (ledger, standings, ratings) are restored as they were stored,
 not recomputed, so the pages read exactly as before.
 """
@@ -30,7 +39,7 @@ import json
 import os
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +50,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
 from club.games.models import (
@@ -69,16 +79,28 @@ from club.tournaments.models import (
 )
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 2
+VERSION = 3
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2})
+READABLE_VERSIONS = frozenset({1, 2, 3})
+# Versions 1 and 2 carry no signature; every later version does.
+FIRST_SIGNED_VERSION = 3
+SIGNATURE_ALGORITHM = "hmac-sha256"
+# Separates this use of the secret key from every other (sessions, password
+# reset links, signed cookies each derive their own key with their own salt).
+SIGNATURE_SALT = "club.backup"
 # Columns each older version lacks, by table. Version 2 keeps each rating
 # change's skill estimate (mu, sigma after the game); a version 1 backup
 # restores without them and its ratings are recomputed from the games.
+# Version 3 keeps when a scorer link expired (its game ended); a link of an
+# older backup restores without, as the migration that added it left them.
 MISSING_IN = {
-    1: {"leaderboards.ratingchange": ("mu_after", "sigma_after")},
+    1: {
+        "leaderboards.ratingchange": ("mu_after", "sigma_after"),
+        "games.scorerlink": ("expired_at",),
+    },
+    2: {"games.scorerlink": ("expired_at",)},
 }
 
 # Login fields kept; groups and per-user permissions are not (organisers are
@@ -157,6 +179,9 @@ class RestoreSummary:
     counts: dict[str, int]
     created_at: str
     app_version: str
+    # False when the file's signature did not verify (or it had none) and the
+    # caller accepted it all the same.
+    signed: bool = True
 
 
 def _is_user_model(model) -> bool:
@@ -226,6 +251,68 @@ def _checksum(canonical_rows: list[str]) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
+def signed_content(manifest: dict) -> bytes:
+    """What the signature covers: every field of the manifest but the signature, as one text.
+
+    Compact JSON with the keys sorted (at every level), UTF-8: the signature
+    is of the manifest's content, not of its layout in the file, so a backup
+    re-indented by a JSON tool still verifies. The manifest holds the format,
+    version, ``created_at``, ``app_version``, every table's row count and
+    every table's SHA-256, so the signature covers every row: a changed row
+    changes its table's checksum, and a changed checksum breaks the signature.
+    Raises ``ValueError`` for a number JSON cannot write (a manifest read from
+    a file may hold ``NaN``).
+    """
+    content = {key: value for key, value in manifest.items() if key != "signature"}
+    return json.dumps(
+        content, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    ).encode("utf-8")
+
+
+def sign(manifest: dict, secret: str | bytes | None = None) -> str:
+    """The signature of ``manifest``: HMAC-SHA256 of ``signed_content``, hexadecimal.
+
+    Keyed by ``secret``, by default the server's ``SECRET_KEY``, through
+    ``django.utils.crypto.salted_hmac`` with the fixed salt ``SIGNATURE_SALT``:
+    the HMAC key is SHA-256(salt + secret), so a backup's signature is of no
+    use as any other token the key makes, and no other token passes for a
+    backup's signature. ``salted_hmac`` rather than ``django.core.signing``:
+    a ``Signer`` makes ``value:signature`` tokens (base64, for cookies and
+    links), whereas a backup wants a detached signature in its manifest, over
+    checksums computed before the file is written, so the file stays plain
+    readable JSON written table by table; and ``salted_hmac`` is nothing but
+    ``hmac`` and ``hashlib``, so a backup can be checked with Python alone::
+
+        key = hashlib.sha256(b"club.backup" + SECRET_KEY.encode()).digest()
+        hmac.new(key, signed_content(manifest), hashlib.sha256).hexdigest()
+    """
+    return salted_hmac(
+        SIGNATURE_SALT, signed_content(manifest), secret=secret, algorithm="sha256"
+    ).hexdigest()
+
+
+def signature_verifies(manifest: dict) -> bool:
+    """Whether the manifest's signature was made with this server's secret key.
+
+    The keys of ``SECRET_KEY_FALLBACKS`` are tried too, as Django does for its
+    own signatures: a backup written before the key was rotated still verifies
+    while the old key is kept there.
+    """
+    signature = manifest.get("signature")
+    if not isinstance(signature, dict) or signature.get("algorithm") != SIGNATURE_ALGORITHM:
+        return False
+    value = signature.get("value")
+    if not isinstance(value, str):
+        return False
+    try:
+        return any(
+            constant_time_compare(sign(manifest, secret), value)
+            for secret in [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
+        )
+    except ValueError:  # NaN or infinity in the manifest: not what any server signed
+        return False
+
+
 @dataclass(frozen=True)
 class Backup:
     manifest: dict
@@ -271,6 +358,8 @@ def make_backup(created_at: datetime.datetime | None = None) -> Backup:
         "counts": {key: len(rows) for key, rows in tables.items()},
         "sha256": {key: _checksum(rows) for key, rows in tables.items()},
     }
+    # Signed before anything is rendered: the checksums are all it needs of the rows.
+    manifest["signature"] = {"algorithm": SIGNATURE_ALGORITHM, "value": sign(manifest)}
     return Backup(manifest=manifest, text="".join(_render(manifest, tables)))
 
 
@@ -379,6 +468,49 @@ def _check_manifest(manifest: dict) -> None:
     for part in ("counts", "sha256"):
         if not isinstance(manifest.get(part), dict):
             raise _fail(_("The backup's manifest has no “%(part)s”."), part=part)
+
+
+def _unproved(manifest: dict) -> tuple[str, str] | None:
+    """Why nothing proves the file is as the server wrote it, or None when its signature verifies.
+
+    The reason twice: as a refusal, and as the clause of the warning printed
+    when the caller restores it all the same.
+    """
+    version = manifest["version"]
+    if version < FIRST_SIGNED_VERSION:
+        return (
+            _(
+                "The backup is of version %(version)d of the backup format, written before "
+                "backups were signed: nothing proves that it was not changed after it was "
+                "written. Nothing was restored. If you trust this file, restore it with "
+                "--accept-unsigned."
+            )
+            % {"version": version},
+            _("it is of version %(version)d, written before backups were signed")
+            % {"version": version},
+        )
+    if "signature" not in manifest:
+        return (
+            _(
+                "The backup has no signature, though every backup of version %(version)d "
+                "carries one: it was changed after it was written. Nothing was restored. If "
+                "you trust this file all the same, restore it with --accept-unsigned."
+            )
+            % {"version": version},
+            _("it has no signature"),
+        )
+    if not signature_verifies(manifest):
+        return (
+            _(
+                "The backup's signature does not match: the file was changed after it was "
+                "written, or it was written by a server with a different secret key "
+                "(DJANGO_SECRET_KEY). Nothing was restored. If the club is moving from a "
+                "server with another secret key and you trust this file, restore it with "
+                "--accept-unsigned."
+            ),
+            _("its signature does not match this server's secret key"),
+        )
+    return None
 
 
 def _check_tables(document: dict) -> dict[str, list[dict]]:
@@ -495,16 +627,42 @@ def club_is_empty() -> bool:
     return not any(model._base_manager.exists() for _key, model in TABLES)
 
 
-def restore(path: str | os.PathLike) -> RestoreSummary:
+def restore(
+    path: str | os.PathLike,
+    *,
+    accept_unsigned: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> RestoreSummary:
     """Check the backup at ``path`` whole, then write it into the empty club in one transaction.
 
     Raises ``BackupError`` and writes nothing when the file is not a backup of
-    a version this app reads, a count or checksum fails, or the club already
-    holds any login, player, game, tournament or other row of a backed-up table.
+    a version this app reads, its signature is missing or does not verify
+    with this server's secret key (or it is of an unsigned version, 1 or 2),
+    a count or checksum fails, or the club already holds any login, player,
+    game, tournament or other row of a backed-up table.
+
+    With ``accept_unsigned`` a file whose signature does not verify, or that
+    has none, is restored all the same (every other check still holds), and
+    ``warn`` is first given a warning saying that its integrity cannot be
+    proved: for a club moving to a server with another secret key.
     """
     document = _read(path)
     manifest = document["manifest"]
     _check_manifest(manifest)
+    unproved = _unproved(manifest)
+    if unproved is not None:
+        refusal, reason = unproved
+        if not accept_unsigned:
+            raise BackupError(refusal)
+        if warn is not None:
+            warn(
+                _(
+                    "WARNING: the integrity of this backup cannot be proved: %(reason)s. It is "
+                    "restored as the file holds it, though whoever could change the file could "
+                    "have changed any result, login or password hash in it."
+                )
+                % {"reason": reason}
+            )
     tables = _check_tables(document)
     user_ids = {row["username"]: row["id"] for row in tables[get_user_model()._meta.label_lower]}
     prepared = [(model, _objects(model, tables[key], user_ids, key)) for key, model in TABLES]
@@ -555,4 +713,5 @@ def restore(path: str | os.PathLike) -> RestoreSummary:
         counts={key: len(tables[key]) for key, _model in TABLES},
         created_at=str(manifest.get("created_at")),
         app_version=str(manifest.get("app_version")),
+        signed=unproved is None,
     )

@@ -5,12 +5,17 @@ with a correction and an undo, scorer links (one revoked) with a deal waiting
 for confirmation, and a tournament with a confirmed sitting, a bye and a
 proposed sitting. The demo already holds a finished tournament whose results
 are final.
+
+The signature tests forge files the way the security review did (issue 10):
+edit rows, recompute the table's checksum and count as the README documents,
+and see that the signature, keyed by the server's secret key, still refuses them.
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import hmac
 import json
 import random
 import re
@@ -19,6 +24,7 @@ from io import StringIO
 
 import pytest
 from django.apps import apps
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -28,7 +34,8 @@ from django.utils import timezone
 
 from club import backup
 from club.games import services as links
-from club.games.models import Change, Game, PendingDeal, Player, ScorerLink
+from club.games.management.commands.restore_club import Command as RestoreCommand
+from club.games.models import Change, Game, GameTeam, PendingDeal, Player, ScorerLink
 from club.scoring.services import (
     DealEntry,
     TeamEntry,
@@ -191,13 +198,21 @@ def everything_shown(organiser) -> dict[str, str]:
 
 
 def _without_created_at(text: str) -> str:
-    return re.sub(r'"created_at": "[^"]*"', '"created_at": ""', text, count=1)
+    """The backup without the moment it was written, nor the signature that covers it."""
+    text = re.sub(r'"created_at": "[^"]*"', '"created_at": ""', text, count=1)
+    return re.sub(r'("signature": \{[^}]*"value": )"[0-9a-f]*"', r'\1""', text, count=1)
 
 
-def _restore(path) -> str:
+def _restore(path, *options: str) -> str:
     out = StringIO()
-    call_command("restore_club", str(path), stdout=out)
+    call_command("restore_club", str(path), *options, stdout=out)
     return out.getvalue()
+
+
+def _restore_warned(path, *options: str) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("restore_club", str(path), *options, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
 
 
 # --- the round trip ------------------------------------------------------------
@@ -259,7 +274,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 2
+    assert manifest["version"] == 3
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -270,6 +285,17 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
         )
         payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
         assert manifest["sha256"][key] == hashlib.sha256(payload.encode()).hexdigest()
+    # The signature, checked with nothing but Python, as the README says.
+    assert list(manifest) == [
+        "format",
+        "version",
+        "created_at",
+        "app_version",
+        "counts",
+        "sha256",
+        "signature",
+    ]
+    assert manifest["signature"] == {"algorithm": "hmac-sha256", "value": _hmac(manifest)}
 
     olive = next(u for u in document["tables"]["auth.user"] if u["username"] == "olive")
     assert olive["password"] == organiser.password and olive["is_staff"] is True
@@ -287,6 +313,18 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
 
     second = backup.make_backup().text
     assert _without_created_at(second) == _without_created_at(path.read_text(encoding="utf-8"))
+    # The signature is of the content: the same club at the same moment signs the same.
+    moment = datetime.datetime(2026, 3, 1, 21, 30, tzinfo=datetime.UTC)
+    assert backup.make_backup(moment).text == backup.make_backup(moment).text
+
+
+def _hmac(manifest: dict, secret: str | None = None) -> str:
+    """The manifest's HMAC-SHA256 computed with the standard library only."""
+    secret = django_settings.SECRET_KEY if secret is None else secret
+    content = {key: value for key, value in manifest.items() if key != "signature"}
+    text = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    key = hashlib.sha256(b"club.backup" + secret.encode()).digest()
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
 
 
 @pytest.mark.django_db
@@ -335,14 +373,55 @@ def _retable(document, key, change_rows):
     document["manifest"]["counts"][key] = len(rows)
 
 
+def _resigned(change):
+    """``change``, then the manifest signed again with the server's own key.
+
+    What only the server itself could write: the checks behind the signature
+    (counts, columns, ids, values) still refuse what it should never have written.
+    """
+
+    def change_and_sign(document):
+        change(document)
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    return change_and_sign
+
+
 def _set(mapping, key, value):
     mapping[key] = value
 
 
+def _give_an_eliminated_team_30_tables(document):
+    """The attack of issue 10: a team out of a game comes back its winner, checksums recomputed."""
+
+    def give_30_tables(rows):
+        out = next(row for row in rows if row["tables"] == 0 and row["out_in_deal"] is not None)
+        out["tables"], out["place"], out["out_in_deal"] = 30, 1, None
+
+    _retable(document, "games.gameteam", give_30_tables)
+
+
+def _without_link_expiry(document):
+    _retable(
+        document,
+        "games.scorerlink",
+        lambda rows: [row.pop("expired_at") for row in rows],
+    )
+
+
+def _unsigned_version_2(document):
+    """The file as version 2 wrote it: no signature, and no scorer link's expiry."""
+    document["manifest"]["version"] = 2
+    del document["manifest"]["signature"]
+    _without_link_expiry(document)
+
+
+SIGNATURE_FAILS = "signature does not match: the file was changed after it was written"
+
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 3)),
-        "version 3 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 4)),
+        "version 4 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -360,6 +439,56 @@ BAD_FILES = {
         lambda text: re.sub(r'("username":"pat".*?"password":")\w+', r"\1md5", text, count=1),
         "table auth.user fails its checksum",
     ),
+    "a forged row, its checksum and count recomputed": (
+        lambda text: _tamper(text, _give_an_eliminated_team_30_tables),
+        SIGNATURE_FAILS,
+    ),
+    "a forged password, its checksum recomputed": (
+        lambda text: _tamper(
+            text,
+            lambda d: _retable(
+                d, "auth.user", lambda rows: rows[0].__setitem__("password", "md5$x$0")
+            ),
+        ),
+        SIGNATURE_FAILS,
+    ),
+    "a changed created_at": (
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "created_at", "2020-01-01")),
+        SIGNATURE_FAILS,
+    ),
+    "a signature of the unsigned content": (
+        lambda text: _tamper(
+            text,
+            lambda d: _set(
+                d["manifest"]["signature"],
+                "value",
+                hashlib.sha256(backup.signed_content(d["manifest"])).hexdigest(),
+            ),
+        ),
+        SIGNATURE_FAILS,
+    ),
+    "another signature algorithm": (
+        lambda text: _tamper(
+            text, lambda d: _set(d["manifest"]["signature"], "algorithm", "hmac-sha1")
+        ),
+        SIGNATURE_FAILS,
+    ),
+    "a signature that is not an object": (
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "signature", "yes")),
+        SIGNATURE_FAILS,
+    ),
+    "a count that is not a number, signed": (
+        lambda text: text.replace('"games.game": 27', '"games.game": NaN', 1),
+        SIGNATURE_FAILS,
+    ),
+    "no signature": (
+        lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
+        "no signature, though every backup of version 3 carries one",
+    ),
+    "an unsigned version 2": (
+        lambda text: _tamper(text, _unsigned_version_2),
+        "written before backups were signed",
+    ),
     # Deals: the demo's 285, 2 left of the corrected game's 3, 1 sent through a
     # link, and 1 in each of the tournament's 2 games: 290.
     "a row too few": (
@@ -367,7 +496,9 @@ BAD_FILES = {
         "table games.round holds 289 rows, but its manifest says 290",
     ),
     "a wrong count": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"]["counts"], "games.game", 99)),
+        lambda text: _tamper(
+            text, _resigned(lambda d: _set(d["manifest"]["counts"], "games.game", 99))
+        ),
         "table games.game holds",
     ),
     "a missing table": (
@@ -381,8 +512,10 @@ BAD_FILES = {
     "a column too many": (
         lambda text: _tamper(
             text,
-            lambda d: _retable(
-                d, "games.player", lambda rows: rows[0].__setitem__("nickname2", "")
+            _resigned(
+                lambda d: _retable(
+                    d, "games.player", lambda rows: rows[0].__setitem__("nickname2", "")
+                )
             ),
         ),
         "games.player, row 1, does not have the columns",
@@ -391,15 +524,17 @@ BAD_FILES = {
     "a repeated id": (
         lambda text: _tamper(
             text,
-            lambda d: _retable(d, "games.team", lambda rows: rows.append(dict(rows[0]))),
+            _resigned(lambda d: _retable(d, "games.team", lambda rows: rows.append(dict(rows[0])))),
         ),
         "games.team, row 24, has a missing or repeated id",
     ),
     "a reference to a missing player": (
         lambda text: _tamper(
             text,
-            lambda d: _retable(
-                d, "games.team", lambda rows: rows[-1].__setitem__("first_player", 9999)
+            _resigned(
+                lambda d: _retable(
+                    d, "games.team", lambda rows: rows[-1].__setitem__("first_player", 9999)
+                )
             ),
         ),
         "does not fit the database",
@@ -407,8 +542,10 @@ BAD_FILES = {
     "a value of the wrong type": (
         lambda text: _tamper(
             text,
-            lambda d: _retable(
-                d, "games.game", lambda rows: rows[0].__setitem__("created_at", "yesterday")
+            _resigned(
+                lambda d: _retable(
+                    d, "games.game", lambda rows: rows[0].__setitem__("created_at", "yesterday")
+                )
             ),
         ),
         "games.game, row 1, column created_at",
@@ -429,7 +566,9 @@ BAD_FILES = {
 def test_a_bad_file_is_refused_and_nothing_is_written(fault, good_backup, tmp_path):
     spoil, expected = BAD_FILES[fault]
     path = tmp_path / "bad.json"
-    path.write_text(spoil(good_backup), encoding="utf-8")
+    spoiled = spoil(good_backup)
+    assert spoiled != good_backup
+    path.write_text(spoiled, encoding="utf-8")
     with pytest.raises(CommandError) as refused:
         _restore(path)
     assert expected in str(refused.value)
@@ -475,6 +614,106 @@ def test_a_database_that_holds_club_data_is_refused(already, good_backup, tmp_pa
     assert _without_created_at(backup.make_backup().text) == _without_created_at(held)
 
 
+# --- the signature ------------------------------------------------------------------
+
+
+# Without a test transaction around it: the command runs as from the shell, and
+# exits as it would there.
+@pytest.mark.django_db(transaction=True)
+def test_the_forged_backup_of_issue_10_exits_non_zero_and_writes_nothing(
+    good_backup, tmp_path, capsys
+):
+    forged = json.loads(_tamper(good_backup, _give_an_eliminated_team_30_tables))
+    # The forger did what the README documents: every checksum and count holds.
+    for key, rows in forged["tables"].items():
+        payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+        assert forged["manifest"]["sha256"][key] == hashlib.sha256(payload.encode()).hexdigest()
+        assert forged["manifest"]["counts"][key] == len(rows)
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged, ensure_ascii=False), encoding="utf-8")
+
+    with pytest.raises(SystemExit) as exited:
+        RestoreCommand().run_from_argv(["manage.py", "restore_club", str(path)])
+    assert exited.value.code != 0
+    err = capsys.readouterr().err
+    assert SIGNATURE_FAILS in err
+    assert "or it was written by a server with a different secret key" in err
+    assert "Nothing was restored" in err
+    assert backup.club_is_empty()
+    assert not GameTeam.objects.filter(tables=30).exists()
+
+
+@pytest.mark.django_db
+def test_the_signed_backup_restores_and_says_nothing_of_integrity(good_backup, tmp_path):
+    path = tmp_path / "good.json"
+    path.write_text(good_backup, encoding="utf-8")
+    out, err = _restore_warned(path)
+    assert "Restored the backup" in out
+    assert err == ""
+
+
+@pytest.mark.django_db
+def test_a_backup_of_a_server_with_another_secret_key_needs_accept_unsigned(
+    good_backup, tmp_path, settings
+):
+    settings.SECRET_KEY = "the-new-server-" + "k" * 50
+    path = tmp_path / "moved.json"
+    path.write_text(good_backup, encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        _restore(path)
+    message = str(refused.value)
+    assert SIGNATURE_FAILS in message
+    assert "written by a server with a different secret key" in message
+    assert "--accept-unsigned" in message
+    assert backup.club_is_empty()
+
+    out, err = _restore_warned(path, "--accept-unsigned")
+    assert "WARNING: the integrity of this backup cannot be proved" in err
+    assert "its signature does not match this server's secret key" in err
+    assert "Restored the backup" in out
+    assert Game.objects.filter(label="Backup night, table 2").exists()
+
+
+@pytest.mark.django_db
+def test_a_backup_signed_before_the_key_was_rotated_verifies_with_the_old_key_kept(
+    good_backup, tmp_path, settings
+):
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "the-rotated-key-" + "r" * 50
+    path = tmp_path / "before-rotation.json"
+    path.write_text(good_backup, encoding="utf-8")
+    out, err = _restore_warned(path)
+    assert "Restored the backup" in out and err == ""
+
+
+@pytest.mark.django_db
+def test_accept_unsigned_still_refuses_a_damaged_file(good_backup, tmp_path, settings):
+    settings.SECRET_KEY = "the-new-server-" + "k" * 50
+    path = tmp_path / "damaged.json"
+    path.write_text(good_backup.replace('"points":56', '"points":55', 1), encoding="utf-8")
+    with pytest.raises(CommandError, match="table games.pile fails its checksum"):
+        _restore_warned(path, "--accept-unsigned")
+    assert backup.club_is_empty()
+
+
+@pytest.mark.django_db
+def test_an_unsigned_version_2_backup_needs_accept_unsigned(good_backup, tmp_path):
+    path = tmp_path / "version-2.json"
+    path.write_text(_tamper(good_backup, _unsigned_version_2), encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        _restore(path)
+    message = str(refused.value)
+    assert "version 2 of the backup format, written before backups were signed" in message
+    assert "restore it with --accept-unsigned" in message
+    assert backup.club_is_empty()
+
+    out, err = _restore_warned(path, "--accept-unsigned")
+    assert "WARNING: the integrity of this backup cannot be proved" in err
+    assert "it is of version 2, written before backups were signed" in err
+    assert Game.objects.filter(label="Backup night, table 2").exists()
+    assert GameTeam.objects.count() == len(json.loads(good_backup)["tables"]["games.gameteam"])
+
+
 # --- the format stays what version 1 says ----------------------------------------
 
 
@@ -492,9 +731,11 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 2
+    assert backup.VERSION == 3
+    assert backup.READABLE_VERSIONS == {1, 2, 3}
     assert backup.columns(1) == VERSION_1_COLUMNS
-    assert backup.columns() == backup.columns(2) == VERSION_2_COLUMNS
+    assert backup.columns(2) == VERSION_2_COLUMNS
+    assert backup.columns() == backup.columns(3) == VERSION_3_COLUMNS
 
 
 @pytest.mark.django_db
@@ -503,6 +744,8 @@ def test_a_version_1_backup_still_restores_and_its_ratings_are_recomputed(good_b
 
     def to_version_1(document):
         document["manifest"]["version"] = 1
+        del document["manifest"]["signature"]
+        _without_link_expiry(document)
         _retable(
             document,
             "leaderboards.ratingchange",
@@ -511,7 +754,10 @@ def test_a_version_1_backup_still_restores_and_its_ratings_are_recomputed(good_b
 
     path = tmp_path / "old.json"
     path.write_text(_tamper(good_backup, to_version_1), encoding="utf-8")
-    _restore(path)
+    with pytest.raises(CommandError, match="version 1 of the backup format, written before"):
+        _restore(path)
+    _out, err = _restore_warned(path, "--accept-unsigned")
+    assert "it is of version 1, written before backups were signed" in err
     assert RatingChange.objects.exists()
     assert not RatingChange.objects.filter(mu_after__isnull=True).exists()
     restored = {r.player_id: round(r.rating, 9) for r in PlayerRating.objects.all()}
@@ -680,4 +926,10 @@ VERSION_2_COLUMNS = {
         "mu_after",
         "sigma_after",
     ],
+}
+
+# Version 3 signs the manifest, and keeps when a scorer link expired.
+VERSION_3_COLUMNS = {
+    **VERSION_2_COLUMNS,
+    "games.scorerlink": [*VERSION_2_COLUMNS["games.scorerlink"], "expired_at"],
 }

@@ -1,18 +1,25 @@
-"""``manage.py backup_club``: the whole club in one versioned, checksummed file."""
+"""``manage.py backup_club``: the whole club in one versioned, checksummed, signed file."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.backup import BackupError, default_filename, users_with_extra_permissions, write_backup
+from club.backup import (
+    FORMAT,
+    VERSION,
+    BackupError,
+    default_filename,
+    users_with_extra_permissions,
+    write_backup,
+)
 
 
 class Command(BaseCommand):
     help = (
         "Write every login, player, team, game (with its deals, ledger, history, scorer links "
-        "and waiting deals), tournament and rating of the club to one JSON file (format "
-        "fiftysix-club-backup, version 1), readable by its owner only: it holds password hashes "
-        "and the scorer links' secrets. Restore it with restore_club."
+        f"and waiting deals), tournament and rating of the club to one JSON file (format {FORMAT}, "
+        f"version {VERSION}, signed with the server's secret key), readable by its owner only: it "
+        "holds password hashes and the scorer links' secrets. Restore it with restore_club."
     )
 
     def add_arguments(self, parser):

@@ -11,15 +11,26 @@ class Command(BaseCommand):
         "Restore a backup written by backup_club into an empty, migrated database, in one "
         "transaction. Refuses, writing nothing, when the database already holds any login, "
         "player, game or tournament, when the file is not a backup of a version this app "
-        "reads, or when a table's row count or checksum fails."
+        "reads, when its signature is missing or does not match this server's secret key "
+        "(or it is an unsigned backup of version 1 or 2), or when a table's row count or "
+        "checksum fails."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", metavar="FILE", help="the backup file")
+        parser.add_argument(
+            "--accept-unsigned",
+            action="store_true",
+            help=(
+                "restore a backup whose signature does not verify (written by a server with "
+                "another secret key, when the club moves) or that has none (versions 1 and 2), "
+                "after a warning that nothing proves the file was not changed"
+            ),
+        )
 
-    def handle(self, *args, file, **options):
+    def handle(self, *args, file, accept_unsigned, **options):
         try:
-            summary = restore(file)
+            summary = restore(file, accept_unsigned=accept_unsigned, warn=self._warn)
         except BackupError as error:
             raise CommandError(error.message) from None
         counts = summary.counts
@@ -39,3 +50,7 @@ class Command(BaseCommand):
                 "tournaments": counts["tournaments.tournament"],
             }
         )
+
+    def _warn(self, message: str) -> None:
+        rule = "!" * 72
+        self.stderr.write(self.style.WARNING(f"{rule}\n{message}\n{rule}"))
