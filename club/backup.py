@@ -53,6 +53,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
+from club.db import one_snapshot
 from club.games.models import (
     Change,
     Game,
@@ -334,13 +335,9 @@ def _render(manifest: dict, tables: dict[str, list[str]]) -> Iterator[str]:
 def make_backup(created_at: datetime.datetime | None = None) -> Backup:
     """The whole club as one backup document, read from one consistent snapshot."""
     created_at = created_at or timezone.now()
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
-            # Read every table as of one moment: a deal recorded meanwhile must
-            # not leave a round in the backup without its piles and ledger.
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    # Read every table as of one moment: a deal recorded meanwhile must not
+    # leave a round in the backup without its piles and ledger.
+    with one_snapshot():
         usernames = dict(get_user_model()._base_manager.values_list("pk", "username"))
         tables = {}
         for key, model in TABLES:

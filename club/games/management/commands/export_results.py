@@ -9,6 +9,7 @@ import os
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from club.db import one_snapshot
 from club.scoring.archive import (
     CSV_TABLES,
     ArchiveError,
@@ -48,6 +49,14 @@ class Command(BaseCommand):
         parser.add_argument("--output", metavar="FILE", help="write to FILE instead")
 
     def handle(self, *args, format, tournament, table, output, **options):
+        # Every query of the export sees one moment of the database, while scorers
+        # go on recording (club.db).
+        with one_snapshot():
+            self._export(format, tournament, table, output)
+        if output is not None:
+            self.stdout.write(_("Exported the results to %(file)s.") % {"file": output})
+
+    def _export(self, format, tournament, table, output) -> None:
         try:
             if tournament:
                 tournaments = [self._tournament(name) for name in tournament]
@@ -68,7 +77,6 @@ class Command(BaseCommand):
             self._write_file(output, pieces)
         except ArchiveError as error:
             raise CommandError(error.message) from None
-        self.stdout.write(_("Exported the results to %(file)s.") % {"file": output})
 
     def _write_file(self, output: str, pieces) -> None:
         """Write the pieces as they come; a file this run created is removed if it fails."""
