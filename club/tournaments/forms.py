@@ -44,7 +44,7 @@ class TournamentForm(forms.Form):
     tables_per_team = forms.IntegerField(
         label=gettext_lazy("Tables each team starts with"),
         min_value=1,
-        max_value=999,
+        max_value=core.MAX_TABLES,
         initial=core.DEFAULT_RULES.tables_per_team,
     )
     payout = forms.CharField(
@@ -57,21 +57,21 @@ class TournamentForm(forms.Form):
     double_factor = forms.IntegerField(
         label=gettext_lazy("Doubled contracts move"),
         min_value=1,
-        max_value=64,
+        max_value=core.MAX_FACTOR,
         initial=core.DEFAULT_RULES.double_factor,
         help_text=gettext_lazy("times the tables"),
     )
     redouble_factor = forms.IntegerField(
         label=gettext_lazy("Redoubled contracts move"),
         min_value=1,
-        max_value=256,
+        max_value=core.MAX_FACTOR,
         initial=core.DEFAULT_RULES.redouble_factor,
         help_text=gettext_lazy("times the tables"),
     )
     deal_limit = forms.IntegerField(
         label=gettext_lazy("Deals per game"),
         min_value=1,
-        max_value=999,
+        max_value=core.MAX_DEAL_LIMIT,
         required=False,
         help_text=gettext_lazy(
             "Leave empty to play each game until one team is left. With a limit, a game "
