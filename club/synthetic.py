@@ -5,7 +5,8 @@ one deal after another from the game's first dealer, exactly as
 :func:`club.scoring.services.record_deal` would settle it; only the writing is
 different: the rows a service would write (rounds, piles, ledger entries,
 changes, teams' tables and places, the game's result) are collected in memory
-and written with ``bulk_create``, one transaction per tournament. Standings are
+and written with ``bulk_create`` by :func:`club.scoring.bulk.write_games` (the
+importer's writer too), one transaction per tournament. Standings are
 then rebuilt per tournament by the tournament service and ratings once at the
 end by the leaderboards service, so what they hold is what the app derives.
 
@@ -41,7 +42,7 @@ from club.games.models import (
 )
 from club.leaderboards import figures
 from club.leaderboards.services import rebuild_ratings
-from club.scoring import draws
+from club.scoring import bulk, draws
 from club.scoring import rules as core
 from club.scoring import services as scoring
 from club.scoring import standings as ranking
@@ -349,38 +350,23 @@ def _tournament(
 
 
 def _write_games(played_games: list[_PlayedGame]) -> None:
-    """Write games and every row the scoring services derive from their deals."""
-    for played in played_games:
-        game, state = played.game, played.state
-        # What _apply_outcome sets after the last deal.
-        limit_reached = bool(game.deal_limit and state.deals_played >= game.deal_limit)
-        finished = state.finished or limit_reached
-        places = core.final_places(state) if finished else {}
-        game.status = Game.Status.FINISHED if finished else Game.Status.IN_PROGRESS
-        game.deals_played = state.deals_played
-        game.dealer_seat = state.dealer
-        if not finished:
-            game.finished_at = None
-        out_in: dict[int, int] = {}
-        for settlement in played.settlements:
-            for team in settlement.eliminated:
-                out_in[team] = settlement.number
-        for team in played.teams:
-            team.tables = state.tables[team.position]
-            team.place = places.get(team.position)
-            team.out_in_deal = out_in.get(team.position)
-    Game.objects.bulk_create([p.game for p in played_games], batch_size=BATCH)
-    for played in played_games:
-        for team in played.teams:
-            team.game = played.game  # now with its pk
-    GameTeam.objects.bulk_create([team for p in played_games for team in p.teams], batch_size=BATCH)
-    winners = []
-    for played in played_games:
-        firsts = [team for team in played.teams if team.place == 1]
-        if len(firsts) == 1:
-            played.game.winner = firsts[0]
-            winners.append(played.game)
-    Game.objects.bulk_update(winners, ["winner"], batch_size=500)
+    """Write games and every row the scoring services derive from their deals.
+
+    The rows are those of :func:`club.scoring.bulk.write_games`, the importer's
+    writer too; then each game joins its sitting.
+    """
+    bulk.write_games(
+        [
+            bulk.PlayedGame(
+                game=played.game,
+                seating=scoring.Seating(played.teams),
+                settlements=played.settlements,
+                state=played.state,
+                finished_at=played.game.finished_at,
+            )
+            for played in played_games
+        ]
+    )
     SittingGame.objects.bulk_create(
         (
             SittingGame(
@@ -390,69 +376,6 @@ def _write_games(played_games: list[_PlayedGame]) -> None:
         ),
         batch_size=BATCH,
     )
-
-    rounds: list[Round] = []
-    changes: list[Change] = []
-    for played in played_games:
-        seating = scoring.Seating(played.teams)
-        for deal, settlement in zip(played.deals, played.settlements, strict=True):
-            declarer = None if deal.all_pass else seating.players[settlement.declarer]
-            rounds.append(
-                Round(
-                    game=played.game,
-                    number=settlement.number,
-                    all_pass=settlement.all_pass,
-                    declarer=declarer,
-                    bid=settlement.bid,
-                    trump=settlement.trump,
-                    doubling=settlement.doubling,
-                    dealer=seating.players[settlement.dealer],
-                    declaring_team=seating.teams[settlement.declaring_team],
-                    made=settlement.made,
-                )
-            )
-            entry = scoring.DealEntry(
-                points=dict(settlement.points),
-                declarer=None if declarer is None else declarer.pk,
-                bid=None if deal.all_pass else settlement.bid,
-                trump=None if deal.all_pass else settlement.trump.value,
-                doubling=settlement.doubling.value,
-            )
-            changes.append(
-                Change(
-                    game=played.game,
-                    number=settlement.number,
-                    action=Change.Action.RECORDED,
-                    after=scoring.describe(entry, seating),
-                )
-            )
-    Round.objects.bulk_create(rounds, batch_size=BATCH)
-    Change.objects.bulk_create(changes, batch_size=BATCH)
-
-    piles: list[Pile] = []
-    ledger: list[LedgerEntry] = []
-    cursor = 0
-    for played in played_games:
-        for settlement in played.settlements:
-            round_ = rounds[cursor]
-            cursor += 1
-            for team, points in settlement.points.items():
-                piles.append(Pile(round=round_, game_team=played.teams[team], points=points))
-            for team in played.teams:
-                ledger.append(
-                    LedgerEntry(
-                        round=round_,
-                        game_team=team,
-                        change=settlement.transfers[team.position],
-                        balance=settlement.tables_after[team.position],
-                    )
-                )
-        if len(piles) >= 20 * BATCH:
-            Pile.objects.bulk_create(piles, batch_size=BATCH)
-            LedgerEntry.objects.bulk_create(ledger, batch_size=BATCH)
-            piles, ledger = [], []
-    Pile.objects.bulk_create(piles, batch_size=BATCH)
-    LedgerEntry.objects.bulk_create(ledger, batch_size=BATCH)
 
 
 def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20) -> Report:

@@ -101,7 +101,7 @@ def test_an_import_killed_while_writing_leaves_nothing(tmp_path):
     try:
         migrate = manage("migrate", "--no-input", "-v", "0", database_url=url)
         assert migrate.wait(timeout=120) == 0, migrate.stderr.read().decode()
-        results = big_results_file(tmp_path / "results.json", copies=20)
+        results = big_results_file(tmp_path / "results.json", copies=60)
         importer = manage("import_results", str(results), database_url=url)
         # Checking the whole file comes first and writes nothing; wait until the
         # import is writing games, let it write a little more, then pull the plug.

@@ -14,8 +14,12 @@ those fields and refuses the file when they disagree with the rules, so a
 changed or damaged archive is caught.
 
 Importing checks the whole file first (its shape, then the rules, by replaying
-every game through :func:`club.scoring.rules.replay`) and then writes it with
-the deal services, in one transaction: all of it is stored or nothing.
+every game through :func:`club.scoring.rules.replay`) and then writes it, in
+one transaction: all of it is stored or nothing. Each game is started by
+:func:`club.scoring.services.create_game` and its deals written in bulk from
+those settlements by :func:`club.scoring.bulk.write_game`: the rows
+``record_deal`` and ``end_game`` would write deal by deal, then one
+``game_changed`` per game, in file order, for standings, figures and ratings.
 Every refusal is an :class:`ArchiveError` whose message names the game and,
 where it applies, the deal number and the field at fault.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,12 +42,13 @@ from typing import Any
 from django.db import DatabaseError, connection, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.games.models import Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.scoring import bulk, services
 from club.scoring import rules as core
-from club.scoring import services
 from club.scoring import standings as ranking
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Bye, Sitting, SittingGame, Tournament
@@ -52,9 +58,8 @@ FORMAT = "fiftysix-results/1"
 MAX_LABEL = Game._meta.get_field("label").max_length
 MAX_PLAYER_NAME = Player._meta.get_field("name").max_length
 MAX_TEAM_NAME = Team._meta.get_field("name").max_length
-# Settings are small numbers in practice; the cap keeps them inside the columns
-# that store them (and the tables moved inside the ledger's).
-MAX_SETTING = 1000
+# House rules are bounded by the rules core (core.MAX_TABLES, MAX_BAND_TABLES,
+# MAX_FACTOR, MAX_DEAL_LIMIT), the same bounds as the forms'.
 
 DOCUMENT_KEYS = ("format", "tournament", "games")
 GAME_INPUT_KEYS = (
@@ -154,7 +159,12 @@ class ArchiveError(Exception):
 
 
 def _clean(name: str) -> str:
-    """A name as the club stores it: inner runs of spaces collapsed, ends trimmed."""
+    """A name as the club stores it: inner runs of spaces collapsed, ends trimmed.
+
+    Names are kept exactly as the file writes them otherwise (no NFKC, no refusal of
+    hidden characters, which the forms apply to what is typed): every file this app
+    ever exported must stay valid and export again identically.
+    """
     return " ".join(name.split())
 
 
@@ -174,13 +184,28 @@ def _gettext_in_sentence(message: str) -> str:
     return _decap(_(message))
 
 
+# A value from the file longer than this is cut in a message, to its first
+# QUOTE_KEEP characters and its length: a hostile file cannot fill a page with it.
+QUOTE_LIMIT = 40
+QUOTE_KEEP = 30
+
+
+def _cut(text: str) -> str:
+    """Text for a message: whole up to ``QUOTE_LIMIT`` characters, else its start and length."""
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    return ngettext(
+        "%(start)s… (%(length)s character)", "%(start)s… (%(length)s characters)", len(text)
+    ) % {"start": text[:QUOTE_KEEP], "length": number_format(len(text), force_grouping=True)}
+
+
 def _quoted(value: object) -> str:
-    """A value from the file as it reads in JSON, shortened for a message."""
+    """A value from the file as it reads in JSON, cut short (:func:`_cut`) for a message."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         text = "..."
-    return text if len(text) <= 80 else text[:77] + "..."
+    return _cut(text)
 
 
 def _unstorable(text: str) -> bool:
@@ -1127,7 +1152,7 @@ def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
 def _parse_rules(place: _Place, raw: dict) -> core.Rules:
     tables = raw.get("tables_per_team", core.DEFAULT_RULES.tables_per_team)
     tables = place.whole(
-        tables, field="tables_per_team", low=1, high=MAX_SETTING, what=_("tables per team")
+        tables, field="tables_per_team", low=1, high=core.MAX_TABLES, what=_("tables per team")
     )
     bands = core.DEFAULT_BANDS
     if "payout" in raw:
@@ -1148,7 +1173,11 @@ def _parse_rules(place: _Place, raw: dict) -> core.Rules:
             for key in BAND_KEYS:
                 value = band.get(key)
                 low = 0 if key in ("made", "failed") else core.DEFAULT_RULES.min_bid
-                high = MAX_SETTING if key in ("made", "failed") else core.DEFAULT_RULES.max_bid
+                high = (
+                    core.MAX_BAND_TABLES
+                    if key in ("made", "failed")
+                    else core.DEFAULT_RULES.max_bid
+                )
                 if not _is_whole(value) or not low <= value <= high:
                     raise place.error(
                         _(
@@ -1179,14 +1208,14 @@ def _parse_rules(place: _Place, raw: dict) -> core.Rules:
             factors.get("double", double),
             field="doubling_factors",
             low=1,
-            high=MAX_SETTING,
+            high=core.MAX_FACTOR,
             what=_("the doubling factor"),
         )
         redouble = place.whole(
             factors.get("redouble", redouble),
             field="doubling_factors",
             low=1,
-            high=MAX_SETTING,
+            high=core.MAX_FACTOR,
             what=_("the redoubling factor"),
         )
     try:
@@ -1450,14 +1479,37 @@ def _replay(
                 number=error.number,
             ) from None
         raise place.error(
-            error.translated(_gettext_in_sentence, names),
+            _rules_problem(error, names),
             number=error.number,
             field=error.field,
         ) from None
     except core.RulesError as error:
-        raise place.error(
-            error.translated(_gettext_in_sentence, names), field=error.field
-        ) from None
+        raise place.error(_rules_problem(error, names), field=error.field) from None
+
+
+def _rules_problem(error: core.RulesError, names: Sequence[str]) -> str:
+    """The rules' message as part of a sentence, a long value from the file in it cut short.
+
+    The rules quote what they refuse (a bid, a pile, their sum); a value longer
+    than ``QUOTE_LIMIT`` characters is cut as :func:`_quoted` cuts it, its
+    placeholder then written as text (``%(bid)d`` reads ``%(bid)s``).
+    """
+    long = {
+        key: _cut(str(value))
+        for key, value in error.params.items()
+        if key != "team" and len(str(value)) > QUOTE_LIMIT
+    }
+    if not long:
+        return error.translated(_gettext_in_sentence, names)
+    placeholder = re.compile(
+        r"%\((" + "|".join(map(re.escape, long)) + r")\)[#0 +-]*\d*(\.\d+)?[a-z]"
+    )
+
+    def gettext(text: str) -> str:
+        return placeholder.sub(r"%(\1)s", _gettext_in_sentence(text))
+
+    shortened = SimpleNamespace(template=error.template, params={**error.params, **long})
+    return core.RulesError.translated(shortened, gettext, names)  # type: ignore[arg-type]
 
 
 def _comparable(value: object) -> object:
@@ -1516,7 +1568,11 @@ def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, b
     deal_limit = raw.get("deal_limit")
     if deal_limit is not None:
         deal_limit = place.whole(
-            deal_limit, field="deal_limit", low=1, high=MAX_SETTING, what=_("the deal limit")
+            deal_limit,
+            field="deal_limit",
+            low=1,
+            high=core.MAX_DEAL_LIMIT,
+            what=_("the deal limit"),
         )
         if deals > deal_limit:
             raise place.error(
@@ -1657,6 +1713,7 @@ class ImportSummary:
 
 
 def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False) -> Game:
+    """Store a checked game: started by the services (players, teams), its deals in bulk."""
     try:
         game = services.create_game(
             label=spec.label,
@@ -1667,18 +1724,18 @@ def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False
             deal_limit=spec.deal_limit,
             require_confirmation=require_confirmation,
         )
-        seating = services.load_seating(game)
-        for number, settlement in enumerate(spec.settlements, start=1):
-            entry = services.DealEntry(
-                points=dict(settlement.points),
-                declarer=None if settlement.all_pass else seating.players[settlement.declarer].pk,  # type: ignore[index]
-                bid=None if settlement.all_pass else settlement.bid,
-                trump=None if settlement.all_pass else str(settlement.trump),
-                doubling=str(settlement.doubling),
-            )
-            services.record_deal(game=game, number=number, entry=entry, user=user)
-        if spec.ended_early:
-            services.end_game(game=game, user=user)
+        # The deals are settled already (parse_game replayed them): their rows are
+        # written in bulk, the rows record_deal and end_game would write one by one.
+        bulk.write_game(
+            bulk.PlayedGame(
+                game=game,
+                seating=services.load_seating(game),
+                settlements=spec.settlements,
+                state=spec.state,
+                ended_early=spec.ended_early,
+            ),
+            user=user,
+        )
     except services.ScoringError as error:
         raise ArchiveError(
             _decap(error.message), label=spec.label, number=error.number, field=error.field
@@ -2395,7 +2452,11 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     deal_limit = raw.get("deals_per_game")
     if deal_limit is not None:
         deal_limit = place.whole(
-            deal_limit, field="deals_per_game", low=1, high=MAX_SETTING, what=_("deals per game")
+            deal_limit,
+            field="deals_per_game",
+            low=1,
+            high=core.MAX_DEAL_LIMIT,
+            what=_("deals per game"),
         )
     scheme = _parse_scheme(place, raw)
     require_confirmation = _parse_flag(place, raw, "require_confirmation", False)

@@ -1,0 +1,236 @@
+"""Write whole games at once: the rows the deal services would write, deal by deal.
+
+A game whose deals are already settled by the rules core (an imported file,
+checked by :mod:`club.scoring.archive`; a generated club, :mod:`club.synthetic`)
+need not go through :func:`club.scoring.services.record_deal` once a deal, at
+about nineteen queries each. :func:`write_games` writes the same rows with
+``bulk_create`` and ``bulk_update``, a handful of statements for many games:
+
+- per deal, the :class:`~club.games.models.Round` (dealer, declarer, bid, trump,
+  doubling, declaring team, made, ``recorded_by``), its piles, one ledger entry
+  per team of the game (change and tables after) and the ``recorded``
+  :class:`~club.games.models.Change` with the deal described as
+  :func:`~club.scoring.services.describe` describes it (``made_by`` the user);
+- when the organiser called time after the last deal
+  (:func:`~club.scoring.services.end_game`), the ``ended`` change and
+  ``ended_early`` on the game;
+- per game, what :func:`~club.scoring.services._apply_outcome` sets after its
+  last deal (status, deals played, next dealer, finished time, winner) and per
+  team its tables, place and the deal it went out in.
+
+Games already saved (the importer starts each one with
+:func:`~club.scoring.services.create_game`) are updated; games not saved yet
+(the generator's) are created with their teams. :func:`write_games` sends no
+``game_changed``. :func:`write_game` writes one game and then announces it once
+through the services' own :func:`~club.scoring.services._changed`, so that
+tournament standings, leaderboard figures and ratings follow it exactly as they
+follow per-deal recording (write and announce one game at a time, in order:
+ratings are rated forward in the order games finish). The generator announces
+nothing and rebuilds those in bulk at the end.
+
+The module imports only the models, the rules core and the scoring services
+(never the importer or the generator), so both can import it without a cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Round
+from club.scoring import rules as core
+from club.scoring import services
+
+BATCH = 2000
+
+# What record_deal and end_game save on the game and its teams.
+GAME_FIELDS = [
+    "deals_played",
+    "dealer_seat",
+    "status",
+    "winner",
+    "ended_early",
+    "finished_at",
+    "updated_at",
+]
+TEAM_FIELDS = ["tables", "place", "out_in_deal"]
+
+
+@dataclass
+class PlayedGame:
+    """A game with its deals settled, to be written.
+
+    ``seating`` is the game's teams in position order (their players and team
+    loaded). ``state`` is the state after the last settlement. ``ended_early``:
+    the organiser called time after the last deal. ``finished_at``: when the
+    game finished, if it did; None stamps the time of writing, as the services
+    stamp the deal that ends it.
+    """
+
+    game: Game
+    seating: services.Seating
+    settlements: Sequence[core.Settlement]
+    state: core.GameState
+    ended_early: bool = False
+    finished_at: datetime | None = None
+
+
+def entry_of(settlement: core.Settlement, seating: services.Seating) -> services.DealEntry:
+    """The deal as a scorer would have entered it, as record_deal receives it."""
+    return services.DealEntry(
+        points=dict(settlement.points),
+        declarer=None if settlement.all_pass else seating.players[settlement.declarer].pk,  # type: ignore[index]
+        bid=None if settlement.all_pass else settlement.bid,
+        trump=None if settlement.all_pass else str(settlement.trump),
+        doubling=str(settlement.doubling),
+    )
+
+
+def _settle_result(played: PlayedGame, now: datetime) -> GameTeam | None:
+    """Set the game's and its teams' fields as the services leave them; returns the winner."""
+    game, seating = played.game, played.seating
+    if played.ended_early:
+        game.ended_early = True
+    was_finished = game.is_finished
+    services._apply_outcome(game, seating, played.state)
+    if game.is_finished and not was_finished:
+        game.finished_at = played.finished_at or now
+    out_in: dict[int, int] = {}
+    for settlement in played.settlements:
+        for team in settlement.eliminated:
+            out_in[team] = settlement.number
+    for team in seating.teams:
+        team.out_in_deal = out_in.get(team.position)
+    game.updated_at = now
+    return game.winner
+
+
+def write_games(played_games: Sequence[PlayedGame], *, user=None) -> None:
+    """Write the deals of these games and everything the services derive from them.
+
+    ``user`` is who recorded them (``Round.recorded_by``, ``Change.made_by``),
+    when signed in. Sends no signal (see :func:`write_game`).
+    """
+    if not played_games:
+        return
+    by = user if user is not None and user.is_authenticated else None
+    now = timezone.now()
+    winners = [_settle_result(played, now) for played in played_games]
+
+    new = [played for played in played_games if played.game.pk is None]
+    if new:
+        # A game row comes before its teams, so the winner is set once they exist.
+        for played in new:
+            played.game.winner = None
+        Game.objects.bulk_create([played.game for played in new], batch_size=BATCH)
+        for played in new:
+            for team in played.seating.teams:
+                team.game = played.game  # now with its pk
+        GameTeam.objects.bulk_create(
+            [team for played in new for team in played.seating.teams], batch_size=BATCH
+        )
+    for played, winner in zip(played_games, winners, strict=True):
+        played.game.winner = winner
+    created = {id(played) for played in new}
+    saved = [played for played in played_games if id(played) not in created]
+    if saved:
+        GameTeam.objects.bulk_update(
+            [team for played in saved for team in played.seating.teams],
+            TEAM_FIELDS,
+            batch_size=500,
+        )
+        Game.objects.bulk_update([played.game for played in saved], GAME_FIELDS, batch_size=500)
+    won = [played.game for played in new if played.game.winner is not None]
+    if won:
+        Game.objects.bulk_update(won, ["winner"], batch_size=500)
+
+    rounds: list[Round] = []
+    changes: list[Change] = []
+    for played in played_games:
+        game, seating = played.game, played.seating
+        for settlement in played.settlements:
+            entry = entry_of(settlement, seating)
+            rounds.append(
+                Round(
+                    game=game,
+                    number=settlement.number,
+                    all_pass=settlement.all_pass,
+                    declarer=None if entry.all_pass else seating.players[settlement.declarer],  # type: ignore[index]
+                    bid=settlement.bid,
+                    trump=settlement.trump,
+                    doubling=settlement.doubling,
+                    dealer=seating.players[settlement.dealer],
+                    declaring_team=seating.teams[settlement.declaring_team],
+                    made=settlement.made,
+                    recorded_by=by,
+                )
+            )
+            changes.append(
+                Change(
+                    game=game,
+                    number=settlement.number,
+                    action=Change.Action.RECORDED,
+                    before=None,
+                    after=services.describe(entry, seating),
+                    made_by=by,
+                )
+            )
+        if played.ended_early:
+            changes.append(
+                Change(
+                    game=game,
+                    number=played.state.deals_played,
+                    action=Change.Action.ENDED,
+                    before=None,
+                    after=None,
+                    made_by=by,
+                )
+            )
+    Round.objects.bulk_create(rounds, batch_size=BATCH)
+    Change.objects.bulk_create(changes, batch_size=BATCH)
+
+    piles: list[Pile] = []
+    ledger: list[LedgerEntry] = []
+    cursor = 0
+    for played in played_games:
+        teams = played.seating.teams
+        for settlement in played.settlements:
+            round_ = rounds[cursor]
+            cursor += 1
+            for team, points in settlement.points.items():
+                piles.append(Pile(round=round_, game_team=teams[team], points=points))
+            for team in teams:
+                ledger.append(
+                    LedgerEntry(
+                        round=round_,
+                        game_team=team,
+                        change=settlement.transfers[team.position],
+                        balance=settlement.tables_after[team.position],
+                    )
+                )
+        if len(piles) >= 20 * BATCH:
+            Pile.objects.bulk_create(piles, batch_size=BATCH)
+            LedgerEntry.objects.bulk_create(ledger, batch_size=BATCH)
+            piles, ledger = [], []
+    Pile.objects.bulk_create(piles, batch_size=BATCH)
+    LedgerEntry.objects.bulk_create(ledger, batch_size=BATCH)
+
+
+def write_game(played: PlayedGame, *, user=None) -> None:
+    """Write one saved game's deals, then announce the change once, as the services do.
+
+    Recording each deal announces it (:func:`club.scoring.services._changed`:
+    ``game_changed`` with ``was_finished=False``, the game was playing before
+    it), and so does calling time; what follows a change acts on the game as it
+    stands, so one announcement after the last deal leaves what the last of
+    those left. A game with no deal and no time called is
+    left as :func:`~club.scoring.services.create_game` made it, as recording
+    nothing would.
+    """
+    if not played.settlements and not played.ended_early:
+        return
+    write_games([played], user=user)
+    services._changed(played.game, was_finished=False)
