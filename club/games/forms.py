@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.fields import NameField
 from club.games.models import Doubling, Trump
 from club.scoring import rules as core
 from club.scoring.services import DealEntry, Seating, TeamEntry
@@ -29,7 +30,7 @@ PLAYER_COUNTS = [
 class NewGameForm(forms.Form):
     """Teams in seat order, the first dealer, and the club's settings for the game."""
 
-    label = forms.CharField(label=gettext_lazy("Game label"), max_length=120)
+    label = NameField(label=gettext_lazy("Game label"), max_length=120)
     players = forms.TypedChoiceField(
         label=gettext_lazy("Players"), choices=PLAYER_COUNTS, coerce=int, initial=4
     )
@@ -70,13 +71,13 @@ class NewGameForm(forms.Form):
         # Only the teams of the chosen player count: a field the page does not show
         # must not refuse the form with an error nobody can see.
         for number in range(1, self.team_count + 1):
-            self.fields[f"team{number}_name"] = forms.CharField(
+            self.fields[f"team{number}_name"] = NameField(
                 label=_("Team %(number)d name") % {"number": number},
                 max_length=170,
                 required=False,
             )
             for partner in (1, 2):
-                self.fields[f"team{number}_player{partner}"] = forms.CharField(
+                self.fields[f"team{number}_player{partner}"] = NameField(
                     label=_("Team %(number)d, player %(partner)d")
                     % {"number": number, "partner": partner},
                     max_length=80,

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from club.fields import NameField
 from club.games.models import Player
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
 from club.widgets import QuickSelect
@@ -16,9 +17,9 @@ class RegisterSearchForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80)
-    nickname = forms.CharField(label=_("Nickname"), max_length=80, required=False)
-    member_number = forms.CharField(label=_("Member number"), max_length=30, required=False)
+    name = NameField(label=_("Name"), max_length=80)
+    nickname = NameField(label=_("Nickname"), max_length=80, required=False)
+    member_number = NameField(label=_("Member number"), max_length=30, required=False)
     active = forms.BooleanField(label=_("Active"), required=False, initial=True)
 
 

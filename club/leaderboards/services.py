@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from club.games.models import Game, GameTeam, PendingDeal, Player, Round, Team
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
-from club.scoring import ratings
+from club.scoring import names, ratings
 
 NAME_MAX = Player._meta.get_field("name").max_length
 NICKNAME_MAX = Player._meta.get_field("nickname").max_length
@@ -45,8 +45,11 @@ class RegisterError(Exception):
         self.field = field
 
 
-def _clean(text: str | None) -> str:
-    return " ".join((text or "").split())
+def _clean(text: str | None, field: str = "name") -> str:
+    try:
+        return names.clean_name(text or "")
+    except names.UnusableName as error:
+        raise RegisterError(error.translated(_), field=field) from None
 
 
 def name_taken(name: str) -> str:
@@ -390,7 +393,8 @@ def import_players(data: bytes | str) -> ImportResult:
             )
             continue
         values = {
-            column: _clean(cells[i]) if i < len(cells) else "" for i, column in enumerate(header)
+            column: names.normal_name(cells[i]) if i < len(cells) else ""
+            for i, column in enumerate(header)
         }
         row_faults: list[ImportFault] = [
             ImportFault(
@@ -401,6 +405,12 @@ def import_players(data: bytes | str) -> ImportResult:
             for column, value in values.items()
             if column in COLUMNS and _unstorable(value)
         ]
+        for column, value in values.items():
+            if column in COLUMNS and not _unstorable(value):
+                try:
+                    names.clean_name(value)
+                except names.UnusableName as error:
+                    row_faults.append(ImportFault(line, column, error.translated(_)))
         name = values.get("name", "")
         number = values.get("member_number", "")
         if not name:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.fields import NameField
 from club.games.forms import NewGameForm, format_bands
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -31,7 +32,7 @@ def format_points(row) -> str:
 class TournamentForm(forms.Form):
     """A new tournament: when and where, and the house rules for all its games."""
 
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    name = NameField(label=gettext_lazy("Name"), max_length=120)
     starts_on = forms.DateField(
         label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -40,7 +41,7 @@ class TournamentForm(forms.Form):
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
     )
-    venue = forms.CharField(label=gettext_lazy("Venue"), max_length=200, required=False)
+    venue = NameField(label=gettext_lazy("Venue"), max_length=200, required=False)
     tables_per_team = forms.IntegerField(
         label=gettext_lazy("Tables each team starts with"),
         min_value=1,
@@ -155,11 +156,9 @@ class TournamentForm(forms.Form):
 
 
 class RegisterTeamForm(forms.Form):
-    first = forms.CharField(label=gettext_lazy("First player"), max_length=80)
-    second = forms.CharField(label=gettext_lazy("Second player"), max_length=80)
-    name = forms.CharField(
-        label=gettext_lazy("Team name (optional)"), max_length=170, required=False
-    )
+    first = NameField(label=gettext_lazy("First player"), max_length=80)
+    second = NameField(label=gettext_lazy("Second player"), max_length=80)
+    name = NameField(label=gettext_lazy("Team name (optional)"), max_length=170, required=False)
 
 
 class DrawForm(forms.Form):
