@@ -220,3 +220,37 @@ def test_a_database_that_cannot_be_asked_says_so_instead_of_nothing_was_recorded
     assert "Nothing was recorded" not in page
     assert SubmittedForm.objects.filter(path=f"/games/{game.pk}/deals/").count() == 1
     recorded_once(game)
+
+
+FULL = "The score database has run out of disk space, so nothing was saved."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_full_disk_says_so_instead_of_connection_lost(organiser_client):
+    """The database refuses the deal's ledger for want of room (SQLite's own words)."""
+    game = start_game()
+
+    def full():
+        raise OperationalError("database or disk is full")
+
+    organiser_client.raise_request_exception = False
+    with fail_before_the_ledger(full):
+        answer = organiser_client.post(reverse("games:record", args=[game.pk]), deal_1(game))
+    assert answer.status_code == 503
+    page = answer.content.decode()
+    assert FULL in page
+    assert "connection" not in page.split('class="errors db-retry"')[-1][:400].lower()
+    nothing_of_the_deal(game)
+
+
+def test_postgresql_disk_full_is_told_apart_from_a_lost_connection():
+    import psycopg
+
+    from club.middleware import disk_is_full
+
+    lost = OperationalError("server closed the connection unexpectedly")
+    full = OperationalError('could not extend file "base/16384/2619": No space left on device')
+    full.__cause__ = psycopg.errors.DiskFull("could not extend file")
+    assert disk_is_full(full)
+    assert not disk_is_full(lost)
+    assert disk_is_full(OperationalError("database or disk is full"))  # SQLite's words
