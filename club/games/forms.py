@@ -19,6 +19,7 @@ from club.scoring import rules as core
 from club.scoring.services import DealEntry, Seating, TeamEntry
 
 ALL_PASS = "pass"
+RULE_FIELDS = ("tables_per_team", "payout", "double_factor", "redouble_factor")
 RANDOM_DEALER = "random"
 PLAYER_COUNTS = [
     (4, gettext_lazy("4 players")),
@@ -138,10 +139,11 @@ class NewGameForm(forms.Form):
         for number in range(1, self.team_count + 1):
             first = (cleaned.get(f"team{number}_player1") or "").strip()
             second = (cleaned.get(f"team{number}_player2") or "").strip()
-            if not first or not second:
+            missing = f"team{number}_player1" if not first else f"team{number}_player2"
+            if (not first or not second) and not self.has_error(missing):
+                # (a name refused for a hidden character already says what is wrong)
                 self.add_error(
-                    f"team{number}_player1" if not first else f"team{number}_player2",
-                    _("Team %(number)d needs two players.") % {"number": number},
+                    missing, _("Team %(number)d needs two players.") % {"number": number}
                 )
             teams.append(TeamEntry(first, second, (cleaned.get(f"team{number}_name") or "")))
         cleaned["teams"] = teams
@@ -156,7 +158,9 @@ class NewGameForm(forms.Form):
             if not 0 <= seat < self.team_count * 2:
                 self.add_error("first_dealer", _("Choose a seated player or draw at random."))
             cleaned["first_dealer_seat"] = seat
-        if "payout" in cleaned and not self.errors:
+        # The house rules are checked whenever their own fields are whole numbers, so a
+        # payout beyond the bounds is told at once, with any other mistake.
+        if all(name in cleaned for name in RULE_FIELDS):
             try:
                 cleaned["rules"] = core.Rules(
                     tables_per_team=cleaned["tables_per_team"],

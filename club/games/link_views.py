@@ -147,10 +147,38 @@ def through_link(view):
         try:
             link = links.usable_link(token)
         except LinkError as error:
-            return answer_kept(request) or _refused(request, token, error)
+            return (
+                answer_kept(request)
+                or _deal_of_a_game_over(request, token)
+                or _refused(request, token, error)
+            )
         return view(request, link, *args, **kwargs)
 
     return wrapped
+
+
+def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | None:
+    """A deal sent for a game that has just ended, which another phone recorded first.
+
+    The link expired with the game, but the player should read that their deal
+    counts ("Deal 9 is already recorded: …") beside the result, not only that the
+    link has expired, which could read as if their deal were lost.
+    """
+    if request.method != "POST" or request.resolver_match.url_name != "scorer_send":
+        return None
+    number = request.POST.get("number", "")
+    if not (number.isdecimal() and len(number) < 6) or not links.well_formed_token(token):
+        return None
+    link = ScorerLink.objects.select_related("game").filter(token=token).first()
+    if link is None or link.revoked_at is not None or not link.game.is_finished:
+        return None
+    recorded = link.game.rounds.filter(number=int(number)).first()
+    if recorded is None:
+        return None
+    context = _scorer_context(link, link.game)
+    context["already_recorded"] = recorded
+    template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
+    return render(request, template, context)
 
 
 @never_cache

@@ -473,3 +473,23 @@ def test_the_pages_that_show_link_secrets_are_never_stored(organiser_client, gam
         assert "no-store" in response["Cache-Control"]
         assert "private" in response["Cache-Control"]
     assert "no-store" in Client().get(scorer_url(link))["Cache-Control"]
+
+
+def test_a_phone_sending_the_final_deal_after_another_is_told_it_counts():
+    """The link expired with the game a moment ago: the second phone reads that the deal
+    it sent is recorded, beside the result, not only that the link has expired."""
+    from club.scoring.rules import Rules
+
+    game = start_game(2, rules=Rules(tables_per_team=1))
+    [link] = links.issue_links(game=game)
+    first, second = Client(), Client()
+    assert first.post(scorer_url(link, "scorer_send"), deal_post(game)).status_code == 200
+    for htmx in ({}, {"HTTP_HX_REQUEST": "true"}):
+        answer = second.post(scorer_url(link, "scorer_send"), deal_post(game), **htmx)
+        assert answer.status_code == 200
+        page = answer.content.decode()
+        assert "Deal 1 is already recorded" in page and "Nothing was saved twice." in page
+        assert "Chitra &amp; Dev won the game" in page
+    assert Round.objects.filter(game=game).count() == 1
+    # A deal that was never recorded, through the expired link, is refused as before.
+    assert second.post(scorer_url(link, "scorer_send"), deal_post(game, 2)).status_code == 403
