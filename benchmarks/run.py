@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 
 from django.db import connection
@@ -173,6 +174,7 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             """Deal ``number`` of ``game`` through the deal form, as the phone sends it."""
             entry = sc._deal(seating, number)
             data = {
+                "idempotency_key": str(uuid.uuid4()),  # as the form carries one
                 "number": number,
                 "declarer": entry.declarer,
                 "bid": 28,
@@ -217,6 +219,7 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             flip["variant"] ^= 1
             entry = sc._deal(long_seating, 1, flip["variant"])
             data = {
+                "idempotency_key": str(uuid.uuid4()),
                 "number": 1,
                 "declarer": entry.declarer,
                 "bid": 28,

@@ -9,6 +9,8 @@ pages and writes read a fixed number of queries however much there is to show.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -40,13 +42,17 @@ TOURNAMENT_POLL_UNCHANGED = 2
 # game and its seating for the form; then in one transaction the locked game,
 # its seating, the round, piles, ledger, tables, game and history writes and the
 # tournament's version; then the page's deals, piles, ledger and history (the
-# game and seating come from the write). The begin and commit count too: 19.
-RECORD_DEAL = 19
+# game and seating come from the write). The begin and commit count too. The
+# one-time key the form carries adds four (club.idempotency): looking it up,
+# the savepoint the deal's transaction becomes inside the key's, and keeping
+# the key with the answer: 23.
+RECORD_DEAL = 23
 # Correcting deal 1 (and replaying the rest): session and user, the game, the
 # deal, the seating; then the locked game, its seating, deals and piles, the
 # deal's update, its piles replaced, the ledger replaced, tables, game, history
-# and the tournament's version, with begin and commit: 20.
-CORRECT_DEAL = 20
+# and the tournament's version, with begin and commit: 20; and the one-time
+# key's four, as above: 24.
+CORRECT_DEAL = 24
 
 
 def alternating(seating, number: int, variant: int = 0) -> DealEntry:
@@ -67,6 +73,7 @@ def game_of(deals: int, **kwargs) -> Game:
 
 def form_data(entry: DealEntry, number: int) -> dict:
     return {
+        "idempotency_key": str(uuid.uuid4()),  # as every deal form carries one
         "number": number,
         "declarer": entry.declarer,
         "bid": entry.bid,
