@@ -12,8 +12,8 @@ Run by hand, never in CI's pass/fail. What it does, in order:
    organiser (staff) account per scorer and a tournament of ``2 x scorers``
    teams whose first sitting is drawn and confirmed by the tournament services
    (``confirm_sitting`` starts each game with ``club.scoring.services.create_game``),
-   one game per scorer. Teams start with 5,000 tables so no game ends during
-   the run.
+   one game per scorer. Teams start with 1,000 tables (the most the rules allow)
+   so no game ends during the run.
 2. gunicorn (``club.wsgi``, ``--workers`` sync workers) on a free port of
    127.0.0.1, in production mode: ``DJANGO_DEBUG=0``, a random secret key,
    ``DJANGO_ALLOWED_HOSTS=127.0.0.1`` and ``DJANGO_SECURE_SSL_REDIRECT=0``
@@ -70,7 +70,9 @@ SQLITE_PATH = Path("/tmp/fiftysix-load.sqlite3")
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/fiftysix_load"
 HOST = "127.0.0.1"
 PASSWORD = "load-test-organiser-" + secrets.token_hex(4)
-TABLES_PER_TEAM = 5000  # a deal moves at most 20 tables: no game ends in the run
+# The most the rules allow (core.MAX_TABLES): a deal moves at most 20 tables and a
+# run is a few dozen deals a game, so no game ends in the run.
+TABLES_PER_TEAM = 1000
 TOURNAMENT = "Load test night"
 TIMEOUT = 120.0
 

@@ -20,8 +20,8 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from club.games import services as links
 from club.games.forms import DealForm
-from club.games.models import Game, GameTeam, PendingDeal, ScorerLink
-from club.games.selectors import game_page
+from club.games.models import Game, GameTeam, PendingDeal, Round, ScorerLink
+from club.games.selectors import game_page, recorded_before
 from club.games.services import LinkError
 from club.games.views import organiser_required
 from club.idempotency import answer_kept, one_time
@@ -157,6 +157,13 @@ def through_link(view):
     return wrapped
 
 
+def _already_recorded(request: HttpRequest, link: ScorerLink, game: Game, recorded: Round):
+    context = _scorer_context(link, game)
+    context["already_recorded"] = recorded
+    template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
+    return render(request, template, context)
+
+
 def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | None:
     """A deal sent for a game that has just ended, which another phone recorded first.
 
@@ -166,19 +173,13 @@ def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | Non
     """
     if request.method != "POST" or request.resolver_match.url_name != "scorer_send":
         return None
-    number = request.POST.get("number", "")
-    if not (number.isdecimal() and len(number) < 6) or not links.well_formed_token(token):
+    if not links.well_formed_token(token):
         return None
     link = ScorerLink.objects.select_related("game").filter(token=token).first()
     if link is None or link.revoked_at is not None or not link.game.is_finished:
         return None
-    recorded = link.game.rounds.filter(number=int(number)).first()
-    if recorded is None:
-        return None
-    context = _scorer_context(link, link.game)
-    context["already_recorded"] = recorded
-    template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
-    return render(request, template, context)
+    recorded = recorded_before(request, link.game)
+    return None if recorded is None else _already_recorded(request, link, link.game, recorded)
 
 
 @never_cache
@@ -197,6 +198,13 @@ def scorer(request: HttpRequest, link: ScorerLink) -> HttpResponse:
 def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     """Record a deal through the link, or hold it for another team's confirmation."""
     game = link.game
+    # Read again inside the write's transaction: another phone may have recorded this
+    # very deal since the link was read, and the form must not then be checked
+    # against the game it left (a team out, piles that no longer add up).
+    game.refresh_from_db()
+    recorded = recorded_before(request, game)
+    if recorded is not None:
+        return _already_recorded(request, link, game, recorded)
     # Only what the form needs: the page is built once, after the write.
     seating = load_seating(game)
     form = _deal_form(
@@ -232,6 +240,10 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     # The page from the game as it is now: another phone, a correction or time
     # called may have changed it since the link was read.
     game.refresh_from_db()
+    if form is not None and form.errors and "already_recorded" not in context_extra:
+        recorded = recorded_before(request, game)
+        if recorded is not None:  # refused only because the game moved on meanwhile
+            context_extra["already_recorded"], form = recorded, None
     context = _scorer_context(link, game, form)
     context.update(context_extra)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"

@@ -236,3 +236,18 @@ def in_play_before(game: Game, seating: Seating, number: int) -> list[int]:
         )
     )
     return [team.position for team in seating.teams if balances.get(team.pk, 0) > 0]
+
+
+def recorded_before(request, game: Game) -> Round | None:
+    """The deal a posted deal form is for, when the game holds it already.
+
+    Another phone or the organiser recorded it first: the sender is told what
+    counts ("Deal 9 is already recorded"), not a refusal of their form checked
+    against the game that deal left behind (a team out, piles that no longer add
+    up), nor nothing at all once the game is over. ``isdecimal`` and a short
+    number: ``int()`` refuses "²", and 5,000 digits are not a deal.
+    """
+    number = request.POST.get("number", "")
+    if not (number.isdecimal() and len(number) < 6) or not 1 <= int(number) <= game.deals_played:
+        return None
+    return game.rounds.filter(number=int(number)).first()

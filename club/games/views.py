@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from club.games.forms import DealForm, NewGameForm
 from club.games.models import Game, GameTeam, Player
-from club.games.selectors import attach_seating, game_page, in_play_before
+from club.games.selectors import attach_seating, game_page, in_play_before, recorded_before
 from club.idempotency import one_time
 from club.scoring import rules as core
 from club.scoring import services
@@ -112,6 +112,17 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             return HttpResponseClientRedirect(game.get_absolute_url())
         return redirect(game)
+    recorded = recorded_before(request, game)
+    if recorded is not None:
+        # Someone recorded this deal first (or the form was sent twice): show what was
+        # recorded and an empty form for the next deal, never a copy of this one that
+        # could record the same cards twice, nor this form checked against the game
+        # that deal left behind.
+        context = game_page(game)
+        context["already_recorded"] = recorded
+        context["form"] = _deal_form(game, context)
+        template = "games/detail.html#live" if request.htmx else "games/detail.html"
+        return render(request, template, context)
     # Only what the form needs: the whole page (every deal, the chart, the history) is
     # built after the write, or for an answer that shows the form again, never twice.
     seating = load_seating(game)
@@ -155,7 +166,19 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
                 context["form"] = _deal_form(game, context)
             return render(request, "games/detail.html#live", context)
     else:
-        context = game_page(game, seating=seating)
+        game.refresh_from_db()
+        recorded = recorded_before(request, game)
+        if recorded is not None and game.is_finished:  # the deal that ended the game
+            messages.error(request, services.already_recorded(game, recorded.number).message)
+            if request.htmx:
+                return HttpResponseClientRedirect(game.get_absolute_url())
+            return redirect(game)
+        if recorded is not None:  # refused only because the game moved on meanwhile
+            context = game_page(game)
+            context["already_recorded"] = recorded
+            form = _deal_form(game, context)
+        else:
+            context = game_page(game, seating=seating)
     context["form"] = form
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)

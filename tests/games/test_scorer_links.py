@@ -493,3 +493,53 @@ def test_a_phone_sending_the_final_deal_after_another_is_told_it_counts():
     assert Round.objects.filter(game=game).count() == 1
     # A deal that was never recorded, through the expired link, is refused as before.
     assert second.post(scorer_url(link, "scorer_send"), deal_post(game, 2)).status_code == 403
+
+
+def test_a_phone_whose_final_deal_lost_the_race_is_told_it_counts(client):
+    """Found on SQLite by loadtest.attack: the slower phone had passed the link check
+    while the game was open, and its form was then checked against the game the
+    other phone's deal had ended (one team left, so its piles could not add up): it
+    was shown the result and nothing else. Here its link is read before the other
+    phone's deal lands, exactly as in the race."""
+    from unittest import mock
+
+    from club.scoring.rules import Rules
+
+    game = start_game(2, rules=Rules(tables_per_team=1))
+    [link] = links.issue_links(game=game)
+    stale = links.usable_link(link.token)  # read while the game is open
+    chitra = load_seating(game).players[1]
+    record_deal(
+        game=game,
+        number=1,
+        entry=DealEntry(points={0: 21, 1: 35}, declarer=chitra.pk, bid=30, trump="hearts"),
+    )
+    for htmx in ({}, {"HTTP_HX_REQUEST": "true"}):
+        with mock.patch.object(links, "usable_link", return_value=stale):
+            answer = client.post(scorer_url(link, "scorer_send"), deal_post(game), **htmx)
+        assert answer.status_code == 200
+        page = answer.content.decode()
+        assert "Deal 1 is already recorded" in page, page[:2000]
+        assert "Chitra &amp; Dev won the game" in page
+    assert Round.objects.filter(game=game).count() == 1
+
+
+def test_the_organiser_whose_final_deal_lost_the_race_is_told_it_counts(organiser_client):
+    from unittest import mock
+
+    from club.scoring.rules import Rules
+
+    game = start_game(2, rules=Rules(tables_per_team=1))
+    stale = Game.objects.get(pk=game.pk)  # read while the game is open
+    chitra = load_seating(game).players[1]
+    record_deal(
+        game=game,
+        number=1,
+        entry=DealEntry(points={0: 21, 1: 35}, declarer=chitra.pk, bid=30, trump="hearts"),
+    )
+    with mock.patch("club.games.views.get_object_or_404", return_value=stale):
+        answer = organiser_client.post(
+            reverse("games:record", args=[game.pk]), deal_post(game), follow=True
+        )
+    assert "Deal 1 is already recorded" in answer.content.decode()
+    assert Round.objects.filter(game=game).count() == 1
