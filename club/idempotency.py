@@ -6,15 +6,14 @@ are wrapped in :func:`one_time`, *inside* their permission check and after
 Django's CSRF check, so a key is only ever kept for a write that was allowed:
 an anonymous or forged post stores nothing.
 
-The key is written in the same transaction as the write it belongs to, with
-the answer the view gave (status, the headers a resend needs, the body
-compressed and bounded). So the two are committed together or not at all:
-there is no "being saved" state that a lost connection could leave behind,
-and after a lost connection :func:`answer_kept` tells from the database alone
-whether the write happened. Two sends of one key at the same moment both run
-the view; the second's key row waits for the first's commit, is refused by
-the unique index, and its transaction (with whatever it wrote) rolls back, so
-it answers with the first's stored answer instead.
+The key is claimed first, in the transaction of the write it belongs to, and
+given the answer the view gave (status, the headers a resend needs, the body
+compressed and bounded) before the commit. So the two are committed together
+or not at all: no other connection ever sees a key "being saved", and after a
+lost connection :func:`answer_kept` tells from the database alone whether the
+write happened. A second send of the same key waits on the claim (the unique
+index on PostgreSQL, the write lock on SQLite) until the first commits, is
+refused before its view runs, and answers with the first's stored answer.
 
 Answers of 5xx are not kept, so the resend is tried again. Keys are kept for
 a week (``manage.py clear_submitted_forms``).
@@ -28,6 +27,7 @@ import zlib
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -90,7 +90,11 @@ def _kept(request: HttpRequest, key: uuid.UUID, response: HttpResponse) -> Submi
     body = zlib.compress(response.content) if response.content else b""
     status = response.status_code
     if len(body) > MAX_KEPT_BODY:
-        status, headers, body = 303, {"Location": _back(request)}, b""
+        if getattr(request, "htmx", False):
+            # htmx would swap a whole page into the fragment: have it reload instead.
+            status, headers, body = 200, {"HX-Refresh": "true"}, b""
+        else:
+            status, headers, body = 303, {"Location": _back(request)}, b""
     return SubmittedForm(
         key=key,
         path=request.path,
@@ -112,6 +116,7 @@ def replay(seen: SubmittedForm) -> HttpResponse:
     for name, value in seen.headers.items():
         response[name] = value
     response["X-Idempotent-Replay"] = "true"
+    add_never_cache_headers(response)  # an answer to one person's post, never cached
     return response
 
 
@@ -142,26 +147,36 @@ def one_time(view):
     """Run a writing view at most once per one-time key; a resend gets the first answer.
 
     Put it below the view's permission decorator, so that only a write that
-    was allowed keeps a key.
+    was allowed keeps a key. Every post runs in one transaction, key or not,
+    so a lost connection leaves either the whole write or nothing.
     """
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         key = key_of(request)
         if key is None:
-            return view(request, *args, **kwargs)
-        again = answer_kept(request)
-        if again is not None:
-            return again
+            with transaction.atomic():
+                return view(request, *args, **kwargs)
         try:
             with transaction.atomic():
+                # Claim the key first: a second send of it waits here (PostgreSQL's
+                # unique index; SQLite's write lock) for the first to commit, and is
+                # then refused before its view runs, so it never writes, nor leaves
+                # a message ("nothing was undone") for the person who sent it.
+                claim = SubmittedForm.objects.create(
+                    key=key, path=request.path, user_id=_user_id(request), status=0
+                )
                 response = view(request, *args, **kwargs)
                 if response.status_code >= 500 or response.streaming:
-                    return response  # not kept: a resend is tried again
-                _kept(request, key, response).save(force_insert=True)
+                    # Not kept, and not written: the resend is tried again.
+                    transaction.set_rollback(True)
+                    return response
+                kept = _kept(request, key, response)
+                SubmittedForm.objects.filter(pk=claim.pk).update(
+                    status=kept.status, headers=kept.headers, body=kept.body
+                )
         except IntegrityError:
-            # The same key was committed by a send that ran at the same moment: its
-            # write counts, this one was rolled back with the key row.
+            # The key was committed by an earlier send, or one at the same moment.
             again = answer_kept(request)
             if again is None:
                 raise

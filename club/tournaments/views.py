@@ -264,8 +264,11 @@ def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
-@one_time
 def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    # No one-time key (club.idempotency): that would end every game in one
+    # transaction, holding the tournament's lock from the first game to the last,
+    # and deadlock against a scorer recording in one of the others. Calling time
+    # twice ends nothing more, so a resend needs no key.
     sitting = _sitting(pk, number)
     if sitting.status != Sitting.Status.CONFIRMED:
         messages.error(request, _("This sitting is not confirmed yet; its games do not exist."))

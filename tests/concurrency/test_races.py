@@ -164,3 +164,63 @@ def test_the_slower_phone_sending_the_final_deal_sees_the_result(table):
     game.refresh_from_db()
     assert game.is_finished and game.deals_played == 2
     still_by_the_rules(game)
+
+
+def test_calling_time_never_deadlocks_with_a_scorer_recording(live_server, django_user_model):
+    """Calling time ends each game in its own transaction. Under a one-time key it
+    ended them all in one, holding the tournament's row from the first game on,
+    while a scorer in the second game held that game and waited for the
+    tournament: PostgreSQL found a deadlock and the scorer was told "connection
+    lost". Here the scorer takes the second game's lock just after the organiser
+    ended the first."""
+    import datetime
+    import inspect
+    import time
+
+    from club.games.models import Game
+    from club.tournaments import services as tournaments
+    from tests.concurrency.conftest import PASSWORD, skip_without_real_locks
+
+    skip_without_real_locks()
+    tournament = tournaments.create_tournament(name="Cup", starts_on=datetime.date(2026, 1, 1))
+    for first, second in (("A1", "A2"), ("B1", "B2"), ("C1", "C2"), ("D1", "D2")):
+        tournaments.register_team(tournament=tournament, first=first, second=second)
+    sitting = tournaments.propose_sitting(tournament=tournament, game_size=2)
+    tournaments.confirm_sitting(sitting=sitting)
+    games = list(Game.objects.filter(sitting_entry__sitting=sitting))  # call_time's order
+    second = games[1]  # the game the organiser ends second
+    declarer = load_seating(second).players[1]
+    for name in ("olive", "sam"):
+        django_user_model.objects.create_user(username=name, password=PASSWORD, is_staff=True)
+    olive = Scorer(live_server.url, "olive").log_in()
+    sam = Scorer(live_server.url, "sam").log_in()
+    sitting_path = f"/tournaments/{tournament.pk}/sittings/{sitting.number}/"
+    game_path = f"/games/{second.pk}/"
+    olive_csrf, sam_csrf = olive.token(sitting_path), sam.token(game_path)
+
+    organiser_at_second, scorer_has_second = threading.Event(), threading.Event()
+    real = services._lock
+
+    def lock(game):
+        by_organiser = any(frame.function == "end_game" for frame in inspect.stack())
+        if game.pk == second.pk and by_organiser:
+            organiser_at_second.set()  # the first game is ended
+            scorer_has_second.wait(5)
+            time.sleep(0.5)
+        elif game.pk == second.pk:
+            organiser_at_second.wait(5)
+            locked = real(game)
+            scorer_has_second.set()
+            return locked
+        return real(game)
+
+    with mock.patch.object(services, "_lock", lock):
+        answers = at_once(
+            lambda: olive.post(
+                sitting_path + "time/", {"idempotency_key": str(uuid.uuid4())}, token=olive_csrf
+            ),
+            lambda: sam.post(game_path + "deals/", deal(1, declarer), token=sam_csrf),
+        )
+    assert [answer.status for answer in answers] == [302, 302], [a.body[:300] for a in answers]
+    assert all(game.rounds.count() <= 1 for game in games)
+    assert not Game.objects.filter(sitting_entry__sitting=sitting, status="in_progress").exists()
