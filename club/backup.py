@@ -699,6 +699,12 @@ def restore(
             figures.rebuild_all()
             if MISSING_IN.get(manifest["version"], {}).get("leaderboards.ratingchange"):
                 rebuild_ratings()
+            if MISSING_IN.get(manifest["version"], {}).get("games.scorerlink"):
+                # Links of games already over expired with them (an undo must not
+                # revive them), as migrating an older club's database does.
+                ScorerLink.objects.filter(
+                    game__status=Game.Status.FINISHED, expired_at__isnull=True
+                ).update(expired_at=timezone.now())
     except DatabaseError as error:
         raise _fail(
             _("The backup does not fit the database (%(reason)s). Nothing was restored."),

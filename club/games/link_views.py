@@ -37,7 +37,8 @@ SHEET_ROWS = 30
 
 def _link_rows(request: HttpRequest, game: Game) -> list[dict]:
     current = (
-        game.scorer_links.filter(revoked_at__isnull=True)
+        # Links that ended with the game are dead even if an undo opened it again.
+        game.scorer_links.filter(revoked_at__isnull=True, expired_at__isnull=True)
         .select_related("game_team__team")
         .order_by("game_team__position", "created_at")
     )

@@ -68,8 +68,15 @@ def usable_link(token: str) -> ScorerLink:
         raise LinkError(
             _("This scorer link was withdrawn by the organiser. Ask them for the current one.")
         )
-    if link.game.is_finished or link.expired_at is not None:
+    if link.game.is_finished:
         raise LinkError(_("The game is over, so this scorer link has expired."))
+    if link.expired_at is not None:
+        raise LinkError(
+            _(
+                "This scorer link expired when the game ended. The game was opened again "
+                "since: ask the organiser for a new link."
+            )
+        )
     return link
 
 
@@ -103,6 +110,10 @@ def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
         return scoring.record_deal(game=game, number=number, entry=entry, link=link)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
+        if 1 <= number <= game.deals_played:
+            # Recorded meanwhile (the final deal, sent by another team's phone too):
+            # say what counts, before "the game is over".
+            raise scoring.already_recorded(game, number)
         scoring.check_open(game)
         _drop_stale(game)
         waiting = PendingDeal.objects.filter(game=game).first()

@@ -454,7 +454,11 @@ def test_a_link_expired_by_the_end_of_its_game_stays_dead_after_an_undo(organise
     # The game is open again, the link is not: a deal sent through it is refused.
     page = client.get(scorer_url(link))
     assert page.status_code == 403
-    assert "this scorer link has expired" in page.content.decode()
+    assert "ask the organiser for a new link" in page.content.decode()
+    # The organiser's links page shows no dead link (no QR code to hand out), only the
+    # button that issues new ones.
+    links_page = organiser_client.get(reverse("games:links", args=[game.pk])).content.decode()
+    assert link.token not in links_page
     assert client.post(scorer_url(link, "scorer_send"), deal_post(game)).status_code == 403
     assert Round.objects.filter(game=game).count() == 0
     # New links from the organiser work.
@@ -543,3 +547,19 @@ def test_the_organiser_whose_final_deal_lost_the_race_is_told_it_counts(organise
         )
     assert "Deal 1 is already recorded" in answer.content.decode()
     assert Round.objects.filter(game=game).count() == 1
+
+
+def test_in_a_confirmation_game_the_final_deal_sent_late_is_said_to_be_recorded():
+    from club.scoring.rules import Rules
+    from club.scoring.services import ScoringError
+
+    game = start_game(2, rules=Rules(tables_per_team=1), require_confirmation=True)
+    first, _second = links.issue_links(game=game)
+    chitra = load_seating(game).players[1]
+    entry = DealEntry(points={0: 20, 1: 36}, declarer=chitra.pk, bid=30, trump="hearts")
+    stale = links.usable_link(first.token)  # the phone's link, read before the game ended
+    record_deal(game=game, number=1, entry=entry)
+    with pytest.raises(ScoringError) as refused:
+        links.send_deal(link=stale, number=1, entry=entry)
+    assert refused.value.recorded is not None  # "already recorded", not "the game is over"
+    assert "Deal 1 is already recorded" in refused.value.message

@@ -8,6 +8,16 @@ def forget_kept_answers(apps, schema_editor):
     apps.get_model("games", "SubmittedForm").objects.all().delete()
 
 
+def expire_links_of_finished_games(apps, schema_editor):
+    # Links of games already over expired with them: an undo must not revive them.
+    from django.utils import timezone
+
+    ScorerLink = apps.get_model("games", "ScorerLink")
+    ScorerLink.objects.filter(game__status="finished", expired_at__isnull=True).update(
+        expired_at=timezone.now()
+    )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -31,4 +41,5 @@ class Migration(migrations.Migration):
             name="expired_at",
             field=models.DateTimeField(blank=True, null=True, verbose_name="expired"),
         ),
+        migrations.RunPython(expire_links_of_finished_games, migrations.RunPython.noop),
     ]
