@@ -818,13 +818,13 @@ def finding_house_rules(port: int, organiser: Browser) -> Row:
         "House rules beyond the bounds are refused",
         "as an organiser, POST /games/new/ with payout band 1 made = 5000, then = 10^30 "
         "(control: the same form with 1)",
-        "200 with the message 'a band moves at most 1000', no game created; the control is created",
+        "200 with the message 'a band moves at most 4000', no game created; the control is created",
     )
     results = []
     for made, shown in (("5000", "5000"), (str(10**30), "10^30")):
         label = f"Attack payout {shown}"
         answer, added, exists = post_new_game(organiser, label, made=made)
-        message = "a band moves at most 1000" in text_of(answer)
+        message = "a band moves at most 4000" in text_of(answer)
         results.append(answer.status == 200 and message and added == 0 and not exists)
         row.details.append(
             f"payout {shown}: {answer.status}, message shown {message}, games added {added}"

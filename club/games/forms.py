@@ -20,6 +20,8 @@ from club.scoring.services import DealEntry, Seating, TeamEntry
 
 ALL_PASS = "pass"
 RULE_FIELDS = ("tables_per_team", "payout", "double_factor", "redouble_factor")
+# Where a refusal of the rules core (RulesError.field) is shown on the form.
+RULE_ERROR_FIELDS = {"bands": "payout", "tables": "tables_per_team", "doubling": "double_factor"}
 RANDOM_DEALER = "random"
 PLAYER_COUNTS = [
     (4, gettext_lazy("4 players")),
@@ -168,8 +170,10 @@ class NewGameForm(forms.Form):
                     double_factor=cleaned["double_factor"],
                     redouble_factor=cleaned["redouble_factor"],
                 )
+                core.check_house_rules(cleaned["rules"])
             except core.RulesError as error:
-                self.add_error("payout" if error.field == "bands" else None, error.translated(_))
+                cleaned.pop("rules", None)
+                self.add_error(RULE_ERROR_FIELDS.get(error.field), error.translated(_))
         return cleaned
 
 

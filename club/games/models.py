@@ -189,19 +189,6 @@ class Game(models.Model):
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="game_deal_limit_positive",
             ),
-            # The rules core's bounds (core.MAX_*), which forms and importer share.
-            models.CheckConstraint(
-                condition=models.Q(
-                    tables_per_team__lte=core.MAX_TABLES,
-                    double_factor__lte=core.MAX_FACTOR,
-                    redouble_factor__lte=core.MAX_FACTOR,
-                )
-                & (
-                    models.Q(deal_limit__isnull=True)
-                    | models.Q(deal_limit__lte=core.MAX_DEAL_LIMIT)
-                ),
-                name="game_house_rules_bounded",
-            ),
         ]
         indexes = [
             # The games list: in-progress games first, newest first.

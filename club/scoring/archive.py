@@ -1219,9 +1219,11 @@ def _parse_rules(place: _Place, raw: dict) -> core.Rules:
             what=_("the redoubling factor"),
         )
     try:
-        return core.Rules(
+        rules = core.Rules(
             tables_per_team=tables, bands=bands, double_factor=double, redouble_factor=redouble
         )
+        core.check_house_rules(rules)
+        return rules
     except core.RulesError as error:
         raise place.error(
             error.translated(_gettext_in_sentence),

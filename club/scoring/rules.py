@@ -51,6 +51,7 @@ __all__ = [
     "Settlement",
     "Trump",
     "card_setup",
+    "check_house_rules",
     "final_places",
     "initial_state",
     "replay",
@@ -59,13 +60,14 @@ __all__ = [
 ]
 
 TOTAL_POINTS = 56
-# The bounds of every house rule, the same for the forms, the importer and the
-# core (one validator: Rules.__post_init__). Tables are conserved, so no team
-# can ever hold more than the teams' starting tables together: at most
-# 4 x MAX_TABLES. A deal limit is bounded alike.
+# The bounds of every house rule that is entered, the same for the forms, the
+# importer and the services (one validator: check_house_rules). Tables are
+# conserved, so no team ever holds more than the teams' starting tables
+# together, at most 4 x MAX_TABLES: a band or a doubling factor beyond that
+# could move no more than all of them, which is why it is the bound.
 MAX_TABLES = 1000  # tables each team starts with
-MAX_BAND_TABLES = 1000  # tables a payout band moves, made or failed
-MAX_FACTOR = 1000  # what a double or redouble multiplies by
+MAX_BAND_TABLES = 4 * MAX_TABLES  # tables a payout band moves, made or failed
+MAX_FACTOR = 4 * MAX_TABLES  # what a double or redouble multiplies by
 MAX_DEAL_LIMIT = 1000
 
 
@@ -155,24 +157,10 @@ class Rules:
     def __post_init__(self) -> None:
         if self.tables_per_team < 1:
             raise RulesError(_("Each team must start with at least 1 table."), field="tables")
-        if self.tables_per_team > MAX_TABLES:
-            raise RulesError(
-                _("Each team can start with at most %(most)d tables, not %(tables)d."),
-                most=MAX_TABLES,
-                tables=self.tables_per_team,
-                field="tables",
-            )
         if self.double_factor < 1 or self.redouble_factor < 1:
             raise RulesError(_("Doubling factors must be at least 1."), field="doubling")
-        if max(self.double_factor, self.redouble_factor) > MAX_FACTOR:
-            raise RulesError(
-                _("A doubling factor can be at most %(most)d, not %(factor)d."),
-                most=MAX_FACTOR,
-                factor=max(self.double_factor, self.redouble_factor),
-                field="doubling",
-            )
         expected = self.min_bid
-        for row, band in enumerate(self.bands, start=1):
+        for band in self.bands:
             if band.low != expected or band.high < band.low:
                 raise RulesError(
                     _("The payout bands must cover every bid from %(low)d to %(high)d in order."),
@@ -183,17 +171,6 @@ class Rules:
             if band.made < 0 or band.failed < 0:
                 raise RulesError(
                     _("A payout band cannot move a negative number of tables."), field="bands"
-                )
-            if max(band.made, band.failed) > MAX_BAND_TABLES:
-                raise RulesError(
-                    _(
-                        "Payout band %(row)d moves %(tables)d tables; a band moves at most "
-                        "%(most)d."
-                    ),
-                    row=row,
-                    tables=max(band.made, band.failed),
-                    most=MAX_BAND_TABLES,
-                    field="bands",
                 )
             expected = band.high + 1
         if expected != self.max_bid + 1:
@@ -225,6 +202,39 @@ class Rules:
 
     def is_default(self) -> bool:
         return self == DEFAULT_RULES
+
+
+def check_house_rules(rules: Rules) -> None:
+    """Refuse house rules beyond the bounds (MAX_TABLES, MAX_BAND_TABLES, MAX_FACTOR).
+
+    For rules being entered: the forms, the importer and the services that
+    start a game or a tournament call it, so whatever one accepts the others
+    accept. Rules read back from a stored game are not held to it: a game kept
+    from before the bounds still shows and replays as it was played.
+    """
+    if rules.tables_per_team > MAX_TABLES:
+        raise RulesError(
+            _("Each team can start with at most %(most)d tables, not %(tables)d."),
+            most=MAX_TABLES,
+            tables=rules.tables_per_team,
+            field="tables",
+        )
+    if max(rules.double_factor, rules.redouble_factor) > MAX_FACTOR:
+        raise RulesError(
+            _("A doubling factor can be at most %(most)d, not %(factor)d."),
+            most=MAX_FACTOR,
+            factor=max(rules.double_factor, rules.redouble_factor),
+            field="doubling",
+        )
+    for row, band in enumerate(rules.bands, start=1):
+        if max(band.made, band.failed) > MAX_BAND_TABLES:
+            raise RulesError(
+                _("Payout band %(row)d moves %(tables)d tables; a band moves at most %(most)d."),
+                row=row,
+                tables=max(band.made, band.failed),
+                most=MAX_BAND_TABLES,
+                field="bands",
+            )
 
 
 DEFAULT_RULES = Rules()

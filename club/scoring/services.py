@@ -248,6 +248,10 @@ def create_game(
 ) -> Game:
     """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
     check_new_game(label, teams)
+    try:
+        core.check_house_rules(rules)
+    except core.RulesError as error:
+        raise ScoringError(error.translated(_), field="rules") from None
     players = len(teams) * rules.team_size
     if first_dealer is None:
         first_dealer = (rng or random.SystemRandom()).randrange(players)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.fields import NameField
-from club.games.forms import NewGameForm, format_bands
+from club.games.forms import RULE_ERROR_FIELDS, NewGameForm, format_bands
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 
@@ -150,8 +150,10 @@ class TournamentForm(forms.Form):
                     double_factor=cleaned.get("double_factor") or 1,
                     redouble_factor=cleaned.get("redouble_factor") or 1,
                 )
+                core.check_house_rules(cleaned["rules"])
             except core.RulesError as error:
-                self.add_error("payout" if error.field == "bands" else None, error.translated(_))
+                cleaned.pop("rules", None)
+                self.add_error(RULE_ERROR_FIELDS.get(error.field), error.translated(_))
         return cleaned
 
 

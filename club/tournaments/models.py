@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from club.games.models import Game, Team
-from club.scoring import rules as core
 
 
 class Tournament(models.Model):
@@ -69,23 +68,6 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="tournament_deal_limit_positive",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(double_factor__gte=1, redouble_factor__gte=1),
-                name="tournament_doubling_factors_positive",
-            ),
-            # The rules core's bounds (core.MAX_*), which forms and importer share.
-            models.CheckConstraint(
-                condition=models.Q(
-                    tables_per_team__lte=core.MAX_TABLES,
-                    double_factor__lte=core.MAX_FACTOR,
-                    redouble_factor__lte=core.MAX_FACTOR,
-                )
-                & (
-                    models.Q(deal_limit__isnull=True)
-                    | models.Q(deal_limit__lte=core.MAX_DEAL_LIMIT)
-                ),
-                name="tournament_house_rules_bounded",
             ),
         ]
 

@@ -105,6 +105,10 @@ def create_tournament(
         )
     if ends_on and ends_on < starts_on:
         raise TournamentError(_("The last day cannot be before the first day."), field="ends_on")
+    try:
+        core.check_house_rules(rules)
+    except core.RulesError as error:
+        raise TournamentError(error.translated(_), field="rules") from None
     if points_scheme:
         try:
             ranking.PointsScheme(points_scheme)

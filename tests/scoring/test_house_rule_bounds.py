@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from club.games.models import Game
 from club.scoring import archive
 from club.scoring import rules as core
+from club.scoring.services import DealEntry, ScoringError, load_seating, record_deal, replay_game
 from club.tournaments.models import Tournament
 from tests.factories import start_game
 from tests.games import test_views as game_views
@@ -29,10 +30,10 @@ pytestmark = pytest.mark.django_db
 TOO_BIG = {
     "payout": (
         "28-39: 5000 2\n40-56: 2 3",
-        "Payout band 1 moves 5000 tables; a band moves at most 1000.",
+        "Payout band 1 moves 5000 tables; a band moves at most 4000.",
     ),
     "tables_per_team": ("1001", "less than or equal to 1000"),
-    "double_factor": ("1001", "less than or equal to 1000"),
+    "double_factor": ("4001", "less than or equal to 4000"),
 }
 
 
@@ -66,14 +67,50 @@ def test_the_core_refuses_what_the_importer_refuses():
         {"bands": (core.Band(28, 56, core.MAX_BAND_TABLES + 1, 2),)},
     ):
         with pytest.raises(core.RulesError):
-            core.Rules(**rules)
+            core.check_house_rules(core.Rules(**rules))
+    with pytest.raises(ScoringError, match="a band moves at most 4000"):
+        start_game(2, rules=core.Rules(bands=(core.Band(28, 56, 5000, 2),)))
 
 
-def test_the_database_refuses_rules_beyond_the_bounds_written_around_the_core():
-    game = start_game(2)
-    for values in ({"tables_per_team": 5000}, {"double_factor": 5000}, {"deal_limit": 5000}):
-        with pytest.raises(IntegrityError), transaction.atomic():
-            Game.objects.filter(pk=game.pk).update(**values)
+def test_a_game_kept_from_before_the_bounds_still_shows_and_is_brought_inside_them(client):
+    """The web used to take any payout. Such a game still shows, and the migration that
+    clamps its bands and factors to 4,000 (more than any team can hold) changes no deal."""
+    import importlib
+
+    game = start_game(2, rules=core.Rules(tables_per_team=10))
+    chitra = load_seating(game).players[1]
+    Game.objects.filter(pk=game.pk).update(
+        payout_bands=[[28, 39, 10**30, 5000], [40, 56, 2, 3]], redouble_factor=10**4
+    )
+    deals = [  # made at 40, failed at 45, then made at 30 redoubled: all the tables
+        (40, "none", {0: 16, 1: 40}),
+        (45, "none", {0: 20, 1: 36}),
+        (30, "redouble", {0: 20, 1: 36}),
+    ]
+    for number, (bid, doubling, points) in enumerate(deals, start=1):
+        record_deal(
+            game=Game.objects.get(pk=game.pk),
+            number=number,
+            entry=DealEntry(
+                points=points, declarer=chitra.pk, bid=bid, trump="hearts", doubling=doubling
+            ),
+        )
+    assert client.get(reverse("games:detail", args=[game.pk])).status_code == 200
+    assert client.get(reverse("games:rules") + f"?game={game.pk}").status_code == 200
+    game.refresh_from_db()
+    before = [(s.transfers, s.tables_after) for s in replay_game(game)[1]]
+    assert before[-1][1] == (0, 20)  # the huge band took every table
+    with pytest.raises(archive.ArchiveError):
+        round_trips(game)  # the export of such a game did not import
+    migration = importlib.import_module(
+        "club.games.migrations.0005_clamp_house_rules_beyond_the_bounds"
+    )
+    migration.clamp(Game.objects.all())
+    game.refresh_from_db()
+    assert game.payout_bands == [[28, 39, 4000, 4000], [40, 56, 2, 3]]
+    assert game.redouble_factor == 4000
+    assert [(s.transfers, s.tables_after) for s in replay_game(game)[1]] == before
+    round_trips(game)
 
 
 def round_trips(game: Game) -> None:
@@ -91,7 +128,7 @@ def test_a_web_game_at_every_bound_exports_and_imports(organiser_client):
         reverse("games:new"),
         game_views.TestNewGame().valid(
             tables_per_team=str(core.MAX_TABLES),
-            payout="28-39: 1000 1000\n40-56: 0 1000",
+            payout="28-39: 4000 4000\n40-56: 0 4000",
             double_factor=str(core.MAX_FACTOR),
             redouble_factor=str(core.MAX_FACTOR),
         ),
