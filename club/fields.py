@@ -11,7 +11,7 @@ from club.scoring import names
 class NameField(forms.CharField):
     """A name or label as a person types it, kept in one spelling (club.scoring.names).
 
-    Look-alike forms are folded (NFKC: full-width "Ａｎｕ" is "Anu"), spaces
+    Look-alike forms are folded (full-width "Ａｎｕ" is "Anu"), spaces
     collapsed, and a hidden character (zero-width space, right-to-left
     override, control character) refused with the character named, so "Anu"
     and "A\\u200bnu" cannot become two players. Imported archives keep their

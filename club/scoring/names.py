@@ -1,25 +1,29 @@
 """Names as the club keeps them: one spelling for what looks like one name.
 
-Pure Python, no Django. Every name or label that comes in (a player, a team,
-a game's label, a tournament, from a form, the register or an imported file)
-goes through :func:`clean_name`:
+Pure Python, no Django. Every name or label typed at the club (a player, a
+team, a game's label, a tournament, from a form, the register or its CSV
+import) goes through :func:`clean_name`:
 
-- Unicode NFKC: look-alike compatibility forms become the plain letters they
-  show (full-width "Ａｎｕ" is "Anu", the ligature "ﬁ" is "fi"), so one name
-  cannot be typed two ways that the club then keeps as two people;
+- Unicode NFC, so an accent typed as a letter and a combining mark is the
+  one accented letter; then the look-alike *compatibility* forms of Latin
+  letters and digits are folded to the plain ones (NFKC, but only for these):
+  full-width "Ａｎｕ" is "Anu", the ligature "ﬁ" is "fi", mathematical bold
+  "𝐀𝐧𝐮" is "Anu". Full NFKC would also rewrite what people really write:
+  the Thai vowel "ำ" (two code points after NFKC) and the Spanish "Mª" ("Ma");
 - runs of spaces (of any kind) become one space, and the ends are trimmed;
 - characters that cannot be seen or that move text around are refused:
   control characters, zero-width spaces, the byte-order mark, bidirectional
   overrides and isolates, private-use and unassigned code points. "Anu" and
-  "A\\u200bnu" would look alike on every page and count as two players.
+  "A\u200bnu" would look alike on every page and count as two players.
 
 The zero-width joiner and non-joiner (U+200D, U+200C) are part of how
-Malayalam, Marathi and other scripts are written, so they are kept between
-two letters of such a script (not after a Latin letter, where they only
-hide).
+Malayalam, Marathi and other scripts are written, so they are kept after a
+letter or mark of such a script when a letter follows, or after a virama (the
+old-style Malayalam chillu, "ന്‍", ends a word with one); never after a Latin
+letter, where they only hide.
 
-Matching (:func:`name_key`) also ignores capitals, as the database's unique
-constraints do.
+Archives keep their names as written (club.scoring.archive): every file the
+app ever exported must stay valid and export again identically.
 """
 
 from __future__ import annotations
@@ -57,21 +61,37 @@ def _hidden(char: str) -> bool:
     return unicodedata.category(char) in REFUSED_CATEGORIES
 
 
+# Compatibility forms of Latin letters and digits that look like the plain ones.
+FOLDED = (
+    range(0xFF01, 0xFF5F),  # full-width ASCII
+    range(0xFB00, 0xFB07),  # Latin ligatures: ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ
+    range(0x1D400, 0x1D800),  # mathematical letters and digits: bold, italic, script …
+)
+
+
+def _folded(char: str) -> bool:
+    return any(ord(char) in block for block in FOLDED)
+
+
 def _joins_a_script(text: str, index: int) -> bool:
-    """A joiner between two letters or marks, the one before it not Latin (ASCII)."""
-    if index == 0 or index == len(text) - 1:
+    """A joiner after a letter or mark of a script that writes with them (not ASCII),
+    before another letter or mark, or after a virama."""
+    if index == 0:
         return False
-    before, after = text[index - 1], text[index + 1]
-    return (
-        not before.isascii()
-        and unicodedata.category(before)[0] in "LM"
-        and unicodedata.category(after)[0] in "LM"
-    )
+    before = text[index - 1]
+    if before.isascii() or unicodedata.category(before)[0] not in "LM":
+        return False
+    if unicodedata.combining(before) == 9:  # a virama: the chillu "ന്‍"
+        return True
+    return index < len(text) - 1 and unicodedata.category(text[index + 1])[0] in "LM"
 
 
 def normal_name(text: str) -> str:
-    """NFKC with spaces collapsed: for looking a name up, never refuses."""
-    return " ".join(unicodedata.normalize("NFKC", text or "").split())
+    """NFC, look-alike Latin forms folded, spaces collapsed: for lookups, never refuses."""
+    text = unicodedata.normalize("NFC", text or "")
+    if any(_folded(char) for char in text):
+        text = "".join(unicodedata.normalize("NFKC", c) if _folded(c) else c for c in text)
+    return " ".join(text.split())
 
 
 def clean_name(text: str) -> str:
@@ -81,8 +101,3 @@ def clean_name(text: str) -> str:
         if _hidden(char) and not (char in JOINERS and _joins_a_script(name, index)):
             raise UnusableName(name, char)
     return name
-
-
-def name_key(text: str) -> str:
-    """How names are matched: spelling forms, spacing and capitals do not matter."""
-    return normal_name(text).lower()
