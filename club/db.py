@@ -13,8 +13,9 @@ read-only transaction that sees one moment of the database:
   first query on without taking the write lock, so scorers never wait for a
   download either.
 
-Inside an enclosing transaction (tests, a backup inside a restore check) it
-adds nothing: the reads already share that transaction.
+Inside an enclosing transaction (the tests' own) it only adds a savepoint:
+the reads share that transaction, with its isolation (on PostgreSQL, read
+committed: not one snapshot). Every caller in the app runs it outermost.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ a week (``manage.py clear_submitted_forms``).
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import uuid
 import zlib
 
@@ -69,6 +71,17 @@ def key_of(request: HttpRequest) -> uuid.UUID | None:
         return uuid.UUID(str(raw))
     except ValueError:
         return None
+
+
+def _digest(request: HttpRequest) -> str:
+    """What the form sent, but its CSRF token (fresh per page) and the key itself."""
+    sent = sorted(
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", FIELD)
+        for value in values
+    )
+    return hashlib.sha256(json.dumps(sent, ensure_ascii=False).encode()).hexdigest()
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -138,7 +151,11 @@ def answer_kept(request: HttpRequest) -> HttpResponse | None:
     seen = SubmittedForm.objects.filter(key=key).first()
     if seen is None:
         return None
-    if seen.path != request.path or seen.user_id != _user_id(request):
+    if (
+        seen.path != request.path
+        or seen.user_id != _user_id(request)
+        or (seen.digest and seen.digest != _digest(request))
+    ):
         return _used_elsewhere()
     return replay(seen)
 
@@ -164,7 +181,11 @@ def one_time(view):
                 # then refused before its view runs, so it never writes, nor leaves
                 # a message ("nothing was undone") for the person who sent it.
                 claim = SubmittedForm.objects.create(
-                    key=key, path=request.path, user_id=_user_id(request), status=0
+                    key=key,
+                    path=request.path,
+                    user_id=_user_id(request),
+                    digest=_digest(request),
+                    status=0,
                 )
                 response = view(request, *args, **kwargs)
                 if response.status_code >= 500 or response.streaming:

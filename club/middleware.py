@@ -128,7 +128,9 @@ class DatabaseLostMiddleware:
         )
         full = disk_is_full(exception)
         checked = True
-        if request.method == "POST" and not full:
+        if request.method == "POST":
+            # Even with a full disk: the write may have been committed before what
+            # failed after it (a session saved, say); reading still works.
             kept, checked = _kept_after_loss(request)
             if kept is not None:
                 return kept  # committed before the connection went: the truth is "saved"

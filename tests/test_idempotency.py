@@ -198,3 +198,20 @@ def test_old_keys_are_forgotten(organiser_client, game, chitra):
     SubmittedForm.objects.update(created_at=datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC))
     call_command("clear_submitted_forms", stdout=io.StringIO())
     assert not SubmittedForm.objects.exists()
+
+
+def test_the_same_key_with_other_values_is_another_form_and_is_refused(
+    organiser_client, game, chitra
+):
+    """Back in the browser, the form changed and sent again with its old key: not the
+    first answer (which would say deal 1 was recorded as first typed), but a refusal."""
+    url = reverse("games:record", args=[game.pk])
+    key = str(uuid.uuid4())
+    assert organiser_client.post(url, deal_data(1, chitra, key)).status_code == 302
+    changed = organiser_client.post(url, deal_data(2, chitra, key, points_0=30, points_1=26))
+    assert changed.status_code == 400
+    assert "already used for something else" in changed.content.decode()
+    assert Round.objects.filter(game=game).count() == 1
+    # The same values again (a real resend, whatever its CSRF token) get the answer.
+    again = organiser_client.post(url, deal_data(1, chitra, key, csrfmiddlewaretoken="x"))
+    assert again.status_code == 302 and again["X-Idempotent-Replay"] == "true"

@@ -497,6 +497,9 @@ class SubmittedForm(models.Model):
     key = models.UUIDField(unique=True)
     # Text, not a bounded column: a path of any length is compared, never refused.
     path = models.TextField()
+    # SHA-256 of what the form sent (but its CSRF token): the same key with other
+    # values is another form, refused, not answered with the first one's answer.
+    digest = models.CharField(max_length=64, blank=True, default="")
     user_id = models.BigIntegerField(null=True, blank=True)
     status = models.PositiveSmallIntegerField()
     headers = models.JSONField(default=dict, blank=True)

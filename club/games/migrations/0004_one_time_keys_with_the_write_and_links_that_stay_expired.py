@@ -31,6 +31,11 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="submittedform", name="path", field=models.TextField()
         ),
+        migrations.AddField(
+            model_name="submittedform",
+            name="digest",
+            field=models.CharField(blank=True, default="", max_length=64),
+        ),
         migrations.AlterField(
             model_name="submittedform",
             name="status",
