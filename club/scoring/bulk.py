@@ -47,16 +47,8 @@ from club.scoring import services
 BATCH = 2000
 
 # What record_deal and end_game save on the game and its teams.
-GAME_FIELDS = [
-    "deals_played",
-    "dealer_seat",
-    "status",
-    "winner",
-    "ended_early",
-    "finished_at",
-    "updated_at",
-]
-TEAM_FIELDS = ["tables", "place", "out_in_deal"]
+GAME_FIELDS = services.GAME_OUTCOME_FIELDS
+TEAM_FIELDS = services.TEAM_OUTCOME_FIELDS
 
 
 @dataclass

@@ -434,6 +434,20 @@ def _apply_outcome(game: Game, seating: Seating, state: core.GameState) -> None:
     game.dealer_seat = state.dealer
 
 
+# What recording, correcting or ending a game saves on it and its teams (the
+# bulk writer, club.scoring.bulk, saves the same).
+GAME_OUTCOME_FIELDS = [
+    "deals_played",
+    "dealer_seat",
+    "status",
+    "winner",
+    "ended_early",
+    "finished_at",
+    "updated_at",
+]
+TEAM_OUTCOME_FIELDS = ["tables", "place", "out_in_deal"]
+
+
 def _save_derived(
     game: Game,
     seating: Seating,
@@ -477,18 +491,8 @@ def _save_derived(
     _apply_outcome(game, seating, state)
     for team in seating.teams:
         team.out_in_deal = out_in.get(team.position)
-    GameTeam.objects.bulk_update(seating.teams, ["tables", "place", "out_in_deal"])
-    game.save(
-        update_fields=[
-            "deals_played",
-            "dealer_seat",
-            "status",
-            "winner",
-            "ended_early",
-            "finished_at",
-            "updated_at",
-        ]
-    )
+    GameTeam.objects.bulk_update(seating.teams, TEAM_OUTCOME_FIELDS)
+    game.save(update_fields=GAME_OUTCOME_FIELDS)
 
 
 def _log(game: Game, number: int, action: str, before, after, user, link=None) -> None:
@@ -607,7 +611,7 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=No
     for team in seating.teams:
         if team.position in settlement.eliminated:
             team.out_in_deal = number
-    GameTeam.objects.bulk_update(seating.teams, ["tables", "place", "out_in_deal"])
+    GameTeam.objects.bulk_update(seating.teams, TEAM_OUTCOME_FIELDS)
     game.save(
         update_fields=[
             "deals_played",

@@ -1,39 +1,14 @@
-"""Bring house rules kept from before the bounds (club.scoring.rules) inside them, losing nothing.
+"""Bring tournaments' house rules kept from before the bounds inside them, losing nothing.
 
-A tournament (or a game) started on the web before issue 10 could have a payout band of 5,000
-tables (or 10**30), which the importer refuses: the club's export could not be
-imported again. A team never holds more than 4 x MAX_TABLES tables (tables are
-conserved), and a band or doubling factor above MAX_BAND_TABLES = MAX_FACTOR
-= 4 x MAX_TABLES could only ever ask for more than that, so every team would
-pay what it holds either way: clamping to that bound changes no settlement of
-any deal. Games with more than MAX_TABLES tables a team (only the admin could
-set that) are left as they are.
+The same clamp as the games' migration (its docstring says why no deal
+changes), for the rules a tournament gives the games it starts.
 """
+
+import importlib
 
 from django.db import migrations
 
-MAX_TABLES = 1000  # club.scoring.rules, as of this migration
-BOUND = 4 * MAX_TABLES
-
-
-def clamp(holders) -> None:
-    for holder in holders.filter(tables_per_team__lte=MAX_TABLES):
-        bands = [
-            [low, high, min(made, BOUND), min(failed, BOUND)]
-            for low, high, made, failed in holder.payout_bands
-        ]
-        double, redouble = min(holder.double_factor, BOUND), min(holder.redouble_factor, BOUND)
-        if (bands, double, redouble) != (
-            holder.payout_bands,
-            holder.double_factor,
-            holder.redouble_factor,
-        ):
-            holder.payout_bands, holder.double_factor, holder.redouble_factor = (
-                bands,
-                double,
-                redouble,
-            )
-            holder.save(update_fields=["payout_bands", "double_factor", "redouble_factor"])
+clamp = importlib.import_module("club.games.migrations.0005_clamp_house_rules_beyond_the_bounds").clamp
 
 
 def clamp_tournaments(apps, schema_editor):
@@ -43,6 +18,7 @@ def clamp_tournaments(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0002_event_sitting_number"),
+        ("games", "0005_clamp_house_rules_beyond_the_bounds"),
     ]
 
     operations = [migrations.RunPython(clamp_tournaments, migrations.RunPython.noop)]
