@@ -126,47 +126,15 @@ class Browser(run.Client):
         super().__init__(port)
         self.forwarded_for = forwarded_for
 
-    def _prepare(self, form: dict | None, htmx: bool, headers: dict | None):
-        sent = {"Host": f"{HOST}:{self.port}", "Connection": "close"}
-        if self.cookies:
-            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if htmx:
-            sent["HX-Request"] = "true"
+    def prepare(self, form: dict | None, htmx: bool, extra: dict | None = None):
+        body, headers = super().prepare(form, htmx, extra)
         if self.forwarded_for:
-            sent["X-Forwarded-For"] = self.forwarded_for
-        body = None
-        if form is not None:
-            body = urllib.parse.urlencode(form).encode("utf-8")
-            sent["Content-Type"] = "application/x-www-form-urlencoded"
-            sent["Origin"] = f"http://{HOST}:{self.port}"
-        sent.update(headers or {})
-        return body, sent
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        form: dict | None = None,
-        htmx: bool = False,
-        headers: dict | None = None,
-    ) -> Answer:
-        body, sent = self._prepare(form, htmx, headers)
-        connection = http.client.HTTPConnection(HOST, self.port, timeout=TIMEOUT)
-        try:
-            connection.request(method, path, body=body, headers=sent)
-            response = connection.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for name, value in response.getheaders():
-                if name.lower() == "set-cookie":
-                    cookie_name, _, rest = value.partition("=")
-                    self.cookies[cookie_name.strip()] = rest.split(";", 1)[0]
-            return Answer(response.status, response.getheaders(), text)
-        finally:
-            connection.close()
+            headers["X-Forwarded-For"] = self.forwarded_for
+        return body, headers
 
     def send_and_hang_up(self, path: str, form: dict, htmx: bool = False) -> None:
         """Send a POST whole, then close the connection without reading the answer."""
-        body, sent = self._prepare(form, htmx, None)
+        body, sent = self.prepare(form, htmx)
         connection = http.client.HTTPConnection(HOST, self.port, timeout=TIMEOUT)
         try:
             connection.request("POST", path, body=body, headers=sent)

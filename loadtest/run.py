@@ -102,7 +102,8 @@ class Client:
         self.port = port
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, form: dict | None = None, htmx=False) -> Answer:
+    def prepare(self, form: dict | None, htmx: bool, extra: dict | None = None):
+        """The body and headers of a request, as the browser sends them."""
         headers = {"Host": f"{HOST}:{self.port}", "Connection": "close"}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -113,6 +114,18 @@ class Client:
             body = urllib.parse.urlencode(form)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["Origin"] = f"http://{HOST}:{self.port}"
+        headers.update(extra or {})
+        return body, headers
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        form: dict | None = None,
+        htmx=False,
+        headers: dict | None = None,
+    ) -> Answer:
+        body, headers = self.prepare(form, htmx, headers)
         connection = http.client.HTTPConnection(HOST, self.port, timeout=TIMEOUT)
         try:
             connection.request(method, path, body=body, headers=headers)
