@@ -246,10 +246,6 @@ class GameTeam(models.Model):
     def name(self) -> str:
         return self.team.name
 
-    @property
-    def is_out(self) -> bool:
-        return self.tables == 0
-
 
 class Round(models.Model):
     """One deal of a game, as reported by the scorer and settled by the rules."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -325,11 +324,6 @@ def _read_rows(data: bytes | str) -> tuple[list[str], list[tuple[int, list[str]]
     return [cell.strip().lower().replace(" ", "_") for cell in header], rows
 
 
-def _unstorable(text: str) -> bool:
-    # PostgreSQL refuses NUL in text; the other control characters are never meant.
-    return any(unicodedata.category(char) == "Cc" for char in text)
-
-
 def _parse_active(value: str) -> bool | None:
     word = value.strip().lower()
     if word in TRUE_WORDS:
@@ -403,10 +397,10 @@ def import_players(data: bytes | str) -> ImportResult:
                 _("This cell holds a control character (such as NUL) that cannot be stored."),
             )
             for column, value in values.items()
-            if column in COLUMNS and _unstorable(value)
+            if column in COLUMNS and names.unstorable(value)
         ]
         for column, value in values.items():
-            if column in COLUMNS and not _unstorable(value):
+            if column in COLUMNS and not names.unstorable(value):
                 try:
                     names.clean_name(value)
                 except names.UnusableName as error:

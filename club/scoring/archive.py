@@ -29,7 +29,6 @@ from __future__ import annotations
 import csv
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -50,6 +49,7 @@ from club.games.models import Game, GameTeam, LedgerEntry, Pile, Player, Round, 
 from club.scoring import bulk, services
 from club.scoring import rules as core
 from club.scoring import standings as ranking
+from club.scoring.names import unstorable
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Bye, Sitting, SittingGame, Tournament
 
@@ -208,11 +208,6 @@ def _quoted(value: object) -> str:
     return _cut(text)
 
 
-def _unstorable(text: str) -> bool:
-    """Control characters and lone surrogates (which no database can store)."""
-    return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
-
-
 def _is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -308,7 +303,7 @@ class _Place:
             raise self.error(
                 _("%(what)s cannot be empty.") % {"what": what}, number=number, field=field
             )
-        if _unstorable(cleaned):
+        if unstorable(cleaned):
             raise self.error(
                 _("%(what)s contains a control character or an invalid one.") % {"what": what},
                 number=number,
@@ -1128,7 +1123,7 @@ def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
             % {"length": len(label), "limit": MAX_LABEL},
             field="label",
         )
-    if _unstorable(label):
+    if unstorable(label):
         raise place.error(
             _("the label contains a control character or an invalid one."), field="label"
         )
@@ -1510,8 +1505,11 @@ def _rules_problem(error: core.RulesError, names: Sequence[str]) -> str:
     def gettext(text: str) -> str:
         return placeholder.sub(r"%(\1)s", _gettext_in_sentence(text))
 
-    shortened = SimpleNamespace(template=error.template, params={**error.params, **long})
-    return core.RulesError.translated(shortened, gettext, names)  # type: ignore[arg-type]
+    # Not constructed: its English message would format the cut text with "%d".
+    shortened = core.RulesError.__new__(core.RulesError)
+    shortened.template, shortened.field = error.template, error.field
+    shortened.params = {**error.params, **long}
+    return shortened.translated(gettext, names)
 
 
 def _comparable(value: object) -> object:
@@ -1697,11 +1695,6 @@ def parse_archive(text: str) -> list[DocumentSpec]:
             tournament = parse_tournament(data["tournament"], games)
         documents.append(DocumentSpec(games, tournament))
     return documents
-
-
-def parse_document(text: str) -> list[GameSpec]:
-    """Check a whole file; the games of all its documents."""
-    return [game for document in parse_archive(text) for game in document.games]
 
 
 # --- Import -----------------------------------------------------------------------------
@@ -1994,11 +1987,6 @@ def _tournament_document_json(tournament: Tournament, pad: str) -> Iterator[str]
 def export_tournament_json(tournaments: Sequence[Tournament]) -> str:
     """One tournament's document, or a list of documents for several."""
     return "".join(stream_tournament_json(tournaments))
-
-
-def tournament_document(tournament: Tournament) -> dict:
-    """One tournament, whole, as a ``fiftysix-results/1`` document (plain data)."""
-    return json.loads(export_tournament_json([tournament]))
 
 
 def _check_table(table: str) -> None:
@@ -2430,7 +2418,7 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
         if ends_on < starts_on:
             raise place.error(_("the last day cannot be before the first day."), field="ends_on")
     venue = raw.get("venue", "")
-    if not isinstance(venue, str) or _unstorable(venue) or len(venue.strip()) > MAX_VENUE:
+    if not isinstance(venue, str) or unstorable(venue) or len(venue.strip()) > MAX_VENUE:
         raise place.error(
             _("the venue must be text of at most %(limit)d characters, not %(value)s.")
             % {"limit": MAX_VENUE, "value": _quoted(venue)},

@@ -56,15 +56,11 @@ Seats
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
 
-
-def _(message: str) -> str:
-    """Mark a message for translation; the Django layer translates it when shown."""
-    return message
-
+from club.scoring.messages import TranslatableError, _
 
 __all__ = [
     "GAME_SIZES",
@@ -88,36 +84,18 @@ SEARCH_BUDGET = 40_000
 BYE_CHOICES = 50
 
 
-class DrawError(ValueError):
+class DrawError(TranslatableError):
     """A draw that cannot be proposed or accepted.
 
-    ``template`` is an English message marked for translation and ``params``
-    fill it in; ``field`` names what is at fault (``teams``, ``ranking``,
-    ``game_size``, ``games``) so that forms can point at it. A ``team``
-    parameter is a team id; :meth:`translated` shows it as the team's name.
+    ``field`` names what is at fault (``teams``, ``ranking``, ``game_size``,
+    ``games``). A ``team`` value is a team id: :meth:`translated` shows it as
+    the team's name when the names are given.
     """
 
-    def __init__(self, template: str, *, field: str | None = None, **params: object):
-        self.template = template
-        self.params = params
-        self.field = field
-        super().__init__(self.message)
-
-    @property
-    def message(self) -> str:
-        return self.translated(lambda text: text)
-
-    def translated(
-        self,
-        gettext: Callable[[str], str],
-        team_names: Mapping[int, str] | None = None,
-    ) -> str:
-        """The message in the reader's language, with the team id shown as a name."""
-        params = dict(self.params)
-        if "team" in params and team_names is not None and params["team"] in team_names:
-            params["team"] = team_names[params["team"]]  # type: ignore[index]
-        text = gettext(self.template)
-        return text % params if params else text
+    def team_name(self, team, gettext, team_names: Mapping[int, str] | None = None):
+        if team_names is not None and team in team_names:
+            return team_names[team]  # type: ignore[index]
+        return team
 
 
 @dataclass(frozen=True)

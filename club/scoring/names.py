@@ -30,31 +30,32 @@ from __future__ import annotations
 
 import unicodedata
 
-
-def _(message: str) -> str:
-    """Marks a message for translation; the caller translates it (see UnusableName)."""
-    return message
-
+from club.scoring.messages import TranslatableError, _
 
 JOINERS = {"\u200c", "\u200d"}
 REFUSED_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
 
 
-class UnusableName(ValueError):
-    """A name with a character that must not be in one; ``code`` says which (``U+200B``)."""
+def unstorable(text: str) -> bool:
+    """Control characters and lone surrogates: no database stores them (PostgreSQL
+    refuses NUL), and none is ever meant in a name, a label or a cell."""
+    return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
 
-    template = _(
-        "“%(name)s” holds an invisible or control character (%(code)s) that would make it "
-        "look like another name; type it again without it."
-    )
+
+class UnusableName(TranslatableError):
+    """A name with a character that must not be in one; ``code`` says which (``U+200B``)."""
 
     def __init__(self, name: str, char: str):
         self.name = "".join(c for c in name if not _hidden(c))
         self.code = f"U+{ord(char):04X}"
-        super().__init__(self.template % {"name": self.name, "code": self.code})
-
-    def translated(self, gettext) -> str:
-        return gettext(self.template) % {"name": self.name, "code": self.code}
+        super().__init__(
+            _(
+                "“%(name)s” holds an invisible or control character (%(code)s) that would "
+                "make it look like another name; type it again without it."
+            ),
+            name=self.name,
+            code=self.code,
+        )
 
 
 def _hidden(char: str) -> bool:

@@ -53,13 +53,8 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
+from club.scoring.messages import _
 from club.scoring.rules import RulesError
-
-
-def _(message: str) -> str:
-    """Mark a message for translation; the Django layer translates it when shown."""
-    return message
-
 
 __all__ = [
     "DISPLAY_SCALE",

@@ -28,15 +28,11 @@ pile
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-
-def _(message: str) -> str:
-    """Mark a message for translation; the Django layer translates it when shown."""
-    return message
-
+from club.scoring.messages import TranslatableError, _
 
 __all__ = [
     "DEFAULT_RULES",
@@ -85,39 +81,19 @@ class Doubling(StrEnum):
     REDOUBLE = "redouble"
 
 
-class RulesError(ValueError):
+class RulesError(TranslatableError):
     """A deal that cannot have happened under the rules.
 
-    ``template`` is an English message marked for translation and ``params``
-    fill it in; ``field`` names the part of the deal at fault (``bid``,
-    ``points``, ``declarer`` ...) so that forms and importers can point at it.
+    ``field`` names the part of the deal at fault (``bid``, ``points``,
+    ``declarer`` ...). A ``team`` value is a team's index: :meth:`translated`
+    shows it as the team's name when the names are given, else as "team 2".
     """
 
-    def __init__(self, template: str, *, field: str | None = None, **params: object):
-        self.template = template
-        self.params = params
-        self.field = field
-        super().__init__(self.message)
-
-    @property
-    def message(self) -> str:
-        return self.translated(lambda text: text)
-
-    def translated(
-        self,
-        gettext: Callable[[str], str],
-        team_names: Sequence[str] | None = None,
-    ) -> str:
-        """The message in the reader's language, with team indexes shown as names."""
-        params = dict(self.params)
-        if "team" in params:
-            index = int(params["team"])  # type: ignore[call-overload]
-            if team_names is not None and 0 <= index < len(team_names):
-                params["team"] = team_names[index]
-            else:
-                params["team"] = gettext("team %(number)d") % {"number": index + 1}
-        text = gettext(self.template)
-        return text % params if params else text
+    def team_name(self, team, gettext, team_names: Sequence[str] | None = None):
+        index = int(team)  # type: ignore[call-overload]
+        if team_names is not None and 0 <= index < len(team_names):
+            return team_names[index]
+        return gettext("team %(number)d") % {"number": index + 1}
 
 
 class GameOver(RulesError):
@@ -658,8 +634,3 @@ def replay(
             raise DealError(number, error) from error
         settlements.append(settlement)
     return settlements, state
-
-
-def piles_from(points: Sequence[int], teams: Sequence[int]) -> dict[int, int]:
-    """Pair piles with team indexes (a convenience for tests and importers)."""
-    return dict(zip(teams, points, strict=True))

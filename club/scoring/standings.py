@@ -69,16 +69,12 @@ order the caller gave them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
-
-def _(message: str) -> str:
-    """Mark a message for translation; the Django layer translates it when shown."""
-    return message
-
+from club.scoring.messages import TranslatableError, _
 
 __all__ = [
     "DEFAULT_POINTS",
@@ -94,25 +90,8 @@ __all__ = [
 TEAM_COUNTS = (2, 3, 4)
 
 
-class StandingsError(ValueError):
-    """A points scheme or game results the standings cannot be computed from.
-
-    ``template`` is an English message marked for translation and ``params``
-    fill it in, as for :class:`club.scoring.rules.RulesError`.
-    """
-
-    def __init__(self, template: str, **params: object):
-        self.template = template
-        self.params = params
-        super().__init__(self.message)
-
-    @property
-    def message(self) -> str:
-        return self.translated(lambda text: text)
-
-    def translated(self, gettext: Callable[[str], str]) -> str:
-        text = gettext(self.template)
-        return text % self.params if self.params else text
+class StandingsError(TranslatableError):
+    """A points scheme or game results the standings cannot be computed from."""
 
 
 @dataclass(frozen=True)
