@@ -44,7 +44,7 @@ RULES = {
     "games:links_print": (ORGANISER, ["get"], "game"),
     "games:link_revoke": (ORGANISER, ["post"], "link"),
     "games:sheet": (PUBLIC, ["get"], "game"),
-    "games:sitting_sheets": (PUBLIC, ["get"], "sitting"),
+    "tournaments:sitting_sheets": (PUBLIC, ["get"], "sitting"),
     "games:scorer": (SCORER, ["get"], "token"),
     "games:scorer_send": (SCORER, ["post"], "token"),
     "games:scorer_confirm": (SCORER, ["post"], "token_deal"),

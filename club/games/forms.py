@@ -13,10 +13,10 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from club.fields import NameField
 from club.games.models import Doubling, Trump
 from club.scoring import rules as core
 from club.scoring.services import DealEntry, Seating, TeamEntry
+from club.web.fields import NameField
 
 ALL_PASS = "pass"
 RULE_FIELDS = ("tables_per_team", "payout", "double_factor", "redouble_factor")

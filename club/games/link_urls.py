@@ -1,4 +1,7 @@
-"""Scorer links and printable score sheets, mounted at the site root by club/games/urls.py."""
+"""Scorer links and a game's printable score sheet, mounted at the site root.
+
+(A sitting's score sheets are the tournaments': club/tournaments/urls.py.)
+"""
 
 from django.urls import path
 
@@ -9,11 +12,6 @@ urlpatterns = [
     path("games/<int:pk>/links/print/", views.links_print, name="links_print"),
     path("games/<int:pk>/links/<int:link_pk>/revoke/", views.link_revoke, name="link_revoke"),
     path("games/<int:pk>/sheet/", views.game_sheet, name="sheet"),
-    path(
-        "tournaments/<int:pk>/sittings/<int:number>/sheets/",
-        views.sitting_sheets,
-        name="sitting_sheets",
-    ),
     # Table side: everything is reached through the link's secret, never a game id.
     path("s/<str:token>/", views.scorer, name="scorer"),
     path("s/<str:token>/deals/", views.scorer_send, name="scorer_send"),

@@ -20,13 +20,13 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from club.games import services as links
 from club.games.forms import DealForm
-from club.games.models import Game, GameTeam, PendingDeal, Round, ScorerLink
+from club.games.models import Game, PendingDeal, Round, ScorerLink
 from club.games.selectors import game_page, recorded_before
 from club.games.services import LinkError
-from club.games.views import organiser_required
 from club.idempotency import answer_kept, one_time
 from club.scoring import rules as core
 from club.scoring.services import ScoringError, Seating, describe, load_seating
+from club.web.auth import organiser_required
 
 # Enough rows for a long game on one A4 page; a game with a deal limit gets that many.
 SHEET_ROWS = 30
@@ -328,30 +328,3 @@ def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         Game.objects.select_related("sitting_entry__sitting__tournament"), pk=pk
     )
     return render(request, "games/sheet.html", {"sheets": [sheet_context(game)]})
-
-
-@require_GET
-def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    from club.tournaments.models import Sitting  # the games app does not depend on tournaments
-
-    sitting = get_object_or_404(
-        Sitting.objects.select_related("tournament"), tournament_id=pk, number=number
-    )
-    entries = list(sitting.games.select_related("game", "sitting__tournament").order_by("position"))
-    by_game: dict[int, list[GameTeam]] = {}
-    for team in (
-        GameTeam.objects.filter(game__in=[entry.game_id for entry in entries])
-        .select_related("team", "first_player", "second_player")
-        .order_by("game_id", "position")
-    ):
-        by_game.setdefault(team.game_id, []).append(team)
-    sheets = []
-    for entry in entries:
-        game = entry.game
-        game.sitting_entry = entry
-        sheets.append(sheet_context(game, Seating(by_game.get(game.pk, []))))
-    return render(
-        request,
-        "tournaments/sitting_sheets.html",
-        {"sitting": sitting, "tournament": sitting.tournament, "sheets": sheets},
-    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import user_passes_test
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,13 +18,7 @@ from club.idempotency import one_time
 from club.scoring import rules as core
 from club.scoring import services
 from club.scoring.services import ScoringError, entry_from_round, load_seating
-
-
-def is_organiser(user) -> bool:
-    return user.is_active and user.is_staff
-
-
-organiser_required = user_passes_test(is_organiser)
+from club.web.auth import is_organiser, organiser_required
 
 
 def game_list(request: HttpRequest) -> HttpResponse:

@@ -3,10 +3,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from club.fields import NameField
 from club.games.models import Player
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
-from club.widgets import QuickSelect
+from club.web.fields import NameField
+from club.web.widgets import QuickSelect
 
 ACTIVE_CHOICES = [("", _("All players")), ("active", _("Active")), ("inactive", _("Inactive"))]
 

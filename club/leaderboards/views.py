@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.games.models import Player
-from club.games.views import is_organiser, organiser_required
 from club.idempotency import one_time
 from club.leaderboards import selectors, services
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import PlayerImportError, RegisterError
 from club.tournaments.models import Tournament
+from club.web.auth import is_organiser, organiser_required
 
 
 def _partial(request: HttpRequest, template: str, part: str) -> str:

@@ -13,10 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from club.fields import NameField
 from club.games.forms import RULE_ERROR_FIELDS, NewGameForm, format_bands
 from club.scoring import rules as core
 from club.scoring import standings as ranking
+from club.web.fields import NameField
 
 GAME_SIZES = [
     (2, gettext_lazy("2 teams per game")),

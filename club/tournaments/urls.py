@@ -20,6 +20,7 @@ urlpatterns = [
     path("<int:pk>/sittings/<int:number>/confirm/", views.sitting_confirm, name="confirm"),
     path("<int:pk>/sittings/<int:number>/discard/", views.sitting_discard, name="discard"),
     path("<int:pk>/sittings/<int:number>/time/", views.sitting_call_time, name="call_time"),
+    path("<int:pk>/sittings/<int:number>/sheets/", views.sitting_sheets, name="sitting_sheets"),
     # Downloads and printouts live in their own module (club/tournaments/exports.py).
     path("<int:pk>/", include("club.tournaments.export_urls")),
 ]

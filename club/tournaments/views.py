@@ -6,10 +6,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club.games.views import is_organiser, organiser_required
+from club.games.link_views import sheet_context
+from club.games.models import GameTeam
 from club.idempotency import one_time
+from club.scoring.services import Seating
 from club.tournaments import selectors, services
 from club.tournaments.forms import (
     AdjustSittingForm,
@@ -20,6 +22,7 @@ from club.tournaments.forms import (
 )
 from club.tournaments.models import Sitting, Tournament
 from club.tournaments.services import TournamentError
+from club.web.auth import is_organiser, organiser_required
 
 
 def _not_modified(request: HttpRequest, version: str) -> bool:
@@ -283,3 +286,29 @@ def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpRespons
             _("Time called: %(count)d game(s) ended and placed by tables held.") % {"count": ended},
         )
     return redirect("tournaments:sitting", pk=pk, number=number)
+
+
+@require_GET
+def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The paper score sheet of every game of the sitting, one A4 page a table."""
+    sitting = get_object_or_404(
+        Sitting.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+    entries = list(sitting.games.select_related("game", "sitting__tournament").order_by("position"))
+    by_game: dict[int, list[GameTeam]] = {}
+    for team in (
+        GameTeam.objects.filter(game__in=[entry.game_id for entry in entries])
+        .select_related("team", "first_player", "second_player")
+        .order_by("game_id", "position")
+    ):
+        by_game.setdefault(team.game_id, []).append(team)
+    sheets = []
+    for entry in entries:
+        game = entry.game
+        game.sitting_entry = entry
+        sheets.append(sheet_context(game, Seating(by_game.get(game.pk, []))))
+    return render(
+        request,
+        "tournaments/sitting_sheets.html",
+        {"sitting": sitting, "tournament": sitting.tournament, "sheets": sheets},
+    )

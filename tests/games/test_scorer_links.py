@@ -421,7 +421,7 @@ class TestScoreSheets:
             tournaments.register_team(tournament=tournament, first=first, second=second)
         sitting = tournaments.propose_sitting(tournament=tournament, rng=random.Random(1))
         tournaments.confirm_sitting(sitting=sitting, rng=random.Random(2))
-        url = reverse("games:sitting_sheets", args=[tournament.pk, 1])
+        url = reverse("tournaments:sitting_sheets", args=[tournament.pk, 1])
         assert url == f"/tournaments/{tournament.pk}/sittings/1/sheets/"
         with django_assert_max_num_queries(5):
             page = client.get(url)
@@ -432,7 +432,8 @@ class TestScoreSheets:
             assert entry.game.label in page.text
         assert "Spring cup, sitting 1" in page.text
         assert (
-            client.get(reverse("games:sitting_sheets", args=[tournament.pk, 2])).status_code == 404
+            client.get(reverse("tournaments:sitting_sheets", args=[tournament.pk, 2])).status_code
+            == 404
         )
 
 

@@ -168,7 +168,7 @@ def _pages(club) -> list[str]:
         reverse("games:sheet", args=[game.pk]),
         reverse("games:scorer", args=[link.token]),
         reverse("games:scorer", args=[club["first_link"].token]),
-        reverse("games:sitting_sheets", args=[t, sitting.number]),
+        reverse("tournaments:sitting_sheets", args=[t, sitting.number]),
         reverse("tournaments:list"),
         reverse("tournaments:detail", args=[t]),
         reverse("tournaments:live", args=[t]),

@@ -593,7 +593,7 @@ def public_urls(game, final_tournament):
         reverse("games:detail", args=[game.pk]),
         reverse("games:sheet", args=[game.pk]),
         reverse("games:scorer", args=[link.token]),
-        reverse("games:sitting_sheets", args=[final_tournament.pk, sitting.number]),
+        reverse("tournaments:sitting_sheets", args=[final_tournament.pk, sitting.number]),
         reverse("tournaments:list"),
         reverse("tournaments:detail", args=[final_tournament.pk]),
         reverse("tournaments:live", args=[final_tournament.pk]),
