@@ -30,13 +30,12 @@ import zlib
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.utils.cache import add_never_cache_headers
-from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from club.games.models import SubmittedForm
+from club.web.keys import FIELD, key_of
 
-FIELD = "idempotency_key"
 # A kept answer is a redirect or the fragment of the form that was sent: far
 # below this once compressed. A bigger body is not kept; its resend is sent
 # back to the page the form came from, which shows what was saved.
@@ -51,26 +50,6 @@ KEPT_HEADERS = (
     "HX-Reswap",
     "HX-Trigger",
 )
-
-
-def new_key_input() -> str:
-    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, uuid.uuid4())
-
-
-def key_of(request: HttpRequest) -> uuid.UUID | None:
-    """The post's one-time key, or None when it has none (or not a well-formed one)."""
-    if request.method != "POST":
-        return None
-    try:
-        raw = request.POST.get(FIELD)
-    except Exception:  # an unreadable body is the view's business, not ours
-        return None
-    if not raw or len(raw) > 64:
-        return None
-    try:
-        return uuid.UUID(str(raw))
-    except ValueError:
-        return None
 
 
 def _digest(request: HttpRequest) -> str:

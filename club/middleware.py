@@ -27,7 +27,8 @@ from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from club.idempotency import answer_kept, key_of
+from club.idempotency import answer_kept
+from club.web.keys import key_of
 
 logger = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ from club.games.models import Game, GameTeam, PendingDeal, Player, Round, Team
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.scoring import names, ratings
+from club.tournaments.models import TournamentTeam
 
 NAME_MAX = Player._meta.get_field("name").max_length
 NICKNAME_MAX = Player._meta.get_field("nickname").max_length
@@ -187,8 +188,6 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
             field="fold",
         )
     # A player may be in one team only of each tournament.
-    from club.tournaments.models import TournamentTeam
-
     entries = TournamentTeam.objects.filter(
         Q(team__first_player__in=[keep.pk, fold.pk]) | Q(team__second_player__in=[keep.pk, fold.pk])
     ).values_list("tournament_id", "tournament__name", "team_id")

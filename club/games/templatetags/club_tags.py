@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from club.games.models import Doubling, Trump
 from club.games.selectors import url_maker
+from club.web.keys import new_key_input
 
 register = template.Library()
 
@@ -154,6 +155,4 @@ def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
 @register.simple_tag
 def idempotency_key() -> str:
     """A hidden one-time key, so a resent form gets the first answer (club.idempotency)."""
-    from club.idempotency import new_key_input
-
     return new_key_input()
