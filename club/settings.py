@@ -100,7 +100,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
-            "builtins": ["club.games.templatetags.club_tags"],
         },
     },
 ]
