@@ -30,16 +30,14 @@ PLAYER_COUNTS = [
 ]
 
 
-class NewGameForm(forms.Form):
-    """Teams in seat order, the first dealer, and the club's settings for the game."""
+class HouseRulesForm(forms.Form):
+    """The house rules' fields and their checks, for a game and for a tournament.
 
-    label = NameField(label=gettext_lazy("Game label"), max_length=120)
-    players = forms.TypedChoiceField(
-        label=gettext_lazy("Players"), choices=PLAYER_COUNTS, coerce=int, initial=4
-    )
-    first_dealer = forms.CharField(
-        label=gettext_lazy("First dealer"), initial=RANDOM_DEALER, required=False
-    )
+    ``clean_house_rules`` puts the checked :class:`~club.scoring.rules.Rules` in
+    ``cleaned_data["rules"]``: whenever the rules' own fields are whole numbers, so a
+    payout beyond the bounds is told at once, with any other mistake.
+    """
+
     tables_per_team = forms.IntegerField(
         label=gettext_lazy("Tables each team starts with"),
         min_value=1,
@@ -71,6 +69,55 @@ class NewGameForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["payout"].initial = format_bands(core.DEFAULT_BANDS)
+
+    def clean_payout(self):
+        text = self.cleaned_data["payout"]
+        bands = []
+        for line_number, line in enumerate(text.strip().splitlines(), start=1):
+            parts = [part for part in re.split(r"[\s,:;/\-–]+", line) if part]
+            try:
+                low, high, made, failed = (int(part) for part in parts)
+            except ValueError:
+                raise forms.ValidationError(
+                    _(
+                        "Line %(line)d of the payout schedule needs four whole numbers: "
+                        "lowest bid, highest bid, tables if made, tables if failed."
+                    )
+                    % {"line": line_number}
+                ) from None
+            bands.append(core.Band(low, high, made, failed))
+        return tuple(bands)
+
+    def clean_house_rules(self, cleaned: dict) -> None:
+        if not all(name in cleaned for name in RULE_FIELDS):
+            return
+        try:
+            rules = core.Rules(
+                tables_per_team=cleaned["tables_per_team"],
+                bands=cleaned["payout"],
+                double_factor=cleaned["double_factor"],
+                redouble_factor=cleaned["redouble_factor"],
+            )
+            core.check_house_rules(rules)
+        except core.RulesError as error:
+            self.add_error(RULE_ERROR_FIELDS.get(error.field), error.translated(_))
+        else:
+            cleaned["rules"] = rules
+
+
+class NewGameForm(HouseRulesForm):
+    """Teams in seat order, the first dealer, and the club's settings for the game."""
+
+    label = NameField(label=gettext_lazy("Game label"), max_length=120)
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Players"), choices=PLAYER_COUNTS, coerce=int, initial=4
+    )
+    first_dealer = forms.CharField(
+        label=gettext_lazy("First dealer"), initial=RANDOM_DEALER, required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         # Only the teams of the chosen player count: a field the page does not show
         # must not refuse the form with an error nobody can see.
         for number in range(1, self.team_count + 1):
@@ -117,24 +164,6 @@ class NewGameForm(forms.Form):
             )
         return rows
 
-    def clean_payout(self):
-        text = self.cleaned_data["payout"]
-        bands = []
-        for line_number, line in enumerate(text.strip().splitlines(), start=1):
-            parts = [part for part in re.split(r"[\s,:;/\-–]+", line) if part]
-            try:
-                low, high, made, failed = (int(part) for part in parts)
-            except ValueError:
-                raise forms.ValidationError(
-                    _(
-                        "Line %(line)d of the payout schedule needs four whole numbers: "
-                        "lowest bid, highest bid, tables if made, tables if failed."
-                    )
-                    % {"line": line_number}
-                ) from None
-            bands.append(core.Band(low, high, made, failed))
-        return tuple(bands)
-
     def clean(self):
         cleaned = super().clean()
         teams = []
@@ -160,20 +189,7 @@ class NewGameForm(forms.Form):
             if not 0 <= seat < self.team_count * 2:
                 self.add_error("first_dealer", _("Choose a seated player or draw at random."))
             cleaned["first_dealer_seat"] = seat
-        # The house rules are checked whenever their own fields are whole numbers, so a
-        # payout beyond the bounds is told at once, with any other mistake.
-        if all(name in cleaned for name in RULE_FIELDS):
-            try:
-                cleaned["rules"] = core.Rules(
-                    tables_per_team=cleaned["tables_per_team"],
-                    bands=cleaned["payout"],
-                    double_factor=cleaned["double_factor"],
-                    redouble_factor=cleaned["redouble_factor"],
-                )
-                core.check_house_rules(cleaned["rules"])
-            except core.RulesError as error:
-                cleaned.pop("rules", None)
-                self.add_error(RULE_ERROR_FIELDS.get(error.field), error.translated(_))
+        self.clean_house_rules(cleaned)
         return cleaned
 
 

@@ -40,16 +40,18 @@ def rules_fields(rules: core.Rules) -> dict:
 
 def rules_from_fields(holder) -> core.Rules:
     """The house rules kept on a game or a tournament, for the rules core."""
-    bands = (
-        tuple(core.Band(*band) for band in holder.payout_bands)
-        if holder.payout_bands
-        else core.DEFAULT_BANDS
+    return rules_from_values(
+        holder.tables_per_team, holder.payout_bands, holder.double_factor, holder.redouble_factor
     )
+
+
+def rules_from_values(tables: int, bands: list, double: int, redouble: int) -> core.Rules:
+    """The house rules from their stored columns (an empty payout is the default bands)."""
     return core.Rules(
-        tables_per_team=holder.tables_per_team,
-        bands=bands,
-        double_factor=holder.double_factor,
-        redouble_factor=holder.redouble_factor,
+        tables_per_team=tables,
+        bands=tuple(core.Band(*band) for band in bands) if bands else core.DEFAULT_BANDS,
+        double_factor=double,
+        redouble_factor=redouble,
     )
 
 

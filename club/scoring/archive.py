@@ -45,7 +45,16 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from club.games.models import Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.games.models import (
+    Game,
+    GameTeam,
+    LedgerEntry,
+    Pile,
+    Player,
+    Round,
+    Team,
+    rules_from_values,
+)
 from club.scoring import bulk, services
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -671,12 +680,7 @@ def _rules_of(tables: int, bands: list, double: int, redouble: int) -> core.Rule
     key = (tables, tuple(map(tuple, bands or ())), double, redouble)
     rules = _rules_cache.get(key)
     if rules is None:
-        rules = _rules_cache[key] = core.Rules(
-            tables_per_team=tables,
-            bands=tuple(core.Band(*band) for band in bands) if bands else core.DEFAULT_BANDS,
-            double_factor=double,
-            redouble_factor=redouble,
-        )
+        rules = _rules_cache[key] = rules_from_values(tables, bands, double, redouble)
     return rules
 
 
@@ -1905,7 +1909,7 @@ def _standing_rows(tournament: Tournament) -> list[dict]:
 
 
 def _tournament_object(tournament: Tournament) -> dict:
-    rules = tournament_services.rules_of(tournament)
+    rules = tournament.rules
     data: dict = {
         "name": tournament.name,
         "starts_on": tournament.starts_on.isoformat(),

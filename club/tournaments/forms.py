@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from club.games.forms import RULE_ERROR_FIELDS, NewGameForm, format_bands
+from club.games.forms import HouseRulesForm
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.web.fields import NameField
@@ -29,7 +29,7 @@ def format_points(row) -> str:
     return " ".join(str(points) for points in row)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(HouseRulesForm):
     """A new tournament: when and where, and the house rules for all its games."""
 
     name = NameField(label=gettext_lazy("Name"), max_length=120)
@@ -42,33 +42,6 @@ class TournamentForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     venue = NameField(label=gettext_lazy("Venue"), max_length=200, required=False)
-    tables_per_team = forms.IntegerField(
-        label=gettext_lazy("Tables each team starts with"),
-        min_value=1,
-        max_value=core.MAX_TABLES,
-        initial=core.DEFAULT_RULES.tables_per_team,
-    )
-    payout = forms.CharField(
-        label=gettext_lazy("Payout schedule"),
-        help_text=gettext_lazy(
-            "One band per line: lowest bid, highest bid, tables if made, tables if failed."
-        ),
-        widget=forms.Textarea(attrs={"rows": 4}),
-    )
-    double_factor = forms.IntegerField(
-        label=gettext_lazy("Doubled contracts move"),
-        min_value=1,
-        max_value=core.MAX_FACTOR,
-        initial=core.DEFAULT_RULES.double_factor,
-        help_text=gettext_lazy("times the tables"),
-    )
-    redouble_factor = forms.IntegerField(
-        label=gettext_lazy("Redoubled contracts move"),
-        min_value=1,
-        max_value=core.MAX_FACTOR,
-        initial=core.DEFAULT_RULES.redouble_factor,
-        help_text=gettext_lazy("times the tables"),
-    )
     deal_limit = forms.IntegerField(
         label=gettext_lazy("Deals per game"),
         min_value=1,
@@ -87,12 +60,8 @@ class TournamentForm(forms.Form):
         required=False,
     )
 
-    # The payout schedule is read exactly as for a single game.
-    clean_payout = NewGameForm.clean_payout
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["payout"].initial = format_bands(core.DEFAULT_BANDS)
         self.fields["starts_on"].initial = timezone.localdate
         for count in ranking.TEAM_COUNTS:
             field = self.fields[f"points_{count}"]
@@ -142,18 +111,7 @@ class TournamentForm(forms.Form):
                 cleaned["points_scheme"] = (
                     None if scheme == dict(ranking.DEFAULT_POINTS.by_team_count) else scheme
                 )
-        if "payout" in cleaned and not self.has_error("payout"):
-            try:
-                cleaned["rules"] = core.Rules(
-                    tables_per_team=cleaned.get("tables_per_team") or 1,
-                    bands=cleaned["payout"],
-                    double_factor=cleaned.get("double_factor") or 1,
-                    redouble_factor=cleaned.get("redouble_factor") or 1,
-                )
-                core.check_house_rules(cleaned["rules"])
-            except core.RulesError as error:
-                cleaned.pop("rules", None)
-                self.add_error(RULE_ERROR_FIELDS.get(error.field), error.translated(_))
+        self.clean_house_rules(cleaned)
         return cleaned
 
 

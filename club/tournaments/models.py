@@ -15,7 +15,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from club.games.models import Game, Team
+from club.games.models import Game, Team, rules_from_fields
 
 
 class Tournament(models.Model):
@@ -76,6 +76,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def rules(self):
+        """The house rules every game of the tournament is played by."""
+        return rules_from_fields(self)
 
 
 class TournamentTeam(models.Model):

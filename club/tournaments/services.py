@@ -18,7 +18,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.games.models import Game, GameTeam, Round, rules_fields, rules_from_fields
+from club.games.models import Game, GameTeam, Round, rules_fields
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import services as scoring
@@ -67,10 +67,6 @@ def check_editable(tournament: Tournament) -> None:
             _("The results of %(name)s are final. Reopen the tournament to change anything.")
             % {"name": tournament.name}
         )
-
-
-def rules_of(tournament: Tournament) -> core.Rules:
-    return rules_from_fields(tournament)
 
 
 def scheme_of(tournament: Tournament) -> ranking.PointsScheme:
@@ -291,7 +287,7 @@ def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = 
         entry.pk: entry
         for entry in tournament.entries.select_related("team__first_player", "team__second_player")
     }
-    rules = rules_of(tournament)
+    rules = tournament.rules
     labels = draws.table_labels(len(sitting.proposal))
     for position, (game_teams, label) in enumerate(zip(sitting.proposal, labels, strict=True)):
         teams = [entries[entry_id].team for entry_id in game_teams]
