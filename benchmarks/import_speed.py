@@ -3,7 +3,7 @@
 Builds a ``fiftysix-results/1`` file of about 54,000 deals (``--deals``) the way
 an export writes it, computed fields and all: games of 2, 3 and 4 teams from a
 club of 240 players in 120 teams, every deal a random valid one settled by the
-rules core (:func:`club.synthetic.play_game`); a few games have a deal limit,
+rules core (:func:`club.ops.synthetic.play_game`); a few games have a deal limit,
 some had time called on them and some are still being played. Then, for each
 database asked for, it migrates a fresh database, imports the file in a process
 of its own and reports the time, the deals a second and the SQL statements.
@@ -69,9 +69,9 @@ def build_document(deals: int, seed: int) -> dict:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
     django.setup()
+    from club.ops.synthetic import play_game
     from club.scoring import archive
     from club.scoring import rules as core
-    from club.synthetic import play_game
 
     rng = random.Random(seed)
     players = [f"Import Player {number:03d}" for number in range(1, 241)]

@@ -9,8 +9,8 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.i18n import set_language
 
-from club.health import database_status, disk_status
 from club.middleware import DatabaseLostMiddleware
+from club.ops.health import database_status, disk_status
 
 
 def server_error(request):

@@ -32,10 +32,10 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from club import backup
 from club.games import services as links
-from club.games.management.commands.restore_club import Command as RestoreCommand
 from club.games.models import Change, Game, GameTeam, PendingDeal, Player, ScorerLink
+from club.ops import backup
+from club.ops.management.commands.restore_club import Command as RestoreCommand
 from club.scoring.services import (
     DealEntry,
     TeamEntry,

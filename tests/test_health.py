@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, connections
 from django.db.utils import load_backend
 
-from club.health import MIB, disk_paths
+from club.ops.health import MIB, disk_paths
 
 
 def a_closed_port() -> int:
@@ -67,14 +67,14 @@ def test_health_reports_the_database_and_the_disk(client):
 def test_an_unreachable_database_is_reported_without_its_details(
     client, unreachable_database, caplog
 ):
-    with caplog.at_level(logging.ERROR, logger="club.health"):
+    with caplog.at_level(logging.ERROR, logger="club.ops.health"):
         response = client.get("/health/")
     assert response.status_code == 503
     assert response.json() == {"status": "error", "database": "unavailable", "disk": "ok"}
     for secret in unreachable_database:
         assert secret not in response.text
     # The operator finds the real error in the log.
-    [record] = [r for r in caplog.records if r.name == "club.health"]
+    [record] = [r for r in caplog.records if r.name == "club.ops.health"]
     assert record.levelno == logging.ERROR
     assert record.exc_info is None  # one line a probe, not a traceback
     logged = caplog.text
@@ -86,7 +86,7 @@ def test_a_disk_below_the_minimum_is_reported_full(client, settings, tmp_path, c
     free_mb = shutil.disk_usage(tmp_path).free // MIB
     settings.HEALTH_DISK_PATHS = [str(tmp_path)]
     settings.HEALTH_MIN_FREE_MB = free_mb + 1024  # a real reading, a minimum above it
-    with caplog.at_level(logging.ERROR, logger="club.health"):
+    with caplog.at_level(logging.ERROR, logger="club.ops.health"):
         response = client.get("/health/")
     assert response.status_code == 503
     assert response.json() == {"status": "error", "database": "ok", "disk": "full"}
@@ -118,7 +118,7 @@ def test_one_full_disk_among_several_is_enough(client, settings, tmp_path):
 @pytest.mark.django_db
 def test_a_disk_path_that_cannot_be_read_is_not_healthy(client, settings, tmp_path, caplog):
     settings.HEALTH_DISK_PATHS = [str(tmp_path / "not-there")]
-    with caplog.at_level(logging.ERROR, logger="club.health"):
+    with caplog.at_level(logging.ERROR, logger="club.ops.health"):
         response = client.get("/health/")
     assert response.status_code == 503
     assert response.json() == {"status": "error", "database": "ok", "disk": "unavailable"}

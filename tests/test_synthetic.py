@@ -4,9 +4,9 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
-from club import synthetic
 from club.games.models import Game, LedgerEntry, Round
 from club.leaderboards.models import PlayerRating
+from club.ops import synthetic
 from club.tournaments.models import Standing, Tournament
 
 pytestmark = pytest.mark.django_db

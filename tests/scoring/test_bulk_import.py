@@ -25,7 +25,6 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from club import synthetic
 from club.games.models import (
     Change,
     Game,
@@ -47,6 +46,7 @@ from club.leaderboards.models import (
     TeamGameFigures,
     TeamTotals,
 )
+from club.ops import synthetic
 from club.scoring import archive, services
 from club.scoring import rules as core
 from club.tournaments.models import (

@@ -14,11 +14,11 @@ import dataclasses
 
 from django.core.management.base import BaseCommand, CommandError
 
-from club import synthetic
+from club.ops import synthetic
 
 
 class Command(BaseCommand):
-    help = "Generate a synthetic club for benchmarks (see club/synthetic.py)."
+    help = "Generate a synthetic club for benchmarks (see club/ops/synthetic.py)."
 
     def add_arguments(self, parser):
         parser.add_argument("--preset", choices=sorted(synthetic.PRESETS), default="small")

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from club.backup import BackupError, restore
+from club.ops.backup import BackupError, restore
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.backup import (
+from club.ops.backup import (
     FORMAT,
     VERSION,
     BackupError,
