@@ -54,7 +54,7 @@ from club.tournaments.models import (
     TournamentEvent,
     TournamentTeam,
 )
-from club.tournaments.services import _rebuild_standings
+from club.tournaments.services import rebuild_standings
 
 BATCH = 2000
 TRUMPS = [trump.value for trump in core.Trump]
@@ -395,7 +395,7 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
         with transaction.atomic():
             tournament = _tournament(plan, number, teams, rng, report)
             tick = time.perf_counter()
-            _rebuild_standings(tournament)
+            rebuild_standings(tournament)
             report.standings_seconds += time.perf_counter() - tick
         report.tournaments += 1
         if number == plan.tournaments or number % max(1, plan.tournaments // 20) == 0:

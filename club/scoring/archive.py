@@ -40,7 +40,6 @@ from typing import Any
 
 from django.db import DatabaseError, connection, transaction
 from django.db.models.functions import Lower
-from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -2548,33 +2547,24 @@ def _write_tournament(spec: TournamentSpec, user=None) -> Tournament:
     except tournament_services.TournamentError as error:
         raise place.error(_decap(error.message), field=error.field) from error
     for sitting_spec in spec.sittings:
-        sitting = Sitting.objects.create(
+        tables = [
+            (
+                table,
+                _write_game(game_spec, user, require_confirmation=spec.require_confirmation),
+                [entries[_key(team.name)] for team in game_spec.teams],
+            )
+            for table, game_spec in sitting_spec.games
+        ]
+        tournament_services.import_sitting(
             tournament=tournament,
             number=sitting_spec.number,
-            status=Sitting.Status.CONFIRMED,
             game_size=sitting_spec.game_size,
-            proposal=[
-                [entries[_key(team.name)].pk for team in game.teams]
-                for _table, game in sitting_spec.games
-            ],
-            proposed_byes=[entries[_key(name)].pk for name in sitting_spec.byes],
-            confirmed_at=timezone.now(),
+            tables=tables,
+            byes=[entries[_key(name)] for name in sitting_spec.byes],
         )
-        for position, (table, game_spec) in enumerate(sitting_spec.games):
-            game = _write_game(game_spec, user, require_confirmation=spec.require_confirmation)
-            SittingGame.objects.create(
-                sitting=sitting, game=game, table_label=table, position=position
-            )
-        Bye.objects.bulk_create(
-            Bye(sitting=sitting, entry=entries[_key(name)]) for name in sitting_spec.byes
-        )
-    Tournament.objects.filter(pk=tournament.pk).update(status=spec.status, is_final=spec.final)
-    if spec.final:
-        Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(
-            results_locked=True
-        )
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    tournament_services._rebuild_standings(tournament)
+    tournament = tournament_services.finish_import(
+        tournament=tournament, status=spec.status, final=spec.final
+    )
     if spec.standings is not None:
         _check_standings(place, spec.standings, _standing_rows(tournament))
     return tournament

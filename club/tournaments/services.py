@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.db import transaction
@@ -459,6 +460,58 @@ def game_results(tournament: Tournament) -> list[ranking.GameResult]:
             )
         )
     return results
+
+
+def rebuild_standings(tournament: Tournament) -> None:
+    """Derive the tournament's standings again from its finished games, under its lock."""
+    with transaction.atomic():
+        _rebuild_standings(_lock(tournament))
+
+
+# --- Importing a played tournament (club.scoring.archive) -------------------------------
+
+
+@transaction.atomic
+def import_sitting(
+    *,
+    tournament: Tournament,
+    number: int,
+    game_size: int,
+    tables: Sequence[tuple[str, Game, Sequence[TournamentTeam]]],
+    byes: Sequence[TournamentTeam] = (),
+) -> Sitting:
+    """A sitting already played, from an archive: confirmed, with its games and byes.
+
+    ``tables`` are (table label, the game, its registered teams in seat order),
+    in table order; the games are written already (the importer writes them).
+    """
+    sitting = Sitting.objects.create(
+        tournament=tournament,
+        number=number,
+        status=Sitting.Status.CONFIRMED,
+        game_size=game_size,
+        proposal=[[entry.pk for entry in teams] for _label, _game, teams in tables],
+        proposed_byes=[entry.pk for entry in byes],
+        confirmed_at=timezone.now(),
+    )
+    for position, (label, game, _teams) in enumerate(tables):
+        # One by one: filing each game under the tournament follows its save.
+        SittingGame.objects.create(sitting=sitting, game=game, table_label=label, position=position)
+    Bye.objects.bulk_create(Bye(sitting=sitting, entry=entry) for entry in byes)
+    return sitting
+
+
+@transaction.atomic
+def finish_import(*, tournament: Tournament, status: str, final: bool) -> Tournament:
+    """An imported tournament's status and finality as its archive says; then its standings."""
+    Tournament.objects.filter(pk=tournament.pk).update(status=status, is_final=final)
+    if final:
+        Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(
+            results_locked=True
+        )
+    tournament = _lock(tournament)
+    _rebuild_standings(tournament)
+    return tournament
 
 
 def _rebuild_standings(tournament: Tournament) -> None:
