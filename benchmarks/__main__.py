@@ -107,7 +107,7 @@ def archive_export(url: str, fmt: str) -> dict:
         "            return int(line.split()[1])\n"
         "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "django.setup()\n"
-        "from club.scoring import archive\n"
+        "from club import archive\n"
         "from club.games.models import Round\n"
         "size = 0\n"
         "start = time.perf_counter()\n"

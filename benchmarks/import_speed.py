@@ -38,7 +38,8 @@ import django
 django.setup()
 from django.db import connection
 from club.games.models import Game, Round
-from club.scoring import archive
+from club import archive
+from club.archive import format as archive_format
 
 statements = 0
 
@@ -69,8 +70,9 @@ def build_document(deals: int, seed: int) -> dict:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
     django.setup()
+    from club import archive
+    from club.archive import format as archive_format
     from club.ops.synthetic import play_game
-    from club.scoring import archive
     from club.scoring import rules as core
 
     rng = random.Random(seed)
@@ -97,7 +99,7 @@ def build_document(deals: int, seed: int) -> dict:
             settlements, state = core.replay(team_count, first_dealer, deals_played[:cut])
             ended_early = rng.random() < 0.5
         games.append(
-            archive._game_document(
+            archive_format._game_document(
                 label=f"Import game {len(games) + 1:05d}",
                 rules=core.DEFAULT_RULES,
                 teams=chosen,

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "club.scoring",
     "club.tournaments",
     "club.leaderboards",
+    "club.archive",
     "club.ops",
 ]
 

@@ -605,7 +605,7 @@ def renamed(text: str, suffix: str) -> str:
 def finding_downloads_while_scoring(port: int, targets: Targets, duration: float, seed: int) -> Row:
     from django.db import connection, transaction
 
-    from club.scoring.archive import ArchiveError, import_results, parse_archive
+    from club.archive import ArchiveError, import_results, parse_archive
 
     row = Row(
         "3",
@@ -613,7 +613,7 @@ def finding_downloads_while_scoring(port: int, targets: Targets, duration: float
         f"{SCORERS} organisers loop for {duration:g} s on the tournament's {SCORERS} games "
         "(record by htmx 60%, correct a deal 20%, undo the last 20%, through the real forms); "
         "one downloader loops on GET /tournaments/<id>/export.json",
-        "every download 200 and accepted by club.scoring.archive.parse_archive as it arrives, "
+        "every download 200 and accepted by club.archive.parse_archive as it arrives, "
         "and imported (renamed) in a rolled-back transaction after the run: 0 refusals; "
         "no 5xx for the scorers",
     )

@@ -1,7 +1,7 @@
 """Write whole games at once: the rows the deal services would write, deal by deal.
 
 A game whose deals are already settled by the rules core (an imported file,
-checked by :mod:`club.scoring.archive`; a generated club, :mod:`club.ops.synthetic`)
+checked by :mod:`club.archive`; a generated club, :mod:`club.ops.synthetic`)
 need not go through :func:`club.scoring.services.record_deal` once a deal, at
 about nineteen queries each. :func:`write_games` writes the same rows with
 ``bulk_create`` and ``bulk_update``, a handful of statements for many games:

@@ -22,7 +22,7 @@ letter or mark of such a script when a letter follows, or after a virama (the
 old-style Malayalam chillu, "ന്‍", ends a word with one); never after a Latin
 letter, where they only hide.
 
-Archives keep their names as written (club.scoring.archive): every file the
+Archives keep their names as written (club.archive): every file the
 app ever exported must stay valid and export again identically.
 """
 

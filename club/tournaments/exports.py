@@ -1,6 +1,6 @@
 """Downloads and printouts of a tournament's results: public and read-only.
 
-The JSON archive and the CSV tables come from ``club.scoring.archive`` (the
+The JSON archive and the CSV tables come from ``club.archive`` (the
 same code as ``manage.py export_results --tournament``). Each is written
 from one snapshot of the database (club.db.one_snapshot), so a deal recorded
 while it is made cannot leave standings that disagree with the games, into a
@@ -19,8 +19,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
+from club import archive
 from club.db import one_snapshot
-from club.scoring import archive
 from club.tournaments.models import Standing, Tournament
 
 IN_MEMORY = 4 * 1024 * 1024  # bytes of a download kept in memory before it spills to disk

@@ -468,7 +468,7 @@ def rebuild_standings(tournament: Tournament) -> None:
         _rebuild_standings(_lock(tournament))
 
 
-# --- Importing a played tournament (club.scoring.archive) -------------------------------
+# --- Importing a played tournament (club.archive) -------------------------------
 
 
 @transaction.atomic

@@ -15,7 +15,7 @@ class NameField(forms.CharField):
     collapsed, and a hidden character (zero-width space, right-to-left
     override, control character) refused with the character named, so "Anu"
     and "A\\u200bnu" cannot become two players. Imported archives keep their
-    names as written instead (club.scoring.archive), so that every exported
+    names as written instead (club.archive), so that every exported
     file stays valid.
     """
 

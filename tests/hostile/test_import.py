@@ -17,9 +17,9 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club.games.management.commands.import_results import MAX_BYTES
+from club import archive
+from club.archive.management.commands.import_results import MAX_BYTES
 from club.games.models import Player
-from club.scoring import archive
 from club.scoring.services import DealEntry, record_deal
 from tests.factories import start_game
 from tests.hostile.conftest import NAMES, check_invariants, fresh_state, snapshot
@@ -299,7 +299,7 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
 
 
 def test_the_size_limit_is_in_the_help():
-    from club.games.management.commands.import_results import Command
+    from club.archive.management.commands.import_results import Command
 
     assert "50 MB" in Command.help
 
@@ -307,7 +307,7 @@ def test_the_size_limit_is_in_the_help():
 def test_standard_input_is_limited_too(monkeypatch):
     import sys
 
-    from club.games.management.commands import import_results as command
+    from club.archive.management.commands import import_results as command
 
     monkeypatch.setattr(command, "MAX_BYTES", 10)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"[" * 11)))

@@ -12,8 +12,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from club import archive
+from club.archive import format as archive_format
 from club.games.models import Game
-from club.scoring import archive
 
 pytestmark = pytest.mark.django_db
 
@@ -90,5 +91,5 @@ def test_every_long_value_is_cut(tmp_path, deal, field, quoted):
 def test_a_value_of_40_characters_or_fewer_is_quoted_whole(tmp_path):
     message = refused(tmp_path, document(bid=60))
     assert f'Game "{LABEL}", deal 2, bid: a bid must be from 28 to 56; 60 is not.' in message
-    assert archive._quoted("x" * 38) == '"' + "x" * 38 + '"'
-    assert archive._quoted("x" * 39) == '"' + "x" * 29 + "… (41 characters)"
+    assert archive_format._quoted("x" * 38) == '"' + "x" * 38 + '"'
+    assert archive_format._quoted("x" * 39) == '"' + "x" * 29 + "… (41 characters)"

@@ -1,4 +1,4 @@
-"""The streamed exports (``club.scoring.archive``) against the rules.
+"""The streamed exports (``club.archive``) against the rules.
 
 The exports read what the scoring services stored instead of replaying every
 game. Here a varied club is played through the real services (corrections,
@@ -24,8 +24,10 @@ from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from club import archive
+from club.archive import export as archive_export
+from club.archive import format as archive_format
 from club.games.models import Change, Game, Player, Team
-from club.scoring import archive
 from club.scoring import rules as core
 from club.scoring.services import (
     DealEntry,
@@ -159,7 +161,7 @@ def _replayed(games) -> list[tuple[Game, list[archive.TeamSpec], list, core.Game
 
 def _game_documents(games) -> list[dict]:
     return [
-        archive._game_document(
+        archive_format._game_document(
             label=game.label,
             rules=game.rules,
             teams=teams,
@@ -196,7 +198,7 @@ def _replayed_deal_rows(games, where=lambda game: ()) -> list[list]:
     rows = []
     for game, teams, settlements, _state in _replayed(games):
         names = [team.name for team in teams]
-        seats = archive._seat_names(teams)
+        seats = archive_format._seat_names(teams)
         for s in settlements:
             for team, name in enumerate(names):
                 cells = (
@@ -239,7 +241,7 @@ def _tournament_games(tournament: Tournament):
 
 
 def replayed_tournament_json(tournament: Tournament) -> str:
-    head = archive._tournament_object(tournament)
+    head = archive_export._tournament_object(tournament)
     # The sittings as they read with a query per sitting, before they were read together.
     head["sittings"] = [
         {
@@ -269,7 +271,7 @@ def replayed_tournament_csv(tournament: Tournament, table: str) -> str:
         return _csv([header, *_replayed_deal_rows(_tournament_games(tournament), where)])
     rows: list = [archive.GAMES_CSV_COLUMNS]
     for game, teams, _settlements, state in _replayed(_tournament_games(tournament)):
-        finished, places = archive._outcome(state, game.deal_limit, game.ended_early)
+        finished, places = archive_format._outcome(state, game.deal_limit, game.ended_early)
         cells = [*where(game), game.label, "finished" if finished else "in_progress"]
         cells.append(state.deals_played)
         for position in range(4):
@@ -322,10 +324,10 @@ def test_the_club_played_has_every_kind_of_game_and_deal():
     assert set(Change.objects.values_list("action", flat=True)) >= {"edited", "undone", "ended"}
 
 
-@pytest.mark.parametrize("chunk", [archive.EXPORT_CHUNK, 1, 4])
+@pytest.mark.parametrize("chunk", [archive_export.EXPORT_CHUNK, 1, 4])
 def test_streamed_json_and_csv_equal_the_replayed_documents(monkeypatch, chunk):
     play_club()
-    monkeypatch.setattr(archive, "EXPORT_CHUNK", chunk)
+    monkeypatch.setattr(archive_export, "EXPORT_CHUNK", chunk)
     pieces = list(archive.stream_json())
     assert len(pieces) > 2  # made a game at a time, not whole
     assert "".join(pieces) == replayed_json() == archive.export_json()
@@ -344,7 +346,7 @@ def test_streamed_tournament_exports_equal_the_replayed_ones(monkeypatch):
     tournament_services.finish_tournament(tournament=final)
     tournament_services.make_final(tournament=final)
     final.refresh_from_db()
-    monkeypatch.setattr(archive, "EXPORT_CHUNK", 2)
+    monkeypatch.setattr(archive_export, "EXPORT_CHUNK", 2)
     for tournament in (running, final):
         assert archive.export_tournament_json([tournament]) == replayed_tournament_json(tournament)
         for table in ("games", "deals"):
@@ -384,13 +386,13 @@ def test_a_whole_archive_export_makes_as_many_queries_for_20_games_as_for_2():
 
 
 # On PostgreSQL a chunk's deals, ledger rows and piles are read in three plain
-# queries (archive._deal_rows_by_table); SQLite reads them in one.
+# queries (archive_export._deal_rows_by_table); SQLite reads them in one.
 PER_CHUNK = 5 if connection.vendor == "postgresql" else 3
 
 
 def test_more_games_than_a_chunk_take_the_same_queries_a_chunk(monkeypatch):
     play_games(10)
-    monkeypatch.setattr(archive, "EXPORT_CHUNK", 4)
+    monkeypatch.setattr(archive_export, "EXPORT_CHUNK", 4)
     assert _queries(archive.stream_json) == 3 * PER_CHUNK  # chunks of 4, 4 and 2 games
 
 
@@ -465,7 +467,7 @@ def test_a_failed_export_leaves_no_file_it_started(tmp_path, monkeypatch):
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(
-        "club.games.management.commands.export_results.stream_json", lambda: broken()
+        "club.archive.management.commands.export_results.stream_json", lambda: broken()
     )
     path = tmp_path / "club.json"
     with pytest.raises(RuntimeError):

@@ -25,6 +25,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from club import archive
+from club.archive import format as archive_format
+from club.archive import load as archive_load
 from club.games.models import (
     Change,
     Game,
@@ -47,8 +50,8 @@ from club.leaderboards.models import (
     TeamTotals,
 )
 from club.ops import synthetic
-from club.scoring import archive, services
 from club.scoring import rules as core
+from club.scoring import services
 from club.tournaments.models import (
     Bye,
     Sitting,
@@ -228,7 +231,7 @@ def generated_document(seed: int = 56) -> dict:
         first_dealer = rng.randrange(2 * count)
         settlements, state = _played(count, first_dealer, rules, rng, limit=limit, stop=stop)
         games.append(
-            archive._game_document(
+            archive_format._game_document(
                 label=f"Bulk game {number}",
                 rules=rules,
                 teams=chosen,
@@ -267,7 +270,7 @@ def test_bulk_import_stores_exactly_what_recording_deal_by_deal_stores(
     user = organiser if signed_in else None
     text = the_file()
     bulk = import_and_read(text, user)
-    monkeypatch.setattr(archive, "_write_game", write_deal_by_deal)
+    monkeypatch.setattr(archive_load, "_write_game", write_deal_by_deal)
     by_deal = import_and_read(text, user)
 
     assert bulk.keys() == by_deal.keys()
@@ -296,7 +299,7 @@ def _one_game(label: str, deals: int) -> str:
         archive.TeamSpec("Up & Down", "Up", "Down"),
     ]
     settlements, state = _played(2, 0, rules, rng, stop=deals)
-    document = archive._game_document(
+    document = archive_format._game_document(
         label=label, rules=rules, teams=teams, first_dealer=0, settlements=settlements, state=state
     )
     return json.dumps({"format": archive.FORMAT, "games": [document]})

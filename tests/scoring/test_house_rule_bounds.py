@@ -16,8 +16,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from club import archive
 from club.games.models import Game
-from club.scoring import archive
 from club.scoring import rules as core
 from club.scoring.services import DealEntry, ScoringError, load_seating, record_deal, replay_game
 from club.tournaments.models import Tournament

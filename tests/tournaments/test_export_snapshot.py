@@ -22,9 +22,10 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.urls import reverse
 
+from club import archive
+from club.archive import export as archive_export
 from club.db import one_snapshot
 from club.games.models import Round
-from club.scoring import archive
 from club.tournaments import services
 from tests.tournaments.helpers import make_tournament, win_game
 
@@ -71,13 +72,13 @@ def in_another_connection(write) -> None:
 @contextmanager
 def a_deal_lands_between_standings_and_games(sitting):
     game = sitting.games.get().game
-    real = archive._tournament_export_games
+    real = archive_export._tournament_export_games
 
     def games_after_a_deal(tournament):
         in_another_connection(lambda: win_game(game, "Anu & Biju"))
         return real(tournament)
 
-    with mock.patch.object(archive, "_tournament_export_games", games_after_a_deal):
+    with mock.patch.object(archive_export, "_tournament_export_games", games_after_a_deal):
         yield game
 
 

@@ -34,9 +34,9 @@ from django.core.management.base import CommandError
 from django.http import StreamingHttpResponse
 from django.urls import reverse
 
+from club.archive import ArchiveError, import_results, points_text
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.scoring import rules as core
-from club.scoring.archive import ArchiveError, import_results, points_text
 from club.scoring.services import DealEntry, record_deal
 from club.tournaments import services
 from club.tournaments.models import (

@@ -13,8 +13,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from club.archive import ArchiveError, import_results
 from club.games.models import Game
-from club.scoring.archive import ArchiveError, import_results
 
 DEMO_FILES = (
     settings.BASE_DIR / "fixtures" / "demo.json",

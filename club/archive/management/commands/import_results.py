@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from club.scoring.archive import ArchiveError, import_results, read_text
+from club.archive import ArchiveError, import_results, read_text
 
 # A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file
 # is refused before it is read, so a wrong file cannot fill the memory.

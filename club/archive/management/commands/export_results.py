@@ -9,8 +9,7 @@ import os
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from club.db import one_snapshot
-from club.scoring.archive import (
+from club.archive import (
     CSV_TABLES,
     ArchiveError,
     stream_csv,
@@ -18,6 +17,7 @@ from club.scoring.archive import (
     stream_tournament_csv,
     stream_tournament_json,
 )
+from club.db import one_snapshot
 from club.tournaments.models import Tournament
 
 

@@ -1,0 +1,504 @@
+"""The archive format ``fiftysix-results/1``: its keys and limits, errors, small helpers,
+what a game and a tournament in a file say, and the document both ways (a game's
+settlement as the export writes it and the import checks it)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from club.games.models import (
+    Game,
+    Player,
+    Team,
+)
+from club.scoring import rules as core
+from club.scoring.names import unstorable
+from club.tournaments.models import SittingGame, Tournament
+
+FORMAT = "fiftysix-results/1"
+
+MAX_LABEL = Game._meta.get_field("label").max_length
+MAX_PLAYER_NAME = Player._meta.get_field("name").max_length
+MAX_TEAM_NAME = Team._meta.get_field("name").max_length
+# House rules are bounded by the rules core (core.MAX_TABLES, MAX_BAND_TABLES,
+# MAX_FACTOR, MAX_DEAL_LIMIT), the same bounds as the forms'.
+
+DOCUMENT_KEYS = ("format", "tournament", "games")
+GAME_INPUT_KEYS = (
+    "label",
+    "tables_per_team",
+    "payout",
+    "doubling_factors",
+    "deal_limit",
+    "teams",
+    "first_dealer",
+    "ended_early",
+    "rounds",
+)
+GAME_COMPUTED_KEYS = ("status", "winner", "tables")
+TEAM_KEYS = ("name", "players")
+BAND_KEYS = ("from", "to", "made", "failed")
+FACTOR_KEYS = ("double", "redouble")
+ROUND_INPUT_KEYS = ("all_pass", "declarer", "bid", "trump", "doubling", "points")
+ROUND_COMPUTED_KEYS = (
+    "number",
+    "dealer",
+    "declaring_team",
+    "made",
+    "transfers",
+    "tables_after",
+    "eliminated",
+)
+
+CSV_COLUMNS = (
+    "game",
+    "deal",
+    "dealer",
+    "declarer",
+    "declaring_team",
+    "all_pass",
+    "bid",
+    "trump",
+    "doubling",
+    "made",
+    "team",
+    "points",
+    "change",
+    "tables_after",
+    "eliminated",
+)
+
+# The rules core names its fields after the deal and the settings; the file's keys.
+_SETTING_FIELDS = {"tables": "tables_per_team", "bands": "payout", "doubling": "doubling_factors"}
+
+
+class ArchiveError(Exception):
+    """An archive refused, with a message naming the game, deal and field at fault."""
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        label: str | None = None,
+        index: int | None = None,
+        number: int | None = None,
+        field: str | None = None,
+        tournament: str | None = None,
+        document: int | None = None,
+    ):
+        self.problem = problem
+        self.tournament = tournament
+        self.document = document
+        self.label = label
+        self.index = index
+        self.number = number
+        self.field = field
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        parts = []
+        if self.document is not None:
+            parts.append(_("Document %(number)d of the list") % {"number": self.document})
+        if self.tournament:
+            parts.append(_('Tournament "%(name)s"') % {"name": self.tournament})
+        elif self.tournament is not None:
+            parts.append(_("The tournament"))
+        if self.label is not None:
+            parts.append(_('Game "%(label)s"') % {"label": self.label})
+        elif self.index is not None:
+            parts.append(_("Game %(index)d in the file") % {"index": self.index})
+        if self.number is not None:
+            parts.append(_("deal %(number)d") % {"number": self.number})
+        if self.field:
+            parts.append(self.field)
+        if not parts:
+            return self.problem
+        return _("%(where)s: %(problem)s") % {"where": ", ".join(parts), "problem": self.problem}
+
+
+# --- Small helpers ------------------------------------------------------------
+
+
+def _clean(name: str) -> str:
+    """A name as the club stores it: inner runs of spaces collapsed, ends trimmed.
+
+    Names are kept exactly as the file writes them otherwise (no NFKC, no refusal of
+    hidden characters, which the forms apply to what is typed): every file this app
+    ever exported must stay valid and export again identically.
+    """
+    return " ".join(name.split())
+
+
+def _key(name: str) -> str:
+    """How names are matched: spacing and capitals do not matter."""
+    return _clean(name).lower()
+
+
+def _decap(text: str) -> str:
+    """Lower the first letter of a sentence that follows "…, field: "."""
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _gettext_in_sentence(message: str) -> str:
+    return _decap(_(message))
+
+
+# A value from the file longer than this is cut in a message, to its first
+# QUOTE_KEEP characters and its length: a hostile file cannot fill a page with it.
+QUOTE_LIMIT = 40
+QUOTE_KEEP = 30
+
+
+def _cut(text: str) -> str:
+    """Text for a message: whole up to ``QUOTE_LIMIT`` characters, else its start and length."""
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    return ngettext(
+        "%(start)s… (%(length)s character)", "%(start)s… (%(length)s characters)", len(text)
+    ) % {"start": text[:QUOTE_KEEP], "length": number_format(len(text), force_grouping=True)}
+
+
+def _quoted(value: object) -> str:
+    """A value from the file as it reads in JSON, cut short (:func:`_cut`) for a message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = "..."
+    return _cut(text)
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _and_list(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return _("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
+
+
+class _Object(dict):
+    """A JSON object that remembers the first key it saw twice."""
+
+    duplicate: str | None = None
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    result = _Object()
+    for key, value in pairs:
+        if key in result and result.duplicate is None:
+            result.duplicate = key
+        result[key] = value
+    return result
+
+
+@dataclass
+class _Place:
+    """Where in the file a check is looking; makes errors that say so."""
+
+    label: str | None
+    index: int | None
+    tournament: str | None = None
+
+    def error(self, problem: str, *, number: int | None = None, field: str | None = None):
+        return ArchiveError(
+            problem,
+            label=self.label,
+            index=None if self.label is not None else self.index,
+            number=number,
+            field=field,
+            tournament=self.tournament,
+        )
+
+    def object(
+        self,
+        value: object,
+        allowed: Sequence[str] | None,
+        *,
+        what: str,
+        number: int | None = None,
+        field: str | None = None,
+    ) -> dict:
+        """Check ``value`` is a JSON object with no repeated key and only ``allowed`` keys."""
+        if not isinstance(value, dict):
+            raise self.error(
+                _("%(what)s must be a JSON object, not %(value)s.")
+                % {"what": what, "value": _quoted(value)},
+                number=number,
+                field=field,
+            )
+        duplicate = getattr(value, "duplicate", None)
+        if duplicate is not None:
+            raise self.error(
+                _("the key “%(key)s” is given twice in %(what)s.")
+                % {"key": duplicate, "what": what},
+                number=number,
+                field=field,
+            )
+        for key in value:
+            if allowed is not None and key not in allowed:
+                raise self.error(
+                    _("this is not a field of %(what)s (the fields are %(fields)s).")
+                    % {"what": what, "fields": ", ".join(allowed)},
+                    number=number,
+                    field=f"{field}.{key}" if field else key,
+                )
+        return value
+
+    def text(
+        self, value: object, *, field: str, limit: int, what: str, number: int | None = None
+    ) -> str:
+        """A name or label: a non-empty string without control characters."""
+        if not isinstance(value, str):
+            raise self.error(
+                _("%(what)s must be text, not %(value)s.")
+                % {"what": what, "value": _quoted(value)},
+                number=number,
+                field=field,
+            )
+        cleaned = _clean(value)
+        if not cleaned:
+            raise self.error(
+                _("%(what)s cannot be empty.") % {"what": what}, number=number, field=field
+            )
+        if unstorable(cleaned):
+            raise self.error(
+                _("%(what)s contains a control character or an invalid one.") % {"what": what},
+                number=number,
+                field=field,
+            )
+        if len(cleaned) > limit:
+            raise self.error(
+                _("%(what)s is %(length)d characters long; at most %(limit)d are allowed.")
+                % {"what": what, "length": len(cleaned), "limit": limit},
+                number=number,
+                field=field,
+            )
+        return cleaned
+
+    def whole(self, value: object, *, field: str, low: int, high: int, what: str) -> int:
+        if not _is_whole(value) or not low <= value <= high:  # type: ignore[operator]
+            raise self.error(
+                _("%(what)s must be a whole number from %(low)d to %(high)d, not %(value)s.")
+                % {"what": what, "low": low, "high": high, "value": _quoted(value)},
+                field=field,
+            )
+        return value  # type: ignore[return-value]
+
+
+# --- What a game in the file says ------------------------------------------------
+
+
+@dataclass
+class TeamSpec:
+    name: str
+    first: str
+    second: str
+
+
+@dataclass
+class GameSpec:
+    """One game of the file, checked: what to write and what the rules made of it."""
+
+    index: int
+    label: str
+    rules: core.Rules
+    teams: list[TeamSpec]
+    first_dealer: int  # seat
+    deals: list[core.Deal]
+    settlements: list[core.Settlement]
+    state: core.GameState
+    deal_limit: int | None = None
+    ended_early: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return _outcome(self.state, self.deal_limit, self.ended_early)[0]
+
+    @property
+    def seat_names(self) -> list[str]:
+        return _seat_names(self.teams)
+
+
+def _seat_names(teams: Sequence[TeamSpec]) -> list[str]:
+    return [
+        (teams[team].first, teams[team].second)[partner]
+        for team, partner in core.seat_order(len(teams))
+    ]
+
+
+# --- The document both ways ------------------------------------------------------
+
+
+def _settings_fields(rules: core.Rules) -> dict:
+    data: dict = {"tables_per_team": rules.tables_per_team}
+    if rules.bands != core.DEFAULT_BANDS:
+        data["payout"] = [
+            {"from": band.low, "to": band.high, "made": band.made, "failed": band.failed}
+            for band in rules.bands
+        ]
+    if (rules.double_factor, rules.redouble_factor) != (
+        core.DEFAULT_RULES.double_factor,
+        core.DEFAULT_RULES.redouble_factor,
+    ):
+        data["doubling_factors"] = {
+            "double": rules.double_factor,
+            "redouble": rules.redouble_factor,
+        }
+    return data
+
+
+def _round_document(
+    settlement: core.Settlement, team_names: Sequence[str], seat_names: Sequence[str]
+) -> dict:
+    data: dict = {"number": settlement.number, "dealer": seat_names[settlement.dealer]}
+    if settlement.all_pass:
+        data["all_pass"] = True
+    else:
+        data["declarer"] = seat_names[settlement.declarer]  # type: ignore[index]
+        data["bid"] = settlement.bid
+        data["trump"] = str(settlement.trump)
+        data["doubling"] = str(settlement.doubling)
+    data["points"] = {team_names[team]: pile for team, pile in sorted(settlement.points.items())}
+    data["declaring_team"] = team_names[settlement.declaring_team]
+    data["made"] = settlement.made
+    teams = range(len(team_names))
+    data["transfers"] = {team_names[team]: settlement.transfers[team] for team in teams}
+    data["tables_after"] = {team_names[team]: settlement.tables_after[team] for team in teams}
+    data["eliminated"] = [team_names[team] for team in settlement.eliminated]
+    return data
+
+
+def _outcome(
+    state: core.GameState, deal_limit: int | None, ended_early: bool
+) -> tuple[bool, dict[int, int]]:
+    """Whether the game is over and its places, as ``club.scoring.services`` decides it.
+
+    Won when one team is left; also over after the deal limit or when the
+    organiser called time, and then placed by tables held, ties shared.
+    """
+    if state.finished:
+        return True, state.places()
+    if ended_early or (deal_limit and state.deals_played >= deal_limit):
+        return True, core.final_places(state)
+    return False, {}
+
+
+def _game_document(
+    *,
+    label: str,
+    rules: core.Rules,
+    teams: Sequence[TeamSpec],
+    first_dealer: int,
+    settlements: Sequence[core.Settlement],
+    state: core.GameState,
+    deal_limit: int | None = None,
+    ended_early: bool = False,
+) -> dict:
+    names = [team.name for team in teams]
+    seat_names = _seat_names(teams)
+    finished, places = _outcome(state, deal_limit, ended_early)
+    firsts = [team for team, place in places.items() if place == 1]
+    data: dict = {"label": label}
+    data.update(_settings_fields(rules))
+    # Written only when set, so games without them read exactly as before.
+    if deal_limit is not None:
+        data["deal_limit"] = deal_limit
+    data["teams"] = [{"name": team.name, "players": [team.first, team.second]} for team in teams]
+    data["first_dealer"] = seat_names[first_dealer]
+    if ended_early:
+        data["ended_early"] = True
+    data["status"] = Game.Status.FINISHED.value if finished else Game.Status.IN_PROGRESS.value
+    data["winner"] = names[firsts[0]] if len(firsts) == 1 else None
+    data["tables"] = {names[team]: state.tables[team] for team in range(len(teams))}
+    data["rounds"] = [_round_document(s, names, seat_names) for s in settlements]
+    return data
+
+
+# --- Tournaments ------------------------------------------------------------------------
+#
+# A tournament's archive is a ``fiftysix-results/1`` document with a top-level
+# "tournament" object beside its "games": the tournament's settings, its teams,
+# its confirmed sittings (which game each table played, who had a bye) and the
+# standings. Standings are computed, like a game's tables: an import rebuilds
+# them from the games and refuses the file when they disagree.
+
+TOURNAMENT_KEYS = (
+    "name",
+    "starts_on",
+    "ends_on",
+    "venue",
+    "status",
+    "final",
+    "provisional",
+    "tables_per_team",
+    "payout",
+    "doubling_factors",
+    "deals_per_game",
+    "points_by_place",
+    "require_confirmation",
+    "teams",
+    "sittings",
+    "standings",
+)
+SITTING_KEYS = ("number", "game_size", "games", "byes")
+SITTING_GAME_KEYS = ("table", "game")
+STANDING_KEYS = (
+    "place",
+    "shared",
+    "team",
+    "points",
+    "games",
+    "won",
+    "net_tables",
+    "declared",
+    "made",
+    "byes",
+)
+MAX_TOURNAMENT_NAME = Tournament._meta.get_field("name").max_length
+MAX_VENUE = Tournament._meta.get_field("venue").max_length
+MAX_TABLE_LABEL = SittingGame._meta.get_field("table_label").max_length
+MAX_TEAMS_IN_GAME = 4
+
+STANDINGS_CSV_COLUMNS = ("results",) + STANDING_KEYS
+GAMES_CSV_COLUMNS = (
+    "results",
+    "sitting",
+    "table",
+    "game",
+    "status",
+    "deals",
+) + tuple(
+    f"{column}_{number}"
+    for number in range(1, MAX_TEAMS_IN_GAME + 1)
+    for column in ("team", "place", "tables")
+)
+TOURNAMENT_DEALS_CSV_COLUMNS = ("results", "sitting", "table") + CSV_COLUMNS
+CSV_TABLES = ("standings", "games", "deals")
+
+
+def points_text(points: Fraction) -> str:
+    """Tournament points written exactly: "4", "2.5", or "4/3" when no decimal is exact."""
+    if points.denominator == 1:
+        return str(points.numerator)
+    rest = points.denominator
+    for factor in (2, 5):
+        while rest % factor == 0:
+            rest //= factor
+    if rest != 1:
+        return f"{points.numerator}/{points.denominator}"
+    exact = Decimal(points.numerator) / Decimal(points.denominator)
+    return format(exact.normalize(), "f")

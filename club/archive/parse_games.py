@@ -1,0 +1,611 @@
+"""Reading a game from a file: label, house rules, teams, rounds, its end; every round
+settled by the rules core and the file's computed fields compared with it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from club.archive.format import (
+    _SETTING_FIELDS,
+    BAND_KEYS,
+    FACTOR_KEYS,
+    GAME_COMPUTED_KEYS,
+    GAME_INPUT_KEYS,
+    MAX_LABEL,
+    MAX_PLAYER_NAME,
+    MAX_TEAM_NAME,
+    QUOTE_LIMIT,
+    ROUND_COMPUTED_KEYS,
+    ROUND_INPUT_KEYS,
+    TEAM_KEYS,
+    GameSpec,
+    TeamSpec,
+    _and_list,
+    _cut,
+    _game_document,
+    _gettext_in_sentence,
+    _is_whole,
+    _key,
+    _outcome,
+    _Place,
+    _quoted,
+    _seat_names,
+)
+from club.games.models import (
+    Game,
+)
+from club.scoring import rules as core
+from club.scoring.names import unstorable
+
+
+def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
+    place = _Place(None, index)
+    if not isinstance(raw, dict):
+        raise place.error(
+            _("a game must be a JSON object, not %(value)s.") % {"value": _quoted(raw)}
+        )
+    if "label" not in raw:
+        raise place.error(_("every game needs a label."), field="label")
+    label = raw["label"]
+    if not isinstance(label, str) or not label.strip():
+        raise place.error(
+            _("the label must be text that is not empty, not %(value)s.")
+            % {"value": _quoted(label)},
+            field="label",
+        )
+    label = label.strip()
+    if len(label) > MAX_LABEL:
+        raise place.error(
+            _("the label is %(length)d characters long; at most %(limit)d are allowed.")
+            % {"length": len(label), "limit": MAX_LABEL},
+            field="label",
+        )
+    if unstorable(label):
+        raise place.error(
+            _("the label contains a control character or an invalid one."), field="label"
+        )
+    here = _Place(label, index)
+    key = label.lower()
+    if key in seen:
+        raise here.error(
+            _("the file has two games with this label (games %(first)d and %(second)d).")
+            % {"first": seen[key], "second": index},
+            field="label",
+        )
+    seen[key] = index
+    if Game.objects.annotate(lower=Lower("label")).filter(lower=key).exists():
+        raise here.error(
+            _("the club already has a game with this label."),
+            field="label",
+        )
+    return label
+
+
+def _parse_rules(place: _Place, raw: dict) -> core.Rules:
+    tables = raw.get("tables_per_team", core.DEFAULT_RULES.tables_per_team)
+    tables = place.whole(
+        tables, field="tables_per_team", low=1, high=core.MAX_TABLES, what=_("tables per team")
+    )
+    bands = core.DEFAULT_BANDS
+    if "payout" in raw:
+        payout = raw["payout"]
+        if not isinstance(payout, list) or not payout:
+            raise place.error(
+                _(
+                    "the payout must be a list of bands such as "
+                    '{"from": 28, "to": 39, "made": 1, "failed": 2}, not %(value)s.'
+                )
+                % {"value": _quoted(payout)},
+                field="payout",
+            )
+        parsed = []
+        for row, band in enumerate(payout, start=1):
+            band = place.object(band, BAND_KEYS, what=_("a payout band"), field="payout")
+            values = []
+            for key in BAND_KEYS:
+                value = band.get(key)
+                low = 0 if key in ("made", "failed") else core.DEFAULT_RULES.min_bid
+                high = (
+                    core.MAX_BAND_TABLES
+                    if key in ("made", "failed")
+                    else core.DEFAULT_RULES.max_bid
+                )
+                if not _is_whole(value) or not low <= value <= high:
+                    raise place.error(
+                        _(
+                            "band %(row)d needs “%(key)s” as a whole number from %(low)d to "
+                            "%(high)d, not %(value)s."
+                        )
+                        % {
+                            "row": row,
+                            "key": key,
+                            "low": low,
+                            "high": high,
+                            "value": _quoted(value),
+                        },
+                        field="payout",
+                    )
+                values.append(value)
+            parsed.append(core.Band(*values))
+        bands = tuple(parsed)
+    double, redouble = core.DEFAULT_RULES.double_factor, core.DEFAULT_RULES.redouble_factor
+    if "doubling_factors" in raw:
+        factors = place.object(
+            raw["doubling_factors"],
+            FACTOR_KEYS,
+            what=_("the doubling factors"),
+            field="doubling_factors",
+        )
+        double = place.whole(
+            factors.get("double", double),
+            field="doubling_factors",
+            low=1,
+            high=core.MAX_FACTOR,
+            what=_("the doubling factor"),
+        )
+        redouble = place.whole(
+            factors.get("redouble", redouble),
+            field="doubling_factors",
+            low=1,
+            high=core.MAX_FACTOR,
+            what=_("the redoubling factor"),
+        )
+    try:
+        rules = core.Rules(
+            tables_per_team=tables, bands=bands, double_factor=double, redouble_factor=redouble
+        )
+        core.check_house_rules(rules)
+        return rules
+    except core.RulesError as error:
+        raise place.error(
+            error.translated(_gettext_in_sentence),
+            field=_SETTING_FIELDS.get(error.field or "", error.field),
+        ) from None
+
+
+def _parse_teams(place: _Place, raw: dict) -> list[TeamSpec]:
+    if "teams" not in raw:
+        raise place.error(_("every game needs its teams."), field="teams")
+    teams_raw = raw["teams"]
+    if not isinstance(teams_raw, list):
+        raise place.error(
+            _("the teams must be a list, not %(value)s.") % {"value": _quoted(teams_raw)},
+            field="teams",
+        )
+    if len(teams_raw) not in (2, 3, 4):
+        raise place.error(
+            ngettext(
+                "56 is played by 4, 6 or 8 players in teams of two; this game has %(teams)d team.",
+                "56 is played by 4, 6 or 8 players in teams of two; this game has %(teams)d teams.",
+                len(teams_raw),
+            )
+            % {"teams": len(teams_raw)},
+            field="teams",
+        )
+    teams: list[TeamSpec] = []
+    team_of_player: dict[str, tuple[int, str]] = {}  # by name key: team number, spelling
+    names: dict[str, int] = {}
+    for number, team_raw in enumerate(teams_raw, start=1):
+        what = _("team %(number)d") % {"number": number}
+        team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
+        players = team_raw.get("players")
+        if not isinstance(players, list):
+            raise place.error(
+                _("team %(number)d needs “players”: a list of its two players.")
+                % {"number": number},
+                field="teams",
+            )
+        if len(players) != 2:
+            raise place.error(
+                _("team %(number)d must be two players, not %(count)d.")
+                % {"number": number, "count": len(players)},
+                field="teams",
+            )
+        first, second = (
+            place.text(
+                player,
+                field="teams",
+                limit=MAX_PLAYER_NAME,
+                what=_("a player's name in team %(number)d") % {"number": number},
+            )
+            for player in players
+        )
+        if _key(first) == _key(second):
+            raise place.error(
+                _("%(player)s is named twice in team %(number)d; a team is two players.")
+                % {"player": first, "number": number},
+                field="teams",
+            )
+        for player in (first, second):
+            if _key(player) in team_of_player:
+                other, spelling = team_of_player[_key(player)]
+                raise place.error(
+                    _(
+                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
+                        "a player sits in one team only."
+                    )
+                    % {"player": spelling, "first": other, "second": number},
+                    field="teams",
+                )
+            team_of_player[_key(player)] = (number, player)
+        if "name" in team_raw:
+            name = place.text(
+                team_raw["name"],
+                field="teams",
+                limit=MAX_TEAM_NAME,
+                what=_("the name of team %(number)d") % {"number": number},
+            )
+        else:
+            name = f"{first} & {second}"
+        if _key(name) in names:
+            raise place.error(
+                _("teams %(first)d and %(second)d are both called “%(name)s”.")
+                % {"first": names[_key(name)], "second": number, "name": name},
+                field="teams",
+            )
+        names[_key(name)] = number
+        teams.append(TeamSpec(name, first, second))
+    return teams
+
+
+def _seat_of(
+    place: _Place,
+    value: object,
+    seat_names: Sequence[str],
+    *,
+    field: str,
+    number: int | None = None,
+    role: str,
+) -> int:
+    if not isinstance(value, str):
+        raise place.error(
+            _("%(role)s must be the name of a player at this game, not %(value)s.")
+            % {"role": role, "value": _quoted(value)},
+            number=number,
+            field=field,
+        )
+    for seat, name in enumerate(seat_names):
+        if _key(name) == _key(value):
+            return seat
+    raise place.error(
+        _("%(name)s is not seated at this game; %(role)s must be one of %(players)s.")
+        % {"name": _quoted(value), "role": role, "players": _and_list(seat_names)},
+        number=number,
+        field=field,
+    )
+
+
+def _parse_round(
+    place: _Place, raw: object, number: int, teams: Sequence[TeamSpec], seat_names: Sequence[str]
+) -> core.Deal:
+    what = _("a deal")
+    raw = place.object(raw, ROUND_INPUT_KEYS + ROUND_COMPUTED_KEYS, what=what, number=number)
+    all_pass = raw.get("all_pass", False)
+    if not isinstance(all_pass, bool):
+        raise place.error(
+            _("all_pass must be true or false, not %(value)s.") % {"value": _quoted(all_pass)},
+            number=number,
+            field="all_pass",
+        )
+
+    declarer: int | None = None
+    if all_pass:
+        if raw.get("declarer") is not None:
+            raise place.error(
+                _("everyone passed in this deal, so it has no declarer."),
+                number=number,
+                field="declarer",
+            )
+        bid = raw.get("bid")
+        if bid is not None and not _is_whole(bid):
+            raise place.error(
+                _("the bid must be a whole number, not %(value)s.") % {"value": _quoted(bid)},
+                number=number,
+                field="bid",
+            )
+    else:
+        for key in ("declarer", "bid", "trump"):
+            if raw.get(key) is None:
+                raise place.error(
+                    _("a deal needs its %(key)s (or “all_pass”: true when everyone passed).")
+                    % {"key": key},
+                    number=number,
+                    field=key,
+                )
+        declarer = _seat_of(
+            place,
+            raw["declarer"],
+            seat_names,
+            field="declarer",
+            number=number,
+            role=_("the declarer"),
+        )
+        bid = raw["bid"]
+        if not _is_whole(bid):
+            raise place.error(
+                _("the bid must be a whole number from %(low)d to %(high)d, not %(value)s.")
+                % {
+                    "low": core.DEFAULT_RULES.min_bid,
+                    "high": core.DEFAULT_RULES.max_bid,
+                    "value": _quoted(bid),
+                },
+                number=number,
+                field="bid",
+            )
+
+    trump = raw.get("trump")
+    if trump is not None and (not isinstance(trump, str) or trump not in set(core.Trump)):
+        raise place.error(
+            _("%(value)s is not a trump: choose clubs, diamonds, hearts, spades or no-trumps.")
+            % {"value": _quoted(trump)},
+            number=number,
+            field="trump",
+        )
+    doubling = raw.get("doubling", core.Doubling.NONE.value)
+    if not isinstance(doubling, str) or doubling not in set(core.Doubling):
+        raise place.error(
+            _("%(value)s is not a doubling: choose none, double or redouble.")
+            % {"value": _quoted(doubling)},
+            number=number,
+            field="doubling",
+        )
+
+    if "points" not in raw:
+        raise place.error(
+            _("a deal needs the points: the pile of every team still playing."),
+            number=number,
+            field="points",
+        )
+    points_raw = place.object(
+        raw["points"],
+        None,
+        what=_("the points"),
+        number=number,
+        field="points",
+    )
+    team_index = {_key(team.name): index for index, team in enumerate(teams)}
+    points: dict[int, object] = {}
+    for name, pile in points_raw.items():
+        index = team_index.get(_key(name))
+        if index is None:
+            raise place.error(
+                _("%(name)s is not a team of this game; the teams are %(teams)s.")
+                % {"name": _quoted(name), "teams": _and_list([team.name for team in teams])},
+                number=number,
+                field="points",
+            )
+        if index in points:
+            raise place.error(
+                _("the pile of %(team)s is given twice.") % {"team": teams[index].name},
+                number=number,
+                field="points",
+            )
+        points[index] = pile
+    return core.Deal(
+        points=points,  # type: ignore[arg-type]  # the rules check every pile
+        declarer=declarer,
+        bid=bid,
+        trump=trump,
+        doubling=doubling,
+    )
+
+
+def _replay(
+    place: _Place,
+    teams: Sequence[TeamSpec],
+    first_dealer: int,
+    deals: Sequence[core.Deal],
+    rules: core.Rules,
+) -> tuple[list[core.Settlement], core.GameState]:
+    names = [team.name for team in teams]
+    try:
+        return core.replay(len(teams), first_dealer, deals, rules)
+    except core.DealError as error:
+        if isinstance(error.__cause__, core.GameOver):
+            before = core.replay(len(teams), first_dealer, deals[: error.number - 1], rules)[1]
+            winner = names[before.winner] if before.winner is not None else "?"
+            raise place.error(
+                _(
+                    "the game was already over after deal %(last)d (%(team)s had won), so no "
+                    "deal can follow it."
+                )
+                % {"last": error.number - 1, "team": winner},
+                number=error.number,
+            ) from None
+        raise place.error(
+            _rules_problem(error, names),
+            number=error.number,
+            field=error.field,
+        ) from None
+    except core.RulesError as error:
+        raise place.error(_rules_problem(error, names), field=error.field) from None
+
+
+def _rules_problem(error: core.RulesError, names: Sequence[str]) -> str:
+    """The rules' message as part of a sentence, a long value from the file in it cut short.
+
+    The rules quote what they refuse (a bid, a pile, their sum); a value longer
+    than ``QUOTE_LIMIT`` characters is cut as :func:`_quoted` cuts it, its
+    placeholder then written as text (``%(bid)d`` reads ``%(bid)s``).
+    """
+    long = {
+        key: _cut(str(value))
+        for key, value in error.params.items()
+        if key != "team" and len(str(value)) > QUOTE_LIMIT
+    }
+    if not long:
+        return error.translated(_gettext_in_sentence, names)
+    placeholder = re.compile(
+        r"%\((" + "|".join(map(re.escape, long)) + r")\)[#0 +-]*\d*(\.\d+)?[a-z]"
+    )
+
+    def gettext(text: str) -> str:
+        return placeholder.sub(r"%(\1)s", _gettext_in_sentence(text))
+
+    # Not constructed: its English message would format the cut text with "%d".
+    shortened = core.RulesError.__new__(core.RulesError)
+    shortened.template, shortened.field = error.template, error.field
+    shortened.params = {**error.params, **long}
+    return shortened.translated(gettext, names)
+
+
+def _comparable(value: object) -> object:
+    """A value reduced so that spelling of names does not matter but types do."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        return ("int", value)
+    if isinstance(value, str):
+        return ("str", _key(value))
+    if isinstance(value, list):
+        return ("list", [_comparable(item) for item in value])
+    if isinstance(value, dict):
+        items = {_key(key): _comparable(item) for key, item in value.items()}
+        if len(items) != len(value) or getattr(value, "duplicate", None) is not None:
+            return ("dict", "ambiguous", id(value))
+        return ("dict", items)
+    return (type(value).__name__, value)
+
+
+def _agrees(given: object, expected: object, *, unordered: bool = False) -> bool:
+    try:
+        return _agrees_exactly(given, expected, unordered=unordered)
+    except RecursionError:  # a value nested deeper than any the rules give
+        return False
+
+
+def _agrees_exactly(given: object, expected: object, *, unordered: bool) -> bool:
+    if unordered and isinstance(given, list) and isinstance(expected, list):
+        return sorted(map(repr, map(_comparable, given))) == sorted(
+            map(repr, map(_comparable, expected))
+        )
+    return _comparable(given) == _comparable(expected)
+
+
+def _check_computed(
+    place: _Place, raw: dict, expected: dict, keys: Sequence[str], number: int | None = None
+) -> None:
+    for key in keys:
+        if key not in raw:
+            continue
+        if not _agrees(raw[key], expected[key], unordered=key == "eliminated"):
+            raise place.error(
+                _(
+                    "the file says %(given)s but the deals, settled by the rules, give "
+                    "%(expected)s; the file has been changed or is damaged."
+                )
+                % {"given": _quoted(raw[key]), "expected": _quoted(expected[key])},
+                number=number,
+                field=key,
+            )
+
+
+def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, bool]:
+    """The optional deal limit and whether the organiser called time on the game."""
+    deal_limit = raw.get("deal_limit")
+    if deal_limit is not None:
+        deal_limit = place.whole(
+            deal_limit,
+            field="deal_limit",
+            low=1,
+            high=core.MAX_DEAL_LIMIT,
+            what=_("the deal limit"),
+        )
+        if deals > deal_limit:
+            raise place.error(
+                _("the game ends after %(limit)d deals but the file has %(deals)d.")
+                % {"limit": deal_limit, "deals": deals},
+                field="rounds",
+            )
+    ended_early = raw.get("ended_early", False)
+    if not isinstance(ended_early, bool):
+        raise place.error(
+            _("ended_early must be true or false, not %(value)s.")
+            % {"value": _quoted(ended_early)},
+            field="ended_early",
+        )
+    return deal_limit, ended_early
+
+
+def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec:
+    """Check one game of the file: its shape first, then its deals against the rules."""
+    label = _parse_label(raw, index, seen_labels)
+    place = _Place(label, index)
+    raw = place.object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
+    rules = _parse_rules(place, raw)
+    teams = _parse_teams(place, raw)
+    seat_names = _seat_names(teams)
+    if "first_dealer" not in raw:
+        raise place.error(_("every game needs its first dealer."), field="first_dealer")
+    first_dealer = _seat_of(
+        place, raw["first_dealer"], seat_names, field="first_dealer", role=_("the first dealer")
+    )
+    if "rounds" not in raw:
+        raise place.error(
+            _("every game needs its rounds: a list of deals, empty if none was played yet."),
+            field="rounds",
+        )
+    rounds_raw = raw["rounds"]
+    if not isinstance(rounds_raw, list):
+        raise place.error(
+            _("the rounds must be a list of deals, not %(value)s.")
+            % {"value": _quoted(rounds_raw)},
+            field="rounds",
+        )
+    deal_limit, ended_early = _parse_game_end(place, raw, len(rounds_raw))
+    deals = [
+        _parse_round(place, round_raw, number, teams, seat_names)
+        for number, round_raw in enumerate(rounds_raw, start=1)
+    ]
+    settlements, state = _replay(place, teams, first_dealer, deals, rules)
+    if ended_early and _outcome(state, deal_limit, False)[0]:
+        raise place.error(
+            _(
+                "the game was over by its deals (won, or at its deal limit), so time cannot "
+                "also have been called on it."
+            ),
+            field="ended_early",
+        )
+
+    expected = _game_document(
+        label=label,
+        rules=rules,
+        teams=teams,
+        first_dealer=first_dealer,
+        settlements=settlements,
+        state=state,
+        deal_limit=deal_limit,
+        ended_early=ended_early,
+    )
+    for number, (round_raw, round_expected) in enumerate(
+        zip(rounds_raw, expected["rounds"], strict=True), start=1
+    ):
+        if "number" in round_raw and not _agrees(round_raw["number"], number):
+            raise place.error(
+                _(
+                    "the deals must be numbered 1, 2, 3 ... in the order they were played; "
+                    "this is deal %(number)d, not %(given)s."
+                )
+                % {"number": number, "given": _quoted(round_raw["number"])},
+                number=number,
+                field="number",
+            )
+        _check_computed(place, round_raw, round_expected, ROUND_COMPUTED_KEYS, number)
+    _check_computed(place, raw, expected, GAME_COMPUTED_KEYS)
+    return GameSpec(
+        index=index,
+        label=label,
+        rules=rules,
+        teams=teams,
+        first_dealer=first_dealer,
+        deals=deals,
+        settlements=settlements,
+        state=state,
+        deal_limit=deal_limit,
+        ended_early=ended_early,
+    )

@@ -1,0 +1,484 @@
+"""Reading a tournament from a file: its settings, teams, sittings and standings,
+checked against its games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from django.utils.translation import gettext as _
+
+from club.archive.format import (
+    MAX_PLAYER_NAME,
+    MAX_TABLE_LABEL,
+    MAX_TEAM_NAME,
+    MAX_TEAMS_IN_GAME,
+    MAX_TOURNAMENT_NAME,
+    MAX_VENUE,
+    SITTING_GAME_KEYS,
+    SITTING_KEYS,
+    STANDING_KEYS,
+    TEAM_KEYS,
+    TOURNAMENT_KEYS,
+    GameSpec,
+    TeamSpec,
+    _gettext_in_sentence,
+    _is_whole,
+    _key,
+    _Place,
+    _quoted,
+)
+from club.archive.parse_games import (
+    _agrees,
+    _parse_rules,
+)
+from club.scoring import rules as core
+from club.scoring import standings as ranking
+from club.scoring.names import unstorable
+from club.tournaments.models import Tournament
+
+# Reading a tournament --------------------------------------------------------------------
+
+
+@dataclass
+class SittingSpec:
+    number: int
+    game_size: int
+    games: list[tuple[str, GameSpec]]  # (table label, game)
+    byes: list[str]  # team names
+
+
+@dataclass
+class TournamentSpec:
+    name: str
+    starts_on: date
+    ends_on: date | None
+    venue: str
+    status: str
+    final: bool
+    rules: core.Rules
+    deal_limit: int | None
+    points_scheme: dict[int, tuple[int, ...]] | None  # None: the default scheme
+    require_confirmation: bool
+    teams: list[TeamSpec]
+    sittings: list[SittingSpec]
+    standings: list | None  # as the file gives them; checked once rebuilt
+
+
+def _parse_date(place: _Place, value: object, field: str) -> date:
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise place.error(
+        _("%(value)s is not a date; write it as YYYY-MM-DD.") % {"value": _quoted(value)},
+        field=field,
+    )
+
+
+def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise place.error(
+            _("%(key)s must be true or false, not %(value)s.")
+            % {"key": key, "value": _quoted(value)},
+            field=key,
+        )
+    return value
+
+
+def _parse_scheme(place: _Place, raw: dict) -> dict[int, tuple[int, ...]] | None:
+    if raw.get("points_by_place") is None:
+        return None
+    value = place.object(
+        raw["points_by_place"],
+        [str(count) for count in ranking.TEAM_COUNTS],
+        what=_("the points by place"),
+        field="points_by_place",
+    )
+    scheme: dict[int, tuple[int, ...]] = {}
+    for count, points in value.items():
+        if not isinstance(points, list) or not all(_is_whole(p) for p in points):
+            raise place.error(
+                _("the points for a game of %(count)s teams must be a list of whole numbers.")
+                % {"count": count},
+                field="points_by_place",
+            )
+        scheme[int(count)] = tuple(points)
+    try:
+        parsed = ranking.PointsScheme(scheme)
+    except ranking.StandingsError as error:
+        raise place.error(error.translated(_gettext_in_sentence), field="points_by_place") from None
+    return None if parsed == ranking.DEFAULT_POINTS else scheme
+
+
+def _parse_tournament_teams(place: _Place, raw: dict) -> list[TeamSpec]:
+    teams_raw = raw.get("teams")
+    if not isinstance(teams_raw, list):
+        raise place.error(
+            _("the teams must be a list of {“name”, “players”}, not %(value)s.")
+            % {"value": _quoted(teams_raw)},
+            field="teams",
+        )
+    teams: list[TeamSpec] = []
+    names: dict[str, int] = {}
+    team_of_player: dict[str, tuple[int, str]] = {}
+    for number, team_raw in enumerate(teams_raw, start=1):
+        what = _("team %(number)d") % {"number": number}
+        team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
+        players = team_raw.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise place.error(
+                _("team %(number)d needs its two players, as a list of two names.")
+                % {"number": number},
+                field="teams",
+            )
+        first, second = (
+            place.text(
+                player,
+                field="teams",
+                limit=MAX_PLAYER_NAME,
+                what=_("a player's name in team %(number)d") % {"number": number},
+            )
+            for player in players
+        )
+        if _key(first) == _key(second):
+            raise place.error(
+                _("%(player)s is named twice in team %(number)d; a team is two players.")
+                % {"player": first, "number": number},
+                field="teams",
+            )
+        for player in (first, second):
+            if _key(player) in team_of_player:
+                other, spelling = team_of_player[_key(player)]
+                raise place.error(
+                    _(
+                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
+                        "a player plays for one team of a tournament."
+                    )
+                    % {"player": spelling, "first": other, "second": number},
+                    field="teams",
+                )
+            team_of_player[_key(player)] = (number, player)
+        name = place.text(
+            team_raw.get("name", f"{first} & {second}"),
+            field="teams",
+            limit=MAX_TEAM_NAME,
+            what=_("the name of team %(number)d") % {"number": number},
+        )
+        if _key(name) in names:
+            raise place.error(
+                _(
+                    "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
+                    "registered once."
+                )
+                % {"first": names[_key(name)], "second": number, "name": name},
+                field="teams",
+            )
+        names[_key(name)] = number
+        teams.append(TeamSpec(name, first, second))
+    return teams
+
+
+def _seat_once(
+    place: _Place, seated: dict[str, str], name: str, where: str, number: int, field: str
+) -> None:
+    """Note where a team is in a sitting; refuse a team placed twice in one sitting."""
+    if _key(name) in seated:
+        raise place.error(
+            _(
+                "%(team)s is both in %(first)s and in %(second)s of sitting %(number)d; "
+                "a team plays once per sitting."
+            )
+            % {"team": name, "first": seated[_key(name)], "second": where, "number": number},
+            field=field,
+        )
+    seated[_key(name)] = where
+
+
+def _parse_sittings(
+    place: _Place,
+    raw: dict,
+    teams: Sequence[TeamSpec],
+    games: Sequence[GameSpec],
+    rules: core.Rules,
+    deal_limit: int | None,
+) -> list[SittingSpec]:
+    sittings_raw = raw.get("sittings")
+    if not isinstance(sittings_raw, list):
+        raise place.error(
+            _("the sittings must be a list, empty if none was played yet, not %(value)s.")
+            % {"value": _quoted(sittings_raw)},
+            field="sittings",
+        )
+    team_by_key = {_key(team.name): team for team in teams}
+    game_by_key = {game.label.lower(): game for game in games}
+    sitting_of_game: dict[str, int] = {}
+    sittings = []
+    for number, sitting_raw in enumerate(sittings_raw, start=1):
+        field = f"sittings[{number}]"
+        what = _("sitting %(number)d") % {"number": number}
+        sitting_raw = place.object(sitting_raw, SITTING_KEYS, what=what, field=field)
+        if not _agrees(sitting_raw.get("number"), number):
+            raise place.error(
+                _(
+                    "the sittings must be numbered 1, 2, 3 ... in order; this is sitting "
+                    "%(number)d, not %(given)s."
+                )
+                % {"number": number, "given": _quoted(sitting_raw.get("number"))},
+                field=f"{field}.number",
+            )
+        game_size = place.whole(
+            sitting_raw.get("game_size"),
+            field=f"{field}.game_size",
+            low=2,
+            high=MAX_TEAMS_IN_GAME,
+            what=_("the number of teams per game"),
+        )
+        seated: dict[str, str] = {}  # team key -> where it is in this sitting
+
+        games_raw = sitting_raw.get("games")
+        if not isinstance(games_raw, list):
+            raise place.error(
+                _("the games of sitting %(number)d must be a list, not %(value)s.")
+                % {"number": number, "value": _quoted(games_raw)},
+                field=f"{field}.games",
+            )
+        tables: dict[str, int] = {}
+        sitting_games: list[tuple[str, GameSpec]] = []
+        for position, item in enumerate(games_raw, start=1):
+            item_field = f"{field}.games[{position}]"
+            item = place.object(
+                item, SITTING_GAME_KEYS, what=_("a game of a sitting"), field=item_field
+            )
+            table = place.text(
+                item.get("table"),
+                field=f"{item_field}.table",
+                limit=MAX_TABLE_LABEL,
+                what=_("the table"),
+            )
+            if table.lower() in tables:
+                raise place.error(
+                    _("sitting %(number)d uses the table “%(table)s” twice.")
+                    % {"number": number, "table": table},
+                    field=f"{item_field}.table",
+                )
+            tables[table.lower()] = position
+            label = item.get("game")
+            game = game_by_key.get(label.strip().lower()) if isinstance(label, str) else None
+            if game is None:
+                raise place.error(
+                    _(
+                        "sitting %(number)d names the game %(label)s at %(table)s, which is not "
+                        "one of the games of the file."
+                    )
+                    % {"number": number, "label": _quoted(label), "table": table},
+                    field=f"{item_field}.game",
+                )
+            if game.label.lower() in sitting_of_game:
+                raise place.error(
+                    _(
+                        "the game “%(label)s” is named twice (sittings %(first)d and %(second)d); "
+                        "a game belongs to one sitting."
+                    )
+                    % {
+                        "label": game.label,
+                        "first": sitting_of_game[game.label.lower()],
+                        "second": number,
+                    },
+                    field=f"{item_field}.game",
+                )
+            sitting_of_game[game.label.lower()] = number
+            if len(game.teams) != game_size:
+                raise place.error(
+                    _(
+                        "the game “%(label)s” has %(teams)d teams but sitting %(number)d plays "
+                        "games of %(size)d."
+                    )
+                    % {
+                        "label": game.label,
+                        "teams": len(game.teams),
+                        "number": number,
+                        "size": game_size,
+                    },
+                    field=f"{item_field}.game",
+                )
+            if game.rules != rules or game.deal_limit != deal_limit:
+                raise place.error(
+                    _(
+                        "the game “%(label)s” is not played by the tournament's house rules and "
+                        "deals per game."
+                    )
+                    % {"label": game.label},
+                    field=f"{item_field}.game",
+                )
+            for team in game.teams:
+                registered = team_by_key.get(_key(team.name))
+                if registered is None or {_key(registered.first), _key(registered.second)} != {
+                    _key(team.first),
+                    _key(team.second),
+                }:
+                    raise place.error(
+                        _(
+                            "%(team)s (%(first)s and %(second)s) plays in the game “%(label)s” "
+                            "but is not a team of the tournament."
+                        )
+                        % {
+                            "team": team.name,
+                            "first": team.first,
+                            "second": team.second,
+                            "label": game.label,
+                        },
+                        field=f"{item_field}.game",
+                    )
+                _seat_once(place, seated, team.name, table, number, f"{item_field}.game")
+            sitting_games.append((table, game))
+        byes_raw = sitting_raw.get("byes", [])
+        if not isinstance(byes_raw, list):
+            raise place.error(
+                _("the byes of sitting %(number)d must be a list of team names, not %(value)s.")
+                % {"number": number, "value": _quoted(byes_raw)},
+                field=f"{field}.byes",
+            )
+        byes = []
+        for name in byes_raw:
+            registered = team_by_key.get(_key(name)) if isinstance(name, str) else None
+            if registered is None:
+                raise place.error(
+                    _(
+                        "%(name)s has a bye in sitting %(number)d but is not a team of the "
+                        "tournament."
+                    )
+                    % {"name": _quoted(name), "number": number},
+                    field=f"{field}.byes",
+                )
+            _seat_once(place, seated, registered.name, _("the byes"), number, f"{field}.byes")
+            byes.append(registered.name)
+        sittings.append(SittingSpec(number, game_size, sitting_games, byes))
+    for game in games:
+        if game.label.lower() not in sitting_of_game:
+            raise place.error(
+                _(
+                    "the game “%(label)s” is in no sitting; every game of a tournament's file "
+                    "belongs to one of its sittings."
+                )
+                % {"label": game.label},
+                field="sittings",
+            )
+    return sittings
+
+
+def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
+    """Check the "tournament" object of a document whose games are already checked."""
+    place = _Place(None, None, tournament="")
+    raw = place.object(raw, TOURNAMENT_KEYS, what=_("the tournament"), field=None)
+    name = place.text(raw.get("name"), field="name", limit=MAX_TOURNAMENT_NAME, what=_("the name"))
+    place = _Place(None, None, tournament=name)
+    for key in ("starts_on", "status", "teams", "sittings"):
+        if key not in raw:
+            raise place.error(_("the tournament needs its “%(key)s”.") % {"key": key}, field=key)
+    starts_on = _parse_date(place, raw["starts_on"], "starts_on")
+    ends_on = None
+    if raw.get("ends_on") is not None:
+        ends_on = _parse_date(place, raw["ends_on"], "ends_on")
+        if ends_on < starts_on:
+            raise place.error(_("the last day cannot be before the first day."), field="ends_on")
+    venue = raw.get("venue", "")
+    if not isinstance(venue, str) or unstorable(venue) or len(venue.strip()) > MAX_VENUE:
+        raise place.error(
+            _("the venue must be text of at most %(limit)d characters, not %(value)s.")
+            % {"limit": MAX_VENUE, "value": _quoted(venue)},
+            field="venue",
+        )
+    status = raw["status"]
+    if status not in Tournament.Status.values:
+        raise place.error(
+            _("%(value)s is not a status: choose draft, running or finished.")
+            % {"value": _quoted(status)},
+            field="status",
+        )
+    final = _parse_flag(place, raw, "final", False)
+    if "provisional" in raw and _parse_flag(place, raw, "provisional", True) == final:
+        raise place.error(
+            _("results are provisional exactly when they are not final."), field="provisional"
+        )
+    if final and status != Tournament.Status.FINISHED:
+        raise place.error(_("only a finished tournament can have final results."), field="final")
+    rules = _parse_rules(place, raw)
+    deal_limit = raw.get("deals_per_game")
+    if deal_limit is not None:
+        deal_limit = place.whole(
+            deal_limit,
+            field="deals_per_game",
+            low=1,
+            high=core.MAX_DEAL_LIMIT,
+            what=_("deals per game"),
+        )
+    scheme = _parse_scheme(place, raw)
+    require_confirmation = _parse_flag(place, raw, "require_confirmation", False)
+    teams = _parse_tournament_teams(place, raw)
+    sittings = _parse_sittings(place, raw, teams, games, rules, deal_limit)
+    if status == Tournament.Status.DRAFT and sittings:
+        raise place.error(_("a tournament still in draft has played no sitting."), field="status")
+    if status == Tournament.Status.FINISHED:
+        for game in games:
+            if not game.finished:
+                raise place.error(
+                    _("the tournament is finished but the game “%(label)s” is still being played.")
+                    % {"label": game.label},
+                    field="status",
+                )
+    standings = raw.get("standings")
+    if standings is not None and not isinstance(standings, list):
+        raise place.error(
+            _("the standings must be a list of rows, not %(value)s.")
+            % {"value": _quoted(standings)},
+            field="standings",
+        )
+    return TournamentSpec(
+        name=name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        venue=venue.strip(),
+        status=status,
+        final=final,
+        rules=rules,
+        deal_limit=deal_limit,
+        points_scheme=scheme,
+        require_confirmation=require_confirmation,
+        teams=teams,
+        sittings=sittings,
+        standings=standings,
+    )
+
+
+def _check_standings(place: _Place, given: list, expected: list[dict]) -> None:
+    if len(given) != len(expected):
+        raise place.error(
+            _(
+                "the file has %(given)d rows of standings but the tournament has %(expected)d "
+                "teams; the file has been changed or is damaged."
+            )
+            % {"given": len(given), "expected": len(expected)},
+            field="standings",
+        )
+    for row, (row_given, row_expected) in enumerate(zip(given, expected, strict=True), start=1):
+        field = f"standings[{row}]"
+        row_given = place.object(
+            row_given, STANDING_KEYS, what=_("a row of standings"), field=field
+        )
+        for key in STANDING_KEYS:
+            if key not in row_given or not _agrees(row_given[key], row_expected[key]):
+                raise place.error(
+                    _(
+                        "the file says %(given)s but the games, settled by the rules, give "
+                        "%(expected)s; the file has been changed or is damaged."
+                    )
+                    % {
+                        "given": _quoted(row_given.get(key)),
+                        "expected": _quoted(row_expected[key]),
+                    },
+                    field=f"{field}.{key}",
+                )
