@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import path
 
 from club.tournaments import views
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("<int:pk>/sittings/<int:number>/discard/", views.sitting_discard, name="discard"),
     path("<int:pk>/sittings/<int:number>/time/", views.sitting_call_time, name="call_time"),
     path("<int:pk>/sittings/<int:number>/sheets/", views.sitting_sheets, name="sitting_sheets"),
-    # Downloads and printouts live in their own module (club/tournaments/exports.py).
-    path("<int:pk>/", include("club.tournaments.export_urls")),
+    path("<int:pk>/print/", views.print_standings, name="print_standings"),
+    # The downloads (export.json, standings.csv, games.csv, deals.csv) are the
+    # archive's: club/archive/urls.py, at the same paths.
 ]

@@ -6,7 +6,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
 from club.games.link_views import sheet_context
 from club.games.models import GameTeam
@@ -20,7 +25,7 @@ from club.tournaments.forms import (
     ReopenForm,
     TournamentForm,
 )
-from club.tournaments.models import Sitting, Tournament
+from club.tournaments.models import Sitting, Standing, Tournament
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
 
@@ -311,4 +316,20 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         request,
         "tournaments/sitting_sheets.html",
         {"sitting": sitting, "tournament": sitting.tournament, "sheets": sheets},
+    )
+
+
+@require_safe
+def print_standings(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    standings = (
+        Standing.objects.filter(tournament=tournament)
+        .select_related("entry__team__first_player", "entry__team__second_player")
+        .order_by("place", "entry__team__name")
+    )
+    sittings = tournament.sittings.filter(status="confirmed").count()
+    return render(
+        request,
+        "tournaments/print_standings.html",
+        {"tournament": tournament, "standings": standings, "sittings": sittings},
     )

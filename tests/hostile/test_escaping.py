@@ -254,7 +254,7 @@ def test_messages_that_repeat_a_hostile_name_are_escaped(hostile_club, organiser
 
 def test_json_exports_keep_hostile_names_intact_as_data(client, hostile_club):
     tournament = hostile_club["tournament"]
-    response = client.get(reverse("tournaments:export_json", args=[tournament.pk]))
+    response = client.get(reverse("archive:export_json", args=[tournament.pk]))
     assert response["Content-Type"].startswith("application/json")
     document = json.loads(b"".join(response.streaming_content))
     assert document["tournament"]["name"] == SCRIPT
@@ -306,7 +306,7 @@ def test_game_csv_export_neutralises_formulas(hostile_club, tmp_path):
 @pytest.mark.parametrize("table", ["standings", "games", "deals"])
 def test_tournament_csv_exports_neutralise_formulas(client, hostile_club, table):
     tournament = hostile_club["tournament"]
-    response = client.get(reverse(f"tournaments:{table}_csv", args=[tournament.pk]))
+    response = client.get(reverse(f"archive:{table}_csv", args=[tournament.pk]))
     assert response.status_code == 200
     text = b"".join(response.streaming_content).decode()
     cells = _cells(_check_csv(text, table))

@@ -408,7 +408,7 @@ def test_a_tournament_export_makes_as_many_queries_for_3_sittings_as_for_1(clien
         assert _queries(partial(export, small)) == _queries(partial(export, large))
 
     def download(tournament):
-        response = client.get(reverse("tournaments:export_json", args=[tournament.pk]))
+        response = client.get(reverse("archive:export_json", args=[tournament.pk]))
         return response.streaming_content
 
     assert _queries(lambda: (p.decode() for p in download(small))) == _queries(
@@ -421,7 +421,7 @@ def test_a_tournament_export_makes_as_many_queries_for_3_sittings_as_for_1(clien
 
 def test_the_json_download_streams_and_imports_into_an_empty_club(client, tmp_path):
     tournament = play_tournament("Onam Open", 3, call_time=True)
-    response = client.get(reverse("tournaments:export_json", args=[tournament.pk]))
+    response = client.get(reverse("archive:export_json", args=[tournament.pk]))
     assert isinstance(response, StreamingHttpResponse)
     assert response["Content-Disposition"] == 'attachment; filename="onam-open-results.json"'
     pieces = list(response.streaming_content)
@@ -435,13 +435,13 @@ def test_the_json_download_streams_and_imports_into_an_empty_club(client, tmp_pa
     Player.objects.all().delete()
     archive.import_results(text)
     again = Tournament.objects.get(name="Onam Open")
-    response = client.get(reverse("tournaments:export_json", args=[again.pk]))
+    response = client.get(reverse("archive:export_json", args=[again.pk]))
     assert b"".join(response.streaming_content).decode("utf-8") == text
 
 
 def test_the_deals_download_streams_the_csv_table(client):
     tournament = play_tournament("Onam Open", 2)
-    response = client.get(reverse("tournaments:deals_csv", args=[tournament.pk]))
+    response = client.get(reverse("archive:deals_csv", args=[tournament.pk]))
     assert isinstance(response, StreamingHttpResponse)
     assert response["Content-Disposition"] == 'attachment; filename="onam-open-deals.csv"'
     text = b"".join(response.streaming_content).decode("utf-8")

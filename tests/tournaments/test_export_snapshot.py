@@ -97,7 +97,7 @@ def imports_under_new_names(text: str) -> None:
 
 
 def test_a_download_during_a_deal_is_one_moment_and_imports(sitting, client):
-    url = reverse("tournaments:export_json", args=[sitting.tournament_id])
+    url = reverse("archive:export_json", args=[sitting.tournament_id])
     with a_deal_lands_between_standings_and_games(sitting) as game:
         response = client.get(url)
     assert response.status_code == 200

@@ -419,7 +419,7 @@ def test_csv_of_several_tournaments_is_refused():
 )
 def test_downloads_are_public_attachments(client, name, content_type, file_name):
     tournament = build()
-    response = client.get(reverse(f"tournaments:{name}", args=[tournament.pk]))
+    response = client.get(reverse(f"archive:{name}", args=[tournament.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == f"{content_type}; charset=utf-8"
     assert response["Content-Disposition"] == f'attachment; filename="{file_name}"'
@@ -434,16 +434,13 @@ def test_downloads_are_public_attachments(client, name, content_type, file_name)
 
 def test_downloads_of_a_missing_tournament_are_404_and_writes_are_refused(client):
     tournament = build()
-    assert (
-        client.get(reverse("tournaments:standings_csv", args=[tournament.pk + 1])).status_code
-        == 404
-    )
-    assert client.post(reverse("tournaments:export_json", args=[tournament.pk])).status_code == 405
+    assert client.get(reverse("archive:standings_csv", args=[tournament.pk + 1])).status_code == 404
+    assert client.post(reverse("archive:export_json", args=[tournament.pk])).status_code == 405
 
 
 def test_a_name_without_ascii_letters_still_gives_a_file_name(client):
     tournament = services.create_tournament(name="ഓണം", starts_on=datetime.date(2025, 9, 1))
-    response = client.get(reverse("tournaments:standings_csv", args=[tournament.pk]))
+    response = client.get(reverse("archive:standings_csv", args=[tournament.pk]))
     assert f"tournament-{tournament.pk}-standings.csv" in response["Content-Disposition"]
 
 

@@ -1,4 +1,4 @@
-"""Downloads and printouts of a tournament's results: public and read-only.
+"""A tournament's results as files to download: public and read-only.
 
 The JSON archive and the CSV tables come from ``club.archive`` (the
 same code as ``manage.py export_results --tournament``). Each is written
@@ -15,13 +15,13 @@ import tempfile
 from collections.abc import Callable, Iterable
 
 from django.http import FileResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
 from club import archive
 from club.db import one_snapshot
-from club.tournaments.models import Standing, Tournament
+from club.tournaments.models import Tournament
 
 IN_MEMORY = 4 * 1024 * 1024  # bytes of a download kept in memory before it spills to disk
 
@@ -83,19 +83,3 @@ def games_csv(request, pk: int):
 @require_safe
 def deals_csv(request, pk: int):
     return _csv_response(pk, "deals")
-
-
-@require_safe
-def print_standings(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
-    standings = (
-        Standing.objects.filter(tournament=tournament)
-        .select_related("entry__team__first_player", "entry__team__second_player")
-        .order_by("place", "entry__team__name")
-    )
-    sittings = tournament.sittings.filter(status="confirmed").count()
-    return render(
-        request,
-        "tournaments/print_standings.html",
-        {"tournament": tournament, "standings": standings, "sittings": sittings},
-    )
