@@ -30,11 +30,11 @@ import zlib
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.utils.cache import add_never_cache_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from club.games.models import SubmittedForm
 from club.web.keys import FIELD, key_of
+from club.web.posts import page_sent_from
 
 # A kept answer is a redirect or the fragment of the form that was sent: far
 # below this once compressed. A bigger body is not kept; its resend is sent
@@ -68,15 +68,6 @@ def _user_id(request: HttpRequest) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-def _back(request: HttpRequest) -> str:
-    referer = request.headers.get("Referer", "")
-    if url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return referer
-    return "/"
-
-
 def _kept(request: HttpRequest, key: uuid.UUID, response: HttpResponse) -> SubmittedForm:
     headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
     body = zlib.compress(response.content) if response.content else b""
@@ -86,7 +77,7 @@ def _kept(request: HttpRequest, key: uuid.UUID, response: HttpResponse) -> Submi
             # htmx would swap a whole page into the fragment: have it reload instead.
             status, headers, body = 200, {"HX-Refresh": "true"}, b""
         else:
-            status, headers, body = 303, {"Location": _back(request)}, b""
+            status, headers, body = 303, {"Location": page_sent_from(request)}, b""
     return SubmittedForm(
         key=key,
         path=request.path,

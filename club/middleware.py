@@ -24,11 +24,11 @@ import logging
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from club.idempotency import answer_kept
 from club.web.keys import key_of
+from club.web.posts import page_sent_from, posted_deal_number
 
 logger = logging.getLogger(__name__)
 
@@ -43,16 +43,11 @@ def disk_is_full(error: BaseException) -> bool:
     return "disk is full" in str(error).lower() or "no space left" in str(error).lower()
 
 
-def _deal_number(request: HttpRequest) -> int | None:
-    number = request.POST.get("number", "") if request.method == "POST" else ""
-    return int(number) if number.isdecimal() and len(number) < 6 else None
-
-
 def retry_message(request: HttpRequest, *, checked: bool = True, full: bool = False) -> str:
     """What the scorer is told; ``checked``: the database said the write is not there."""
     match = request.resolver_match
     deal = match is not None and match.url_name in DEAL_VIEWS
-    number = _deal_number(request) if deal else None
+    number = posted_deal_number(request) if deal else None
     if full:
         return _(
             "The score database has run out of disk space, so nothing was saved. "
@@ -92,12 +87,7 @@ def page_to_return_to(request: HttpRequest) -> str:
     """The page the form was sent from (same site only), or this page for a read."""
     if request.method != "POST":
         return request.get_full_path()
-    referer = request.headers.get("Referer", "")
-    if url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return referer
-    return "/"
+    return page_sent_from(request)
 
 
 def _kept_after_loss(request: HttpRequest) -> tuple[HttpResponse | None, bool]:

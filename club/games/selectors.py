@@ -12,6 +12,7 @@ from django.urls import reverse
 from club.games.models import Change, Doubling, Game, LedgerEntry, Pile, Round, Trump
 from club.scoring import rules as core
 from club.scoring.services import Seating, load_seating
+from club.web.posts import posted_deal_number
 
 TEAM_COLOURS = ["#c0392b", "#1f6fb2", "#1e8449", "#8e44ad"]
 
@@ -244,10 +245,9 @@ def recorded_before(request, game: Game) -> Round | None:
     Another phone or the organiser recorded it first: the sender is told what
     counts ("Deal 9 is already recorded"), not a refusal of their form checked
     against the game that deal left behind (a team out, piles that no longer add
-    up), nor nothing at all once the game is over. ``isdecimal`` and a short
-    number: ``int()`` refuses "²", and 5,000 digits are not a deal.
+    up), nor nothing at all once the game is over.
     """
-    number = request.POST.get("number", "")
-    if not (number.isdecimal() and len(number) < 6) or not 1 <= int(number) <= game.deals_played:
+    number = posted_deal_number(request)
+    if number is None or not 1 <= number <= game.deals_played:
         return None
-    return game.rounds.filter(number=int(number)).first()
+    return game.rounds.filter(number=number).first()

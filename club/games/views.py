@@ -88,6 +88,26 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
+def _refused_game(request: HttpRequest, game: Game, refusal: ScoringError) -> HttpResponse:
+    """A deal for a game that takes none: the game's page, with why."""
+    messages.error(request, refusal.message)
+    if request.htmx:
+        return HttpResponseClientRedirect(game.get_absolute_url())
+    return redirect(game)
+
+
+def _already_recorded(request: HttpRequest, game: Game, recorded) -> HttpResponse:
+    """Someone recorded this deal first (or the form was sent twice): show what was
+    recorded and an empty form for the next deal, never a copy of this one that could
+    record the same cards twice, nor this form checked against the game that deal
+    left behind."""
+    context = game_page(game)
+    context["already_recorded"] = recorded
+    context["form"] = _deal_form(game, context)
+    template = "games/detail.html#live" if request.htmx else "games/detail.html"
+    return render(request, template, context)
+
+
 @organiser_required
 @require_POST
 @one_time
@@ -96,26 +116,13 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.check_open(game)
     except ScoringError as closed:
-        refusal, number = closed, request.POST.get("number", "")
-        # isdecimal, not isdigit: int() refuses "²"; and a short number, not 5000 digits.
-        if number.isdecimal() and len(number) < 10 and 1 <= int(number) <= game.deals_played:
-            # The deal that ended the game, resent: say it is recorded, not just "over".
-            refusal = services.already_recorded(game, int(number))
-        messages.error(request, refusal.message)
-        if request.htmx:
-            return HttpResponseClientRedirect(game.get_absolute_url())
-        return redirect(game)
+        recorded = recorded_before(request, game)
+        # The deal that ended the game, resent: say it is recorded, not just "over".
+        refusal = closed if recorded is None else services.already_recorded(game, recorded.number)
+        return _refused_game(request, game, refusal)
     recorded = recorded_before(request, game)
     if recorded is not None:
-        # Someone recorded this deal first (or the form was sent twice): show what was
-        # recorded and an empty form for the next deal, never a copy of this one that
-        # could record the same cards twice, nor this form checked against the game
-        # that deal left behind.
-        context = game_page(game)
-        context["already_recorded"] = recorded
-        context["form"] = _deal_form(game, context)
-        template = "games/detail.html#live" if request.htmx else "games/detail.html"
-        return render(request, template, context)
+        return _already_recorded(request, game, recorded)
     # Only what the form needs: the whole page (every deal, the chart, the history) is
     # built after the write, or for an answer that shows the form again, never twice.
     seating = load_seating(game)
@@ -137,17 +144,11 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
             )
         except ScoringError as error:
-            if error.recorded is not None:
-                # Someone recorded this deal first (or the form was sent twice): show what
-                # was recorded and offer an empty form for the next deal, never a copy of
-                # this one that could record the same cards twice.
+            if error.recorded is not None:  # recorded by someone else at this moment
                 game.refresh_from_db()
-                context = game_page(game)
-                context["already_recorded"] = error.recorded
-                form = _deal_form(game, context)
-            else:
-                form.add_scoring_error(error)
-                context = game_page(game, seating=seating)
+                return _already_recorded(request, game, error.recorded)
+            form.add_scoring_error(error)
+            context = game_page(game, seating=seating)
         else:
             if not request.htmx:
                 return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")
@@ -162,16 +163,10 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         game.refresh_from_db()
         recorded = recorded_before(request, game)
         if recorded is not None and game.is_finished:  # the deal that ended the game
-            messages.error(request, services.already_recorded(game, recorded.number).message)
-            if request.htmx:
-                return HttpResponseClientRedirect(game.get_absolute_url())
-            return redirect(game)
+            return _refused_game(request, game, services.already_recorded(game, recorded.number))
         if recorded is not None:  # refused only because the game moved on meanwhile
-            context = game_page(game)
-            context["already_recorded"] = recorded
-            form = _deal_form(game, context)
-        else:
-            context = game_page(game, seating=seating)
+            return _already_recorded(request, game, recorded)
+        context = game_page(game, seating=seating)
     context["form"] = form
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)
