@@ -145,21 +145,7 @@ def write_games(played_games: Sequence[PlayedGame], *, user=None) -> None:
         game, seating = played.game, played.seating
         for settlement in played.settlements:
             entry = entry_of(settlement, seating)
-            rounds.append(
-                Round(
-                    game=game,
-                    number=settlement.number,
-                    all_pass=settlement.all_pass,
-                    declarer=None if entry.all_pass else seating.players[settlement.declarer],  # type: ignore[index]
-                    bid=settlement.bid,
-                    trump=settlement.trump,
-                    doubling=settlement.doubling,
-                    dealer=seating.players[settlement.dealer],
-                    declaring_team=seating.teams[settlement.declaring_team],
-                    made=settlement.made,
-                    recorded_by=by,
-                )
-            )
+            rounds.append(services.new_round(game, seating, settlement, user))
             changes.append(
                 Change(
                     game=game,

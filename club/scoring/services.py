@@ -556,6 +556,24 @@ def check_open(game: Game) -> None:
     )
 
 
+def new_round(game: Game, seating: Seating, settlement: core.Settlement, user=None) -> Round:
+    """The deal's row, not saved yet, as the rules settled it (record_deal and the bulk
+    writer, club.scoring.bulk, store it)."""
+    return Round(
+        game=game,
+        number=settlement.number,
+        all_pass=settlement.all_pass,
+        declarer=None if settlement.all_pass else seating.players[settlement.declarer],  # type: ignore[index]
+        bid=settlement.bid,
+        trump=settlement.trump,
+        doubling=settlement.doubling,
+        dealer=seating.players[settlement.dealer],
+        declaring_team=seating.teams[settlement.declaring_team],
+        made=settlement.made,
+        recorded_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
 @transaction.atomic
 def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=None) -> Round:
     """Record deal ``number`` of the game; the form says which deal it expects.
@@ -581,19 +599,8 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=No
     seating = load_seating(game)
     settlement, state = settle_next(game, seating, stored_state(game, seating), entry)
 
-    round_ = Round.objects.create(
-        game=game,
-        number=number,
-        all_pass=settlement.all_pass,
-        declarer=None if entry.all_pass else seating.players[settlement.declarer],
-        bid=settlement.bid,
-        trump=settlement.trump,
-        doubling=settlement.doubling,
-        dealer=seating.players[settlement.dealer],
-        declaring_team=seating.teams[settlement.declaring_team],
-        made=settlement.made,
-        recorded_by=user if user is not None and user.is_authenticated else None,
-    )
+    round_ = new_round(game, seating, settlement, user)
+    round_.save(force_insert=True)
     Pile.objects.bulk_create(
         Pile(round=round_, game_team=seating.teams[team], points=points)
         for team, points in settlement.points.items()
