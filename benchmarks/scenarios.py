@@ -23,12 +23,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from club.games import services as scoring
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
 from club.leaderboards.selectors import PER_PAGE, PROFILE_GAMES
 from club.scoring import rules as core
-from club.scoring import services as scoring
 from club.tournaments.models import Sitting, SittingGame, Standing, Tournament, TournamentTeam
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -2,7 +2,7 @@
 
 On a venue's Wi-Fi, or when the database restarts, a view can lose its
 connection in the middle of a write. The write runs in one transaction with
-its one-time key (club.idempotency), so it was either committed whole, key
+its one-time key (club.games.idempotency), so it was either committed whole, key
 and all, or not at all. This turns ``OperationalError`` and ``InterfaceError``
 raised by a view (or by what runs after it) into an answer that says which:
 
@@ -26,7 +26,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from club.idempotency import answer_kept
+from club.games.idempotency import answer_kept
 from club.web.keys import key_of
 from club.web.posts import page_sent_from, posted_deal_number
 

@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from club.net import parse_networks
+from club.web.net import parse_networks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -63,7 +63,6 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "club.games",
-    "club.scoring",
     "club.tournaments",
     "club.leaderboards",
     "club.archive",
@@ -159,9 +158,9 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # The address is the real client's, not the proxy's: X-Forwarded-For is believed
 # only from the proxies in DJANGO_TRUSTED_PROXIES (comma-separated addresses or
-# networks; empty trusts none and keys on REMOTE_ADDR). See club/net.py.
+# networks; empty trusts none and keys on REMOTE_ADDR). See club/web/net.py.
 TRUSTED_PROXIES = parse_networks(os.environ.get("DJANGO_TRUSTED_PROXIES", ""))
-AXES_CLIENT_IP_CALLABLE = "club.net.client_ip"
+AXES_CLIENT_IP_CALLABLE = "club.web.net.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False

@@ -221,10 +221,10 @@ def make_targets(world: run.World, trials: int) -> Targets:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
+    from club.games.links import issue_links, revoke_link
     from club.games.models import Game, Player, ScorerLink
-    from club.games.services import issue_links, revoke_link
+    from club.games.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
     from club.scoring import rules as core
-    from club.scoring.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
     from club.tournaments.models import Sitting
 
     users = get_user_model()
@@ -491,7 +491,7 @@ def form_against_game_now(game_id: int, data: dict) -> tuple[list[int], str] | N
     """The deal form bound as scorer_send binds it, to the game as it now stands; its errors."""
     from club.games.forms import DealForm as AppDealForm
     from club.games.models import Game
-    from club.scoring.services import load_seating
+    from club.games.services import load_seating
 
     game = Game.objects.get(pk=game_id)
     seating = load_seating(game)

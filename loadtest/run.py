@@ -11,7 +11,7 @@ Run by hand, never in CI's pass/fail. What it does, in order:
    again. ``migrate``, ``load_demo`` and ``collectstatic`` run in it; then one
    organiser (staff) account per scorer and a tournament of ``2 x scorers``
    teams whose first sitting is drawn and confirmed by the tournament services
-   (``confirm_sitting`` starts each game with ``club.scoring.services.create_game``),
+   (``confirm_sitting`` starts each game with ``club.games.services.create_game``),
    one game per scorer. Teams start with 1,000 tables (the most the rules allow)
    so no game ends during the run.
 2. gunicorn (``club.wsgi``, ``--workers`` sync workers) on a free port of
@@ -35,7 +35,7 @@ Run by hand, never in CI's pass/fail. What it does, in order:
 4. Stops by itself, stops gunicorn, then checks the database: every deal a
    scorer was told was recorded is stored exactly once (rounds, ``deals_played``
    and the "recorded" history rows equal the scorer's own count), every
-   ledger equals its replay (``club.scoring.services.replay_game``) and
+   ledger equals its replay (``club.games.services.replay_game``) and
    tables are conserved in every deal and in every game.
 5. Drops the throwaway database (``--keep`` keeps it), prints the figures and
    writes them to ``results/load-<database>.md``
@@ -492,7 +492,7 @@ def check_database(world: World, scorers: list[ScorerResult]) -> list[str]:
     from django.db import connection
 
     from club.games.models import Change, Game, LedgerEntry
-    from club.scoring.services import replay_game
+    from club.games.services import replay_game
 
     connection.close()  # a fresh connection: see what gunicorn committed
     faults = []

@@ -3,7 +3,7 @@
 import factory
 
 from club.games.models import Player, Team
-from club.scoring.services import TeamEntry, create_game
+from club.games.services import TeamEntry, create_game
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):

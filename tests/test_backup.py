@@ -32,11 +32,9 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from club.games import services as links
+from club.games import links
 from club.games.models import Change, Game, GameTeam, PendingDeal, Player, ScorerLink
-from club.ops import backup
-from club.ops.management.commands.restore_club import Command as RestoreCommand
-from club.scoring.services import (
+from club.games.services import (
     DealEntry,
     TeamEntry,
     create_game,
@@ -44,6 +42,8 @@ from club.scoring.services import (
     record_deal,
     undo_last_deal,
 )
+from club.ops import backup
+from club.ops.management.commands.restore_club import Command as RestoreCommand
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, Tournament
 from tests.tournaments.helpers import make_tournament, play_sitting

@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from club.games import services as scoring
+from club.games.links import issue_links
 from club.games.models import Change, PendingDeal, Round, SubmittedForm
-from club.games.services import issue_links
-from club.scoring import services as scoring
-from club.scoring.services import DealEntry, load_seating, record_deal
+from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, TournamentEvent
 from tests.factories import start_game

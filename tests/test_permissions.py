@@ -11,9 +11,9 @@ import datetime
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from club.games.links import issue_links, revoke_link
 from club.games.models import Change, Game, Player, Round, ScorerLink
-from club.games.services import issue_links, revoke_link
-from club.scoring.services import DealEntry, load_seating, record_deal
+from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, Tournament, TournamentEvent
 from tests.factories import start_game

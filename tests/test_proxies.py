@@ -8,7 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 from django.urls import reverse
 
-from club.net import client_ip, parse_networks
+from club.web.net import client_ip, parse_networks
 
 PROXY = "127.0.0.1"  # the README's nginx on the same machine
 ATTACKER = "203.0.113.9"
@@ -108,7 +108,7 @@ def test_django_axes_asks_club_net_for_the_address(settings):
 
     settings.TRUSTED_PROXIES = networks("10.0.0.0/8")
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=ATTACKER)
-    assert settings.AXES_CLIENT_IP_CALLABLE == "club.net.client_ip"
+    assert settings.AXES_CLIENT_IP_CALLABLE == "club.web.net.client_ip"
     assert get_client_ip_address(request) == ATTACKER
 
 

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.games.models import Game
-from club.scoring.services import DealEntry, end_game, load_seating, record_deal
+from club.games.services import DealEntry, end_game, load_seating, record_deal
 from club.tournaments import services as tournaments
 from club.tournaments.selectors import live_version
 from tests.factories import start_game
@@ -43,7 +43,7 @@ TOURNAMENT_POLL_UNCHANGED = 2
 # its seating, the round, piles, ledger, tables, game and history writes and the
 # tournament's version; then the page's deals, piles, ledger and history (the
 # game and seating come from the write). The begin and commit count too. The
-# one-time key the form carries adds four (club.idempotency): looking it up,
+# one-time key the form carries adds four (club.games.idempotency): looking it up,
 # the savepoint the deal's transaction becomes inside the key's, and keeping
 # the key with the answer: 23.
 RECORD_DEAL = 23

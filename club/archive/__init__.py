@@ -16,8 +16,8 @@ changed or damaged archive is caught.
 Importing checks the whole file first (its shape, then the rules, by replaying
 every game through :func:`club.scoring.rules.replay`) and then writes it, in
 one transaction: all of it is stored or nothing. Each game is started by
-:func:`club.scoring.services.create_game` and its deals written in bulk from
-those settlements by :func:`club.scoring.bulk.write_game`: the rows
+:func:`club.games.services.create_game` and its deals written in bulk from
+those settlements by :func:`club.games.bulk.write_game`: the rows
 ``record_deal`` and ``end_game`` would write deal by deal, then one
 ``game_changed`` per game, in file order, for standings, figures and ratings.
 Every refusal is an :class:`ArchiveError` whose message names the game and,

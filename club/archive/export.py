@@ -49,7 +49,7 @@ from club.tournaments.models import Bye, Sitting, SittingGame, Tournament
 # Exports stream: they are generators of text, written to a response or a file
 # as they are made, so a federation's whole archive never sits in memory.
 #
-# They read what the scoring services stored rather than replaying every game
+# They read what the deal services stored rather than replaying every game
 # through the rules core: each round keeps its dealer, declaring team and
 # result, its piles, and a ledger row per team with the change and the tables
 # after. The services rewrite those rows from a replay on every write (and

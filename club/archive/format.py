@@ -385,7 +385,7 @@ def _round_document(
 def _outcome(
     state: core.GameState, deal_limit: int | None, ended_early: bool
 ) -> tuple[bool, dict[int, int]]:
-    """Whether the game is over and its places, as ``club.scoring.services`` decides it.
+    """Whether the game is over and its places, as ``club.games.services`` decides it.
 
     Won when one team is left; also over after the deal limit or when the
     organiser called time, and then placed by tables held, ties shared.

@@ -1,4 +1,4 @@
-"""Storing a checked file, all of it or nothing: games through the scoring services
+"""Storing a checked file, all of it or nothing: games through the deal services
 and the bulk writer, tournaments through the tournament services."""
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from club.archive.parse_tournaments import (
     TournamentSpec,
     _check_standings,
 )
+from club.games import bulk, services
 from club.games.models import (
     Game,
 )
-from club.scoring import bulk, services
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Tournament
 

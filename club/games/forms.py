@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.games.models import Doubling, Trump
+from club.games.services import DealEntry, Seating, TeamEntry
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, Seating, TeamEntry
 from club.web.fields import NameField
 
 ALL_PASS = "pass"

@@ -18,14 +18,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from club.games import services as links
+from club.games import links
 from club.games.forms import DealForm
+from club.games.idempotency import answer_kept, one_time
+from club.games.links import LinkError
 from club.games.models import Game, PendingDeal, Round, ScorerLink
 from club.games.selectors import game_page, recorded_before
-from club.games.services import LinkError
-from club.idempotency import answer_kept, one_time
+from club.games.services import ScoringError, Seating, describe, load_seating
 from club.scoring import rules as core
-from club.scoring.services import ScoringError, Seating, describe, load_seating
 from club.web.auth import organiser_required
 
 # Enough rows for a long game on one A4 page; a game with a deal limit gets that many.

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from club.games.models import Change, Doubling, Game, LedgerEntry, Pile, Round, Trump
+from club.games.services import Seating, load_seating
 from club.scoring import rules as core
-from club.scoring.services import Seating, load_seating
 from club.web.posts import posted_deal_number
 
 TEAM_COLOURS = ["#c0392b", "#1f6fb2", "#1e8449", "#8e44ad"]

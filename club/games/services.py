@@ -1,223 +1,739 @@
-"""Scorer links: record a game's deals from a phone without an account.
+"""Writes: start a game, record, correct and undo deals, rebuild the ledger.
 
-The organiser hands out a secret link per game (or, when the game's deals need
-confirming, one per team). A deal sent through a team's link in such a game
-waits until a player of another team confirms it through their own link, like
-bridge table devices where one side enters and the other accepts. The rules
-and the ledger stay in ``club.scoring.services``.
+Every write runs in one transaction with the game row locked. A correction,
+an undo or time called replays the game's deals through the rules core and
+rewrites what is derived from them (dealers, results, the ledger, tables,
+places and the winner); recording the next deal settles it by the same rules
+from the state those writes stored (:func:`stored_state`), since a replay
+would give the same. A fault raises :class:`ScoringError` with a message a
+club organiser understands, and nothing is saved.
 """
 
 from __future__ import annotations
 
-import secrets
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.games.models import Change, Game, PendingDeal, ScorerLink
-from club.scoring import services as scoring
-from club.scoring.services import DealEntry, ScoringError
+from club.games.models import (
+    Change,
+    Doubling,
+    Game,
+    GameTeam,
+    LedgerEntry,
+    Pile,
+    Player,
+    Round,
+    ScorerLink,
+    Team,
+    rules_fields,
+)
+from club.games.signals import game_changed
+from club.scoring import rules as core
 
 
-class LinkError(ScoringError):
-    """A scorer link that cannot be used for what was asked."""
+class ScoringError(Exception):
+    """A write refused because of what was asked, with a message for the organiser.
+
+    ``field`` names the input at fault (``bid``, ``points``, ``number`` ...),
+    ``number`` the deal it concerns, and ``recorded`` the deal already stored
+    when a stale form arrives.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        number: int | None = None,
+        recorded: Round | None = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.number = number
+        self.recorded = recorded
 
 
-def issue_links(*, game: Game, user=None) -> list[ScorerLink]:
-    """New scorer links for the game, revoking any it had: one, or one per team."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.is_finished:
-            raise LinkError(_("The game is over; it needs no scorer links."))
-        game.scorer_links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
-        teams = list(game.teams.order_by("position")) if game.require_confirmation else [None]
-        return [
-            ScorerLink.objects.create(
-                game=game,
-                game_team=team,
-                token=secrets.token_urlsafe(24),
-                created_by=user if user is not None and user.is_authenticated else None,
-            )
-            for team in teams
+# --- Inputs ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamEntry:
+    """A team of a new game: its two players in seat order, and optionally a name."""
+
+    first: str
+    second: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class DealEntry:
+    """A deal as the scorer reports it. ``points`` maps team position to pile."""
+
+    points: dict[int, int]
+    declarer: int | None = None  # Player id; None when all passed
+    bid: int | None = None
+    trump: str | None = None
+    doubling: str = Doubling.NONE
+
+    @property
+    def all_pass(self) -> bool:
+        return self.declarer is None
+
+
+@dataclass
+class Seating:
+    """The game's teams and seats, loaded once per write."""
+
+    teams: list[GameTeam]
+    players: list[Player] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.players = [
+            (team.first_player, team.second_player)[partner]
+            for team_index, partner in core.seat_order(len(self.teams))
+            for team in [self.teams[team_index]]
         ]
 
+    @property
+    def names(self) -> list[str]:
+        return [team.team.name for team in self.teams]
 
-def revoke_link(*, link: ScorerLink) -> None:
-    ScorerLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    def seat_of(self, player_id: int) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.pk == player_id:
+                return seat
+        return None
 
 
-def well_formed_token(token: str) -> bool:
-    """Whether a token could be one of ours (``secrets.token_urlsafe``), before any query:
-    a typed or mangled URL may hold NUL, which PostgreSQL refuses in a lookup."""
-    return 0 < len(token) <= 64 and all(
-        char.isascii() and (char.isalnum() or char in "-_") for char in token
+def load_seating(game: Game) -> Seating:
+    teams = list(
+        game.teams.select_related("team", "first_player", "second_player").order_by("position")
+    )
+    return Seating(teams)
+
+
+def to_core(entry: DealEntry, seating: Seating) -> core.Deal:
+    if entry.all_pass:
+        declarer = None
+    else:
+        declarer = seating.seat_of(entry.declarer)  # type: ignore[arg-type]
+        if declarer is None:
+            raise ScoringError(_("The declarer is not seated at this game."), field="declarer")
+    return core.Deal(
+        points=dict(entry.points),
+        declarer=declarer,
+        bid=entry.bid,
+        trump=entry.trump,
+        doubling=entry.doubling,
     )
 
 
-def usable_link(token: str) -> ScorerLink:
-    """The link for a token, refused with a clear reason when it cannot be used."""
-    link = (
-        ScorerLink.objects.select_related("game", "game_team__team").filter(token=token).first()
-        if well_formed_token(token)
-        else None
-    )
-    if link is None:
-        raise LinkError(_("This scorer link does not exist. Ask the organiser for a new one."))
-    if link.revoked_at is not None:
-        raise LinkError(
-            _("This scorer link was withdrawn by the organiser. Ask them for the current one.")
-        )
-    if link.game.is_finished:
-        raise LinkError(_("The game is over, so this scorer link has expired."))
-    if link.expired_at is not None:
-        raise LinkError(
-            _(
-                "This scorer link expired when the game ended. The game was opened again "
-                "since: ask the organiser for a new link."
-            )
-        )
-    return link
-
-
-def entry_to_json(entry: DealEntry) -> dict:
-    return {
-        "points": {str(team): points for team, points in entry.points.items()},
-        "declarer": entry.declarer,
-        "bid": entry.bid,
-        "trump": entry.trump,
-        "doubling": entry.doubling,
-    }
-
-
-def entry_from_json(data: dict) -> DealEntry:
+def entry_from_round(round_: Round) -> DealEntry:
     return DealEntry(
-        points={int(team): points for team, points in data["points"].items()},
-        declarer=data.get("declarer"),
-        bid=data.get("bid"),
-        trump=data.get("trump"),
-        doubling=data.get("doubling") or "none",
+        points={pile.game_team.position: pile.points for pile in round_.piles.all()},
+        declarer=None if round_.all_pass else round_.declarer_id,
+        bid=None if round_.all_pass else round_.bid,
+        trump=None if round_.all_pass else round_.trump,
+        doubling=round_.doubling,
     )
 
 
-def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
-    """Record a deal through a link, or hold it for another team's confirmation.
+def describe(entry: DealEntry, seating: Seating) -> dict:
+    """A deal as plain data for the change history (names, not ids)."""
+    names = seating.names
+    data: dict = {"points": {names[team]: pile for team, pile in sorted(entry.points.items())}}
+    if entry.all_pass:
+        data["all_pass"] = True
+    else:
+        seat = seating.seat_of(entry.declarer)  # type: ignore[arg-type]
+        data.update(
+            declarer=seating.players[seat].name if seat is not None else None,
+            bid=entry.bid,
+            trump=entry.trump,
+            doubling=entry.doubling,
+        )
+    return data
 
-    Returns the recorded Round, or the PendingDeal when it waits.
+
+# --- Starting a game --------------------------------------------------------
+
+
+def find_or_add_player(name: str) -> Player:
+    name = " ".join(name.split())
+    existing = Player.objects.filter(name__iexact=name).first()
+    return existing or Player.objects.create(name=name)
+
+
+def find_or_add_team(entry: TeamEntry, first: Player, second: Player) -> Team:
+    """The named team, or the pair's usual team when no name is given."""
+    name = " ".join(entry.name.split())
+    if name:
+        existing = Team.objects.filter(name__iexact=name).first()
+    else:
+        name = f"{first.name} & {second.name}"
+        existing = (
+            Team.objects.filter(first_player=first, second_player=second).first()
+            or Team.objects.filter(first_player=second, second_player=first).first()
+            or Team.objects.filter(name__iexact=name).first()
+        )
+    if existing is None:
+        return Team.objects.create(name=name, first_player=first, second_player=second)
+    if existing.player_ids != {first.pk, second.pk}:
+        partners = Player.objects.filter(pk__in=existing.player_ids).order_by("name")
+        raise ScoringError(
+            _("The team name “%(team)s” already belongs to %(players)s.")
+            % {"team": existing.name, "players": " & ".join(p.name for p in partners)},
+            field="teams",
+        )
+    return existing
+
+
+def check_new_game(label: str, teams: Sequence[TeamEntry]) -> None:
+    """Refuse a table that cannot be seated, before anything is written."""
+    if not label.strip():
+        raise ScoringError(_("Give the game a label."), field="label")
+    if Game.objects.annotate(lower=Lower("label")).filter(lower=label.strip().lower()).exists():
+        raise ScoringError(
+            _("There is already a game called “%(label)s”.") % {"label": label.strip()},
+            field="label",
+        )
+    if len(teams) not in (2, 3, 4):
+        raise ScoringError(
+            _("A game is 4, 6 or 8 players in teams of two; this one has %(teams)d teams.")
+            % {"teams": len(teams)},
+            field="teams",
+        )
+    seen: dict[str, int] = {}
+    for number, entry in enumerate(teams, start=1):
+        names = [" ".join(entry.first.split()), " ".join(entry.second.split())]
+        if not all(names):
+            raise ScoringError(
+                _("Team %(number)d needs two players.") % {"number": number}, field="teams"
+            )
+        for name in names:
+            key = name.lower()
+            if key in seen:
+                raise ScoringError(
+                    _(
+                        "%(player)s is named twice at this game "
+                        "(team %(first)d and team %(second)d)."
+                    )
+                    % {"player": name, "first": seen[key], "second": number},
+                    field="teams",
+                )
+            seen[key] = number
+    team_names = [entry.name.strip().lower() for entry in teams if entry.name.strip()]
+    if len(set(team_names)) != len(team_names):
+        raise ScoringError(_("Two teams of this game have the same name."), field="teams")
+
+
+def create_game(
+    *,
+    label: str,
+    teams: Sequence[TeamEntry],
+    first_dealer: int | None = None,
+    rules: core.Rules = core.DEFAULT_RULES,
+    user=None,
+    rng: random.Random | None = None,
+    deal_limit: int | None = None,
+    require_confirmation: bool = False,
+) -> Game:
+    """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
+    check_new_game(label, teams)
+    try:
+        core.check_house_rules(rules)
+    except core.RulesError as error:
+        raise ScoringError(error.translated(_), field="rules") from None
+    players = len(teams) * rules.team_size
+    if first_dealer is None:
+        first_dealer = (rng or random.SystemRandom()).randrange(players)
+    elif not 0 <= first_dealer < players:
+        raise ScoringError(
+            _("The first dealer must be one of the players seated."), field="first_dealer"
+        )
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                label=label.strip(),
+                first_dealer_seat=first_dealer,
+                dealer_seat=first_dealer,
+                **rules_fields(rules),
+                deal_limit=deal_limit,
+                require_confirmation=require_confirmation,
+                created_by=user if user and user.is_authenticated else None,
+            )
+            for position, entry in enumerate(teams):
+                first, second = find_or_add_player(entry.first), find_or_add_player(entry.second)
+                GameTeam.objects.create(
+                    game=game,
+                    team=find_or_add_team(entry, first, second),
+                    position=position,
+                    first_player=first,
+                    second_player=second,
+                    tables=rules.tables_per_team,
+                )
+    except IntegrityError as error:  # a clash with a game started at the same moment
+        raise ScoringError(
+            _("The game could not be started: %(reason)s") % {"reason": error}, field="label"
+        ) from error
+    return game
+
+
+# --- Deals ----------------------------------------------------------------
+
+
+def _lock(game: Game) -> Game:
+    # Lock the game row for the whole write: two scorers sending deals to one
+    # game are served one after the other, each seeing the other's deal.
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def stored_entries(
+    game: Game, seating: Seating | None = None
+) -> tuple[list[Round], list[DealEntry]]:
+    """The game's rounds in order, and the deals as they were entered.
+
+    With the seating at hand, the piles are read as plain rows and their teams
+    found in it, instead of loading every pile's team again.
     """
-    game = link.game
-    if not game.require_confirmation:
-        return scoring.record_deal(game=game, number=number, entry=entry, link=link)
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        if 1 <= number <= game.deals_played:
-            # Recorded meanwhile (the final deal, sent by another team's phone too):
-            # say what counts, before "the game is over".
-            raise scoring.already_recorded(game, number)
-        scoring.check_open(game)
-        _drop_stale(game)
-        waiting = PendingDeal.objects.filter(game=game).first()
-        if waiting is not None:
-            raise LinkError(
-                _("Deal %(number)d is waiting for another team to confirm it.")
-                % {"number": waiting.number},
-                field="number",
-            )
-        expected = game.deals_played + 1
-        if number != expected:
-            if 1 <= number < expected:
-                raise scoring.already_recorded(game, number)
-            raise LinkError(
-                _("The next deal to record is deal %(expected)d, not deal %(number)d.")
-                % {"expected": expected, "number": number},
-                field="number",
-            )
-        # Check the deal against the rules now, so the other team confirms only a
-        # deal that can be recorded.
-        seating = scoring.load_seating(game)
-        scoring.settle_next(game, seating, scoring.stored_state(game, seating), entry)
-        try:
-            pending = PendingDeal.objects.create(
-                game=game, number=number, entry=entry_to_json(entry), sent_by=link
-            )
-        except IntegrityError as error:  # another team's phone sent one at the same moment
-            raise LinkError(
-                _("Another deal was sent at the same moment; reload the page."), field="number"
-            ) from error
-        Change.objects.create(
-            game=game,
+    if seating is None:
+        rounds = list(game.rounds.order_by("number").prefetch_related("piles__game_team"))
+        return rounds, [entry_from_round(round_) for round_ in rounds]
+    rounds = list(game.rounds.order_by("number"))
+    position = {team.pk: team.position for team in seating.teams}
+    points: dict[int, dict[int, int]] = {round_.pk: {} for round_ in rounds}
+    for round_id, team_id, pile in Pile.objects.filter(round__game=game).values_list(
+        "round_id", "game_team_id", "points"
+    ):
+        points[round_id][position[team_id]] = pile
+    return rounds, [
+        DealEntry(
+            points=points[round_.pk],
+            declarer=None if round_.all_pass else round_.declarer_id,
+            bid=None if round_.all_pass else round_.bid,
+            trump=None if round_.all_pass else round_.trump,
+            doubling=round_.doubling,
+        )
+        for round_ in rounds
+    ]
+
+
+def _check_deal_limit(game: Game, number: int) -> None:
+    if game.deal_limit and number > game.deal_limit:
+        raise ScoringError(
+            _("This game ends after %(limit)d deals; deal %(number)d cannot be recorded.")
+            % {"limit": game.deal_limit, "number": number},
+            field="number",
             number=number,
-            action=Change.Action.PROPOSED,
-            after=scoring.describe(entry, seating),
-            scorer_link=link,
         )
-        return pending
 
 
-def waiting_deal(game: Game) -> PendingDeal | None:
-    """The deal of the game waiting for confirmation, if it is still the next deal."""
-    return (
-        PendingDeal.objects.select_related("sent_by__game_team__team")
-        .filter(game=game, number=game.deals_played + 1)
-        .first()
+def _refusal(error: core.DealError, seating: Seating) -> ScoringError:
+    """A deal the rules refuse, as the organiser reads it, naming the deal."""
+    if isinstance(error.__cause__, core.GameOver):
+        message = _(
+            "Deal %(number)d cannot stand: the game was already won after deal %(last)d."
+        ) % {"number": error.number, "last": error.number - 1}
+    else:
+        message = _("Deal %(number)d: %(problem)s") % {
+            "number": error.number,
+            "problem": error.translated(_, seating.names),
+        }
+    return ScoringError(message, field=error.field, number=error.number)
+
+
+def replay_entries(game: Game, seating: Seating, entries: Sequence[DealEntry]):
+    _check_deal_limit(game, len(entries))
+    deals = [to_core(entry, seating) for entry in entries]
+    try:
+        return core.replay(len(seating.teams), game.first_dealer_seat, deals, game.rules)
+    except core.DealError as error:
+        raise _refusal(error, seating) from error
+
+
+def stored_state(game: Game, seating: Seating) -> core.GameState:
+    """Where the game stands after its recorded deals, from what the services stored.
+
+    Every write stores what a replay of the deals gives (the game's deals played
+    and next dealer, each team's tables and the deal it went out in), and
+    ``rebuild_ledger`` proves that replaying changes nothing; so the next deal
+    can be settled from here without replaying the game. Should the stored
+    figures ever fail to add up (tables created or lost, a team out with
+    tables), the state comes from a replay of the deals instead.
+    """
+    teams = seating.teams
+    went_out: dict[int, list[int]] = defaultdict(list)
+    for team in teams:
+        if team.out_in_deal is not None:
+            went_out[team.out_in_deal].append(team.position)
+    consistent = sum(team.tables for team in teams) == game.tables_per_team * len(teams) and all(
+        (team.tables == 0) == (team.out_in_deal is not None) for team in teams
+    )
+    if not consistent:
+        _, entries = stored_entries(game, seating)
+        return replay_entries(game, seating, entries)[1]
+    return core.GameState(
+        rules=game.rules,
+        team_count=len(teams),
+        tables=[team.tables for team in teams],
+        dealer=game.dealer_seat,
+        deals_played=game.deals_played,
+        out_order=[tuple(sorted(went_out[number])) for number in sorted(went_out)],
     )
 
 
-def _drop_stale(game: Game) -> None:
-    # An organiser may record, undo or correct deals on the game page while a
-    # deal waits; a waiting deal that is no longer the next one can never count,
-    # and left in place it would block every later deal sent through a link.
-    PendingDeal.objects.filter(game=game).exclude(number=game.deals_played + 1).delete()
+def settle_next(
+    game: Game, seating: Seating, state: core.GameState, entry: DealEntry
+) -> tuple[core.Settlement, core.GameState]:
+    """Settle the deal after ``state`` by the rules, refused as a replay would refuse it."""
+    number = state.deals_played + 1
+    _check_deal_limit(game, number)
+    deal = to_core(entry, seating)
+    try:
+        return core.settle(state, deal)
+    except core.RulesError as error:
+        refused = core.DealError(number, error)
+        refused.__cause__ = error
+        raise _refusal(refused, seating) from error
 
 
-def _pending_for_other_team(link: ScorerLink, game: Game, number: int) -> PendingDeal:
-    pending = (
-        PendingDeal.objects.select_for_update()
-        .select_related("sent_by")
-        .filter(game=game, number=number)
-        .first()
+def _outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
+    """Whether the game is over, and the places if so.
+
+    Won when one team is left; also over when the deal limit is reached or the
+    organiser called time, and then placed by tables held, ties shared.
+    """
+    if state.finished:
+        return True, state.places()
+    if game.ended_early or (game.deal_limit and state.deals_played >= game.deal_limit):
+        return True, core.final_places(state)
+    return False, {}
+
+
+def _apply_outcome(game: Game, seating: Seating, state: core.GameState) -> None:
+    finished, places = _outcome(game, state)
+    for team in seating.teams:
+        team.tables = state.tables[team.position]
+        team.place = places.get(team.position)
+    firsts = [position for position, place in places.items() if place == 1]
+    if finished and not game.is_finished:
+        game.finished_at = timezone.now()
+    elif not finished:
+        game.finished_at = None
+    game.status = Game.Status.FINISHED if finished else Game.Status.IN_PROGRESS
+    game.winner = seating.teams[firsts[0]] if len(firsts) == 1 else None
+    game.deals_played = state.deals_played
+    game.dealer_seat = state.dealer
+
+
+# What recording, correcting or ending a game saves on it and its teams (the
+# bulk writer, club.games.bulk, saves the same).
+GAME_OUTCOME_FIELDS = [
+    "deals_played",
+    "dealer_seat",
+    "status",
+    "winner",
+    "ended_early",
+    "finished_at",
+    "updated_at",
+]
+TEAM_OUTCOME_FIELDS = ["tables", "place", "out_in_deal"]
+
+
+def _save_derived(
+    game: Game,
+    seating: Seating,
+    rounds: Sequence[Round],
+    settlements: Sequence[core.Settlement],
+    state: core.GameState,
+) -> None:
+    """Rewrite every derived row (results, ledger, tables, places) from a replay."""
+    changed_rounds = []
+    for round_, settlement in zip(rounds, settlements, strict=True):
+        dealer = seating.players[settlement.dealer]
+        declaring_team = seating.teams[settlement.declaring_team]
+        if (
+            round_.dealer_id != dealer.pk
+            or round_.declaring_team_id != declaring_team.pk
+            or round_.made != settlement.made
+        ):
+            round_.dealer = dealer
+            round_.declaring_team = declaring_team
+            round_.made = settlement.made
+            changed_rounds.append(round_)
+    if changed_rounds:
+        Round.objects.bulk_update(changed_rounds, ["dealer", "declaring_team", "made"])
+
+    LedgerEntry.objects.filter(round__game=game).delete()
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            round=round_,
+            game_team=team,
+            change=settlement.transfers[team.position],
+            balance=settlement.tables_after[team.position],
+        )
+        for round_, settlement in zip(rounds, settlements, strict=True)
+        for team in seating.teams
     )
-    if pending is None:
-        raise LinkError(
-            _("Deal %(number)d is not waiting for confirmation.") % {"number": number},
-            field="number",
-        )
-    if pending.sent_by.game_team_id == link.game_team_id:
-        raise LinkError(
-            _("A player of another team must confirm deal %(number)d.") % {"number": number},
-            field="number",
-        )
-    return pending
+
+    out_in: dict[int, int] = {}
+    for settlement in settlements:
+        for team in settlement.eliminated:
+            out_in[team] = settlement.number
+    _apply_outcome(game, seating, state)
+    for team in seating.teams:
+        team.out_in_deal = out_in.get(team.position)
+    GameTeam.objects.bulk_update(seating.teams, TEAM_OUTCOME_FIELDS)
+    game.save(update_fields=GAME_OUTCOME_FIELDS)
 
 
-def confirm_deal(*, link: ScorerLink, number: int):
-    """Another team accepts a waiting deal: it is recorded and counts from now."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=link.game_id)
-        scoring.check_open(game)
-        if not 1 <= number <= game.deals_played:
-            pending = _pending_for_other_team(link, game, number)
-            entry = entry_from_json(pending.entry)
-            pending.delete()
-            return scoring.record_deal(game=game, number=number, entry=entry, link=link)
-        # Recorded meanwhile (by an organiser on the game page, or a second tap on
-        # Confirm): the waiting copy is dropped, and the answer says what counts.
-        _drop_stale(game)
-    raise scoring.already_recorded(game, number)
-
-
-@transaction.atomic
-def reject_deal(*, link: ScorerLink, number: int) -> None:
-    """Another team disputes a waiting deal: it is dropped, to be entered again."""
-    game = Game.objects.select_for_update().get(pk=link.game_id)
-    scoring.check_open(game)
-    pending = _pending_for_other_team(link, game, number)
-    seating = scoring.load_seating(game)
+def _log(game: Game, number: int, action: str, before, after, user, link=None) -> None:
     Change.objects.create(
         game=game,
         number=number,
-        action=Change.Action.REJECTED,
-        before=scoring.describe(entry_from_json(pending.entry), seating),
+        action=action,
+        before=before,
+        after=after,
+        made_by=user if user is not None and user.is_authenticated else None,
         scorer_link=link,
     )
-    pending.delete()
+
+
+def _changed(game: Game, was_finished: bool) -> None:
+    if game.is_finished and not was_finished:
+        # The game's links end with it, for good: undoing the final deal opens the
+        # game again, not its links (the organiser issues new ones).
+        ScorerLink.objects.filter(game=game, expired_at__isnull=True).update(
+            expired_at=timezone.now()
+        )
+    game_changed.send(sender=Game, game=game, was_finished=was_finished)
+
+
+def already_recorded(game: Game, number: int) -> ScoringError:
+    recorded = game.rounds.filter(number=number).first()
+    return ScoringError(
+        _("Deal %(number)d is already recorded.") % {"number": number},
+        field="number",
+        number=number,
+        recorded=recorded,
+    )
+
+
+def check_unlocked(game: Game) -> None:
+    """Refuse changes to a game whose tournament results are final."""
+    if game.results_locked:
+        raise ScoringError(
+            _(
+                "The results of this game are final; an organiser must reopen its tournament "
+                "before anything can change."
+            ),
+            field="number",
+        )
+
+
+def check_open(game: Game) -> None:
+    """Refuse deals for a game that is over."""
+    check_unlocked(game)
+    if not game.is_finished:
+        return
+    if game.winner is None:
+        raise ScoringError(
+            _("The game is over: the first place is shared. No more deals can be recorded."),
+            field="number",
+        )
+    raise ScoringError(
+        _("The game is over: %(team)s won. No more deals can be recorded.")
+        % {"team": game.winner.team.name},
+        field="number",
+    )
+
+
+def new_round(game: Game, seating: Seating, settlement: core.Settlement, user=None) -> Round:
+    """The deal's row, not saved yet, as the rules settled it (record_deal and the bulk
+    writer, club.games.bulk, store it)."""
+    return Round(
+        game=game,
+        number=settlement.number,
+        all_pass=settlement.all_pass,
+        declarer=None if settlement.all_pass else seating.players[settlement.declarer],  # type: ignore[index]
+        bid=settlement.bid,
+        trump=settlement.trump,
+        doubling=settlement.doubling,
+        dealer=seating.players[settlement.dealer],
+        declaring_team=seating.teams[settlement.declaring_team],
+        made=settlement.made,
+        recorded_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+@transaction.atomic
+def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=None) -> Round:
+    """Record deal ``number`` of the game; the form says which deal it expects.
+
+    A resent form, a browser retry or a second scorer on the same deal finds
+    the number taken and is told what was recorded, so a deal is stored once.
+    The deal is settled from the stored state (:func:`stored_state`), not by
+    replaying the game. The round comes back with ``game`` (the game as it now
+    stands) and ``seating`` (its teams with their tables now), so a caller
+    showing the page need not read them again.
+    """
+    game = _lock(game)
+    expected = game.deals_played + 1
+    if 1 <= number < expected:  # a number below 1 was never recorded: refused below
+        raise already_recorded(game, number)
+    check_open(game)
+    if number != expected:
+        raise ScoringError(
+            _("The next deal to record is deal %(expected)d, not deal %(number)d.")
+            % {"expected": expected, "number": number},
+            field="number",
+        )
+    seating = load_seating(game)
+    settlement, state = settle_next(game, seating, stored_state(game, seating), entry)
+
+    round_ = new_round(game, seating, settlement, user)
+    round_.save(force_insert=True)
+    Pile.objects.bulk_create(
+        Pile(round=round_, game_team=seating.teams[team], points=points)
+        for team, points in settlement.points.items()
+    )
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            round=round_,
+            game_team=team,
+            change=settlement.transfers[team.position],
+            balance=settlement.tables_after[team.position],
+        )
+        for team in seating.teams
+    )
+    _apply_outcome(game, seating, state)
+    for team in seating.teams:
+        if team.position in settlement.eliminated:
+            team.out_in_deal = number
+    GameTeam.objects.bulk_update(seating.teams, TEAM_OUTCOME_FIELDS)
+    game.save(
+        update_fields=[
+            "deals_played",
+            "dealer_seat",
+            "status",
+            "winner",
+            "finished_at",
+            "updated_at",
+        ]
+    )
+    _log(game, number, Change.Action.RECORDED, None, describe(entry, seating), user, link)
+    _changed(game, was_finished=False)
+    round_.seating = seating
+    return round_
+
+
+@transaction.atomic
+def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
+    """Correct deal ``number`` and replay the rest of the game.
+
+    Refused, naming the deal, when the correction makes a later deal
+    impossible (its declarer's team is out by then, say).
+    """
+    game = _lock(game)
+    check_unlocked(game)
+    was_finished = game.is_finished
+    seating = load_seating(game)
+    rounds, entries = stored_entries(game, seating)
+    if not 1 <= number <= len(rounds):
+        raise ScoringError(
+            _("There is no deal %(number)d in this game to correct.") % {"number": number},
+            field="number",
+        )
+    before = entries[number - 1]
+    entries[number - 1] = entry
+    settlements, state = replay_entries(game, seating, entries)
+    settlement = settlements[number - 1]
+
+    round_ = rounds[number - 1]
+    round_.all_pass = settlement.all_pass
+    round_.declarer = None if entry.all_pass else seating.players[settlement.declarer]
+    round_.bid = settlement.bid
+    round_.trump = settlement.trump
+    round_.doubling = settlement.doubling
+    round_.save(update_fields=["all_pass", "declarer", "bid", "trump", "doubling"])
+    round_.piles.all().delete()
+    Pile.objects.bulk_create(
+        Pile(round=round_, game_team=seating.teams[team], points=points)
+        for team, points in settlement.points.items()
+    )
+    _save_derived(game, seating, rounds, settlements, state)
+    _log(
+        game,
+        number,
+        Change.Action.EDITED,
+        describe(before, seating),
+        describe(entry, seating),
+        user,
+    )
+    _changed(game, was_finished)
+    return round_
+
+
+@transaction.atomic
+def undo_last_deal(*, game: Game, number: int, user=None) -> None:
+    """Remove the last deal. ``number`` is the deal the organiser saw as last."""
+    game = _lock(game)
+    check_unlocked(game)
+    if game.deals_played == 0:
+        raise ScoringError(_("There is no deal to undo yet."), field="number")
+    if number != game.deals_played:
+        raise ScoringError(
+            _("Deal %(number)d is no longer the last deal (deal %(last)d is); nothing was undone.")
+            % {"number": number, "last": game.deals_played},
+            field="number",
+        )
+    was_finished = game.is_finished
+    seating = load_seating(game)
+    rounds, entries = stored_entries(game, seating)
+    removed = entries.pop()
+    rounds.pop().delete()
+    settlements, state = replay_entries(game, seating, entries)
+    game.ended_early = False  # undoing the last deal takes the game back before time was called
+    _save_derived(game, seating, rounds, settlements, state)
+    _log(game, number, Change.Action.UNDONE, describe(removed, seating), None, user)
+    _changed(game, was_finished)
+
+
+@transaction.atomic
+def end_game(*, game: Game, user=None) -> None:
+    """The organiser calls time: the game ends now and is placed by tables held."""
+    game = _lock(game)
+    check_open(game)
+    seating = load_seating(game)
+    rounds, entries = stored_entries(game, seating)
+    settlements, state = replay_entries(game, seating, entries)
+    game.ended_early = True
+    _save_derived(game, seating, rounds, settlements, state)
+    _log(game, game.deals_played, Change.Action.ENDED, None, None, user)
+    _changed(game, was_finished=False)
+
+
+@transaction.atomic
+def rebuild_ledger(game: Game) -> None:
+    """Derive everything again from the recorded deals (it must change nothing)."""
+    game = _lock(game)
+    seating = load_seating(game)
+    rounds, entries = stored_entries(game, seating)
+    settlements, state = replay_entries(game, seating, entries)
+    _save_derived(game, seating, rounds, settlements, state)
+
+
+def replay_game(game: Game) -> tuple[Seating, list[core.Settlement], core.GameState]:
+    """Read-only: the game's settlements as the rules compute them now."""
+    seating = load_seating(game)
+    _, entries = stored_entries(game, seating)
+    settlements, state = replay_entries(game, seating, entries)
+    return seating, settlements, state

@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from club.games import services
 from club.games.forms import DealForm, NewGameForm
+from club.games.idempotency import one_time
 from club.games.models import Game, GameTeam, Player
 from club.games.selectors import attach_seating, game_page, in_play_before, recorded_before
-from club.idempotency import one_time
+from club.games.services import ScoringError, entry_from_round, load_seating
 from club.scoring import rules as core
-from club.scoring import services
-from club.scoring.services import ScoringError, entry_from_round, load_seating
 from club.web.auth import is_organiser, organiser_required
 
 

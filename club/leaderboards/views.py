@@ -11,8 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.games.idempotency import one_time
 from club.games.models import Player
-from club.idempotency import one_time
 from club.leaderboards import selectors, services
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import PlayerImportError, RegisterError

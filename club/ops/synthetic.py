@@ -2,16 +2,16 @@
 
 Every deal is settled by the rules core (:func:`club.scoring.rules.settle`),
 one deal after another from the game's first dealer, exactly as
-:func:`club.scoring.services.record_deal` would settle it; only the writing is
+:func:`club.games.services.record_deal` would settle it; only the writing is
 different: the rows a service would write (rounds, piles, ledger entries,
 changes, teams' tables and places, the game's result) are collected in memory
-and written with ``bulk_create`` by :func:`club.scoring.bulk.write_games` (the
+and written with ``bulk_create`` by :func:`club.games.bulk.write_games` (the
 importer's writer too), one transaction per tournament. Standings are
 then rebuilt per tournament by the tournament service and ratings once at the
 end by the leaderboards service, so what they hold is what the app derives.
 
 :func:`check_games` replays stored games through
-:func:`club.scoring.services.replay_game` and compares every derived row with
+:func:`club.games.services.replay_game` and compares every derived row with
 what was written; ``generate_club`` runs it at the end.
 
 The draws come from :func:`club.scoring.draws.propose_draw` (random first,
@@ -30,6 +30,8 @@ from datetime import UTC, date, datetime, timedelta
 from django.db import connection, transaction
 from django.db.models import Sum
 
+from club.games import bulk
+from club.games import services as scoring
 from club.games.models import (
     Change,
     Game,
@@ -42,9 +44,8 @@ from club.games.models import (
 )
 from club.leaderboards import figures
 from club.leaderboards.services import rebuild_ratings
-from club.scoring import bulk, draws
+from club.scoring import draws
 from club.scoring import rules as core
-from club.scoring import services as scoring
 from club.scoring import standings as ranking
 from club.tournaments.models import (
     Bye,
@@ -350,9 +351,9 @@ def _tournament(
 
 
 def _write_games(played_games: list[_PlayedGame]) -> None:
-    """Write games and every row the scoring services derive from their deals.
+    """Write games and every row the deal services derive from their deals.
 
-    The rows are those of :func:`club.scoring.bulk.write_games`, the importer's
+    The rows are those of :func:`club.games.bulk.write_games`, the importer's
     writer too; then each game joins its sitting.
     """
     bulk.write_games(
@@ -439,7 +440,7 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
 
 
 def check_games(game_ids) -> int:
-    """Replay each game through the scoring service and compare with its stored rows.
+    """Replay each game through the deal service and compare with its stored rows.
 
     Raises :class:`CheckFailed` naming the game, deal and field at the first difference.
     """

@@ -3,10 +3,9 @@
 from django.dispatch import receiver
 
 from club.games.signals import game_changed
+from club.tournaments.services import results_changed
 
 
 @receiver(game_changed, dispatch_uid="tournaments-standings")
 def rebuild_standings_for_game(sender, game, was_finished, **kwargs):
-    from club.tournaments.services import results_changed
-
     results_changed(game, was_finished)

@@ -3,7 +3,7 @@
 Every write runs in one transaction with the tournament row locked, so two
 organisers drawing the same sitting at once get one draw, and a tournament
 whose results are final cannot change until it is reopened (which is recorded).
-Game results go through ``club.scoring.services``; this module only derives
+Game results go through ``club.games.services``; this module only derives
 standings from them.
 """
 
@@ -19,10 +19,10 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club.games import services as scoring
 from club.games.models import Game, GameTeam, Round, rules_fields
 from club.scoring import draws
 from club.scoring import rules as core
-from club.scoring import services as scoring
 from club.scoring import standings as ranking
 from club.tournaments.models import (
     Bye,

@@ -13,10 +13,10 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from club.games.idempotency import one_time
 from club.games.link_views import sheet_context
 from club.games.models import GameTeam
-from club.idempotency import one_time
-from club.scoring.services import Seating
+from club.games.services import Seating
 from club.tournaments import selectors, services
 from club.tournaments.forms import (
     AdjustSittingForm,
@@ -273,7 +273,7 @@ def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @organiser_required
 @require_POST
 def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    # No one-time key (club.idempotency): that would end every game in one
+    # No one-time key (club.games.idempotency): that would end every game in one
     # transaction, holding the tournament's lock from the first game to the last,
     # and deadlock against a scorer recording in one of the others. Calling time
     # twice ends nothing more, so a resend needs no key.

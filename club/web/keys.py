@@ -1,4 +1,4 @@
-"""The one-time key every form that writes carries (club.idempotency keeps them)."""
+"""The one-time key every form that writes carries (club.games.idempotency keeps them)."""
 
 from __future__ import annotations
 

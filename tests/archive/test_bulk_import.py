@@ -2,7 +2,7 @@
 
 The same file is imported twice into the same club, each time in a savepoint
 rolled back afterwards: once by ``import_results`` as it is (its deals written
-by :mod:`club.scoring.bulk`), once with every deal recorded through
+by :mod:`club.games.bulk`), once with every deal recorded through
 ``services.record_deal`` and time called through ``services.end_game``, as
 the importer did before. Every table the app keeps is then compared row by row,
 by natural keys (labels, names, positions, deal numbers; the ids and clock
@@ -28,6 +28,7 @@ from django.test.utils import CaptureQueriesContext
 from club import archive
 from club.archive import format as archive_format
 from club.archive import load as archive_load
+from club.games import services
 from club.games.models import (
     Change,
     Game,
@@ -51,7 +52,6 @@ from club.leaderboards.models import (
 )
 from club.ops import synthetic
 from club.scoring import rules as core
-from club.scoring import services
 from club.tournaments.models import (
     Bye,
     Sitting,

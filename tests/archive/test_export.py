@@ -28,8 +28,7 @@ from club import archive
 from club.archive import export as archive_export
 from club.archive import format as archive_format
 from club.games.models import Change, Game, Player, Team
-from club.scoring import rules as core
-from club.scoring.services import (
+from club.games.services import (
     DealEntry,
     ScoringError,
     TeamEntry,
@@ -40,6 +39,7 @@ from club.scoring.services import (
     replay_game,
     undo_last_deal,
 )
+from club.scoring import rules as core
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Sitting, Tournament
 from tests.tournaments.helpers import make_tournament

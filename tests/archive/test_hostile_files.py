@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from club import archive
 from club.archive.management.commands.import_results import MAX_BYTES
 from club.games.models import Player
-from club.scoring.services import DealEntry, record_deal
+from club.games.services import DealEntry, record_deal
 from tests.factories import start_game
 from tests.hostile.conftest import NAMES, check_invariants, fresh_state, snapshot
 

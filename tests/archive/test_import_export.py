@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.games.services import DealEntry, TeamEntry, create_game, record_deal
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, TeamEntry, create_game, record_deal
 
 LABEL = "Table 1, Friday"
 
@@ -908,7 +908,7 @@ def test_a_game_on_which_time_was_called_round_trips(tmp_path):
         entry=DealEntry(points={0: 10, 1: 46}, declarer=game.teams.get(position=1).first_player_id,
                         bid=28, trump="hearts"),
     )  # fmt: skip
-    from club.scoring.services import end_game
+    from club.games.services import end_game
 
     end_game(game=game)
     first = export()

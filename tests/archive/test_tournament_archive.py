@@ -36,8 +36,8 @@ from django.urls import reverse
 
 from club.archive import ArchiveError, import_results, points_text
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.games.services import DealEntry, record_deal
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, record_deal
 from club.tournaments import services
 from club.tournaments.models import (
     Bye,

@@ -11,7 +11,7 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
-from club.scoring.services import DealEntry, load_seating, record_deal
+from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,6 +1,6 @@
 """Scorers sending deals at the same moment, over real HTTP to the live server.
 
-The game row lock in club.scoring.services serves two writes to one game one
+The game row lock in club.games.services serves two writes to one game one
 after the other; these tests prove what a scorer sees and what is stored when
 they race: a deal is stored once, every ledger equals its replay, tables are
 conserved, and a correction racing a new deal lands in one order or the other.
@@ -13,10 +13,10 @@ from functools import partial
 
 import pytest
 
+from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Round
+from club.games.services import DealEntry, load_seating, replay_game, to_core
 from club.scoring import rules as core
-from club.scoring import services
-from club.scoring.services import DealEntry, load_seating, replay_game, to_core
 from tests.concurrency.conftest import at_once, lock_held_longer
 from tests.factories import start_game
 

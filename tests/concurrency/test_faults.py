@@ -1,6 +1,6 @@
 """A lost database connection in the middle of a deal: a clear retry message, no half deal.
 
-The deal's writes run in one transaction (club.scoring.services.record_deal);
+The deal's writes run in one transaction (club.games.services.record_deal);
 here the database fails after the deal's row and piles are written and before
 its ledger is, and the scorer must get the 503 "send it again" answer while
 nothing of the deal is left behind.

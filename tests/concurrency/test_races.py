@@ -1,7 +1,7 @@
 """Two writes to one game at the same moment, in every pairing, over real HTTP: no 5xx.
 
 Both requests are held at a barrier just before the game row is locked
-(``club.scoring.services._lock``), so each has read the game as it was before
+(``club.games.services._lock``), so each has read the game as it was before
 either writes: the slower one always works from a game that has moved on
 (deal 2 recorded, the game over, deal 1 corrected or undone, time called). Its
 answer must be built from the game as it is now, never a server error, and the
@@ -21,11 +21,11 @@ from unittest import mock
 
 import pytest
 
+from club.games import services
+from club.games.links import issue_links
 from club.games.models import GameTeam, LedgerEntry
-from club.games.services import issue_links
-from club.scoring import services
+from club.games.services import DealEntry, load_seating, record_deal, replay_game
 from club.scoring.rules import Rules
-from club.scoring.services import DealEntry, load_seating, record_deal, replay_game
 from tests.concurrency.conftest import Scorer, at_once
 from tests.factories import start_game
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Player, Round
-from club.scoring.services import TeamEntry, create_game
+from club.games.services import TeamEntry, create_game
 from club.tournaments.models import (
     Bye,
     Sitting,

@@ -19,10 +19,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.games import services as links
+from club.games import links
 from club.games.models import Change, Game, LedgerEntry, PendingDeal, Round, ScorerLink
+from club.games.services import DealEntry, end_game, load_seating, record_deal
 from club.games.templatetags.qr import qr_svg
-from club.scoring.services import DealEntry, end_game, load_seating, record_deal
 from club.tournaments import services as tournaments
 from tests.factories import start_game
 
@@ -438,8 +438,8 @@ class TestScoreSheets:
 
 
 def test_a_link_expired_by_the_end_of_its_game_stays_dead_after_an_undo(organiser_client):
+    from club.games.services import undo_last_deal
     from club.scoring.rules import Rules
-    from club.scoring.services import undo_last_deal
 
     game = start_game(2, rules=Rules(tables_per_team=1))
     [link] = links.issue_links(game=game)
@@ -551,8 +551,8 @@ def test_the_organiser_whose_final_deal_lost_the_race_is_told_it_counts(organise
 
 
 def test_in_a_confirmation_game_the_final_deal_sent_late_is_said_to_be_recorded():
+    from club.games.services import ScoringError
     from club.scoring.rules import Rules
-    from club.scoring.services import ScoringError
 
     game = start_game(2, rules=Rules(tables_per_team=1), require_confirmation=True)
     first, _second = links.issue_links(game=game)

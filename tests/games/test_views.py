@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from club.games.models import Change, Game, Round
-from club.scoring.services import DealEntry, load_seating, record_deal
+from club.games.services import DealEntry, load_seating, record_deal
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
@@ -292,8 +292,8 @@ class TestRecordDeal:
         assert Round.objects.filter(game=game).count() == 1
 
     def test_no_deal_after_the_game_is_won(self, organiser_client, seats):
+        from club.games.services import TeamEntry, create_game
         from club.scoring import rules as core
-        from club.scoring.services import TeamEntry, create_game
 
         short = create_game(
             label="Short game",
@@ -361,8 +361,8 @@ class TestCorrections:
         assert "Corrected deal 1 (olive)" in page
 
     def test_correction_that_breaks_a_later_deal_is_refused(self, organiser_client, seats):
+        from club.games.services import TeamEntry, create_game
         from club.scoring import rules as core
-        from club.scoring.services import TeamEntry, create_game
 
         game = create_game(
             label="Three teams",

@@ -31,8 +31,8 @@ from club.games.models import (
     ScorerLink,
     Team,
 )
+from club.games.services import replay_game
 from club.scoring import rules as core
-from club.scoring.services import replay_game
 from club.tournaments.models import (
     Bye,
     Sitting,

@@ -17,11 +17,11 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from club import archive
-from club.games import services as links
+from club.games import links
 from club.games.models import Game, Player, Team
+from club.games.services import DealEntry, TeamEntry, create_game, record_deal
 from club.leaderboards import services as register
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, TeamEntry, create_game, record_deal
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Tournament
 from tests.hostile.conftest import IMG, SCRIPT

@@ -16,11 +16,11 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from club.games import services as links
+from club.games import links
 from club.games.models import Game, Player
+from club.games.services import DealEntry, record_deal
 from club.scoring import rules as core
 from club.scoring.names import normal_name
-from club.scoring.services import DealEntry, record_deal
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Sitting
 from tests.factories import start_game

@@ -24,9 +24,9 @@ import pytest
 from django.utils import timezone
 
 from club.games.models import Player
+from club.games.services import DealEntry, TeamEntry, create_game, record_deal
 from club.leaderboards import figures
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, TeamEntry, create_game, record_deal
 
 AB = TeamEntry("Anu", "Biju")
 CD = TeamEntry("Chitra", "Dev")

@@ -17,13 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.games.models import Game, Player, Team
-from club.leaderboards import figures, selectors
-from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
-from club.leaderboards.selectors import Filters, player_board, team_board
-from club.leaderboards.services import merge_players, rated_games
-from club.scoring import ratings
-from club.scoring import rules as core
-from club.scoring.services import (
+from club.games.services import (
     DealEntry,
     TeamEntry,
     create_game,
@@ -32,6 +26,12 @@ from club.scoring.services import (
     record_deal,
     undo_last_deal,
 )
+from club.leaderboards import figures, selectors
+from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
+from club.leaderboards.selectors import Filters, player_board, team_board
+from club.leaderboards.services import merge_players, rated_games
+from club.scoring import ratings
+from club.scoring import rules as core
 from club.tournaments.models import Sitting, SittingGame, Tournament
 
 from .conftest import pid, play

@@ -7,12 +7,12 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from club.games.models import GameTeam, Player, Round, Team
+from club.games.services import DealEntry, TeamEntry, create_game, edit_deal, record_deal
 from club.leaderboards.models import PlayerRating, RatingChange
 from club.leaderboards.selectors import Filters, player_board, team_board
 from club.leaderboards.services import RegisterError, merge_players, rebuild_ratings
 from club.scoring import ratings
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, TeamEntry, create_game, edit_deal, record_deal
 from club.tournaments.models import Tournament, TournamentTeam
 
 from .conftest import pid, play

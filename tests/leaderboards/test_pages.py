@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from club.games.models import Player
+from club.games.services import DealEntry, TeamEntry, create_game
 from club.leaderboards import selectors
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, TeamEntry, create_game
 from club.tournaments.models import Tournament
 
 from .conftest import pid, play

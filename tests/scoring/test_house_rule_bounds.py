@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from club import archive
 from club.games.models import Game
+from club.games.services import DealEntry, ScoringError, load_seating, record_deal, replay_game
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, ScoringError, load_seating, record_deal, replay_game
 from club.tournaments.models import Tournament
 from tests.factories import start_game
 from tests.games import test_views as game_views

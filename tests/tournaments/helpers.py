@@ -6,8 +6,8 @@ import datetime
 import random
 
 from club.games.models import Game
+from club.games.services import DealEntry, record_deal
 from club.scoring import rules as core
-from club.scoring.services import DealEntry, record_deal
 from club.tournaments import services
 
 PAIRS = [

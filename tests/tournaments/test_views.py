@@ -9,8 +9,8 @@ from itertools import combinations
 import pytest
 from django.urls import reverse
 
+from club.games import services as scoring
 from club.games.models import Game
-from club.scoring import services as scoring
 from club.tournaments import selectors, services
 from club.tournaments.models import Sitting, Standing, Tournament, TournamentEvent
 from tests.tournaments.helpers import PAIRS, make_tournament, play_sitting, rng, win_game

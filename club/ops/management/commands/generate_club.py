@@ -3,7 +3,7 @@
     python manage.py generate_club --preset small|large|federation [--seed N ...]
 
 Every deal is settled by the rules core; rows are written in bulk. At the end a
-sample of games is replayed through the scoring service and compared with the
+sample of games is replayed through the deal service and compared with the
 stored rows (``--check N``, 20 by default). Use a database of its own
 (``DATABASE_URL``), never the club's.
 """
@@ -15,6 +15,7 @@ import dataclasses
 from django.core.management.base import BaseCommand, CommandError
 
 from club.ops import synthetic
+from club.tournaments.models import Tournament
 
 
 class Command(BaseCommand):
@@ -43,8 +44,6 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{plan.teams} teams per tournament need at least {2 * plan.teams} players."
             )
-        from club.tournaments.models import Tournament
-
         if Tournament.objects.filter(name__startswith=f"S{plan.seed} Cup ").exists():
             raise CommandError(
                 f"This database already holds the club of seed {plan.seed}: "

@@ -2,7 +2,7 @@
 
 A game whose deals are already settled by the rules core (an imported file,
 checked by :mod:`club.archive`; a generated club, :mod:`club.ops.synthetic`)
-need not go through :func:`club.scoring.services.record_deal` once a deal, at
+need not go through :func:`club.games.services.record_deal` once a deal, at
 about nineteen queries each. :func:`write_games` writes the same rows with
 ``bulk_create`` and ``bulk_update``, a handful of statements for many games:
 
@@ -10,25 +10,25 @@ about nineteen queries each. :func:`write_games` writes the same rows with
   doubling, declaring team, made, ``recorded_by``), its piles, one ledger entry
   per team of the game (change and tables after) and the ``recorded``
   :class:`~club.games.models.Change` with the deal described as
-  :func:`~club.scoring.services.describe` describes it (``made_by`` the user);
+  :func:`~club.games.services.describe` describes it (``made_by`` the user);
 - when the organiser called time after the last deal
-  (:func:`~club.scoring.services.end_game`), the ``ended`` change and
+  (:func:`~club.games.services.end_game`), the ``ended`` change and
   ``ended_early`` on the game;
-- per game, what :func:`~club.scoring.services._apply_outcome` sets after its
+- per game, what :func:`~club.games.services._apply_outcome` sets after its
   last deal (status, deals played, next dealer, finished time, winner) and per
   team its tables, place and the deal it went out in.
 
 Games already saved (the importer starts each one with
-:func:`~club.scoring.services.create_game`) are updated; games not saved yet
+:func:`~club.games.services.create_game`) are updated; games not saved yet
 (the generator's) are created with their teams. :func:`write_games` sends no
 ``game_changed``. :func:`write_game` writes one game and then announces it once
-through the services' own :func:`~club.scoring.services._changed`, so that
+through the services' own :func:`~club.games.services._changed`, so that
 tournament standings, leaderboard figures and ratings follow it exactly as they
 follow per-deal recording (write and announce one game at a time, in order:
 ratings are rated forward in the order games finish). The generator announces
 nothing and rebuilds those in bulk at the end.
 
-The module imports only the models, the rules core and the scoring services
+The module imports only the models, the rules core and the deal services
 (never the importer or the generator), so both can import it without a cycle.
 """
 
@@ -40,9 +40,9 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Round
 from club.scoring import rules as core
-from club.scoring import services
 
 BATCH = 2000
 
@@ -200,12 +200,12 @@ def write_games(played_games: Sequence[PlayedGame], *, user=None) -> None:
 def write_game(played: PlayedGame, *, user=None) -> None:
     """Write one saved game's deals, then announce the change once, as the services do.
 
-    Recording each deal announces it (:func:`club.scoring.services._changed`:
+    Recording each deal announces it (:func:`club.games.services._changed`:
     ``game_changed`` with ``was_finished=False``, the game was playing before
     it), and so does calling time; what follows a change acts on the game as it
     stands, so one announcement after the last deal leaves what the last of
     those left. A game with no deal and no time called is
-    left as :func:`~club.scoring.services.create_game` made it, as recording
+    left as :func:`~club.games.services.create_game` made it, as recording
     nothing would.
     """
     if not played.settlements and not played.ended_early:

@@ -3,8 +3,7 @@
 import pytest
 
 from club.games.models import Change, Game
-from club.leaderboards.models import PlayerRating, RatingChange
-from club.scoring.services import (
+from club.games.services import (
     DealEntry,
     ScoringError,
     edit_deal,
@@ -13,6 +12,7 @@ from club.scoring.services import (
     record_deal,
     undo_last_deal,
 )
+from club.leaderboards.models import PlayerRating, RatingChange
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ it was written by the client and is never believed. A malformed entry stops the
 walk, and the last good address is used instead.
 
 django-axes keys its login lock-outs on this address
-(``AXES_CLIENT_IP_CALLABLE = "club.net.client_ip"``).
+(``AXES_CLIENT_IP_CALLABLE = "club.web.net.client_ip"``).
 """
 
 from __future__ import annotations

@@ -19,10 +19,9 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
-from club.scoring import rules as core
-from club.scoring import services
-from club.scoring.services import (
+from club.games.services import (
     DealEntry,
     ScoringError,
     TeamEntry,
@@ -33,6 +32,7 @@ from club.scoring.services import (
     replay_game,
     undo_last_deal,
 )
+from club.scoring import rules as core
 from tests.factories import PlayerFactory, start_game
 from tests.scoring.test_rules_properties import deal_strategy
 

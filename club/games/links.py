@@ -1,0 +1,223 @@
+"""Scorer links: record a game's deals from a phone without an account.
+
+The organiser hands out a secret link per game (or, when the game's deals need
+confirming, one per team). A deal sent through a team's link in such a game
+waits until a player of another team confirms it through their own link, like
+bridge table devices where one side enters and the other accepts. The rules
+and the ledger stay in ``club.games.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.games import services as scoring
+from club.games.models import Change, Game, PendingDeal, ScorerLink
+from club.games.services import DealEntry, ScoringError
+
+
+class LinkError(ScoringError):
+    """A scorer link that cannot be used for what was asked."""
+
+
+def issue_links(*, game: Game, user=None) -> list[ScorerLink]:
+    """New scorer links for the game, revoking any it had: one, or one per team."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.is_finished:
+            raise LinkError(_("The game is over; it needs no scorer links."))
+        game.scorer_links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        teams = list(game.teams.order_by("position")) if game.require_confirmation else [None]
+        return [
+            ScorerLink.objects.create(
+                game=game,
+                game_team=team,
+                token=secrets.token_urlsafe(24),
+                created_by=user if user is not None and user.is_authenticated else None,
+            )
+            for team in teams
+        ]
+
+
+def revoke_link(*, link: ScorerLink) -> None:
+    ScorerLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def well_formed_token(token: str) -> bool:
+    """Whether a token could be one of ours (``secrets.token_urlsafe``), before any query:
+    a typed or mangled URL may hold NUL, which PostgreSQL refuses in a lookup."""
+    return 0 < len(token) <= 64 and all(
+        char.isascii() and (char.isalnum() or char in "-_") for char in token
+    )
+
+
+def usable_link(token: str) -> ScorerLink:
+    """The link for a token, refused with a clear reason when it cannot be used."""
+    link = (
+        ScorerLink.objects.select_related("game", "game_team__team").filter(token=token).first()
+        if well_formed_token(token)
+        else None
+    )
+    if link is None:
+        raise LinkError(_("This scorer link does not exist. Ask the organiser for a new one."))
+    if link.revoked_at is not None:
+        raise LinkError(
+            _("This scorer link was withdrawn by the organiser. Ask them for the current one.")
+        )
+    if link.game.is_finished:
+        raise LinkError(_("The game is over, so this scorer link has expired."))
+    if link.expired_at is not None:
+        raise LinkError(
+            _(
+                "This scorer link expired when the game ended. The game was opened again "
+                "since: ask the organiser for a new link."
+            )
+        )
+    return link
+
+
+def entry_to_json(entry: DealEntry) -> dict:
+    return {
+        "points": {str(team): points for team, points in entry.points.items()},
+        "declarer": entry.declarer,
+        "bid": entry.bid,
+        "trump": entry.trump,
+        "doubling": entry.doubling,
+    }
+
+
+def entry_from_json(data: dict) -> DealEntry:
+    return DealEntry(
+        points={int(team): points for team, points in data["points"].items()},
+        declarer=data.get("declarer"),
+        bid=data.get("bid"),
+        trump=data.get("trump"),
+        doubling=data.get("doubling") or "none",
+    )
+
+
+def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
+    """Record a deal through a link, or hold it for another team's confirmation.
+
+    Returns the recorded Round, or the PendingDeal when it waits.
+    """
+    game = link.game
+    if not game.require_confirmation:
+        return scoring.record_deal(game=game, number=number, entry=entry, link=link)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if 1 <= number <= game.deals_played:
+            # Recorded meanwhile (the final deal, sent by another team's phone too):
+            # say what counts, before "the game is over".
+            raise scoring.already_recorded(game, number)
+        scoring.check_open(game)
+        _drop_stale(game)
+        waiting = PendingDeal.objects.filter(game=game).first()
+        if waiting is not None:
+            raise LinkError(
+                _("Deal %(number)d is waiting for another team to confirm it.")
+                % {"number": waiting.number},
+                field="number",
+            )
+        expected = game.deals_played + 1
+        if number != expected:
+            if 1 <= number < expected:
+                raise scoring.already_recorded(game, number)
+            raise LinkError(
+                _("The next deal to record is deal %(expected)d, not deal %(number)d.")
+                % {"expected": expected, "number": number},
+                field="number",
+            )
+        # Check the deal against the rules now, so the other team confirms only a
+        # deal that can be recorded.
+        seating = scoring.load_seating(game)
+        scoring.settle_next(game, seating, scoring.stored_state(game, seating), entry)
+        try:
+            pending = PendingDeal.objects.create(
+                game=game, number=number, entry=entry_to_json(entry), sent_by=link
+            )
+        except IntegrityError as error:  # another team's phone sent one at the same moment
+            raise LinkError(
+                _("Another deal was sent at the same moment; reload the page."), field="number"
+            ) from error
+        Change.objects.create(
+            game=game,
+            number=number,
+            action=Change.Action.PROPOSED,
+            after=scoring.describe(entry, seating),
+            scorer_link=link,
+        )
+        return pending
+
+
+def waiting_deal(game: Game) -> PendingDeal | None:
+    """The deal of the game waiting for confirmation, if it is still the next deal."""
+    return (
+        PendingDeal.objects.select_related("sent_by__game_team__team")
+        .filter(game=game, number=game.deals_played + 1)
+        .first()
+    )
+
+
+def _drop_stale(game: Game) -> None:
+    # An organiser may record, undo or correct deals on the game page while a
+    # deal waits; a waiting deal that is no longer the next one can never count,
+    # and left in place it would block every later deal sent through a link.
+    PendingDeal.objects.filter(game=game).exclude(number=game.deals_played + 1).delete()
+
+
+def _pending_for_other_team(link: ScorerLink, game: Game, number: int) -> PendingDeal:
+    pending = (
+        PendingDeal.objects.select_for_update()
+        .select_related("sent_by")
+        .filter(game=game, number=number)
+        .first()
+    )
+    if pending is None:
+        raise LinkError(
+            _("Deal %(number)d is not waiting for confirmation.") % {"number": number},
+            field="number",
+        )
+    if pending.sent_by.game_team_id == link.game_team_id:
+        raise LinkError(
+            _("A player of another team must confirm deal %(number)d.") % {"number": number},
+            field="number",
+        )
+    return pending
+
+
+def confirm_deal(*, link: ScorerLink, number: int):
+    """Another team accepts a waiting deal: it is recorded and counts from now."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=link.game_id)
+        scoring.check_open(game)
+        if not 1 <= number <= game.deals_played:
+            pending = _pending_for_other_team(link, game, number)
+            entry = entry_from_json(pending.entry)
+            pending.delete()
+            return scoring.record_deal(game=game, number=number, entry=entry, link=link)
+        # Recorded meanwhile (by an organiser on the game page, or a second tap on
+        # Confirm): the waiting copy is dropped, and the answer says what counts.
+        _drop_stale(game)
+    raise scoring.already_recorded(game, number)
+
+
+@transaction.atomic
+def reject_deal(*, link: ScorerLink, number: int) -> None:
+    """Another team disputes a waiting deal: it is dropped, to be entered again."""
+    game = Game.objects.select_for_update().get(pk=link.game_id)
+    scoring.check_open(game)
+    pending = _pending_for_other_team(link, game, number)
+    seating = scoring.load_seating(game)
+    Change.objects.create(
+        game=game,
+        number=number,
+        action=Change.Action.REJECTED,
+        before=scoring.describe(entry_from_json(pending.entry), seating),
+        scorer_link=link,
+    )
+    pending.delete()
