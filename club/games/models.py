@@ -3,7 +3,7 @@
 A *round* is the stored record of one deal. Its piles are what the scorer
 reported; its dealer, declaring team, result and ledger entries are derived by
 the rules core (``club.scoring.rules``) and rewritten by the services in
-``club.scoring.services`` whenever a deal is recorded or corrected. Nothing
+``club.games.services`` whenever a deal is recorded or corrected. Nothing
 here is edited by hand.
 """
 
@@ -127,7 +127,40 @@ class Team(models.Model):
         return {self.first_player_id, self.second_player_id}
 
 
-class Game(models.Model):
+class HouseRules(models.Model):
+    """The house rules (RULES.md section C) a game is played by, declared once.
+
+    Games keep them so that their results can always be recomputed, and
+    tournaments so that every game of theirs starts with them. The constraints
+    are named after the model (``game_tables_at_least_one``,
+    ``tournament_tables_at_least_one``). Django places these fields before the
+    model's own; the backup keeps its column order (club.ops.backup).
+    """
+
+    tables_per_team = models.PositiveSmallIntegerField(_("tables per team"), default=12)
+    payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
+    double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
+    redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tables_per_team__gte=1), name="%(class)s_tables_at_least_one"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(double_factor__gte=1, redouble_factor__gte=1),
+                name="%(class)s_doubling_factors_positive",
+            ),
+        ]
+
+    @property
+    def rules(self) -> core.Rules:
+        """The house rules for the rules core."""
+        return rules_from_fields(self)
+
+
+class Game(HouseRules):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("In progress")
         FINISHED = "finished", _("Finished")
@@ -137,12 +170,8 @@ class Game(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.IN_PROGRESS
     )
     first_dealer_seat = models.PositiveSmallIntegerField(_("first dealer's seat"))
-    # The club's settings for this game (RULES.md section C), kept with it so
+    # The club's settings for this game (HouseRules, above) are kept with it so
     # that its results can always be recomputed.
-    tables_per_team = models.PositiveSmallIntegerField(_("tables per team"), default=12)
-    payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
-    double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
-    redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
     # A tournament may end each game after a number of deals, or when the
     # organiser calls time; the game is then placed by tables held.
     deal_limit = models.PositiveIntegerField(_("deal limit"), null=True, blank=True)
@@ -174,19 +203,13 @@ class Game(models.Model):
         verbose_name=_("started by"),
     )
 
-    class Meta:
+    class Meta(HouseRules.Meta):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["-created_at", "-id"]
         constraints = [
+            *HouseRules.Meta.constraints,
             models.UniqueConstraint(Lower("label"), name="game_label_unique_ignoring_case"),
-            models.CheckConstraint(
-                condition=models.Q(tables_per_team__gte=1), name="game_tables_at_least_one"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(double_factor__gte=1, redouble_factor__gte=1),
-                name="game_doubling_factors_positive",
-            ),
             models.CheckConstraint(
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="game_deal_limit_positive",
@@ -208,10 +231,6 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
-
-    @property
-    def rules(self) -> core.Rules:
-        return rules_from_fields(self)
 
 
 class GameTeam(models.Model):
@@ -488,7 +507,7 @@ class SubmittedForm(models.Model):
     Every form that writes carries a fresh random key. When a phone on a
     venue's Wi-Fi loses the answer and sends the form again, the same key comes
     back and the first answer is given again instead of writing twice. A row is
-    written in the transaction of the write it answers (club.idempotency), so
+    written in the transaction of the write it answers (club.games.idempotency), so
     it exists exactly when that write was committed.
     """
 

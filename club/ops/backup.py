@@ -58,6 +58,7 @@ from club.games.models import (
     Change,
     Game,
     GameTeam,
+    HouseRules,
     LedgerEntry,
     PendingDeal,
     Pile,
@@ -155,9 +156,9 @@ TABLES = _tables()
 
 # Tables of the club's apps a backup leaves out on purpose, and why.
 NOT_BACKED_UP = {
-    # One-time keys of forms already answered, kept a few hours against a
-    # phone sending a form twice; a restored club starts with none.
-    "games.submittedform": "answers to resent forms, kept only for hours",
+    # One-time keys of forms already answered, kept a week against a phone
+    # sending a form twice (clear_submitted_forms); a restored club starts with none.
+    "games.submittedform": "answers to resent forms, kept only for a week",
     # The leaderboard figures are sums over the games' deals; a restore
     # recomputes them (club.leaderboards.figures.rebuild_all).
     "leaderboards.playergamefigures": "derived from the deals, recomputed on restore",
@@ -189,11 +190,27 @@ def _is_user_model(model) -> bool:
     return model is get_user_model()
 
 
+# A table's column order is part of the format: a restore refuses a row whose
+# columns come in another order. It is the model's field order, except for the
+# user (the login fields only) and the two models whose house rules come from
+# the abstract games.models.HouseRules, whose fields Django places first: they
+# keep the order their columns had when the rules were declared on each model.
+HOUSE_RULES_AFTER = {"games.game": "first_dealer_seat", "tournaments.tournament": "is_final"}
+RULE_FIELDS = frozenset(field.name for field in HouseRules._meta.local_fields)
+
+
 def fields_of(model: type[models.Model]) -> list[models.Field]:
-    """The columns a backup writes for ``model``, in the model's field order."""
+    """The columns a backup writes for ``model``, in the format's order."""
     if _is_user_model(model):
         return [model._meta.get_field(name) for name in USER_FIELDS]
-    return list(model._meta.concrete_fields)
+    fields = list(model._meta.concrete_fields)
+    after = HOUSE_RULES_AFTER.get(model._meta.label_lower)
+    if after is not None:
+        rules = [field for field in fields if field.name in RULE_FIELDS]
+        fields = [field for field in fields if field.name not in RULE_FIELDS]
+        at = [field.name for field in fields].index(after) + 1
+        fields[at:at] = rules
+    return fields
 
 
 def columns(version: int = VERSION) -> dict[str, list[str]]:

@@ -37,6 +37,26 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "starts_on", "venue", "status", "is_final"]
     list_filter = ["status", "is_final"]
     search_fields = ["name", "venue"]
+    # In this order, not the model's: the house rules come from an abstract
+    # model, whose fields Django places first.
+    fields = [
+        "name",
+        "starts_on",
+        "ends_on",
+        "venue",
+        "status",
+        "is_final",
+        "tables_per_team",
+        "payout_bands",
+        "double_factor",
+        "redouble_factor",
+        "deal_limit",
+        "points_scheme",
+        "require_confirmation",
+        "results_version",
+        "created_at",
+        "created_by",
+    ]
     readonly_fields = ["results_version", "created_at", "created_by"]
     inlines = [TournamentTeamInline]
 

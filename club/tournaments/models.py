@@ -15,10 +15,12 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from club.games.models import Game, Team, rules_from_fields
+from club.games.models import Game, HouseRules, Team
 
 
-class Tournament(models.Model):
+class Tournament(HouseRules):
+    """An event of sittings; its house rules (HouseRules) are every game's."""
+
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
         RUNNING = "running", _("Running")
@@ -32,11 +34,6 @@ class Tournament(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
     is_final = models.BooleanField(_("results are final"), default=False)
-    # House rules (RULES.md section C) for every game of the tournament.
-    tables_per_team = models.PositiveSmallIntegerField(_("tables per team"), default=12)
-    payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
-    double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
-    redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
     deal_limit = models.PositiveIntegerField(_("deals per game"), null=True, blank=True)
     # Tournament points by place, per number of teams in a game: {"2": [3, 1], ...}.
     points_scheme = models.JSONField(_("points by place"), default=dict, blank=True)
@@ -56,15 +53,13 @@ class Tournament(models.Model):
         verbose_name=_("created by"),
     )
 
-    class Meta:
+    class Meta(HouseRules.Meta):
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         ordering = ["-starts_on", "-id"]
         constraints = [
+            *HouseRules.Meta.constraints,
             models.UniqueConstraint(Lower("name"), name="tournament_name_unique_ignoring_case"),
-            models.CheckConstraint(
-                condition=models.Q(tables_per_team__gte=1), name="tournament_tables_at_least_one"
-            ),
             models.CheckConstraint(
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="tournament_deal_limit_positive",
@@ -76,11 +71,6 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.pk])
-
-    @property
-    def rules(self):
-        """The house rules every game of the tournament is played by."""
-        return rules_from_fields(self)
 
 
 class TournamentTeam(models.Model):
