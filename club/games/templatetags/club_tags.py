@@ -2,21 +2,20 @@
 
 The game page shows every deal of the game and fifty changes of its history.
 Through the template engine those lines cost more than the rest of the page
-together, so they are written here, with the markup and wording the template
-had and values escaped as it would escape them; only whitespace between table
-cells and blocks, which the browser ignores, differs.
+together, so they are written here (as club.web.html says), with the markup
+and wording the template had; only whitespace between table cells and blocks,
+which the browser ignores, differs.
 """
-
-from html import escape as html_escape
 
 from django import template
 from django.utils.formats import date_format
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.timezone import localtime
 from django.utils.translation import gettext
 
 from club.games.models import Doubling, Trump
 from club.games.selectors import url_maker
+from club.web.html import safe_join, text
 from club.web.keys import new_key_input
 
 register = template.Library()
@@ -38,11 +37,6 @@ def doubling_label(code: str) -> str:
         return code
 
 
-def _text(value) -> str:
-    """A value escaped as a template's autoescape would, without its wrappers."""
-    return html_escape(str(value))
-
-
 def deal_as_entered(deal: dict) -> str:
     """A deal of the change history (``services.describe``) as one line of text.
 
@@ -51,18 +45,18 @@ def deal_as_entered(deal: dict) -> str:
     bids and piles are below 1000, so no locale writes them other than ``str``.
     """
     if deal.get("all_pass"):
-        contract = _text(gettext("all passed"))
+        contract = text(gettext("all passed"))
     else:
         contract = gettext("%(declarer)s bid %(bid)s %(trump)s, %(doubling)s") % {
-            "declarer": _text(deal.get("declarer")),
-            "bid": _text(deal.get("bid")),
-            "trump": _text(trump_label(deal.get("trump"))),
-            "doubling": _text(doubling_label(deal.get("doubling"))),
+            "declarer": text(deal.get("declarer")),
+            "bid": text(deal.get("bid")),
+            "trump": text(trump_label(deal.get("trump"))),
+            "doubling": text(doubling_label(deal.get("doubling"))),
         }
     piles = ", ".join(
-        f"{_text(team)} {_text(points)}" for team, points in deal.get("points", {}).items()
+        f"{text(team)} {text(points)}" for team, points in deal.get("points", {}).items()
     )
-    return f"{contract}; {_text(gettext('piles'))}: {piles}"
+    return f"{contract}; {text(gettext('piles'))}: {piles}"
 
 
 @register.simple_tag
@@ -73,24 +67,24 @@ def change_lines(changes: list[dict]) -> SafeString:
     The page shows fifty of them; through the template engine they cost more
     than the rest of the page, so they are written here, as the template did.
     """
-    before, after = _text(gettext("Before:")), _text(gettext("After:"))
+    before, after = text(gettext("Before:")), text(gettext("After:"))
     someone = gettext("someone")
     done = gettext("%(action)s deal %(number)s (%(who)s)")
     lines = []
     for change in changes:
         when = date_format(localtime(change["made_at"]), "SHORT_DATETIME_FORMAT")
         what = done % {
-            "action": _text(change["action"]),
+            "action": text(change["action"]),
             "number": change["number"],
-            "who": _text(change["who"] or someone),
+            "who": text(change["who"] or someone),
         }
-        line = f'<li><span class="muted">{_text(when)}</span> {what}'
+        line = f'<li><span class="muted">{text(when)}</span> {what}'
         if change["before"]:
             line += f'<div class="small">{before} {deal_as_entered(change["before"])}</div>'
         if change["after"]:
             line += f'<div class="small">{after} {deal_as_entered(change["after"])}</div>'
         lines.append(line + "</li>")
-    return mark_safe("".join(lines))
+    return safe_join(lines)
 
 
 def _deal_cell(cell: dict, card_points: str) -> str:
@@ -117,8 +111,8 @@ def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
     hundred of them, each through the template engine costing more than the
     rest of the page; the markup is the template's, escaped as it would be.
     """
-    made, failed = _text(gettext("made")), _text(gettext("failed"))
-    card_points, correct = _text(gettext("card points")), _text(gettext("Correct"))
+    made, failed = text(gettext("made")), text(gettext("failed"))
+    card_points, correct = text(gettext("card points")), text(gettext("Correct"))
     all_passed = gettext("All passed: %(team)s to make 28, no trumps")
     declared = gettext("%(declarer)s bid %(bid)s %(trump)s")
     dealt_by = gettext("dealt by %(dealer)s")
@@ -127,21 +121,21 @@ def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
     for deal in deal_rows:
         round_ = deal.round
         if round_.all_pass:
-            contract = all_passed % {"team": _text(round_.declaring_team.team.name)}
+            contract = all_passed % {"team": text(round_.declaring_team.team.name)}
         else:
             contract = declared % {
-                "declarer": _text(round_.declarer.name),
+                "declarer": text(round_.declarer.name),
                 "bid": round_.bid,
-                "trump": _text(deal.trump),
+                "trump": text(deal.trump),
             }
             if deal.doubling:
-                contract += f" · <b>{_text(deal.doubling)}</b>"
+                contract += f" · <b>{text(deal.doubling)}</b>"
         result = (
             f'<span class="made">{made}</span>'
             if round_.made
             else f'<span class="failed">{failed}</span>'
         )
-        dealer = dealt_by % {"dealer": _text(round_.dealer.name)}
+        dealer = dealt_by % {"dealer": text(round_.dealer.name)}
         if edit_url:
             dealer += f' · <a href="{edit_url(round_.number)}">{correct}</a>'
         cells = "".join(_deal_cell(cell, card_points) for cell in deal.cells)
@@ -149,10 +143,10 @@ def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
             f"<tr><td>{round_.number}</td>"
             f'<td>{contract} {result}<div class="muted small">{dealer}</div></td>{cells}</tr>'
         )
-    return mark_safe("".join(lines))
+    return safe_join(lines)
 
 
 @register.simple_tag
 def idempotency_key() -> str:
-    """A hidden one-time key, so a resent form gets the first answer (club.idempotency)."""
+    """A hidden one-time key, so a resent form gets the first answer (club.games.idempotency)."""
     return new_key_input()

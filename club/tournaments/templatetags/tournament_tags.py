@@ -2,38 +2,38 @@
 
 A 40-team tournament of 9 sittings shows 40 lines of standings and 180 games.
 Through the template engine those lines cost more than the rest of the page
-together, so the page grew slower with every sitting; written here each is a
-few microseconds. The markup is what tournaments/detail.html had, escaped as
-a template would; only the whitespace between table cells and flex items,
-which the browser ignores, is gone.
+together, so the page grew slower with every sitting; written here (as
+club.web.html says) each is a few microseconds. The markup is what
+tournaments/detail.html had; only the whitespace between table cells and flex
+items, which the browser ignores, is gone.
 """
 
-from html import escape  # what the template's autoescape calls, without its wrappers
-
 from django import template
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+
+from club.web.html import safe_join, text
 
 register = template.Library()
 
 
 def _team(name: str, tables: int, place: int | None) -> str:
     state = " winner" if place == 1 else " out" if tables == 0 else ""
-    return f'<span class="game-team{state}">{escape(name)} <b>{tables}</b></span>'
+    return f'<span class="game-team{state}">{text(name)} <b>{tables}</b></span>'
 
 
 @register.simple_tag
 def game_lines(games: list[dict]) -> SafeString:
     """A sitting's games (``selectors.sitting_lines``) as the items of ``ul.sitting-games``."""
-    return mark_safe(
-        "".join(
+    return safe_join(
+
             f'<li class="sitting-game{" playing" if game["playing"] else ""}">'
-            f'<a href="{escape(game["url"])}">'
-            f'<span class="table-label">{escape(game["table_label"])}</span>'
-            f'<span class="badge {escape(game["status"])}">{escape(game["status_label"])}</span>'
+            f'<a href="{text(game["url"])}">'
+            f'<span class="table-label">{text(game["table_label"])}</span>'
+            f'<span class="badge {text(game["status"])}">{text(game["status_label"])}</span>'
             f'<span class="game-teams">{"".join(_team(*team) for team in game["teams"])}</span>'
             "</a></li>"
             for game in games
-        )
+
     )
 
 
@@ -49,14 +49,14 @@ def standing_lines(rows: list[dict]) -> SafeString:
         )
         lines.append(
             f'<tr><td class="place">{row["place"]}{"=" if row["shared"] else ""}</td>'
-            f'<td><span class="team-name">{escape(row["team"])}</span>'
-            f'<div class="muted small">{escape(row["first_player"])} · '
-            f"{escape(row['second_player'])}</div></td>"
-            f'<td class="num points">{escape(row["points"])}</td>'
+            f'<td><span class="team-name">{text(row["team"])}</span>'
+            f'<div class="muted small">{text(row["first_player"])} · '
+            f"{text(row['second_player'])}</div></td>"
+            f'<td class="num points">{text(row["points"])}</td>'
             f'<td class="num">{row["games"]}</td>'
             f'<td class="num">{row["won"]}</td>'
             f'<td class="num">{"+" if row["net_tables"] > 0 else ""}{row["net_tables"]}</td>'
             f'<td class="num">{made}</td>'
             f'<td class="num">{row["byes"]}</td></tr>'
         )
-    return mark_safe("".join(lines))
+    return safe_join(lines)

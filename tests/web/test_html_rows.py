@@ -1,0 +1,204 @@
+"""The rows written in Python (club.web.html and the tags that use it), with hostile names.
+
+Each tag is called directly, as its template calls it, with names that try to
+close an attribute, open a tag or run a script. What comes out must be the
+tag's own markup only, with every name shown as the text it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from html.parser import HTMLParser
+from types import SimpleNamespace
+
+import pytest
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+from club.games.selectors import game_page
+from club.games.services import (
+    DealEntry,
+    TeamEntry,
+    create_game,
+    edit_deal,
+    load_seating,
+    record_deal,
+)
+from club.games.templatetags import club_tags
+from club.leaderboards.templatetags import board_tags
+from club.tournaments.templatetags import tournament_tags
+from club.web.html import safe_join, text
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "' onmouseover='alert(1)",
+    "Anu & <b>Biju</b>",
+    "&lt;already escaped&gt;",
+]
+ALLOWED = {
+    "tr": {"class"},
+    "td": {"class"},
+    "th": {"class", "scope"},
+    "a": {"href"},
+    "span": {"class", "title"},
+    "b": set(),
+    "div": {"class"},
+    "li": {"class"},
+}
+
+
+class Markup(HTMLParser):
+    """The elements and the text of a piece of HTML, as a browser would read them."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict]] = []
+        self.text = ""
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text += data
+
+
+def only_own_markup(html: str, names) -> Markup:
+    markup = Markup(html)
+    for tag, attrs in markup.elements:
+        assert tag in ALLOWED, (tag, html)
+        assert set(attrs) <= ALLOWED[tag], (tag, attrs)
+        if "href" in attrs:
+            assert attrs["href"].startswith("/"), attrs
+    for name in names:
+        assert name in markup.text  # shown as written, not read as markup
+    return markup
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_text_escapes_as_the_templates_autoescape_does(value):
+    from django.template import engines
+
+    template = engines["django"].from_string("{{ value }}")
+    assert text(value) == template.render({"value": value})
+    assert text(mark_safe("<b>kept</b>")) == "<b>kept</b>"
+    assert text(42) == "42"
+
+
+def test_safe_join_makes_one_safe_string_of_the_lines():
+    joined = safe_join([f"<li>{text(name)}</li>" for name in HOSTILE], "\n")
+    assert isinstance(joined, SafeString)
+    assert joined.count("<li>") == len(HOSTILE)
+    only_own_markup(joined, HOSTILE)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_deals_and_the_history_of_a_game_with_hostile_names(language):
+    game = create_game(
+        label=HOSTILE[0],
+        teams=[
+            TeamEntry(HOSTILE[1], HOSTILE[2], name=HOSTILE[3]),
+            TeamEntry(HOSTILE[4], "Dev"),
+        ],
+        first_dealer=0,
+    )
+    declarer = load_seating(game).players[1]
+    entry = DealEntry(
+        points={0: 20, 1: 36},
+        declarer=declarer.pk,
+        bid=32,
+        trump="spades",
+        doubling="double",
+    )
+    record_deal(game=game, number=1, entry=entry)
+    edit_deal(game=game, number=1, entry=dataclasses.replace(entry, bid=30))
+    page = game_page(game)
+    with translation.override(language):
+        deals = club_tags.deal_lines(page["deal_rows"], game, organiser=True)
+        history = club_tags.change_lines(page["changes"])
+    names = [declarer.name, page["deal_rows"][0].round.dealer.name]  # who bid, who dealt
+    assert set(names) <= set(HOSTILE)
+    markup = only_own_markup(deals, names)
+    assert [tag for tag, _attrs in markup.elements].count("tr") == 1
+    only_own_markup(history, [declarer.name, HOSTILE[3]])  # who bid, a team
+
+
+def test_a_sittings_games_and_the_standings_with_hostile_names():
+    games = [
+        {
+            "playing": index == 0,
+            "url": f"/games/{index + 1}/",
+            "table_label": name,
+            "status": "in_progress",
+            "status_label": name,
+            "teams": [(name, 5, None), ("Chitra & Dev", 0, 2)],
+        }
+        for index, name in enumerate(HOSTILE)
+    ]
+    only_own_markup(tournament_tags.game_lines(games), HOSTILE)
+    standings = [
+        {
+            "place": index + 1,
+            "shared": False,
+            "team": name,
+            "first_player": name,
+            "second_player": "Biju",
+            "points": "3",
+            "games": 2,
+            "won": 1,
+            "net_tables": 4 - index,
+            "made_percent": None if index else 50,
+            "made": 1,
+            "declared": 2,
+            "byes": 0,
+        }
+        for index, name in enumerate(HOSTILE)
+    ]
+    markup = only_own_markup(tournament_tags.standing_lines(standings), HOSTILE)
+    assert [tag for tag, _attrs in markup.elements].count("tr") == len(HOSTILE)
+
+
+@pytest.mark.parametrize("kind", ["players", "teams"])
+def test_leaderboard_rows_and_a_profiles_games_with_hostile_names(kind):
+    players = [SimpleNamespace(pk=1, name=HOSTILE[1]), SimpleNamespace(pk=2, name=HOSTILE[2])]
+    board = [
+        SimpleNamespace(
+            rank=index + 1,
+            subject=SimpleNamespace(pk=index + 1),
+            name=name,
+            players=players,
+            rating=None if index else 1500.4,
+            played=3,
+            won=1,
+            win_percent=33,
+            declared=2,
+            made=1,
+            doubles_won=0,
+            doubles_lost=1,
+            redoubles_won=0,
+            redoubles_lost=0,
+            tables_net=-2,
+            biggest_bid=40,
+        )
+        for index, name in enumerate(HOSTILE)
+    ]
+    expected = HOSTILE + ([HOSTILE[1], HOSTILE[2]] if kind == "teams" else [])
+    only_own_markup(board_tags.board_rows(board, kind), expected)
+    finished = datetime.datetime(2026, 11, 30, 20, 0, tzinfo=datetime.UTC)
+    lines = [
+        SimpleNamespace(
+            game=SimpleNamespace(
+                pk=index + 1, label=name, is_finished=bool(index % 2), finished_at=finished
+            ),
+            game_team=SimpleNamespace(team=SimpleNamespace(name=name), tables=index),
+            partner=SimpleNamespace(pk=2, name=HOSTILE[2]),
+            badge="1st" if index % 2 else "",
+            rating_delta=None if index == 2 else 3.6,
+        )
+        for index, name in enumerate(HOSTILE)
+    ]
+    only_own_markup(board_tags.profile_games(lines), HOSTILE)
