@@ -187,6 +187,15 @@ def _parse_teams(place: _Place, raw: dict) -> list[TeamSpec]:
             % {"teams": len(teams_raw)},
             field="teams",
         )
+    return parse_team_list(place, teams_raw, of_tournament=False)
+
+
+def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> list[TeamSpec]:
+    """The teams of a game or of a tournament: two players each, each player in one team.
+
+    The two differ only in how three refusals are worded: a tournament's team
+    is registered once and its players play for it through every sitting.
+    """
     teams: list[TeamSpec] = []
     team_of_player: dict[str, tuple[int, str]] = {}  # by name key: team number, spelling
     names: dict[str, int] = {}
@@ -194,6 +203,12 @@ def _parse_teams(place: _Place, raw: dict) -> list[TeamSpec]:
         what = _("team %(number)d") % {"number": number}
         team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
         players = team_raw.get("players")
+        if of_tournament and (not isinstance(players, list) or len(players) != 2):
+            raise place.error(
+                _("team %(number)d needs its two players, as a list of two names.")
+                % {"number": number},
+                field="teams",
+            )
         if not isinstance(players, list):
             raise place.error(
                 _("team %(number)d needs “players”: a list of its two players.")
@@ -224,12 +239,19 @@ def _parse_teams(place: _Place, raw: dict) -> list[TeamSpec]:
         for player in (first, second):
             if _key(player) in team_of_player:
                 other, spelling = team_of_player[_key(player)]
-                raise place.error(
+                message = (
                     _(
+                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
+                        "a player plays for one team of a tournament."
+                    )
+                    if of_tournament
+                    else _(
                         "%(player)s plays in two teams (team %(first)d and team %(second)d); "
                         "a player sits in one team only."
                     )
-                    % {"player": spelling, "first": other, "second": number},
+                )
+                raise place.error(
+                    message % {"player": spelling, "first": other, "second": number},
                     field="teams",
                 )
             team_of_player[_key(player)] = (number, player)
@@ -243,9 +265,16 @@ def _parse_teams(place: _Place, raw: dict) -> list[TeamSpec]:
         else:
             name = f"{first} & {second}"
         if _key(name) in names:
+            message = (
+                _(
+                    "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
+                    "registered once."
+                )
+                if of_tournament
+                else _("teams %(first)d and %(second)d are both called “%(name)s”.")
+            )
             raise place.error(
-                _("teams %(first)d and %(second)d are both called “%(name)s”.")
-                % {"first": names[_key(name)], "second": number, "name": name},
+                message % {"first": names[_key(name)], "second": number, "name": name},
                 field="teams",
             )
         names[_key(name)] = number

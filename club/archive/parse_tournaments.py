@@ -10,16 +10,13 @@ from datetime import date
 from django.utils.translation import gettext as _
 
 from club.archive.format import (
-    MAX_PLAYER_NAME,
     MAX_TABLE_LABEL,
-    MAX_TEAM_NAME,
     MAX_TEAMS_IN_GAME,
     MAX_TOURNAMENT_NAME,
     MAX_VENUE,
     SITTING_GAME_KEYS,
     SITTING_KEYS,
     STANDING_KEYS,
-    TEAM_KEYS,
     TOURNAMENT_KEYS,
     GameSpec,
     TeamSpec,
@@ -32,6 +29,7 @@ from club.archive.format import (
 from club.archive.parse_games import (
     _agrees,
     _parse_rules,
+    parse_team_list,
 )
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -122,64 +120,7 @@ def _parse_tournament_teams(place: _Place, raw: dict) -> list[TeamSpec]:
             % {"value": _quoted(teams_raw)},
             field="teams",
         )
-    teams: list[TeamSpec] = []
-    names: dict[str, int] = {}
-    team_of_player: dict[str, tuple[int, str]] = {}
-    for number, team_raw in enumerate(teams_raw, start=1):
-        what = _("team %(number)d") % {"number": number}
-        team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
-        players = team_raw.get("players")
-        if not isinstance(players, list) or len(players) != 2:
-            raise place.error(
-                _("team %(number)d needs its two players, as a list of two names.")
-                % {"number": number},
-                field="teams",
-            )
-        first, second = (
-            place.text(
-                player,
-                field="teams",
-                limit=MAX_PLAYER_NAME,
-                what=_("a player's name in team %(number)d") % {"number": number},
-            )
-            for player in players
-        )
-        if _key(first) == _key(second):
-            raise place.error(
-                _("%(player)s is named twice in team %(number)d; a team is two players.")
-                % {"player": first, "number": number},
-                field="teams",
-            )
-        for player in (first, second):
-            if _key(player) in team_of_player:
-                other, spelling = team_of_player[_key(player)]
-                raise place.error(
-                    _(
-                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
-                        "a player plays for one team of a tournament."
-                    )
-                    % {"player": spelling, "first": other, "second": number},
-                    field="teams",
-                )
-            team_of_player[_key(player)] = (number, player)
-        name = place.text(
-            team_raw.get("name", f"{first} & {second}"),
-            field="teams",
-            limit=MAX_TEAM_NAME,
-            what=_("the name of team %(number)d") % {"number": number},
-        )
-        if _key(name) in names:
-            raise place.error(
-                _(
-                    "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
-                    "registered once."
-                )
-                % {"first": names[_key(name)], "second": number, "name": name},
-                field="teams",
-            )
-        names[_key(name)] = number
-        teams.append(TeamSpec(name, first, second))
-    return teams
+    return parse_team_list(place, teams_raw, of_tournament=True)
 
 
 def _seat_once(
