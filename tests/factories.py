@@ -1,9 +1,14 @@
-"""Factories for the club's records; games are started through the real service."""
+"""Factories for the club's records, and the one set of helpers that play a game in tests.
+
+Games are started and played through the real services (``start_game``,
+``deal``, ``all_pass``); ``deal_form`` is the deal form as a scorer's phone
+or the organiser's page posts it.
+"""
 
 import factory
 
 from club.games.models import Player, Team
-from club.games.services import TeamEntry, create_game
+from club.games.services import DealEntry, TeamEntry, create_game
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
@@ -35,3 +40,37 @@ def start_game(teams: int = 2, *, first_dealer: int = 0, label: str | None = Non
         first_dealer=first_dealer,
         **kwargs,
     )
+
+
+def pid(name: str) -> int:
+    """The id of the player of that name."""
+    return Player.objects.get(name=name).pk
+
+
+def deal(points: dict[int, int], declarer: str, bid: int, trump="hearts", doubling="none"):
+    """A deal for the services: piles by team position, the declarer by name."""
+    return DealEntry(points=points, declarer=pid(declarer), bid=bid, trump=trump, doubling=doubling)
+
+
+def all_pass(points: dict[int, int]) -> DealEntry:
+    """A deal everyone passed: the dealer's team plays 28, no trumps."""
+    return DealEntry(points=points)
+
+
+def deal_form(number, declarer="pass", bid="", trump="", doubling="none", *, key=None, **piles):
+    """The deal form as posted: ``declarer`` a player id (or "pass"), piles as p0=, p1=...
+
+    ``key`` is the form's one-time key (club.games.idempotency); a form posted
+    without one is written once too, but a resend of it is not recognised.
+    """
+    data = {
+        "number": number,
+        "declarer": declarer,
+        "bid": bid,
+        "trump": trump,
+        "doubling": doubling,
+    }
+    data.update({f"points_{name[1:]}": value for name, value in piles.items()})
+    if key is not None:
+        data["idempotency_key"] = key
+    return data

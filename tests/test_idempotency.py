@@ -16,23 +16,13 @@ from club.games.models import Change, PendingDeal, Round, SubmittedForm
 from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, TournamentEvent
-from tests.factories import start_game
+from tests.factories import deal_form, start_game
 
 pytestmark = pytest.mark.django_db
 
 
 def deal_data(number, declarer, key, **extra):
-    return {
-        "number": number,
-        "declarer": declarer.pk,
-        "bid": 30,
-        "trump": "hearts",
-        "doubling": "none",
-        "points_0": 20,
-        "points_1": 36,
-        "idempotency_key": key,
-        **extra,
-    }
+    return {**deal_form(number, declarer.pk, 30, "hearts", key=key, p0=20, p1=36), **extra}
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from club.games.models import Change, Game, Player, Round, ScorerLink
 from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, Tournament, TournamentEvent
-from tests.factories import start_game
+from tests.factories import deal_form, start_game
 
 PUBLIC = "public"  # anyone may read it
 ORGANISER = "organiser"  # staff only; everyone else is sent to log in and nothing changes
@@ -233,15 +233,7 @@ def test_the_admin_is_for_organisers_only(world, clients):
 
 
 def deal_post(number, declarer):
-    return {
-        "number": number,
-        "declarer": declarer.pk,
-        "bid": 28,
-        "trump": "clubs",
-        "doubling": "none",
-        "points_0": 30,
-        "points_1": 26,
-    }
+    return deal_form(number, declarer.pk, 28, "clubs", p0=30, p1=26)
 
 
 def test_a_scorer_link_works_for_its_own_game_only(world, client):

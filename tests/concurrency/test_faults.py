@@ -16,7 +16,7 @@ from django.db import OperationalError, connection
 from django.urls import reverse
 
 from club.games.models import Change, GameTeam, LedgerEntry, Pile, Round, SubmittedForm
-from tests.factories import start_game
+from tests.factories import deal_form, start_game
 
 LOST = (
     "The connection to the score database was lost before deal 1 was saved. "
@@ -27,16 +27,8 @@ LOST = (
 def deal_1(game) -> dict:
     """Chitra bids 30 in hearts and her team takes 34 (made: 11-13)."""
     chitra = game.teams.get(position=1).first_player
-    return {
-        "number": 1,
-        "declarer": chitra.pk,
-        "bid": 30,
-        "trump": "hearts",
-        "doubling": "none",
-        "points_0": 22,
-        "points_1": 34,
-        "idempotency_key": str(uuid.uuid4()),  # as the real form carries one
-    }
+    # with a one-time key, as the real form carries one
+    return deal_form(1, chitra.pk, 30, "hearts", key=str(uuid.uuid4()), p0=22, p1=34)
 
 
 def nothing_of_the_deal(game) -> None:

@@ -27,7 +27,7 @@ from club.games.models import GameTeam, LedgerEntry
 from club.games.services import DealEntry, load_seating, record_deal, replay_game
 from club.scoring.rules import Rules
 from tests.concurrency.conftest import Scorer, at_once
-from tests.factories import start_game
+from tests.factories import deal_form, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,17 +49,8 @@ def both_read_before_either_locks(parties: int = 2):
         yield
 
 
-def deal(number: int, declarer, **points) -> dict:
-    return {
-        "number": number,
-        "declarer": declarer.pk,
-        "bid": 30,
-        "trump": "hearts",
-        "doubling": "none",
-        "points_0": points.get("ours", 20),
-        "points_1": points.get("theirs", 36),
-        "idempotency_key": str(uuid.uuid4()),
-    }
+def deal(number: int, declarer, *, ours=20, theirs=36) -> dict:
+    return deal_form(number, declarer.pk, 30, "hearts", key=str(uuid.uuid4()), p0=ours, p1=theirs)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from club.games.models import Change, Game, LedgerEntry, PendingDeal, Round, Sco
 from club.games.services import DealEntry, end_game, load_seating, record_deal
 from club.games.templatetags.qr import qr_svg
 from club.tournaments import services as tournaments
-from tests.factories import start_game
+from tests.factories import deal_form, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -32,15 +32,7 @@ pytestmark = pytest.mark.django_db
 def deal_post(game: Game, number: int = 1) -> dict:
     chitra = load_seating(game).players[1]
     assert chitra.name == "Chitra"
-    return {
-        "number": number,
-        "declarer": str(chitra.pk),
-        "bid": "30",
-        "trump": "hearts",
-        "doubling": "none",
-        "points_0": "20",
-        "points_1": "36",
-    }
+    return deal_form(number, str(chitra.pk), "30", "hearts", p0="20", p1="36")
 
 
 def tables(game: Game) -> list[int]:

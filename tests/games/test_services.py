@@ -33,25 +33,13 @@ from club.games.services import (
     undo_last_deal,
 )
 from club.scoring import rules as core
-from tests.factories import PlayerFactory, start_game
+from tests.factories import PlayerFactory, all_pass, deal, start_game
 from tests.scoring.test_rules_properties import deal_strategy
 
 pytestmark = pytest.mark.django_db
 
 
 # --- Helpers ---------------------------------------------------------------
-
-
-def pid(name):
-    return Player.objects.get(name=name).pk
-
-
-def deal(points, declarer, bid, trump="hearts", doubling="none"):
-    return DealEntry(points=points, declarer=pid(declarer), bid=bid, trump=trump, doubling=doubling)
-
-
-def all_pass(points):
-    return DealEntry(points=points)
 
 
 def play(game, entry, user=None):

@@ -5,21 +5,9 @@ from django.urls import reverse
 
 from club.games.models import Change, Game, Round
 from club.games.services import DealEntry, load_seating, record_deal
-from tests.factories import start_game
+from tests.factories import deal_form, start_game
 
 pytestmark = pytest.mark.django_db
-
-
-def deal_post(number, declarer="pass", bid="", trump="", doubling="none", **piles):
-    data = {
-        "number": number,
-        "declarer": declarer,
-        "bid": bid,
-        "trump": trump,
-        "doubling": doubling,
-    }
-    data.update({f"points_{key[1:]}": value for key, value in piles.items()})
-    return data
 
 
 @pytest.fixture
@@ -171,14 +159,14 @@ class TestRecordDeal:
         return reverse("games:record", args=[game.pk])
 
     def test_anonymous_cannot_record(self, client, game):
-        response = client.post(self.url(game), deal_post(1, t0=30, t1=26))
+        response = client.post(self.url(game), deal_form(1, t0=30, t1=26))
         assert response.status_code == 302
         assert Round.objects.count() == 0
 
     def test_records_and_redirects_to_the_settlement(self, organiser_client, game, seats):
         response = organiser_client.post(
             self.url(game),
-            deal_post(
+            deal_form(
                 1, declarer=seats[1].pk, bid=32, trump="hearts", doubling="double", t0=20, t1=36
             ),
         )
@@ -192,7 +180,7 @@ class TestRecordDeal:
 
     def test_htmx_post_returns_the_settled_fragment(self, organiser_client, game):
         response = organiser_client.post(
-            self.url(game), deal_post(1, t0=20, t1=36), headers={"HX-Request": "true"}
+            self.url(game), deal_form(1, t0=20, t1=36), headers={"HX-Request": "true"}
         )
         assert response.status_code == 200
         text = response.text
@@ -206,60 +194,60 @@ class TestRecordDeal:
         ("data", "message"),
         [
             (
-                deal_post(1, declarer="X", bid=32, trump="hearts", t0=20, t1=36),
+                deal_form(1, declarer="X", bid=32, trump="hearts", t0=20, t1=36),
                 "Select a valid choice.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=27, trump="hearts", t0=20, t1=36),
+                deal_form(1, declarer="SEAT1", bid=27, trump="hearts", t0=20, t1=36),
                 "Ensure this value is greater than or equal to 28.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=57, trump="hearts", t0=20, t1=36),
+                deal_form(1, declarer="SEAT1", bid=57, trump="hearts", t0=20, t1=36),
                 "Ensure this value is less than or equal to 56.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid="", trump="hearts", t0=20, t1=36),
+                deal_form(1, declarer="SEAT1", bid="", trump="hearts", t0=20, t1=36),
                 "Enter the bid, from 28 to 56.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=30, trump="", t0=20, t1=36),
+                deal_form(1, declarer="SEAT1", bid=30, trump="", t0=20, t1=36),
                 "Choose the trumps, or no trumps.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=30, trump="jokers", t0=20, t1=36),
+                deal_form(1, declarer="SEAT1", bid=30, trump="jokers", t0=20, t1=36),
                 "Select a valid choice. jokers is not one of the available choices.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=37),
+                deal_form(1, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=37),
                 "The piles add up to 57; they must add up to exactly 56.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0=-1, t1=57),
+                deal_form(1, declarer="SEAT1", bid=30, trump="hearts", t0=-1, t1=57),
                 "Ensure this value is greater than or equal to 0.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0="2.5", t1=36),
+                deal_form(1, declarer="SEAT1", bid=30, trump="hearts", t0="2.5", t1=36),
                 "The pile of Anu &amp; Biju must be a whole number.",
             ),
             (
-                deal_post(1, declarer="SEAT1", bid=30, trump="hearts", t0=56),
+                deal_form(1, declarer="SEAT1", bid=30, trump="hearts", t0=56),
                 "Enter the pile of Chitra &amp; Dev.",
             ),
             (
-                deal_post(1, doubling="double", t0=20, t1=36),
+                deal_form(1, doubling="double", t0=20, t1=36),
                 "A deal where everyone passed cannot be doubled or redoubled.",
             ),
             (
-                deal_post(
+                deal_form(
                     1, declarer="SEAT1", bid=30, trump="hearts", doubling="triple", t0=20, t1=36
                 ),
                 "Select a valid choice.",
             ),
             (
-                deal_post(5, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=36),
+                deal_form(5, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=36),
                 "The next deal to record is deal 1, not deal 5.",
             ),
-            (deal_post("x", t0=20, t1=36), "Enter a whole number."),
+            (deal_form("x", t0=20, t1=36), "Enter a whole number."),
         ],
     )
     def test_refuses_bad_input_and_saves_nothing(
@@ -277,13 +265,13 @@ class TestRecordDeal:
         other = start_game(3, label="Other table")
         stranger = load_seating(other).players[2]  # Esha, not at this game
         response = organiser_client.post(
-            self.url(game), deal_post(1, declarer=stranger.pk, bid=30, trump="clubs", t0=20, t1=36)
+            self.url(game), deal_form(1, declarer=stranger.pk, bid=30, trump="clubs", t0=20, t1=36)
         )
         assert "Select a valid choice." in response.text
         assert Round.objects.count() == 0
 
     def test_a_resent_deal_is_recorded_once(self, organiser_client, game, seats):
-        data = deal_post(1, declarer=seats[1].pk, bid=32, trump="hearts", t0=20, t1=36)
+        data = deal_form(1, declarer=seats[1].pk, bid=32, trump="hearts", t0=20, t1=36)
         organiser_client.post(self.url(game), data)
         response = organiser_client.post(self.url(game), data)
         assert response.status_code == 200
@@ -313,7 +301,7 @@ class TestRecordDeal:
         assert "Chitra &amp; Dev won the game" in page
         assert "Record deal" not in page
         response = organiser_client.post(
-            reverse("games:record", args=[short.pk]), deal_post(2, t0=20, t1=36), follow=True
+            reverse("games:record", args=[short.pk]), deal_form(2, t0=20, t1=36), follow=True
         )
         assert "The game is over: Chitra &amp; Dev won. No more deals can be recorded." in (
             response.text
@@ -345,7 +333,7 @@ class TestCorrections:
     def test_correction_replays_the_rest(self, organiser_client, played, seats, organiser):
         response = organiser_client.post(
             reverse("games:edit", args=[played.pk, 1]),
-            deal_post(
+            deal_form(
                 1, declarer=seats[1].pk, bid=32, trump="hearts", doubling="redouble", t0=20, t1=36
             ),
         )
@@ -395,7 +383,7 @@ class TestCorrections:
         # deal 2, where Esha declared.
         response = organiser_client.post(
             reverse("games:edit", args=[game.pk, 1]),
-            deal_post(
+            deal_form(
                 1,
                 declarer=players[2].pk,
                 bid=28,

@@ -23,10 +23,10 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from club.games.models import Player
 from club.games.services import DealEntry, TeamEntry, create_game, record_deal
 from club.leaderboards import figures
 from club.scoring import rules as core
+from tests.factories import pid
 
 AB = TeamEntry("Anu", "Biju")
 CD = TeamEntry("Chitra", "Dev")
@@ -38,10 +38,6 @@ def play(game, *deals):
         record_deal(game=game, number=number, entry=deal)
     game.refresh_from_db()
     return game
-
-
-def pid(name: str) -> int:
-    return Player.objects.get(name=name).pk
 
 
 def on(game, day: datetime.date):

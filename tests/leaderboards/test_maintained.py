@@ -33,8 +33,9 @@ from club.leaderboards.services import merge_players, rated_games
 from club.scoring import ratings
 from club.scoring import rules as core
 from club.tournaments.models import Sitting, SittingGame, Tournament
+from tests.factories import pid
 
-from .conftest import pid, play
+from .conftest import play
 from .test_boards import FIELDS
 
 

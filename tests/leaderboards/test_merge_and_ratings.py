@@ -14,8 +14,9 @@ from club.leaderboards.services import RegisterError, merge_players, rebuild_rat
 from club.scoring import ratings
 from club.scoring import rules as core
 from club.tournaments.models import Tournament, TournamentTeam
+from tests.factories import pid
 
-from .conftest import pid, play
+from .conftest import play
 from .test_boards import FIELDS, PLAYERS_ALL
 
 

@@ -10,8 +10,9 @@ from club.games.services import DealEntry, TeamEntry, create_game
 from club.leaderboards import selectors
 from club.scoring import rules as core
 from club.tournaments.models import Tournament
+from tests.factories import pid
 
-from .conftest import pid, play
+from .conftest import play
 
 
 def test_profile_shows_details_rating_form_history_and_games(client, club):

@@ -30,8 +30,9 @@ def test_games_and_tournaments_take_their_house_rules_from_one_declaration():
         kind = model._meta.model_name
         assert {f"{kind}_tables_at_least_one", f"{kind}_doubling_factors_positive"} <= names
         for name in RULE_FIELDS:
-            assert model._meta.get_field(name).deconstruct()[1:] == (
-                HouseRules._meta.get_field(name).deconstruct()[1:]
+            assert (
+                model._meta.get_field(name).deconstruct()[1:]
+                == (HouseRules._meta.get_field(name).deconstruct()[1:])
             )
 
 
