@@ -23,10 +23,11 @@ from club.games.forms import DealForm
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
 from club.games.models import Game, PendingDeal, Round, ScorerLink
-from club.games.selectors import game_page, recorded_before
-from club.games.services import ScoringError, Seating, describe, load_seating
+from club.games.selectors import game_page
+from club.games.services import ScoringError, Seating, describe, held_deal, load_seating
 from club.scoring import rules as core
 from club.web.auth import organiser_required
+from club.web.posts import posted_deal_number
 
 # Enough rows for a long game on one A4 page; a game with a deal limit gets that many.
 SHEET_ROWS = 30
@@ -179,8 +180,8 @@ def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | Non
     link = ScorerLink.objects.select_related("game").filter(token=token).first()
     if link is None or link.revoked_at is not None or not link.game.is_finished:
         return None
-    recorded = recorded_before(request, link.game)
-    return None if recorded is None else _already_recorded(request, link, link.game, recorded)
+    held = held_deal(link.game, posted_deal_number(request))
+    return None if held is None else _already_recorded(request, link, link.game, held)
 
 
 @never_cache
@@ -203,9 +204,9 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     # very deal since the link was read, and the form must not then be checked
     # against the game it left (a team out, piles that no longer add up).
     game.refresh_from_db()
-    recorded = recorded_before(request, game)
-    if recorded is not None:
-        return _already_recorded(request, link, game, recorded)
+    held = held_deal(game, posted_deal_number(request))
+    if held is not None:
+        return _already_recorded(request, link, game, held)
     # Only what the form needs: the page is built once, after the write.
     seating = load_seating(game)
     form = _deal_form(
@@ -242,9 +243,9 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     # called may have changed it since the link was read.
     game.refresh_from_db()
     if form is not None and form.errors and "already_recorded" not in context_extra:
-        recorded = recorded_before(request, game)
-        if recorded is not None:  # refused only because the game moved on meanwhile
-            context_extra["already_recorded"], form = recorded, None
+        held = held_deal(game, posted_deal_number(request))
+        if held is not None:  # refused only because the game moved on meanwhile
+            context_extra["already_recorded"], form = held, None
     context = _scorer_context(link, game, form)
     context.update(context_extra)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"

@@ -12,7 +12,6 @@ from django.urls import reverse
 from club.games.models import Change, Doubling, Game, LedgerEntry, Pile, Round, Trump
 from club.games.services import Seating, load_seating
 from club.scoring import rules as core
-from club.web.posts import posted_deal_number
 
 TEAM_COLOURS = ["#c0392b", "#1f6fb2", "#1e8449", "#8e44ad"]
 
@@ -237,17 +236,3 @@ def in_play_before(game: Game, seating: Seating, number: int) -> list[int]:
         )
     )
     return [team.position for team in seating.teams if balances.get(team.pk, 0) > 0]
-
-
-def recorded_before(request, game: Game) -> Round | None:
-    """The deal a posted deal form is for, when the game holds it already.
-
-    Another phone or the organiser recorded it first: the sender is told what
-    counts ("Deal 9 is already recorded"), not a refusal of their form checked
-    against the game that deal left behind (a team out, piles that no longer add
-    up), nor nothing at all once the game is over.
-    """
-    number = posted_deal_number(request)
-    if number is None or not 1 <= number <= game.deals_played:
-        return None
-    return game.rounds.filter(number=number).first()

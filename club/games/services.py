@@ -517,8 +517,18 @@ def _changed(game: Game, was_finished: bool) -> None:
     game_changed.send(sender=Game, game=game, was_finished=was_finished)
 
 
-def already_recorded(game: Game, number: int) -> ScoringError:
-    recorded = game.rounds.filter(number=number).first()
+def held_deal(game: Game, number: int | None) -> Round | None:
+    """Deal ``number`` when the game holds it already: a form sent again, or sent first
+    by another phone or the organiser."""
+    if number is None or not 1 <= number <= game.deals_played:
+        return None
+    return game.rounds.filter(number=number).first()
+
+
+def already_recorded(game: Game, number: int, recorded: Round | None = None) -> ScoringError:
+    """The refusal of a deal the game holds: it carries the deal, to show what counts."""
+    if recorded is None:
+        recorded = game.rounds.filter(number=number).first()
     return ScoringError(
         _("Deal %(number)d is already recorded.") % {"number": number},
         field="number",
@@ -554,6 +564,22 @@ def check_open(game: Game) -> None:
         % {"team": game.winner.team.name},
         field="number",
     )
+
+
+def check_new_deal(game: Game, number: int | None) -> None:
+    """Refuse, before its form is read, a deal form the game cannot take.
+
+    A deal the game holds already is refused as "already recorded" with the
+    deal (``ScoringError.recorded``), so the sender is told what counts rather
+    than have their form checked against the game that deal left behind (a
+    team out, piles that no longer add up). That comes before "the game is
+    over": the deal that ended a game is the one most often sent again. Then a
+    game whose results are final, or that is over, takes no deal.
+    """
+    held = held_deal(game, number)
+    if held is not None:
+        raise already_recorded(game, held.number, held)
+    check_open(game)
 
 
 def new_round(game: Game, seating: Seating, settlement: core.Settlement, user=None) -> Round:

@@ -15,10 +15,11 @@ from club.games import services
 from club.games.forms import DealForm, NewGameForm
 from club.games.idempotency import one_time
 from club.games.models import Game, GameTeam, Player
-from club.games.selectors import attach_seating, game_page, in_play_before, recorded_before
+from club.games.selectors import attach_seating, game_page, in_play_before
 from club.games.services import ScoringError, entry_from_round, load_seating
 from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
+from club.web.posts import posted_deal_number
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
@@ -96,6 +97,13 @@ def _refused_game(request: HttpRequest, game: Game, refusal: ScoringError) -> Ht
     return redirect(game)
 
 
+def _refusal(request: HttpRequest, game: Game, refusal: ScoringError) -> HttpResponse:
+    """The answer to a deal form refused before it was read (services.check_new_deal)."""
+    if refusal.recorded is not None and not (game.is_finished or game.results_locked):
+        return _already_recorded(request, game, refusal.recorded)
+    return _refused_game(request, game, refusal)
+
+
 def _already_recorded(request: HttpRequest, game: Game, recorded) -> HttpResponse:
     """Someone recorded this deal first (or the form was sent twice): show what was
     recorded and an empty form for the next deal, never a copy of this one that could
@@ -113,16 +121,11 @@ def _already_recorded(request: HttpRequest, game: Game, recorded) -> HttpRespons
 @one_time
 def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
+    number = posted_deal_number(request)
     try:
-        services.check_open(game)
-    except ScoringError as closed:
-        recorded = recorded_before(request, game)
-        # The deal that ended the game, resent: say it is recorded, not just "over".
-        refusal = closed if recorded is None else services.already_recorded(game, recorded.number)
-        return _refused_game(request, game, refusal)
-    recorded = recorded_before(request, game)
-    if recorded is not None:
-        return _already_recorded(request, game, recorded)
+        services.check_new_deal(game, number)
+    except ScoringError as refusal:
+        return _refusal(request, game, refusal)
     # Only what the form needs: the whole page (every deal, the chart, the history) is
     # built after the write, or for an answer that shows the form again, never twice.
     seating = load_seating(game)
@@ -161,11 +164,9 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
             return render(request, "games/detail.html#live", context)
     else:
         game.refresh_from_db()
-        recorded = recorded_before(request, game)
-        if recorded is not None and game.is_finished:  # the deal that ended the game
-            return _refused_game(request, game, services.already_recorded(game, recorded.number))
-        if recorded is not None:  # refused only because the game moved on meanwhile
-            return _already_recorded(request, game, recorded)
+        held = services.held_deal(game, number)
+        if held is not None:  # refused only because the game moved on meanwhile
+            return _refusal(request, game, services.already_recorded(game, held.number, held))
         context = game_page(game, seating=seating)
     context["form"] = form
     template = "games/detail.html#live" if request.htmx else "games/detail.html"

@@ -1171,3 +1171,28 @@ def test_two_scorers_recording_the_same_deal():
     assert Change.objects.filter(game=game).count() == 1
     assert tables(game) == [13, 11]
     assert_consistent(game)
+
+
+# --- A deal form the game cannot take ---------------------------------------
+
+
+def test_a_deal_the_game_holds_is_already_recorded_before_the_game_is_over():
+    """The deal that ended a game is the one most often sent again: it is named as recorded."""
+    game = start_game(2, rules=core.Rules(tables_per_team=1))
+    services.check_new_deal(game, 1)  # open, and deal 1 not held: no refusal
+    services.check_new_deal(game, None)  # no number posted: the form says what is missing
+    ended = play(game, deal({0: 56, 1: 0}, "Anu", 56))  # Anu & Biju take the last table
+    game.refresh_from_db()
+    assert game.is_finished
+    with pytest.raises(ScoringError) as resent:
+        services.check_new_deal(game, 1)
+    assert resent.value.recorded == ended
+    assert resent.value.message == "Deal 1 is already recorded."
+    with pytest.raises(ScoringError) as another:
+        services.check_new_deal(game, 2)
+    assert another.value.recorded is None
+    assert "The game is over: Anu & Biju won." in another.value.message
+    Game.objects.filter(pk=game.pk).update(results_locked=True)
+    game.refresh_from_db()
+    with pytest.raises(ScoringError, match="The results of this game are final"):
+        services.check_new_deal(game, 2)

@@ -25,15 +25,13 @@ def _team(name: str, tables: int, place: int | None) -> str:
 def game_lines(games: list[dict]) -> SafeString:
     """A sitting's games (``selectors.sitting_lines``) as the items of ``ul.sitting-games``."""
     return safe_join(
-
-            f'<li class="sitting-game{" playing" if game["playing"] else ""}">'
-            f'<a href="{text(game["url"])}">'
-            f'<span class="table-label">{text(game["table_label"])}</span>'
-            f'<span class="badge {text(game["status"])}">{text(game["status_label"])}</span>'
-            f'<span class="game-teams">{"".join(_team(*team) for team in game["teams"])}</span>'
-            "</a></li>"
-            for game in games
-
+        f'<li class="sitting-game{" playing" if game["playing"] else ""}">'
+        f'<a href="{text(game["url"])}">'
+        f'<span class="table-label">{text(game["table_label"])}</span>'
+        f'<span class="badge {text(game["status"])}">{text(game["status_label"])}</span>'
+        f'<span class="game-teams">{"".join(_team(*team) for team in game["teams"])}</span>'
+        "</a></li>"
+        for game in games
     )
 
 
