@@ -253,8 +253,8 @@ def _deal_rows_by_table(ids: list[int], seats: dict[int, list[int]]) -> list[tup
 _rules_cache: dict[tuple, core.Rules] = {}
 
 
-def _rules_of(tables: int, bands: list, double: int, redouble: int) -> core.Rules:
-    """The game's house rules; most games share a few, so each is checked once."""
+def _cached_rules(tables: int, bands: list, double: int, redouble: int) -> core.Rules:
+    """rules_from_values, kept: most games share a few house rules, so each is built once."""
     key = (tables, tuple(map(tuple, bands or ())), double, redouble)
     rules = _rules_cache.get(key)
     if rules is None:
@@ -302,7 +302,7 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
     games = []
     for row in rows:
         game, label, first_dealer, dealer, tables, bands, double, redouble, limit, early = row[:10]
-        rules = _rules_of(tables, bands, double, redouble)
+        rules = _cached_rules(tables, bands, double, redouble)
         count = len(teams[game])
         played = [_Deal(deal, count) for deal in found[game]]
         # The teams out in a deal are those it left with no tables; before it

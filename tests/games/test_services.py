@@ -1,4 +1,4 @@
-"""Tests of the write services (club/scoring/services.py) over the club's models.
+"""Tests of the write services (club/games/services.py) over the club's models.
 
 Games come from ``tests.factories.start_game``: Anu & Biju (T0), Chitra & Dev
 (T1), Esha & Farid (T2), Gita & Hari (T3), seated in play order
