@@ -36,9 +36,10 @@ from club.games.models import (
 )
 from club.games.signals import game_changed
 from club.scoring import rules as core
+from club.scoring.messages import Refusal
 
 
-class ScoringError(Exception):
+class ScoringError(Refusal):
     """A write refused because of what was asked, with a message for the organiser.
 
     ``field`` names the input at fault (``bid``, ``points``, ``number`` ...),
@@ -54,9 +55,7 @@ class ScoringError(Exception):
         number: int | None = None,
         recorded: Round | None = None,
     ):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+        super().__init__(message, field=field)
         self.number = number
         self.recorded = recorded
 

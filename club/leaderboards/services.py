@@ -29,6 +29,7 @@ from club.games.models import Game, GameTeam, PendingDeal, Player, Round, Team
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.scoring import names, ratings
+from club.scoring.messages import Refusal
 from club.tournaments.models import TournamentTeam
 
 NAME_MAX = Player._meta.get_field("name").max_length
@@ -36,13 +37,8 @@ NICKNAME_MAX = Player._meta.get_field("nickname").max_length
 MEMBER_NUMBER_MAX = Player._meta.get_field("member_number").max_length
 
 
-class RegisterError(Exception):
+class RegisterError(Refusal):
     """A register write refused; ``field`` names the input at fault."""
-
-    def __init__(self, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 def _clean(text: str | None, field: str = "name") -> str:

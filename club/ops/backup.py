@@ -70,6 +70,7 @@ from club.games.models import (
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.leaderboards.services import rebuild_ratings
+from club.scoring.messages import Refusal
 from club.tournaments.models import (
     Bye,
     Sitting,
@@ -168,12 +169,8 @@ NOT_BACKED_UP = {
 }
 
 
-class BackupError(Exception):
+class BackupError(Refusal):
     """The backup could not be written, or the file cannot be restored; ``message`` says why."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,20 @@ def _(message: str) -> str:
     return message
 
 
+class Refusal(Exception):
+    """A write refused, with a ``message`` already in the reader's words and the ``field`` at fault.
+
+    The apps' errors (games' ScoringError, TournamentError, RegisterError,
+    BackupError) are refusals: their views show ``message`` and point the form
+    at ``field``.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
 class TranslatableError(ValueError):
     """An English message marked for translation, the values that fill it in, and a field."""
 

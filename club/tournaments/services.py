@@ -24,6 +24,7 @@ from club.games.models import Game, GameTeam, Round, rules_fields
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import standings as ranking
+from club.scoring.messages import Refusal
 from club.tournaments.models import (
     Bye,
     Sitting,
@@ -35,13 +36,8 @@ from club.tournaments.models import (
 )
 
 
-class TournamentError(Exception):
+class TournamentError(Refusal):
     """A tournament write refused, with a message for the organiser."""
-
-    def __init__(self, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 def _log(
