@@ -1,7 +1,8 @@
 """The rules of 56, as the club scores them (see RULES.md in the project docs).
 
-This module is the whole rulebook in code. It imports nothing from Django, so it
-can be read in one sitting and tested on its own. Everything else (models,
+This module and :mod:`club.scoring.house_rules` (the settings, re-exported
+here) are the whole rulebook in code. They import nothing from Django, so they
+can be read in one sitting and tested on their own. Everything else (models,
 forms, views, import and export) goes through :func:`replay`.
 
 Glossary
@@ -10,14 +11,21 @@ seat
     A chair at the card table, numbered 0.. in play order. With teams listed
     T1..Tn the seats are ``T1.first, T2.first, ..., Tn.first, T1.second, ...``.
 team
-    Two partners (``Rules.team_size``), identified here by their index in the
-    game's team order.
+    Two, three or four partners (``Rules.team_size``), identified here by its
+    index in the game's team order.
 deal
     One hand dealt, bid, played and settled. The product calls the stored
     record of a deal a *round*; its number starts at 1.
 tables
     The counters each team holds. They move between teams when a deal is
-    settled and are never created or destroyed. A team with none is *out*.
+    settled and are never created or destroyed. A team with none is *out*,
+    or with kodi on takes a *kodi* and every team starts again.
+points
+    On a score sheet (``Scoring.POINTS``) nothing moves: each deal scores
+    points to a team, and the higher total after the deal limit wins.
+thani
+    One player undertakes to win every trick alone; it settles like a contract
+    of the club's thani figures by that player's team.
 declaring team
     The team that won the auction (or, when all pass, the team of the first
     bidder, contracted to the lowest bid with no trumps).
@@ -28,230 +36,78 @@ pile
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from club.scoring.messages import TranslatableError, _
+from club.scoring.house_rules import (
+    DEFAULT_BANDS,
+    DEFAULT_RULES,
+    INTERNATIONAL_DEALS,
+    MAX_BAND_TABLES,
+    MAX_DEAL_LIMIT,
+    MAX_FACTOR,
+    MAX_TABLES,
+    SMALL_DECK,
+    TEAM_SIZES,
+    TOTAL_POINTS,
+    Band,
+    CardSetup,
+    Doubling,
+    DoublingMode,
+    GameOver,
+    Preset,
+    Rules,
+    RulesError,
+    Scoring,
+    Thani,
+    Trump,
+    card_setup,
+    check_house_rules,
+    check_table,
+    preset_of,
+    preset_rules,
+    seat_order,
+)
+from club.scoring.messages import _
 
 __all__ = [
+    "DEFAULT_BANDS",
     "DEFAULT_RULES",
+    "INTERNATIONAL_DEALS",
+    "MAX_BAND_TABLES",
+    "MAX_DEAL_LIMIT",
+    "MAX_FACTOR",
+    "MAX_TABLES",
+    "SMALL_DECK",
+    "TEAM_SIZES",
+    "TOTAL_POINTS",
     "Band",
     "CardSetup",
     "Deal",
+    "DealError",
     "Doubling",
+    "DoublingMode",
     "GameOver",
     "GameState",
+    "Preset",
     "Rules",
     "RulesError",
+    "Scoring",
     "Settlement",
+    "Thani",
     "Trump",
     "card_setup",
     "check_house_rules",
+    "check_table",
     "final_places",
     "initial_state",
+    "preset_of",
+    "preset_rules",
     "replay",
     "seat_order",
     "settle",
 ]
-
-TOTAL_POINTS = 56
-# The bounds of every house rule that is entered, the same for the forms, the
-# importer and the services (one validator: check_house_rules). Tables are
-# conserved, so no team ever holds more than the teams' starting tables
-# together, at most 4 x MAX_TABLES: a band or a doubling factor beyond that
-# could move no more than all of them, which is why it is the bound.
-MAX_TABLES = 1000  # tables each team starts with
-MAX_BAND_TABLES = 4 * MAX_TABLES  # tables a payout band moves, made or failed
-MAX_FACTOR = 4 * MAX_TABLES  # what a double or redouble multiplies by
-MAX_DEAL_LIMIT = 1000
-
-
-class Trump(StrEnum):
-    CLUBS = "clubs"
-    DIAMONDS = "diamonds"
-    HEARTS = "hearts"
-    SPADES = "spades"
-    NO_TRUMPS = "no-trumps"
-
-
-class Doubling(StrEnum):
-    NONE = "none"
-    DOUBLE = "double"
-    REDOUBLE = "redouble"
-
-
-class RulesError(TranslatableError):
-    """A deal that cannot have happened under the rules.
-
-    ``field`` names the part of the deal at fault (``bid``, ``points``,
-    ``declarer`` ...). A ``team`` value is a team's index: :meth:`translated`
-    shows it as the team's name when the names are given, else as "team 2".
-    """
-
-    def team_name(self, team, gettext, team_names: Sequence[str] | None = None):
-        index = int(team)  # type: ignore[call-overload]
-        if team_names is not None and 0 <= index < len(team_names):
-            return team_names[index]
-        return gettext("team %(number)d") % {"number": index + 1}
-
-
-class GameOver(RulesError):
-    """A deal offered after one team is left."""
-
-
-@dataclass(frozen=True)
-class Band:
-    """A row of the payout schedule: bids ``low..high`` move ``made`` or ``failed`` tables."""
-
-    low: int
-    high: int
-    made: int
-    failed: int
-
-
-DEFAULT_BANDS: tuple[Band, ...] = (
-    Band(28, 39, 1, 2),
-    Band(40, 47, 2, 3),
-    Band(48, 55, 3, 4),
-    Band(56, 56, 4, 5),
-)
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The settings a club may change (RULES.md section C), passed in as data."""
-
-    tables_per_team: int = 12
-    bands: tuple[Band, ...] = DEFAULT_BANDS
-    double_factor: int = 2
-    redouble_factor: int = 4
-    team_size: int = 2
-    min_bid: int = 28
-    max_bid: int = TOTAL_POINTS
-
-    def __post_init__(self) -> None:
-        if self.tables_per_team < 1:
-            raise RulesError(_("Each team must start with at least 1 table."), field="tables")
-        if self.double_factor < 1 or self.redouble_factor < 1:
-            raise RulesError(_("Doubling factors must be at least 1."), field="doubling")
-        expected = self.min_bid
-        for band in self.bands:
-            if band.low != expected or band.high < band.low:
-                raise RulesError(
-                    _("The payout bands must cover every bid from %(low)d to %(high)d in order."),
-                    low=self.min_bid,
-                    high=self.max_bid,
-                    field="bands",
-                )
-            if band.made < 0 or band.failed < 0:
-                raise RulesError(
-                    _("A payout band cannot move a negative number of tables."), field="bands"
-                )
-            expected = band.high + 1
-        if expected != self.max_bid + 1:
-            raise RulesError(
-                _("The payout bands must cover every bid from %(low)d to %(high)d in order."),
-                low=self.min_bid,
-                high=self.max_bid,
-                field="bands",
-            )
-
-    def band_for(self, bid: int) -> Band:
-        for band in self.bands:
-            if band.low <= bid <= band.high:
-                return band
-        raise RulesError(
-            _("A bid must be from %(low)d to %(high)d; %(bid)s is not."),
-            low=self.min_bid,
-            high=self.max_bid,
-            bid=bid,
-            field="bid",
-        )
-
-    def factor(self, doubling: Doubling) -> int:
-        return {
-            Doubling.NONE: 1,
-            Doubling.DOUBLE: self.double_factor,
-            Doubling.REDOUBLE: self.redouble_factor,
-        }[doubling]
-
-    def is_default(self) -> bool:
-        return self == DEFAULT_RULES
-
-
-def check_house_rules(rules: Rules) -> None:
-    """Refuse house rules beyond the bounds (MAX_TABLES, MAX_BAND_TABLES, MAX_FACTOR).
-
-    For rules being entered: the forms, the importer and the services that
-    start a game or a tournament call it, so whatever one accepts the others
-    accept. Rules read back from a stored game are not held to it: a game kept
-    from before the bounds still shows and replays as it was played.
-    """
-    if rules.tables_per_team > MAX_TABLES:
-        raise RulesError(
-            _("Each team can start with at most %(most)d tables, not %(tables)d."),
-            most=MAX_TABLES,
-            tables=rules.tables_per_team,
-            field="tables",
-        )
-    if max(rules.double_factor, rules.redouble_factor) > MAX_FACTOR:
-        raise RulesError(
-            _("A doubling factor can be at most %(most)d, not %(factor)d."),
-            most=MAX_FACTOR,
-            factor=max(rules.double_factor, rules.redouble_factor),
-            field="doubling",
-        )
-    for row, band in enumerate(rules.bands, start=1):
-        if max(band.made, band.failed) > MAX_BAND_TABLES:
-            raise RulesError(
-                _("Payout band %(row)d moves %(tables)d tables; a band moves at most %(most)d."),
-                row=row,
-                tables=max(band.made, band.failed),
-                most=MAX_BAND_TABLES,
-                field="bands",
-            )
-
-
-DEFAULT_RULES = Rules()
-
-
-# --- Seats and cards -------------------------------------------------------
-
-
-def seat_order(team_count: int, team_size: int = 2) -> list[tuple[int, int]]:
-    """Seats in play order as ``(team index, partner index)`` pairs."""
-    return [(team, partner) for partner in range(team_size) for team in range(team_count)]
-
-
-@dataclass(frozen=True)
-class CardSetup:
-    players: int
-    removed: str  # the low ranks taken out of each pack, e.g. "2 to 8"
-    cards_used: int
-    cards_each: int
-    ranks: tuple[str, ...]  # high to low
-    points: tuple[tuple[str, int], ...] = (("J", 3), ("9", 2), ("A", 1), ("10", 1))
-
-
-_CARD_SETUPS = {
-    4: CardSetup(4, "2–8", 48, 12, ("J", "9", "A", "10", "K", "Q")),
-    6: CardSetup(6, "2–8", 48, 8, ("J", "9", "A", "10", "K", "Q")),
-    8: CardSetup(8, "2–6", 64, 8, ("J", "9", "A", "10", "K", "Q", "8", "7")),
-}
-
-
-def card_setup(players: int) -> CardSetup:
-    """How the two packs are cut down for the players still seated.
-
-    Two players left means the game is over; they need no cards.
-    """
-    try:
-        return _CARD_SETUPS[players]
-    except KeyError:
-        raise RulesError(
-            _("56 is played by 4, 6 or 8 players, not %(players)d."), players=players
-        ) from None
 
 
 # --- Deals and their settlement -------------------------------------------
@@ -262,7 +118,9 @@ class Deal:
     """What the scorer reports about one deal.
 
     ``declarer`` is a seat number, or ``None`` when every player passed.
-    ``points`` maps each team still playing (by index) to its pile.
+    ``points`` maps each team still playing (by index) to its pile. A thani
+    names its player's seat in ``thani`` and whether it was ``made``, with no
+    bid, trump, doubling or piles.
     """
 
     points: dict[int, int]
@@ -270,15 +128,23 @@ class Deal:
     bid: int | None = None
     trump: Trump | str | None = None
     doubling: Doubling | str = Doubling.NONE
+    thani: int | None = None
+    made: bool | None = None
 
     @property
     def all_pass(self) -> bool:
-        return self.declarer is None
+        return self.declarer is None and self.thani is None
 
 
 @dataclass(frozen=True)
 class Settlement:
-    """The outcome of one deal: who dealt, who declared, and how the tables moved."""
+    """The outcome of one deal: who dealt, who declared, and what it moved or scored.
+
+    ``transfers`` and ``tables_after`` are every team's change in tables and
+    what it holds when the next deal starts (after a kodi's restart); on a
+    points sheet nothing moves and ``scored`` / ``score_after`` say what each
+    team scored and its total. A thani has no bid, trump or piles.
+    """
 
     number: int
     dealer: int
@@ -286,14 +152,19 @@ class Settlement:
     declarer: int | None
     declaring_team: int
     all_pass: bool
-    bid: int
-    trump: Trump
+    bid: int | None
+    trump: Trump | None
     doubling: Doubling
     points: dict[int, int]
     made: bool
     transfers: dict[int, int]  # every team of the game: change in tables (0 for teams out)
     tables_after: tuple[int, ...]
     eliminated: tuple[int, ...]
+    thani: bool = False
+    scored: dict[int, int] = field(default_factory=dict)  # points scoring: every team
+    score_after: tuple[int, ...] = ()
+    kodi: tuple[int, ...] = ()  # the teams that took a kodi in this deal
+    kodis_after: tuple[int, ...] = ()
 
 
 @dataclass
@@ -306,6 +177,14 @@ class GameState:
     dealer: int  # seat of whoever deals next
     deals_played: int = 0
     out_order: list[tuple[int, ...]] = field(default_factory=list)  # teams out, deal by deal
+    scores: list[int] = field(default_factory=list)  # points scoring: each team's total
+    kodis: list[int] = field(default_factory=list)  # kodi: each team's kodis so far
+
+    def __post_init__(self) -> None:
+        if not self.scores:
+            self.scores = [0] * self.team_count
+        if not self.kodis:
+            self.kodis = [0] * self.team_count
 
     @property
     def seats(self) -> list[tuple[int, int]]:
@@ -315,7 +194,7 @@ class GameState:
         return self.seats[seat][0]
 
     def in_play(self, team: int) -> bool:
-        return self.tables[team] > 0
+        return self.tables[team] > 0 or not self.rules.eliminates
 
     @property
     def teams_in_play(self) -> list[int]:
@@ -327,7 +206,13 @@ class GameState:
 
     @property
     def finished(self) -> bool:
+        """One team left: the game is won (only where teams go out)."""
         return len(self.teams_in_play) <= 1
+
+    @property
+    def limit_reached(self) -> bool:
+        limit = self.rules.deal_limit
+        return limit is not None and self.deals_played >= limit
 
     @property
     def winner(self) -> int | None:
@@ -346,22 +231,22 @@ class GameState:
     def first_bidder(self) -> int:
         return self.next_seat(self.dealer)
 
+    def _after_the_table(self, places: dict[int, int]) -> dict[int, int]:
+        """Teams already out after every team still playing, in reverse order of going out."""
+        taken = len(places)
+        for group in reversed(self.out_order):
+            for team in group:
+                places[team] = taken + 1
+            taken += len(group)
+        return places
+
     def places(self) -> dict[int, int]:
         """Place of each team so far: teams still playing share 1st; the rest by going out.
 
         Teams that went out in the same deal share their place, and the place
         after a shared one is skipped (1, 2, 2, 4).
         """
-        places: dict[int, int] = {}
-        still = self.teams_in_play
-        for team in still:
-            places[team] = 1
-        taken = len(still)
-        for group in reversed(self.out_order):
-            for team in group:
-                places[team] = taken + 1
-            taken += len(group)
-        return places
+        return self._after_the_table(dict.fromkeys(self.teams_in_play, 1))
 
     def places_by_tables(self) -> dict[int, int]:
         """Place of each team when the game is stopped early (after N deals or at a set time).
@@ -372,29 +257,39 @@ class GameState:
         still playing, in reverse order of going out, as in :meth:`places`
         (teams that went out in the same deal share their place).
         """
-        places: dict[int, int] = {}
-        still = sorted(self.teams_in_play, key=lambda team: -self.tables[team])
-        for team in still:
-            places[team] = 1 + sum(1 for other in still if self.tables[other] > self.tables[team])
-        taken = len(still)
-        for group in reversed(self.out_order):
-            for team in group:
-                places[team] = taken + 1
-            taken += len(group)
-        return places
+        return self._after_the_table(_ranked(self.teams_in_play, lambda team: -self.tables[team]))
+
+    def places_by_score(self) -> dict[int, int]:
+        """Places on a points sheet: the higher total first, equal totals sharing the place."""
+        return _ranked(range(self.team_count), lambda team: -self.scores[team])
+
+    def places_by_kodis(self) -> dict[int, int]:
+        """Places of a kodi game: fewest kodis first, then most tables held; equal share."""
+        return _ranked(range(self.team_count), lambda team: (self.kodis[team], -self.tables[team]))
+
+
+def _ranked(teams, key) -> dict[int, int]:
+    """Each team's place by ``key`` (lowest first); equal keys share, and skip (1, 2, 2, 4)."""
+    teams = list(teams)
+    return {team: 1 + sum(1 for other in teams if key(other) < key(team)) for team in teams}
 
 
 def final_places(state: GameState) -> dict[int, int]:
-    """The places a game ends with: by going out when it was won, else by tables held.
+    """The places a game ends with.
 
-    A game is won when one team is left (:meth:`GameState.places`); a game
-    stopped before that (a tournament's deal limit or time call) is placed by
-    :meth:`GameState.places_by_tables`.
+    On a points sheet by total, with kodi by kodis then tables; where teams go
+    out, by going out when one team is left, else (a deal limit reached or
+    time called) by tables held (:meth:`GameState.places_by_tables`).
     """
+    if state.rules.scoring == Scoring.POINTS:
+        return state.places_by_score()
+    if state.rules.kodi:
+        return state.places_by_kodis()
     return state.places() if state.finished else state.places_by_tables()
 
 
 def initial_state(team_count: int, first_dealer: int, rules: Rules = DEFAULT_RULES) -> GameState:
+    check_table(team_count, rules.team_size)
     players = team_count * rules.team_size
     card_setup(players)  # refuses a table of the wrong size
     if not 0 <= first_dealer < players:
@@ -494,91 +389,187 @@ def _transfers(state: GameState, declaring_team: int, made: bool, owed: int) -> 
     return change
 
 
+def _seat(state: GameState, seat: object, field_name: str, message: str) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
+        raise RulesError(message, field=field_name)
+    return seat
+
+
+@dataclass(frozen=True)
+class _Contract:
+    """A deal reduced to what settles it: who declared, for what, and whether it was made."""
+
+    declarer: int | None
+    declaring_team: int
+    bid: int | None
+    trump: Trump | None
+    doubling: Doubling
+    points: dict[int, int]
+    made: bool
+    made_figure: int  # what the contract moves or scores when made, before doubling
+    failed_figure: int
+
+
+def _thani(state: GameState, deal: Deal) -> _Contract:
+    thani = state.rules.thani
+    if thani is None:
+        raise RulesError(_("This game is not played with thani."), field="thani")
+    seat = _seat(
+        state, deal.thani, "thani", _("The thani player must be one of the players seated.")
+    )
+    team = state.team_of(seat)
+    if not state.in_play(team):
+        raise RulesError(
+            _("The thani player's team, %(team)s, is out and cannot play."),
+            team=team,
+            field="thani",
+        )
+    if not isinstance(deal.made, bool):
+        raise RulesError(_("A thani needs whether it was made or failed."), field="made")
+    if deal.points or deal.bid is not None or deal.trump is not None or deal.declarer is not None:
+        raise RulesError(
+            _("A thani has no bid, trumps or piles: only its player and whether it was made."),
+            field="thani",
+        )
+    if deal.doubling not in (None, Doubling.NONE):
+        raise RulesError(_("A thani cannot be doubled or redoubled."), field="doubling")
+    return _Contract(seat, team, None, None, Doubling.NONE, {}, deal.made, thani.made, thani.failed)
+
+
+def _all_pass(state: GameState, deal: Deal, first_bidder: int) -> _Contract:
+    rules = state.rules
+    if not rules.all_pass:
+        raise RulesError(
+            _("Everyone passed, but in this game the first bidder must open at %(bid)d or more."),
+            bid=rules.min_bid,
+            field="declarer",
+        )
+    if deal.doubling != Doubling.NONE:
+        raise RulesError(
+            _("A deal where everyone passed cannot be doubled or redoubled."), field="doubling"
+        )
+    if deal.bid not in (None, rules.min_bid):
+        raise RulesError(
+            _("When everyone passes the contract is %(bid)d; no other bid can be given."),
+            bid=rules.min_bid,
+            field="bid",
+        )
+    if deal.trump not in (None, Trump.NO_TRUMPS):
+        raise RulesError(
+            _("When everyone passes the deal is played with no trumps."), field="trump"
+        )
+    team = state.team_of(first_bidder)
+    points = _check_points(state, dict(deal.points))
+    band = rules.band_for(rules.min_bid)
+    made = points[team] >= rules.min_bid
+    return _Contract(
+        None,
+        team,
+        rules.min_bid,
+        Trump.NO_TRUMPS,
+        Doubling.NONE,
+        points,
+        made,
+        band.made,
+        band.failed,
+    )
+
+
+def _bid(state: GameState, deal: Deal) -> _Contract:
+    rules = state.rules
+    declarer = _seat(
+        state, deal.declarer, "declarer", _("The declarer must be one of the players seated.")
+    )
+    team = state.team_of(declarer)
+    if not state.in_play(team):
+        raise RulesError(
+            _("The declarer's team, %(team)s, is out and cannot bid."), team=team, field="declarer"
+        )
+    bid = deal.bid
+    if isinstance(bid, bool) or not isinstance(bid, int):
+        raise RulesError(
+            _("The bid must be a whole number from %(low)d to %(high)d."),
+            low=rules.min_bid,
+            high=rules.max_bid,
+            field="bid",
+        )
+    if not rules.min_bid <= bid <= rules.max_bid:
+        raise RulesError(
+            _("A bid must be from %(low)d to %(high)d; %(bid)d is not."),
+            low=rules.min_bid,
+            high=rules.max_bid,
+            bid=bid,
+            field="bid",
+        )
+    trump = _parse_enum(
+        Trump,
+        deal.trump,
+        "trump",
+        _("%(value)s is not a trump: choose clubs, diamonds, hearts, spades or no-trumps."),
+    )
+    doubling = _parse_enum(
+        Doubling,
+        deal.doubling,
+        "doubling",
+        _("%(value)s is not a doubling: choose none, double or redouble."),
+    )
+    points = _check_points(state, dict(deal.points))
+    band = rules.band_for(bid)
+    return _Contract(
+        declarer, team, bid, trump, doubling, points, points[team] >= bid, band.made, band.failed
+    )
+
+
 def settle(state: GameState, deal: Deal) -> tuple[Settlement, GameState]:
     """Settle one deal against the state before it; return the settlement and the state after.
 
     Raises :class:`RulesError` (naming the field) for a deal that cannot have
-    happened, and :class:`GameOver` when the game has already been won.
+    happened, and :class:`GameOver` when the game has already been won or its
+    deal limit reached.
     """
+    rules = state.rules
     if state.finished:
         raise GameOver(_("The game is over: no more deals can be recorded."))
-    rules = state.rules
+    if state.limit_reached:
+        raise GameOver(
+            _("The game ends after %(limit)d deals: no more deals can be recorded."),
+            limit=rules.deal_limit,
+        )
     first_bidder = state.first_bidder
-
-    if deal.all_pass:
-        if deal.doubling != Doubling.NONE:
-            raise RulesError(
-                _("A deal where everyone passed cannot be doubled or redoubled."), field="doubling"
-            )
-        if deal.bid not in (None, rules.min_bid):
-            raise RulesError(
-                _("When everyone passes the contract is %(bid)d; no other bid can be given."),
-                bid=rules.min_bid,
-                field="bid",
-            )
-        if deal.trump not in (None, Trump.NO_TRUMPS):
-            raise RulesError(
-                _("When everyone passes the deal is played with no trumps."), field="trump"
-            )
-        declaring_team = state.team_of(first_bidder)
-        bid = rules.min_bid
-        trump = Trump.NO_TRUMPS
-        doubling = Doubling.NONE
-        declarer = None
+    if deal.thani is not None:
+        contract = _thani(state, deal)
+    elif deal.declarer is None:
+        contract = _all_pass(state, deal, first_bidder)
     else:
-        declarer = deal.declarer
-        if (
-            isinstance(declarer, bool)
-            or not isinstance(declarer, int)
-            or not 0 <= declarer < len(state.seats)
-        ):
-            raise RulesError(_("The declarer must be one of the players seated."), field="declarer")
-        declaring_team = state.team_of(declarer)
-        if not state.in_play(declaring_team):
-            raise RulesError(
-                _("The declarer's team, %(team)s, is out and cannot bid."),
-                team=declaring_team,
-                field="declarer",
-            )
-        bid = deal.bid
-        if isinstance(bid, bool) or not isinstance(bid, int):
-            raise RulesError(
-                _("The bid must be a whole number from %(low)d to %(high)d."),
-                low=rules.min_bid,
-                high=rules.max_bid,
-                field="bid",
-            )
-        if not rules.min_bid <= bid <= rules.max_bid:
-            raise RulesError(
-                _("A bid must be from %(low)d to %(high)d; %(bid)d is not."),
-                low=rules.min_bid,
-                high=rules.max_bid,
-                bid=bid,
-                field="bid",
-            )
-        trump = _parse_enum(
-            Trump,
-            deal.trump,
-            "trump",
-            _("%(value)s is not a trump: choose clubs, diamonds, hearts, spades or no-trumps."),
-        )
-        doubling = _parse_enum(
-            Doubling,
-            deal.doubling,
-            "doubling",
-            _("%(value)s is not a doubling: choose none, double or redouble."),
-        )
+        contract = _bid(state, deal)
 
-    points = _check_points(state, dict(deal.points))
-    made = points[declaring_team] >= bid
-    band = rules.band_for(bid)
-    owed = (band.made if made else band.failed) * rules.factor(Doubling(doubling))
-    change = _transfers(state, declaring_team, made, owed)
-
-    tables = [state.tables[team] + change[team] for team in range(state.team_count)]
-    assert sum(tables) == sum(state.tables), "tables must be conserved"
-    assert min(tables) >= 0, "no team can hold fewer than 0 tables"
-    eliminated = tuple(team for team in state.teams_in_play if tables[team] == 0)
+    team, made = contract.declaring_team, contract.made
+    due = rules.due(contract.made_figure if made else contract.failed_figure, contract.doubling)
+    kodi: tuple[int, ...] = ()
+    if rules.scoring == Scoring.POINTS:
+        change = dict.fromkeys(range(state.team_count), 0)
+        scored = {
+            other: (due if (other == team) == made else 0) for other in range(state.team_count)
+        }
+        tables = list(state.tables)
+        scores = [state.scores[other] + scored[other] for other in range(state.team_count)]
+    else:
+        change = _transfers(state, team, made, due)
+        scored = {}
+        tables = [state.tables[other] + change[other] for other in range(state.team_count)]
+        assert sum(tables) == sum(state.tables), "tables must be conserved"
+        assert min(tables) >= 0, "no team can hold fewer than 0 tables"
+        scores = list(state.scores)
+        if rules.kodi:
+            kodi = tuple(other for other in range(state.team_count) if tables[other] == 0)
+            if kodi:  # every team starts the next deal with its starting tables again
+                tables = [rules.tables_per_team] * state.team_count
+    kodis = [state.kodis[other] + (other in kodi) for other in range(state.team_count)]
+    eliminated = (
+        tuple(other for other in state.teams_in_play if tables[other] == 0)
+        if rules.eliminates
+        else ()
+    )
 
     after = GameState(
         rules=rules,
@@ -587,6 +578,8 @@ def settle(state: GameState, deal: Deal) -> tuple[Settlement, GameState]:
         dealer=state.dealer,
         deals_played=state.deals_played + 1,
         out_order=[*state.out_order, eliminated] if eliminated else list(state.out_order),
+        scores=scores,
+        kodis=kodis,
     )
     if not after.finished:
         after.dealer = after.next_seat(state.dealer)
@@ -595,17 +588,22 @@ def settle(state: GameState, deal: Deal) -> tuple[Settlement, GameState]:
         number=state.deals_played + 1,
         dealer=state.dealer,
         first_bidder=first_bidder,
-        declarer=declarer,
-        declaring_team=declaring_team,
+        declarer=contract.declarer,
+        declaring_team=team,
         all_pass=deal.all_pass,
-        bid=bid,
-        trump=Trump(trump),
-        doubling=Doubling(doubling),
-        points=points,
+        bid=contract.bid,
+        trump=contract.trump,
+        doubling=contract.doubling,
+        points=contract.points,
         made=made,
         transfers=change,
         tables_after=tuple(tables),
         eliminated=eliminated,
+        thani=deal.thani is not None,
+        scored=scored,
+        score_after=tuple(scores) if rules.scoring == Scoring.POINTS else (),
+        kodi=kodi,
+        kodis_after=tuple(kodis) if rules.kodi else (),
     )
     return settlement, after
 
