@@ -33,7 +33,7 @@ from django.test import Client
 from django.utils import timezone
 
 from club.games import links
-from club.games.models import Change, Game, GameTeam, PendingDeal, Player, ScorerLink
+from club.games.models import Change, Game, GameTeam, PendingDeal, Player, Round, ScorerLink
 from club.games.services import (
     DealEntry,
     TeamEntry,
@@ -274,7 +274,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 3
+    assert manifest["version"] == 4
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -409,19 +409,28 @@ def _without_link_expiry(document):
     )
 
 
+def _without_forms_of_play(document):
+    """The rows as version 3 wrote them: no settings of RULES.md section D, no third players."""
+    for key, names in backup.MISSING_IN[3].items():
+        _retable(
+            document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
+        )
+
+
 def _unsigned_version_2(document):
     """The file as version 2 wrote it: no signature, and no scorer link's expiry."""
     document["manifest"]["version"] = 2
     del document["manifest"]["signature"]
     _without_link_expiry(document)
+    _without_forms_of_play(document)
 
 
 SIGNATURE_FAILS = "signature does not match: the file was changed after it was written"
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 4)),
-        "version 4 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 5)),
+        "version 5 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -483,7 +492,7 @@ BAD_FILES = {
     ),
     "no signature": (
         lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
-        "no signature, though every backup of version 3 carries one",
+        "no signature, though every backup of version 4 carries one",
     ),
     "an unsigned version 2": (
         lambda text: _tamper(text, _unsigned_version_2),
@@ -731,11 +740,35 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 3
-    assert backup.READABLE_VERSIONS == {1, 2, 3}
+    assert backup.VERSION == 4
+    assert backup.READABLE_VERSIONS == {1, 2, 3, 4}
     assert backup.columns(1) == VERSION_1_COLUMNS
     assert backup.columns(2) == VERSION_2_COLUMNS
-    assert backup.columns() == backup.columns(3) == VERSION_3_COLUMNS
+    assert backup.columns(3) == VERSION_3_COLUMNS
+    assert backup.columns() == backup.columns(4) == VERSION_4_COLUMNS
+
+
+@pytest.mark.django_db
+def test_a_version_3_backup_restores_as_todays_game(good_backup, tmp_path):
+    """Written before the forms of play: every game, team and tournament restores as the
+    game of RULES.md sections A to C, teams of two, as the migration left the rows."""
+
+    def to_version_3(document):
+        document["manifest"]["version"] = 3
+        _without_forms_of_play(document)
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    path = tmp_path / "version-3.json"
+    path.write_text(_tamper(good_backup, to_version_3), encoding="utf-8")
+    _restore(path)
+    before = json.loads(good_backup)["tables"]
+    assert Game.objects.count() == len(before["games.game"])
+    assert set(Game.objects.values_list("team_size", "scoring", "doubling_mode", "kodi")) == {
+        (2, "tables", "multiply", False)
+    }
+    assert not GameTeam.objects.filter(third_player__isnull=False).exists()
+    assert not Round.objects.filter(thani=True).exists()
+    assert set(GameTeam.objects.values_list("score", "kodis")) == {(0, 0)}
 
 
 @pytest.mark.django_db
@@ -746,6 +779,7 @@ def test_a_version_1_backup_still_restores_and_its_ratings_are_recomputed(good_b
         document["manifest"]["version"] = 1
         del document["manifest"]["signature"]
         _without_link_expiry(document)
+        _without_forms_of_play(document)
         _retable(
             document,
             "leaderboards.ratingchange",
@@ -932,4 +966,39 @@ VERSION_2_COLUMNS = {
 VERSION_3_COLUMNS = {
     **VERSION_2_COLUMNS,
     "games.scorerlink": [*VERSION_2_COLUMNS["games.scorerlink"], "expired_at"],
+}
+
+# Version 4 keeps the forms clubs play: settings, teams of three and four, thani rounds.
+FORM_OF_PLAY = [
+    "team_size",
+    "scoring",
+    "doubling_mode",
+    "all_pass",
+    "kodi",
+    "thani_made",
+    "thani_failed",
+    "small_deck",
+]
+
+
+def _after(columns, name, added):
+    at = columns.index(name) + 1
+    return [*columns[:at], *added, *columns[at:]]
+
+
+VERSION_4_COLUMNS = {
+    **VERSION_3_COLUMNS,
+    "games.game": _after(VERSION_3_COLUMNS["games.game"], "redouble_factor", FORM_OF_PLAY),
+    "tournaments.tournament": _after(
+        VERSION_3_COLUMNS["tournaments.tournament"], "redouble_factor", FORM_OF_PLAY
+    ),
+    "games.team": [*VERSION_3_COLUMNS["games.team"], "third_player", "fourth_player"],
+    "games.gameteam": [
+        *_after(
+            VERSION_3_COLUMNS["games.gameteam"], "second_player", ["third_player", "fourth_player"]
+        ),
+        "score",
+        "kodis",
+    ],
+    "games.round": _after(VERSION_3_COLUMNS["games.round"], "recorded_at", ["thani"]),
 }

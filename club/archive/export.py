@@ -30,8 +30,10 @@ from club.archive.format import (
     _seat_names,
     _settings_fields,
     points_text,
+    replayed_document,
 )
 from club.games.models import (
+    FORM_OF_PLAY_FIELDS,
     Game,
     GameTeam,
     LedgerEntry,
@@ -79,7 +81,9 @@ _GAME_FIELDS = (
     "redouble_factor",
     "deal_limit",
     "ended_early",
+    *FORM_OF_PLAY_FIELDS,
 )
+_GAME_FIELD_COUNT = len(_GAME_FIELDS)
 _TOURNAMENT_GAME_FIELDS = (
     *_GAME_FIELDS,
     "sitting_entry__sitting__number",
@@ -104,6 +108,7 @@ class _Deal:
         "tables_after",
         "points",
         "eliminated",
+        "thani",
     )
 
     def __init__(self, row: tuple, teams: int):
@@ -124,6 +129,7 @@ class _Deal:
         self.tables_after: tuple[int, ...] = row[11:end:3]
         self.points: tuple[int | None, ...] = row[12:end:3]  # None: the team was already out
         self.eliminated: tuple[int, ...] = ()
+        self.thani = bool(row[-1])  # the round's last column
 
 
 @dataclass
@@ -187,6 +193,7 @@ def _deals_sql(games: int) -> str:
             f"LEFT OUTER JOIN {pile} p{team} ON p{team}.{quote('round_id')} = r.{quote('id')} "
             f"AND p{team}.{quote('game_team_id')} = g{team}.{quote('id')}",
         ]
+    columns.append(f"r.{quote('thani')}")
     return (
         f"SELECT {', '.join(columns)} FROM {round_} r {' '.join(joins)}"
         f" WHERE r.{quote('game_id')} IN ({', '.join(['%s'] * games)})"
@@ -208,7 +215,7 @@ def _deal_rows_by_table(ids: list[int], seats: dict[int, list[int]]) -> list[tup
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT id, game_id, number, all_pass, declarer_id, bid, trump, doubling, "
-            f"dealer_id, declaring_team_id, made FROM {quote(Round._meta.db_table)} "
+            f"dealer_id, declaring_team_id, made, thani FROM {quote(Round._meta.db_table)} "
             f"WHERE game_id IN ({marks}) ORDER BY game_id, number",
             ids,
         )
@@ -240,12 +247,14 @@ def _deal_rows_by_table(ids: list[int], seats: dict[int, list[int]]) -> list[tup
         dealer,
         declaring,
         made,
+        thani,
     ) in deals:
         row = [game, number, all_pass, declarer, bid, trump, doubling, dealer]
         row += [position.get(declaring), made]
         for seat in seats[game]:
             change, balance = ledger.get((deal, seat), (None, None))
             row += [change, balance, piles.get((deal, seat))]
+        row.append(thani)
         found.append(tuple(row))
     return found
 
@@ -253,12 +262,21 @@ def _deal_rows_by_table(ids: list[int], seats: dict[int, list[int]]) -> list[tup
 _rules_cache: dict[tuple, core.Rules] = {}
 
 
-def _cached_rules(tables: int, bands: list, double: int, redouble: int) -> core.Rules:
+def _cached_rules(
+    tables: int, bands: list, double: int, redouble: int, limit: int | None, form: tuple
+) -> core.Rules:
     """rules_from_values, kept: most games share a few house rules, so each is built once."""
-    key = (tables, tuple(map(tuple, bands or ())), double, redouble)
+    key = (tables, tuple(map(tuple, bands or ())), double, redouble, limit, form)
     rules = _rules_cache.get(key)
     if rules is None:
-        rules = _rules_cache[key] = rules_from_values(tables, bands, double, redouble)
+        rules = _rules_cache[key] = rules_from_values(
+            tables,
+            bands,
+            double,
+            redouble,
+            deal_limit=limit,
+            **dict(zip(FORM_OF_PLAY_FIELDS, form, strict=True)),
+        )
     return rules
 
 
@@ -271,7 +289,7 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
     teams: dict[int, list[TeamSpec]] = {game: [] for game in ids}
     players: dict[int, dict[int, str]] = {game: {} for game in ids}
     seats: dict[int, list[int]] = {game: [] for game in ids}  # seat ids by position
-    for game, seat, name, first, first_name, second, second_name in (
+    for game, seat, name, *seated in (
         GameTeam.objects.filter(game_id__in=ids)
         .order_by("game_id", "position")
         .values_list(
@@ -282,11 +300,17 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
             "first_player__name",
             "second_player_id",
             "second_player__name",
+            "third_player_id",
+            "third_player__name",
+            "fourth_player_id",
+            "fourth_player__name",
         )
     ):
-        teams[game].append(TeamSpec(name, first_name, second_name))
-        players[game][first] = first_name
-        players[game][second] = second_name
+        names = [seated[at + 1] for at in range(0, 8, 2) if seated[at] is not None]
+        teams[game].append(TeamSpec(name, names[0], names[1], tuple(names[2:])))
+        for at in range(0, 8, 2):
+            if seated[at] is not None:
+                players[game][seated[at]] = seated[at + 1]
         seats[game].append(seat)
 
     found: dict[int, list[tuple]] = {game: [] for game in ids}
@@ -302,7 +326,8 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
     games = []
     for row in rows:
         game, label, first_dealer, dealer, tables, bands, double, redouble, limit, early = row[:10]
-        rules = _cached_rules(tables, bands, double, redouble)
+        form = row[10:_GAME_FIELD_COUNT]
+        rules = _cached_rules(tables, bands, double, redouble, limit, tuple(form))
         count = len(teams[game])
         played = [_Deal(deal, count) for deal in found[game]]
         # The teams out in a deal are those it left with no tables; before it
@@ -311,7 +336,7 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
         out_order = []
         for deal in played:
             after = deal.tables_after
-            if 0 in after:
+            if rules.eliminates and 0 in after:
                 out = tuple(team for team in range(count) if before[team] and not after[team])
                 if out:
                     deal.eliminated = out
@@ -336,8 +361,8 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
                 players=players[game],
                 deals=played,
                 state=state,
-                sitting=row[10] if len(row) > 10 else None,
-                table=row[11] if len(row) > 11 else None,
+                sitting=row[_GAME_FIELD_COUNT] if len(row) > _GAME_FIELD_COUNT else None,
+                table=row[_GAME_FIELD_COUNT + 1] if len(row) > _GAME_FIELD_COUNT + 1 else None,
             )
         )
     return games
@@ -396,8 +421,26 @@ def _settings_json(rules: core.Rules) -> str:
     return text
 
 
+def _needs_replay(game: _ExportGame) -> bool:
+    """Whether the game is of a form the fast writer below does not write (RULES.md D).
+
+    Teams of three or four, a points sheet, kodi or a thani round: such a game
+    is written from a replay of its stored deals by ``_game_document`` (the
+    rules give what the services stored; the import checks both agree).
+    """
+    rules = game.rules
+    return (
+        rules.team_size != 2
+        or rules.scoring != core.Scoring.TABLES
+        or rules.kodi
+        or any(deal.thani for deal in game.deals)
+    )
+
+
 def _game_json(game: _ExportGame, pad: str) -> str:
     """One game's object for a list ``pad`` deep, as ``_game_document`` reads in JSON."""
+    if _needs_replay(game):
+        return _json_at(replayed_document(game), pad)
     names = [_json_string(team.name) for team in game.teams]
     finished, places = game.outcome
     firsts = [team for team, place in places.items() if place == 1]

@@ -38,17 +38,25 @@ GAME_INPUT_KEYS = (
     "tables_per_team",
     "payout",
     "doubling_factors",
+    # The forms clubs play (RULES.md section D), written only when not the default.
+    "scoring",
+    "doubling_mode",
+    "all_pass",
+    "kodi",
+    "thani",
     "deal_limit",
     "teams",
     "first_dealer",
     "ended_early",
     "rounds",
 )
-GAME_COMPUTED_KEYS = ("status", "winner", "tables")
+GAME_COMPUTED_KEYS = ("status", "winner", "tables", "score", "kodis")
 TEAM_KEYS = ("name", "players")
 BAND_KEYS = ("from", "to", "made", "failed")
 FACTOR_KEYS = ("double", "redouble")
-ROUND_INPUT_KEYS = ("all_pass", "declarer", "bid", "trump", "doubling", "points")
+THANI_KEYS = ("made", "failed")
+# A thani round names its player and whether it was made ("made" is then input).
+ROUND_INPUT_KEYS = ("all_pass", "declarer", "bid", "trump", "doubling", "points", "thani")
 ROUND_COMPUTED_KEYS = (
     "number",
     "dealer",
@@ -57,6 +65,10 @@ ROUND_COMPUTED_KEYS = (
     "transfers",
     "tables_after",
     "eliminated",
+    "scored",
+    "score_after",
+    "kodi",
+    "kodis_after",
 )
 
 CSV_COLUMNS = (
@@ -307,6 +319,11 @@ class TeamSpec:
     name: str
     first: str
     second: str
+    more: tuple[str, ...] = ()  # a third and a fourth player
+
+    @property
+    def players(self) -> list[str]:
+        return [self.first, self.second, *self.more]
 
 
 @dataclass
@@ -334,10 +351,15 @@ class GameSpec:
 
 
 def _seat_names(teams: Sequence[TeamSpec]) -> list[str]:
-    return [
-        (teams[team].first, teams[team].second)[partner]
-        for team, partner in core.seat_order(len(teams))
-    ]
+    size = len(teams[0].players) if teams else 2
+    return [teams[team].players[partner] for team, partner in core.seat_order(len(teams), size)]
+
+
+def default_factors(rules: core.Rules) -> tuple[int, int]:
+    """The doubling figures a file leaves out: x2 and x4, or +1 and +2 when doubling adds."""
+    if rules.doubling_mode == core.DoublingMode.ADD:
+        return 1, 2
+    return core.DEFAULT_RULES.double_factor, core.DEFAULT_RULES.redouble_factor
 
 
 # --- The document both ways ------------------------------------------------------
@@ -350,14 +372,22 @@ def _settings_fields(rules: core.Rules) -> dict:
             {"from": band.low, "to": band.high, "made": band.made, "failed": band.failed}
             for band in rules.bands
         ]
-    if (rules.double_factor, rules.redouble_factor) != (
-        core.DEFAULT_RULES.double_factor,
-        core.DEFAULT_RULES.redouble_factor,
-    ):
+    if (rules.double_factor, rules.redouble_factor) != default_factors(rules):
         data["doubling_factors"] = {
             "double": rules.double_factor,
             "redouble": rules.redouble_factor,
         }
+    # The forms of RULES.md section D, each only when it is not today's game.
+    if rules.scoring != core.Scoring.TABLES:
+        data["scoring"] = str(rules.scoring)
+    if rules.doubling_mode != core.DoublingMode.MULTIPLY:
+        data["doubling_mode"] = str(rules.doubling_mode)
+    if not rules.all_pass:
+        data["all_pass"] = False
+    if rules.kodi:
+        data["kodi"] = True
+    if rules.thani is not None:
+        data["thani"] = {"made": rules.thani.made, "failed": rules.thani.failed}
     return data
 
 
@@ -365,19 +395,32 @@ def _round_document(
     settlement: core.Settlement, team_names: Sequence[str], seat_names: Sequence[str]
 ) -> dict:
     data: dict = {"number": settlement.number, "dealer": seat_names[settlement.dealer]}
-    if settlement.all_pass:
+    if settlement.thani:
+        data["thani"] = seat_names[settlement.declarer]  # type: ignore[index]
+    elif settlement.all_pass:
         data["all_pass"] = True
     else:
         data["declarer"] = seat_names[settlement.declarer]  # type: ignore[index]
         data["bid"] = settlement.bid
         data["trump"] = str(settlement.trump)
         data["doubling"] = str(settlement.doubling)
-    data["points"] = {team_names[team]: pile for team, pile in sorted(settlement.points.items())}
+    if not settlement.thani:
+        data["points"] = {
+            team_names[team]: pile for team, pile in sorted(settlement.points.items())
+        }
     data["declaring_team"] = team_names[settlement.declaring_team]
     data["made"] = settlement.made
     teams = range(len(team_names))
+    if settlement.score_after:  # a points sheet: nothing moves
+        data["scored"] = {team_names[team]: settlement.scored[team] for team in teams}
+        data["score_after"] = {team_names[team]: settlement.score_after[team] for team in teams}
+        return data
     data["transfers"] = {team_names[team]: settlement.transfers[team] for team in teams}
     data["tables_after"] = {team_names[team]: settlement.tables_after[team] for team in teams}
+    if settlement.kodis_after:  # kodi: no one is out
+        data["kodi"] = [team_names[team] for team in settlement.kodi]
+        data["kodis_after"] = {team_names[team]: settlement.kodis_after[team] for team in teams}
+        return data
     data["eliminated"] = [team_names[team] for team in settlement.eliminated]
     return data
 
@@ -392,7 +435,7 @@ def _outcome(
     """
     if state.finished:
         return True, state.places()
-    if ended_early or (deal_limit and state.deals_played >= deal_limit):
+    if ended_early or state.limit_reached or (deal_limit and state.deals_played >= deal_limit):
         return True, core.final_places(state)
     return False, {}
 
@@ -417,15 +460,63 @@ def _game_document(
     # Written only when set, so games without them read exactly as before.
     if deal_limit is not None:
         data["deal_limit"] = deal_limit
-    data["teams"] = [{"name": team.name, "players": [team.first, team.second]} for team in teams]
+    data["teams"] = [{"name": team.name, "players": team.players} for team in teams]
     data["first_dealer"] = seat_names[first_dealer]
     if ended_early:
         data["ended_early"] = True
     data["status"] = Game.Status.FINISHED.value if finished else Game.Status.IN_PROGRESS.value
     data["winner"] = names[firsts[0]] if len(firsts) == 1 else None
-    data["tables"] = {names[team]: state.tables[team] for team in range(len(teams))}
+    if rules.scoring == core.Scoring.POINTS:
+        data["score"] = {names[team]: state.scores[team] for team in range(len(teams))}
+    else:
+        data["tables"] = {names[team]: state.tables[team] for team in range(len(teams))}
+    if rules.kodi:
+        data["kodis"] = {names[team]: state.kodis[team] for team in range(len(teams))}
     data["rounds"] = [_round_document(s, names, seat_names) for s in settlements]
     return data
+
+
+def replayed_document(game) -> dict:
+    """A stored game's document from a replay of its deals as they were entered.
+
+    ``game`` is the export's reading of a stored game (label, rules, teams,
+    players by id, first dealer, deals, deal limit, time called). The export
+    writes the forms of RULES.md section D this way; the rules give what the
+    services stored, and an import checks the two agree.
+    """
+    seat_of = {name: seat for seat, name in enumerate(_seat_names(game.teams))}
+
+    def seat(player: int) -> int:
+        return seat_of[game.players[player]]
+
+    deals = []
+    for deal in game.deals:
+        points = {team: pile for team, pile in enumerate(deal.points) if pile is not None}
+        if deal.thani:
+            deals.append(core.Deal({}, thani=seat(deal.declarer), made=deal.made))
+        elif deal.all_pass:
+            deals.append(core.Deal(points))
+        else:
+            deals.append(
+                core.Deal(
+                    points,
+                    declarer=seat(deal.declarer),
+                    bid=deal.bid,
+                    trump=deal.trump,
+                    doubling=deal.doubling,
+                )
+            )
+    settlements, state = core.replay(len(game.teams), game.first_dealer, deals, game.rules)
+    return _game_document(
+        label=game.label,
+        rules=game.rules,
+        teams=game.teams,
+        first_dealer=game.first_dealer,
+        settlements=settlements,
+        state=state,
+        deal_limit=game.deal_limit,
+        ended_early=game.ended_early,
+    )
 
 
 # --- Tournaments ------------------------------------------------------------------------

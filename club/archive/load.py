@@ -48,7 +48,10 @@ def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False
     try:
         game = services.create_game(
             label=spec.label,
-            teams=[services.TeamEntry(team.first, team.second, team.name) for team in spec.teams],
+            teams=[
+                services.TeamEntry(team.first, team.second, team.name, *team.more)
+                for team in spec.teams
+            ],
             first_dealer=spec.first_dealer,
             rules=spec.rules,
             user=user,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
@@ -23,6 +24,7 @@ from club.archive.format import (
     ROUND_COMPUTED_KEYS,
     ROUND_INPUT_KEYS,
     TEAM_KEYS,
+    THANI_KEYS,
     GameSpec,
     TeamSpec,
     _and_list,
@@ -35,6 +37,7 @@ from club.archive.format import (
     _Place,
     _quoted,
     _seat_names,
+    default_factors,
 )
 from club.games.models import (
     Game,
@@ -86,7 +89,54 @@ def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
     return label
 
 
-def _parse_rules(place: _Place, raw: dict) -> core.Rules:
+def _flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise place.error(
+            _("%(key)s must be true or false, not %(value)s.")
+            % {"key": key, "value": _quoted(value)},
+            field=key,
+        )
+    return value
+
+
+def _parse_form_of_play(place: _Place, raw: dict) -> dict:
+    """The settings of RULES.md section D a game's file may give (each has today's default)."""
+    form: dict = {}
+    for key, kind, words in (
+        ("scoring", core.Scoring, _("tables or points")),
+        ("doubling_mode", core.DoublingMode, _("multiply or add")),
+    ):
+        value = raw.get(key, kind(list(kind)[0]).value)
+        if not isinstance(value, str) or value not in set(kind):
+            raise place.error(
+                _("%(key)s must be %(choices)s, not %(value)s.")
+                % {"key": key, "choices": words, "value": _quoted(value)},
+                field=key,
+            )
+        form[key] = kind(value)
+    form["all_pass"] = _flag(place, raw, "all_pass", True)
+    form["kodi"] = _flag(place, raw, "kodi", False)
+    form["thani"] = None
+    if "thani" in raw:
+        thani = place.object(raw["thani"], THANI_KEYS, what=_("the thani"), field="thani")
+        figures = [
+            place.whole(
+                thani.get(key),
+                field="thani",
+                low=0,
+                high=core.MAX_BAND_TABLES,
+                what=_("what a thani made moves")
+                if key == "made"
+                else _("what a thani failed moves"),
+            )
+            for key in THANI_KEYS
+        ]
+        form["thani"] = core.Thani(*figures)
+    return form
+
+
+def _parse_rules(place: _Place, raw: dict, deal_limit: int | None = None) -> core.Rules:
     tables = raw.get("tables_per_team", core.DEFAULT_RULES.tables_per_team)
     tables = place.whole(
         tables, field="tables_per_team", low=1, high=core.MAX_TABLES, what=_("tables per team")
@@ -133,7 +183,8 @@ def _parse_rules(place: _Place, raw: dict) -> core.Rules:
                 values.append(value)
             parsed.append(core.Band(*values))
         bands = tuple(parsed)
-    double, redouble = core.DEFAULT_RULES.double_factor, core.DEFAULT_RULES.redouble_factor
+    form = _parse_form_of_play(place, raw)
+    double, redouble = default_factors(core.Rules(doubling_mode=form["doubling_mode"]))
     if "doubling_factors" in raw:
         factors = place.object(
             raw["doubling_factors"],
@@ -157,7 +208,12 @@ def _parse_rules(place: _Place, raw: dict) -> core.Rules:
         )
     try:
         rules = core.Rules(
-            tables_per_team=tables, bands=bands, double_factor=double, redouble_factor=redouble
+            tables_per_team=tables,
+            bands=bands,
+            double_factor=double,
+            redouble_factor=redouble,
+            deal_limit=deal_limit,
+            **form,
         )
         core.check_house_rules(rules)
         return rules
@@ -203,7 +259,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
         what = _("team %(number)d") % {"number": number}
         team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
         players = team_raw.get("players")
-        if of_tournament and (not isinstance(players, list) or len(players) != 2):
+        if of_tournament and (not isinstance(players, list) or len(players) not in core.TEAM_SIZES):
             raise place.error(
                 _("team %(number)d needs its two players, as a list of two names.")
                 % {"number": number},
@@ -215,13 +271,22 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 % {"number": number},
                 field="teams",
             )
-        if len(players) != 2:
+        if len(players) not in core.TEAM_SIZES:
             raise place.error(
-                _("team %(number)d must be two players, not %(count)d.")
+                _("team %(number)d must be 2, 3 or 4 players, not %(count)d.")
                 % {"number": number, "count": len(players)},
                 field="teams",
             )
-        first, second = (
+        if teams and len(players) != len(teams[0].players):
+            raise place.error(
+                _(
+                    "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
+                    "a game is the same size."
+                )
+                % {"number": number, "count": len(players), "size": len(teams[0].players)},
+                field="teams",
+            )
+        names_given = [
             place.text(
                 player,
                 field="teams",
@@ -229,14 +294,17 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 what=_("a player's name in team %(number)d") % {"number": number},
             )
             for player in players
-        )
-        if _key(first) == _key(second):
-            raise place.error(
-                _("%(player)s is named twice in team %(number)d; a team is two players.")
-                % {"player": first, "number": number},
-                field="teams",
-            )
-        for player in (first, second):
+        ]
+        first, second = names_given[:2]
+        for at, player in enumerate(names_given):
+            if any(_key(player) == _key(other) for other in names_given[:at]):
+                message = (
+                    _("%(player)s is named twice in team %(number)d; a team is two players.")
+                    if len(names_given) == 2
+                    else _("%(player)s is named twice in team %(number)d; each seat is one player.")
+                )
+                raise place.error(message % {"player": player, "number": number}, field="teams")
+        for player in names_given:
             if _key(player) in team_of_player:
                 other, spelling = team_of_player[_key(player)]
                 message = (
@@ -263,7 +331,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 what=_("the name of team %(number)d") % {"number": number},
             )
         else:
-            name = f"{first} & {second}"
+            name = " & ".join(names_given)
         if _key(name) in names:
             message = (
                 _(
@@ -278,7 +346,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 field="teams",
             )
         names[_key(name)] = number
-        teams.append(TeamSpec(name, first, second))
+        teams.append(TeamSpec(name, first, second, tuple(names_given[2:])))
     return teams
 
 
@@ -314,6 +382,8 @@ def _parse_round(
 ) -> core.Deal:
     what = _("a deal")
     raw = place.object(raw, ROUND_INPUT_KEYS + ROUND_COMPUTED_KEYS, what=what, number=number)
+    if "thani" in raw:
+        return _parse_thani(place, raw, number, seat_names)
     all_pass = raw.get("all_pass", False)
     if not isinstance(all_pass, bool):
         raise place.error(
@@ -424,6 +494,29 @@ def _parse_round(
     )
 
 
+def _parse_thani(place: _Place, raw: dict, number: int, seat_names: Sequence[str]) -> core.Deal:
+    """A thani round: its player and whether it was made; no bid, trumps, doubling or piles."""
+    for key in ("all_pass", "declarer", "bid", "trump", "doubling", "points"):
+        if key in raw:
+            raise place.error(
+                _("a thani has no “%(key)s”: only its player and whether it was made.")
+                % {"key": key},
+                number=number,
+                field=key,
+            )
+    player = _seat_of(
+        place, raw["thani"], seat_names, field="thani", number=number, role=_("the thani's player")
+    )
+    made = raw.get("made")
+    if not isinstance(made, bool):
+        raise place.error(
+            _("a thani needs “made”: true or false, not %(value)s.") % {"value": _quoted(made)},
+            number=number,
+            field="made",
+        )
+    return core.Deal(points={}, thani=player, made=made)
+
+
 def _replay(
     place: _Place,
     teams: Sequence[TeamSpec],
@@ -520,9 +613,15 @@ def _check_computed(
     place: _Place, raw: dict, expected: dict, keys: Sequence[str], number: int | None = None
 ) -> None:
     for key in keys:
-        if key not in raw:
+        if key not in raw or (key == "made" and "thani" in raw):  # a thani's made is given
             continue
-        if not _agrees(raw[key], expected[key], unordered=key == "eliminated"):
+        if key not in expected:
+            raise place.error(
+                _("a game of these settings has no “%(key)s”.") % {"key": key},
+                number=number,
+                field=key,
+            )
+        if not _agrees(raw[key], expected[key], unordered=key in ("eliminated", "kodi")):
             raise place.error(
                 _(
                     "the file says %(given)s but the deals, settled by the rules, give "
@@ -532,6 +631,14 @@ def _check_computed(
                 number=number,
                 field=key,
             )
+
+
+def _with_team_size(place: _Place, rules: core.Rules, size: int) -> core.Rules:
+    """The rules for the game's teams: their size is what the file's teams are."""
+    try:
+        return replace(rules, team_size=size)
+    except core.RulesError as error:
+        raise place.error(error.translated(_gettext_in_sentence), field="teams") from None
 
 
 def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, bool]:
@@ -566,8 +673,11 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
     label = _parse_label(raw, index, seen_labels)
     place = _Place(label, index)
     raw = place.object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
-    rules = _parse_rules(place, raw)
+    rounds_count = len(raw["rounds"]) if isinstance(raw.get("rounds"), list) else 0
+    rules = _parse_rules(place, raw, _parse_game_end(place, raw, rounds_count)[0])
     teams = _parse_teams(place, raw)
+    if len(teams[0].players) != rules.team_size:
+        rules = _with_team_size(place, rules, len(teams[0].players))
     seat_names = _seat_names(teams)
     if "first_dealer" not in raw:
         raise place.error(_("every game needs its first dealer."), field="first_dealer")

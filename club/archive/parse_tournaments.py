@@ -347,7 +347,6 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
         )
     if final and status != Tournament.Status.FINISHED:
         raise place.error(_("only a finished tournament can have final results."), field="final")
-    rules = _parse_rules(place, raw)
     deal_limit = raw.get("deals_per_game")
     if deal_limit is not None:
         deal_limit = place.whole(
@@ -357,6 +356,7 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
             high=core.MAX_DEAL_LIMIT,
             what=_("deals per game"),
         )
+    rules = _parse_rules(place, raw, deal_limit)
     scheme = _parse_scheme(place, raw)
     require_confirmation = _parse_flag(place, raw, "require_confirmation", False)
     teams = _parse_tournament_teams(place, raw)

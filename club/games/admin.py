@@ -28,12 +28,25 @@ class PlayerAdmin(admin.ModelAdmin):
 class TeamAdmin(admin.ModelAdmin):
     list_display = ["name", "first_player", "second_player"]
     search_fields = ["name", "first_player__name", "second_player__name"]
-    autocomplete_fields = ["first_player", "second_player"]
+    fields = ["name", "first_player", "second_player", "third_player", "fourth_player"]
+    autocomplete_fields = ["first_player", "second_player", "third_player", "fourth_player"]
 
 
 class GameTeamInline(admin.TabularInline):
     model = GameTeam
-    fields = ["position", "team", "first_player", "second_player", "tables", "place", "out_in_deal"]
+    fields = [
+        "position",
+        "team",
+        "first_player",
+        "second_player",
+        "third_player",
+        "fourth_player",
+        "tables",
+        "score",
+        "kodis",
+        "place",
+        "out_in_deal",
+    ]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -54,6 +67,15 @@ class GameAdmin(admin.ModelAdmin):
         "payout_bands",
         "double_factor",
         "redouble_factor",
+        # The forms of play: like every house rule, kept as the game was played.
+        "team_size",
+        "scoring",
+        "doubling_mode",
+        "all_pass",
+        "kodi",
+        "thani_made",
+        "thani_failed",
+        "small_deck",
         "deals_played",
         "dealer_seat",
         "winner",

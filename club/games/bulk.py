@@ -72,6 +72,9 @@ class PlayedGame:
 
 def entry_of(settlement: core.Settlement, seating: services.Seating) -> services.DealEntry:
     """The deal as a scorer would have entered it, as record_deal receives it."""
+    if settlement.thani:
+        declarer = seating.players[settlement.declarer].pk  # type: ignore[index]
+        return services.DealEntry(points={}, thani=declarer, made=settlement.made)
     return services.DealEntry(
         points=dict(settlement.points),
         declarer=None if settlement.all_pass else seating.players[settlement.declarer].pk,  # type: ignore[index]
@@ -180,15 +183,7 @@ def write_games(played_games: Sequence[PlayedGame], *, user=None) -> None:
             cursor += 1
             for team, points in settlement.points.items():
                 piles.append(Pile(round=round_, game_team=teams[team], points=points))
-            for team in teams:
-                ledger.append(
-                    LedgerEntry(
-                        round=round_,
-                        game_team=team,
-                        change=settlement.transfers[team.position],
-                        balance=settlement.tables_after[team.position],
-                    )
-                )
+            ledger.extend(services.ledger_entry(round_, team, settlement) for team in teams)
         if len(piles) >= 20 * BATCH:
             Pile.objects.bulk_create(piles, batch_size=BATCH)
             LedgerEntry.objects.bulk_create(ledger, batch_size=BATCH)

@@ -22,11 +22,26 @@ MIN_BID = core.DEFAULT_RULES.min_bid
 MAX_BID = core.DEFAULT_RULES.max_bid
 
 
+# The columns of the house rules beyond the four of RULES.md section C, as
+# stored on games and tournaments (HouseRules); the deal limit is each model's own.
+FORM_OF_PLAY_FIELDS = (
+    "team_size",
+    "scoring",
+    "doubling_mode",
+    "all_pass",
+    "kodi",
+    "thani_made",
+    "thani_failed",
+    "small_deck",
+)
+
+
 def rules_fields(rules: core.Rules) -> dict:
     """The house rules as the model fields games and tournaments keep them in.
 
     Default payout bands are stored as an empty list, so a club that never
-    changed them follows the rules as written.
+    changed them follows the rules as written. The deal limit is not among
+    them: games and tournaments keep it in a column of their own.
     """
     return {
         "tables_per_team": rules.tables_per_team,
@@ -35,24 +50,70 @@ def rules_fields(rules: core.Rules) -> dict:
         else [[b.low, b.high, b.made, b.failed] for b in rules.bands],
         "double_factor": rules.double_factor,
         "redouble_factor": rules.redouble_factor,
+        "team_size": rules.team_size,
+        "scoring": str(rules.scoring),
+        "doubling_mode": str(rules.doubling_mode),
+        "all_pass": rules.all_pass,
+        "kodi": rules.kodi,
+        "thani_made": None if rules.thani is None else rules.thani.made,
+        "thani_failed": None if rules.thani is None else rules.thani.failed,
+        "small_deck": rules.small_deck,
     }
 
 
 def rules_from_fields(holder) -> core.Rules:
-    """The house rules kept on a game or a tournament, for the rules core."""
+    """The house rules kept on a game or a tournament, with its deal limit, for the rules core."""
     return rules_from_values(
-        holder.tables_per_team, holder.payout_bands, holder.double_factor, holder.redouble_factor
+        holder.tables_per_team,
+        holder.payout_bands,
+        holder.double_factor,
+        holder.redouble_factor,
+        deal_limit=holder.deal_limit,
+        **{name: getattr(holder, name) for name in FORM_OF_PLAY_FIELDS},
     )
 
 
-def rules_from_values(tables: int, bands: list, double: int, redouble: int) -> core.Rules:
+def rules_from_values(
+    tables: int,
+    bands: list,
+    double: int,
+    redouble: int,
+    *,
+    deal_limit: int | None = None,
+    team_size: int = 2,
+    scoring: str = core.Scoring.TABLES,
+    doubling_mode: str = core.DoublingMode.MULTIPLY,
+    all_pass: bool = True,
+    kodi: bool = False,
+    thani_made: int | None = None,
+    thani_failed: int | None = None,
+    small_deck: bool = False,
+) -> core.Rules:
     """The house rules from their stored columns (an empty payout is the default bands)."""
     return core.Rules(
         tables_per_team=tables,
         bands=tuple(core.Band(*band) for band in bands) if bands else core.DEFAULT_BANDS,
         double_factor=double,
         redouble_factor=redouble,
+        team_size=team_size,
+        scoring=scoring,
+        doubling_mode=doubling_mode,
+        all_pass=all_pass,
+        kodi=kodi,
+        thani=None if thani_made is None else core.Thani(thani_made, thani_failed or 0),
+        deal_limit=deal_limit,
+        small_deck=small_deck,
     )
+
+
+class Scoring(models.TextChoices):
+    TABLES = core.Scoring.TABLES, _("Tables")
+    POINTS = core.Scoring.POINTS, _("Points")
+
+
+class DoublingMode(models.TextChoices):
+    MULTIPLY = core.DoublingMode.MULTIPLY, _("Multiplies")
+    ADD = core.DoublingMode.ADD, _("Adds")
 
 
 class Trump(models.TextChoices):
@@ -96,35 +157,127 @@ class Player(models.Model):
         return reverse("leaderboards:player", args=[self.pk])
 
 
-class Team(models.Model):
-    """A pair of partners; the same pair plays many games under one name."""
+class Players(models.Model):
+    """Two to four players in seat order: a team, or a team's seats at one game."""
 
-    name = models.CharField(_("name"), max_length=170)
     first_player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player")
     )
     second_player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player")
     )
+    third_player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("third player"),
+    )
+    fourth_player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("fourth player"),
+    )
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(first_player=models.F("second_player")),
+                name="%(class)s_partners_differ",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(fourth_player__isnull=True)
+                | models.Q(third_player__isnull=False),
+                name="%(class)s_fourth_after_third",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(third_player__isnull=True)
+                | (
+                    ~models.Q(third_player=models.F("first_player"))
+                    & ~models.Q(third_player=models.F("second_player"))
+                ),
+                name="%(class)s_third_differs",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(fourth_player__isnull=True)
+                | (
+                    ~models.Q(fourth_player=models.F("first_player"))
+                    & ~models.Q(fourth_player=models.F("second_player"))
+                    & ~models.Q(fourth_player=models.F("third_player"))
+                ),
+                name="%(class)s_fourth_differs",
+            ),
+        ]
+
+    @property
+    def players(self) -> list[Player]:
+        """The players in seat order (two, three or four)."""
+        return [
+            player
+            for player in (
+                self.first_player,
+                self.second_player,
+                self.third_player,
+                self.fourth_player,
+            )
+            if player is not None
+        ]
+
+    @property
+    def player_ids(self) -> set[int]:
+        return {
+            pk
+            for pk in (
+                self.first_player_id,
+                self.second_player_id,
+                self.third_player_id,
+                self.fourth_player_id,
+            )
+            if pk is not None
+        }
+
+    @property
+    def player_ids_in_order(self) -> list[int]:
+        return [
+            pk
+            for pk in (
+                self.first_player_id,
+                self.second_player_id,
+                self.third_player_id,
+                self.fourth_player_id,
+            )
+            if pk is not None
+        ]
+
+    @property
+    def size(self) -> int:
+        return 2 + (self.third_player_id is not None) + (self.fourth_player_id is not None)
+
+
+PLAYER_FIELDS = ("first_player", "second_player", "third_player", "fourth_player")
+
+
+class Team(Players):
+    """Partners (two, three or four); the same partners play many games under one name."""
+
+    name = models.CharField(_("name"), max_length=170)
 
     class Meta:
         verbose_name = _("team")
         verbose_name_plural = _("teams")
         ordering = ["name"]
         constraints = [
+            *Players.Meta.constraints,
             models.UniqueConstraint(Lower("name"), name="team_name_unique_ignoring_case"),
-            models.CheckConstraint(
-                condition=~models.Q(first_player=models.F("second_player")),
-                name="team_partners_differ",
-            ),
         ]
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def player_ids(self) -> set[int]:
-        return {self.first_player_id, self.second_player_id}
 
 
 class HouseRules(models.Model):
@@ -141,6 +294,21 @@ class HouseRules(models.Model):
     payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
     double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
     redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
+    # The forms clubs play (RULES.md section D).
+    team_size = models.PositiveSmallIntegerField(_("players in a team"), default=2)
+    scoring = models.CharField(
+        _("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.TABLES
+    )
+    doubling_mode = models.CharField(
+        _("doubling"), max_length=10, choices=DoublingMode.choices, default=DoublingMode.MULTIPLY
+    )
+    all_pass = models.BooleanField(_("a deal may be passed out"), default=True)
+    kodi = models.BooleanField(_("kodi"), default=False)
+    thani_made = models.PositiveSmallIntegerField(_("a thani made moves"), null=True, blank=True)
+    thani_failed = models.PositiveSmallIntegerField(
+        _("a thani failed moves"), null=True, blank=True
+    )
+    small_deck = models.BooleanField(_("four players: J 9 A 10 only"), default=False)
 
     class Meta:
         abstract = True
@@ -151,6 +319,24 @@ class HouseRules(models.Model):
             models.CheckConstraint(
                 condition=models.Q(double_factor__gte=1, redouble_factor__gte=1),
                 name="%(class)s_doubling_factors_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(team_size__gte=2, team_size__lte=4),
+                name="%(class)s_team_size_2_to_4",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(scoring__in=Scoring.values)
+                & models.Q(doubling_mode__in=DoublingMode.values),
+                name="%(class)s_scoring_and_doubling_known",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kodi=False) | models.Q(scoring=Scoring.TABLES),
+                name="%(class)s_kodi_in_tables_only",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(thani_made__isnull=True, thani_failed__isnull=True)
+                | models.Q(thani_made__isnull=False, thani_failed__isnull=False),
+                name="%(class)s_thani_made_and_failed",
             ),
         ]
 
@@ -233,31 +419,31 @@ class Game(HouseRules):
         return self.status == self.Status.FINISHED
 
 
-class GameTeam(models.Model):
-    """A team's place at one game: its seat order, and its tables and place so far."""
+class GameTeam(Players):
+    """A team's place at one game: its seats, and its tables (or points) and place so far.
+
+    Its players (Players: first, second, third, fourth) are who sits in the
+    first, second, third and fourth round of seats at this game.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="teams")
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="game_entries")
     position = models.PositiveSmallIntegerField(_("order at the table"))
-    # Who sits in the first half of the seats and who in the second, this game.
-    first_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    second_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     # Derived by the services from the deals.
     tables = models.PositiveSmallIntegerField(_("tables"))
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     out_in_deal = models.PositiveIntegerField(_("out in deal"), null=True, blank=True)
+    score = models.PositiveIntegerField(_("points"), default=0)  # points scoring: the total
+    kodis = models.PositiveSmallIntegerField(_("kodis"), default=0)
 
     class Meta:
         verbose_name = _("team in a game")
         verbose_name_plural = _("teams in games")
         ordering = ["game", "position"]
         constraints = [
+            *Players.Meta.constraints,
             models.UniqueConstraint(fields=["game", "position"], name="gameteam_one_per_position"),
             models.UniqueConstraint(fields=["game", "team"], name="gameteam_team_once_per_game"),
-            models.CheckConstraint(
-                condition=~models.Q(first_player=models.F("second_player")),
-                name="gameteam_partners_differ",
-            ),
         ]
 
     def __str__(self) -> str:
@@ -282,8 +468,8 @@ class Round(models.Model):
         related_name="+",
         verbose_name=_("declarer"),
     )
-    bid = models.PositiveSmallIntegerField(_("bid"))
-    trump = models.CharField(_("trumps"), max_length=10, choices=Trump.choices)
+    bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)  # none for a thani
+    trump = models.CharField(_("trumps"), max_length=10, choices=Trump.choices, blank=True)
     doubling = models.CharField(
         _("doubling"), max_length=10, choices=Doubling.choices, default=Doubling.NONE
     )
@@ -296,6 +482,9 @@ class Round(models.Model):
     )
     made = models.BooleanField(_("made"))
     recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    # One player played every trick alone (RULES.md section D): the declarer
+    # is that player, with no bid, trumps, doubling or piles.
+    thani = models.BooleanField(_("thani"), default=False)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -313,19 +502,32 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="round_one_per_number"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_from_1"),
             models.CheckConstraint(
-                condition=models.Q(bid__gte=MIN_BID, bid__lte=MAX_BID), name="round_bid_in_range"
+                condition=models.Q(bid__gte=MIN_BID, bid__lte=MAX_BID)
+                | models.Q(thani=True, bid__isnull=True),
+                name="round_bid_in_range",
             ),
             models.CheckConstraint(
-                condition=models.Q(trump__in=Trump.values), name="round_trump_known"
+                condition=models.Q(trump__in=Trump.values) | models.Q(thani=True, trump=""),
+                name="round_trump_known",
             ),
             models.CheckConstraint(
                 condition=models.Q(doubling__in=Doubling.values), name="round_doubling_known"
             ),
             # Every deal has a declarer, unless all passed: then no doubling either.
+            # A thani's declarer is its player, with no bid, trumps or doubling.
             models.CheckConstraint(
-                condition=models.Q(all_pass=False, declarer__isnull=False)
+                condition=models.Q(all_pass=False, thani=False, declarer__isnull=False)
+                | models.Q(
+                    all_pass=False,
+                    thani=True,
+                    declarer__isnull=False,
+                    bid__isnull=True,
+                    trump="",
+                    doubling=Doubling.NONE,
+                )
                 | models.Q(
                     all_pass=True,
+                    thani=False,
                     declarer__isnull=True,
                     doubling=Doubling.NONE,
                     bid=MIN_BID,
@@ -362,12 +564,18 @@ class Pile(models.Model):
 
 
 class LedgerEntry(models.Model):
-    """How one deal moved one team's tables. Derived from the deals, never edited."""
+    """How one deal moved one team's tables, or on a points sheet what it scored.
+
+    Derived from the deals, never edited. With tables, ``change`` is the
+    tables moved and ``balance`` what the team holds when the next deal starts
+    (after a kodi's restart); on a points sheet ``change`` is what the team
+    scored in the deal and ``balance`` its total after it.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="ledger")
     game_team = models.ForeignKey(GameTeam, on_delete=models.CASCADE, related_name="ledger")
-    change = models.SmallIntegerField(_("change"))
-    balance = models.PositiveSmallIntegerField(_("tables after"))
+    change = models.IntegerField(_("change"))
+    balance = models.PositiveIntegerField(_("tables after"))
 
     class Meta:
         verbose_name = _("ledger entry")

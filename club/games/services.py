@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.games.models import (
+    PLAYER_FIELDS,
     Change,
     Doubling,
     Game,
@@ -65,11 +66,17 @@ class ScoringError(Refusal):
 
 @dataclass(frozen=True)
 class TeamEntry:
-    """A team of a new game: its two players in seat order, and optionally a name."""
+    """A team of a new game: its players in seat order (two, three or four), optionally a name."""
 
     first: str
     second: str
     name: str = ""
+    third: str = ""
+    fourth: str = ""
+
+    @property
+    def players(self) -> list[str]:
+        return [self.first, self.second, *(name for name in (self.third, self.fourth) if name)]
 
 
 @dataclass(frozen=True)
@@ -81,10 +88,12 @@ class DealEntry:
     bid: int | None = None
     trump: str | None = None
     doubling: str = Doubling.NONE
+    thani: int | None = None  # the thani's player id, who played every trick alone
+    made: bool | None = None  # a thani's result (no piles to tell it)
 
     @property
     def all_pass(self) -> bool:
-        return self.declarer is None
+        return self.declarer is None and self.thani is None
 
 
 @dataclass
@@ -95,10 +104,10 @@ class Seating:
     players: list[Player] = field(init=False)
 
     def __post_init__(self) -> None:
+        size = self.teams[0].size if self.teams else 2
         self.players = [
-            (team.first_player, team.second_player)[partner]
-            for team_index, partner in core.seat_order(len(self.teams))
-            for team in [self.teams[team_index]]
+            self.teams[team_index].players[partner]
+            for team_index, partner in core.seat_order(len(self.teams), size)
         ]
 
     @property
@@ -113,13 +122,16 @@ class Seating:
 
 
 def load_seating(game: Game) -> Seating:
-    teams = list(
-        game.teams.select_related("team", "first_player", "second_player").order_by("position")
-    )
+    teams = list(game.teams.select_related("team", *PLAYER_FIELDS).order_by("position"))
     return Seating(teams)
 
 
 def to_core(entry: DealEntry, seating: Seating) -> core.Deal:
+    if entry.thani is not None:
+        seat = seating.seat_of(entry.thani)
+        if seat is None:
+            raise ScoringError(_("The thani's player is not seated at this game."), field="thani")
+        return core.Deal(points=dict(entry.points), thani=seat, made=entry.made)
     if entry.all_pass:
         declarer = None
     else:
@@ -136,6 +148,8 @@ def to_core(entry: DealEntry, seating: Seating) -> core.Deal:
 
 
 def entry_from_round(round_: Round) -> DealEntry:
+    if round_.thani:
+        return DealEntry(points={}, thani=round_.declarer_id, made=round_.made)
     return DealEntry(
         points={pile.game_team.position: pile.points for pile in round_.piles.all()},
         declarer=None if round_.all_pass else round_.declarer_id,
@@ -148,6 +162,12 @@ def entry_from_round(round_: Round) -> DealEntry:
 def describe(entry: DealEntry, seating: Seating) -> dict:
     """A deal as plain data for the change history (names, not ids)."""
     names = seating.names
+    if entry.thani is not None:
+        seat = seating.seat_of(entry.thani)
+        return {
+            "thani": seating.players[seat].name if seat is not None else None,
+            "made": entry.made,
+        }
     data: dict = {"points": {names[team]: pile for team, pile in sorted(entry.points.items())}}
     if entry.all_pass:
         data["all_pass"] = True
@@ -171,21 +191,35 @@ def find_or_add_player(name: str) -> Player:
     return existing or Player.objects.create(name=name)
 
 
-def find_or_add_team(entry: TeamEntry, first: Player, second: Player) -> Team:
-    """The named team, or the pair's usual team when no name is given."""
+def _same_players(players: Sequence[Player]) -> Team | None:
+    """The club's team of exactly these players, in any seat order."""
+    seats = dict(zip(PLAYER_FIELDS, players, strict=False))
+    exact = Team.objects.filter(
+        **seats, **{name: None for name in PLAYER_FIELDS if name not in seats}
+    ).first()
+    if exact is not None:
+        return exact
+    ids = {player.pk for player in players}
+    candidates = Team.objects.filter(first_player__in=ids, second_player__in=ids)
+    for field_name in PLAYER_FIELDS[2:]:
+        if len(players) > PLAYER_FIELDS.index(field_name):
+            candidates = candidates.filter(**{f"{field_name}__in": ids})
+        else:
+            candidates = candidates.filter(**{f"{field_name}__isnull": True})
+    return candidates.order_by("pk").first()
+
+
+def find_or_add_team(entry: TeamEntry, *players: Player) -> Team:
+    """The named team, or the partners' usual team when no name is given."""
     name = " ".join(entry.name.split())
     if name:
         existing = Team.objects.filter(name__iexact=name).first()
     else:
-        name = f"{first.name} & {second.name}"
-        existing = (
-            Team.objects.filter(first_player=first, second_player=second).first()
-            or Team.objects.filter(first_player=second, second_player=first).first()
-            or Team.objects.filter(name__iexact=name).first()
-        )
+        name = " & ".join(player.name for player in players)
+        existing = _same_players(players) or Team.objects.filter(name__iexact=name).first()
     if existing is None:
-        return Team.objects.create(name=name, first_player=first, second_player=second)
-    if existing.player_ids != {first.pk, second.pk}:
+        return Team.objects.create(name=name, **dict(zip(PLAYER_FIELDS, players, strict=False)))
+    if existing.player_ids != {player.pk for player in players}:
         partners = Player.objects.filter(pk__in=existing.player_ids).order_by("name")
         raise ScoringError(
             _("The team name “%(team)s” already belongs to %(players)s.")
@@ -204,16 +238,28 @@ def check_new_game(label: str, teams: Sequence[TeamEntry]) -> None:
             _("There is already a game called “%(label)s”.") % {"label": label.strip()},
             field="label",
         )
-    if len(teams) not in (2, 3, 4):
+    sizes = {len(entry.players) for entry in teams}
+    if len(sizes) > 1:
+        raise ScoringError(
+            _("Every team of a game has the same number of players; these have %(sizes)s.")
+            % {"sizes": ", ".join(str(size) for size in sorted(sizes))},
+            field="teams",
+        )
+    size = sizes.pop() if sizes else 2
+    if size == 2 and len(teams) not in (2, 3, 4):
         raise ScoringError(
             _("A game is 4, 6 or 8 players in teams of two; this one has %(teams)d teams.")
             % {"teams": len(teams)},
             field="teams",
         )
+    try:
+        core.check_table(len(teams), size)
+    except core.RulesError as error:
+        raise ScoringError(error.translated(_), field="teams") from None
     seen: dict[str, int] = {}
     for number, entry in enumerate(teams, start=1):
-        names = [" ".join(entry.first.split()), " ".join(entry.second.split())]
-        if not all(names):
+        names = [" ".join(name.split()) for name in entry.players]
+        if not all(names) or (entry.fourth and not entry.third):
             raise ScoringError(
                 _("Team %(number)d needs two players.") % {"number": number}, field="teams"
             )
@@ -247,10 +293,21 @@ def create_game(
 ) -> Game:
     """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
     check_new_game(label, teams)
+    size = len(teams[0].players)
     try:
+        rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)
         core.check_house_rules(rules)
     except core.RulesError as error:
-        raise ScoringError(error.translated(_), field="rules") from None
+        raise ScoringError(error.translated(_), field=error.field or "rules") from None
+    if rules.team_size != size:
+        raise ScoringError(
+            _(
+                "This game's teams are of %(teams)d players, but its settings are for teams of "
+                "%(rules)d."
+            )
+            % {"teams": size, "rules": rules.team_size},
+            field="teams",
+        )
     players = len(teams) * rules.team_size
     if first_dealer is None:
         first_dealer = (rng or random.SystemRandom()).randrange(players)
@@ -265,19 +322,18 @@ def create_game(
                 first_dealer_seat=first_dealer,
                 dealer_seat=first_dealer,
                 **rules_fields(rules),
-                deal_limit=deal_limit,
+                deal_limit=rules.deal_limit,
                 require_confirmation=require_confirmation,
                 created_by=user if user and user.is_authenticated else None,
             )
             for position, entry in enumerate(teams):
-                first, second = find_or_add_player(entry.first), find_or_add_player(entry.second)
+                players = [find_or_add_player(name) for name in entry.players]
                 GameTeam.objects.create(
                     game=game,
-                    team=find_or_add_team(entry, first, second),
+                    team=find_or_add_team(entry, *players),
                     position=position,
-                    first_player=first,
-                    second_player=second,
                     tables=rules.tables_per_team,
+                    **dict(zip(PLAYER_FIELDS, players, strict=False)),
                 )
     except IntegrityError as error:  # a clash with a game started at the same moment
         raise ScoringError(
@@ -314,7 +370,9 @@ def stored_entries(
     ):
         points[round_id][position[team_id]] = pile
     return rounds, [
-        DealEntry(
+        DealEntry(points={}, thani=round_.declarer_id, made=round_.made)
+        if round_.thani
+        else DealEntry(
             points=points[round_.pk],
             declarer=None if round_.all_pass else round_.declarer_id,
             bid=None if round_.all_pass else round_.bid,
@@ -373,19 +431,26 @@ def stored_state(game: Game, seating: Seating) -> core.GameState:
     for team in teams:
         if team.out_in_deal is not None:
             went_out[team.out_in_deal].append(team.position)
+    rules = game.rules
     consistent = sum(team.tables for team in teams) == game.tables_per_team * len(teams) and all(
         (team.tables == 0) == (team.out_in_deal is not None) for team in teams
     )
+    if rules.scoring == core.Scoring.POINTS:  # nothing moves: every team holds its start
+        consistent = consistent and all(team.tables == game.tables_per_team for team in teams)
+    elif rules.kodi:
+        consistent = consistent and all(team.score == 0 for team in teams)
     if not consistent:
         _, entries = stored_entries(game, seating)
         return replay_entries(game, seating, entries)[1]
     return core.GameState(
-        rules=game.rules,
+        rules=rules,
         team_count=len(teams),
         tables=[team.tables for team in teams],
         dealer=game.dealer_seat,
         deals_played=game.deals_played,
         out_order=[tuple(sorted(went_out[number])) for number in sorted(went_out)],
+        scores=[team.score for team in teams],
+        kodis=[team.kodis for team in teams],
     )
 
 
@@ -408,11 +473,16 @@ def _outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
     """Whether the game is over, and the places if so.
 
     Won when one team is left; also over when the deal limit is reached or the
-    organiser called time, and then placed by tables held, ties shared.
+    organiser called time, and then placed by tables held (on a points sheet by
+    total, with kodi by kodis then tables), ties shared.
     """
     if state.finished:
         return True, state.places()
-    if game.ended_early or (game.deal_limit and state.deals_played >= game.deal_limit):
+    if (
+        game.ended_early
+        or state.limit_reached
+        or (game.deal_limit and state.deals_played >= game.deal_limit)
+    ):
         return True, core.final_places(state)
     return False, {}
 
@@ -421,6 +491,8 @@ def _apply_outcome(game: Game, seating: Seating, state: core.GameState) -> None:
     finished, places = _outcome(game, state)
     for team in seating.teams:
         team.tables = state.tables[team.position]
+        team.score = state.scores[team.position]
+        team.kodis = state.kodis[team.position]
         team.place = places.get(team.position)
     firsts = [position for position, place in places.items() if place == 1]
     if finished and not game.is_finished:
@@ -444,7 +516,20 @@ GAME_OUTCOME_FIELDS = [
     "finished_at",
     "updated_at",
 ]
-TEAM_OUTCOME_FIELDS = ["tables", "place", "out_in_deal"]
+TEAM_OUTCOME_FIELDS = ["tables", "place", "out_in_deal", "score", "kodis"]
+
+
+def ledger_entry(round_: Round, team: GameTeam, settlement: core.Settlement) -> LedgerEntry:
+    """A deal's ledger row for one team: tables moved and held, or on a points sheet
+    what the team scored and its total."""
+    if settlement.score_after:
+        change, balance = settlement.scored[team.position], settlement.score_after[team.position]
+    else:
+        change, balance = (
+            settlement.transfers[team.position],
+            settlement.tables_after[team.position],
+        )
+    return LedgerEntry(round=round_, game_team=team, change=change, balance=balance)
 
 
 def _save_derived(
@@ -473,12 +558,7 @@ def _save_derived(
 
     LedgerEntry.objects.filter(round__game=game).delete()
     LedgerEntry.objects.bulk_create(
-        LedgerEntry(
-            round=round_,
-            game_team=team,
-            change=settlement.transfers[team.position],
-            balance=settlement.tables_after[team.position],
-        )
+        ledger_entry(round_, team, settlement)
         for round_, settlement in zip(rounds, settlements, strict=True)
         for team in seating.teams
     )
@@ -590,8 +670,9 @@ def new_round(game: Game, seating: Seating, settlement: core.Settlement, user=No
         all_pass=settlement.all_pass,
         declarer=None if settlement.all_pass else seating.players[settlement.declarer],  # type: ignore[index]
         bid=settlement.bid,
-        trump=settlement.trump,
+        trump=settlement.trump or "",
         doubling=settlement.doubling,
+        thani=settlement.thani,
         dealer=seating.players[settlement.dealer],
         declaring_team=seating.teams[settlement.declaring_team],
         made=settlement.made,
@@ -631,13 +712,7 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=No
         for team, points in settlement.points.items()
     )
     LedgerEntry.objects.bulk_create(
-        LedgerEntry(
-            round=round_,
-            game_team=team,
-            change=settlement.transfers[team.position],
-            balance=settlement.tables_after[team.position],
-        )
-        for team in seating.teams
+        ledger_entry(round_, team, settlement) for team in seating.teams
     )
     _apply_outcome(game, seating, state)
     for team in seating.teams:
@@ -686,9 +761,10 @@ def edit_deal(*, game: Game, number: int, entry: DealEntry, user=None) -> Round:
     round_.all_pass = settlement.all_pass
     round_.declarer = None if entry.all_pass else seating.players[settlement.declarer]
     round_.bid = settlement.bid
-    round_.trump = settlement.trump
+    round_.trump = settlement.trump or ""
     round_.doubling = settlement.doubling
-    round_.save(update_fields=["all_pass", "declarer", "bid", "trump", "doubling"])
+    round_.thani = settlement.thani
+    round_.save(update_fields=["all_pass", "declarer", "bid", "trump", "doubling", "thani"])
     round_.piles.all().delete()
     Pile.objects.bulk_create(
         Pile(round=round_, game_team=seating.teams[team], points=points)

@@ -26,7 +26,7 @@ from django.db.models import Max, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round
+from club.games.models import PLAYER_FIELDS, Doubling, Game, GameTeam, LedgerEntry, Round
 from club.leaderboards.models import (
     PlayerGameFigures,
     PlayerRating,
@@ -55,7 +55,10 @@ def _blank() -> dict:
     return {**dict.fromkeys(COUNTS, 0), "biggest_bid": None}
 
 
-def _bigger(current: int | None, bid: int) -> int:
+def _bigger(current: int | None, bid: int | None) -> int | None:
+    """The bigger bid made; a thani has none."""
+    if bid is None:
+        return current
     return bid if current is None or bid > current else current
 
 
@@ -64,7 +67,7 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
     games = {
         game["id"]: game
         for game in Game.objects.filter(pk__in=game_ids, status=Game.Status.FINISHED).values(
-            "id", "created_at"
+            "id", "created_at", "scoring"
         )
     }
     if not games:
@@ -75,7 +78,14 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
     )
     seats = list(
         GameTeam.objects.filter(game_id__in=ids).values(
-            "id", "game_id", "team_id", "first_player_id", "second_player_id", "place"
+            "id",
+            "game_id",
+            "team_id",
+            "first_player_id",
+            "second_player_id",
+            "third_player_id",
+            "fourth_player_id",
+            "place",
         )
     )
     side: dict[int, dict] = {}  # seat id -> the team's figures at that game
@@ -114,8 +124,10 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
                 # Declaring and made, or defending and the declarer failed, is a win.
                 won = made if seat_id == declaring else not made
                 side[seat_id][f"{name}_{'won' if won else 'lost'}"] += 1
+    # Tables net counts tables: on a points sheet the ledger holds points, not tables.
+    tables_games = [game_id for game_id in ids if games[game_id]["scoring"] == "tables"]
     for seat_id, net in (
-        LedgerEntry.objects.filter(game_team__game_id__in=ids)
+        LedgerEntry.objects.filter(game_team__game_id__in=tables_games)
         .values("game_team_id")
         .annotate(net=Sum("change"))
         .values_list("game_team_id", "net")
@@ -132,7 +144,10 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
         }
         figures = side[seat["id"]]
         teams.append(TeamGameFigures(team_id=seat["team_id"], **where, **figures))
-        for player in (seat["first_player_id"], seat["second_player_id"]):
+        for key in ("first_player_id", "second_player_id", "third_player_id", "fourth_player_id"):
+            player = seat[key]
+            if player is None:
+                continue
             mine = declarer.get((game_id, player), {"declared": 0, "made": 0, "big": None})
             players.append(
                 PlayerGameFigures(
@@ -192,16 +207,17 @@ def refresh_team_ratings(players: Iterable[int] | None = None) -> None:
     totals = TeamTotals.objects.select_related("team")
     if players is not None:
         players = set(players)
-        totals = totals.filter(
-            Q(team__first_player_id__in=players) | Q(team__second_player_id__in=players)
-        )
+        seated = Q()
+        for name in PLAYER_FIELDS:
+            seated |= Q(**{f"team__{name}_id__in": players})
+        totals = totals.filter(seated)
     totals = list(totals)
-    wanted = {p for row in totals for p in (row.team.first_player_id, row.team.second_player_id)}
+    wanted = {p for row in totals for p in row.team.player_ids}
     found = {
         rating.player_id: rating for rating in PlayerRating.objects.filter(player_id__in=wanted)
     }
     for row in totals:
-        row.rating = ratings.team_rating(found, row.team.first_player_id, row.team.second_player_id)
+        row.rating = ratings.team_rating(found, *row.team.player_ids_in_order)
     TeamTotals.objects.bulk_update(totals, ["rating"], batch_size=500)
 
 
@@ -284,7 +300,7 @@ def rebuild_all() -> int:
     games_sql, games_params = (
         Game.objects.filter(status=Game.Status.FINISHED)
         .annotate(day=TruncDate("created_at"))
-        .values("id", "day")
+        .values("id", "day", "scoring")
         .query.sql_with_params()
     )
     seat, deal, ledger = _table(GameTeam), _table(Round), _table(LedgerEntry)
@@ -305,7 +321,9 @@ def rebuild_all() -> int:
             "COALESCE(d.declared, 0), COALESCE(d.made, 0), "
             "COALESCE(x.doubles_won, 0), COALESCE(x.doubles_lost, 0), "
             "COALESCE(x.redoubles_won, 0), COALESCE(x.redoubles_lost, 0), "
-            "COALESCE(l.net, 0), d.biggest, s.game_id, st.tournament_id, g.day, s.team_id "
+            # tables net counts tables: a points sheet's ledger holds points
+            "CASE WHEN g.scoring = 'tables' THEN COALESCE(l.net, 0) ELSE 0 END, "
+            "d.biggest, s.game_id, st.tournament_id, g.day, s.team_id "
             f"FROM {seat} s JOIN ({games_sql}) g ON g.id = s.game_id "
             "LEFT JOIN (SELECT declaring_team_id AS seat_id, COUNT(*) AS declared, "
             "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
@@ -339,7 +357,11 @@ def rebuild_all() -> int:
             "d.biggest, tf.game_id, tf.tournament_id, tf.played_on, p.player_id "
             f"FROM {_table(TeamGameFigures)} tf JOIN ("
             f"SELECT game_id, team_id, first_player_id AS player_id FROM {seat} UNION ALL "
-            f"SELECT game_id, team_id, second_player_id FROM {seat}) p "
+            f"SELECT game_id, team_id, second_player_id FROM {seat} UNION ALL "
+            f"SELECT game_id, team_id, third_player_id FROM {seat} "
+            "WHERE third_player_id IS NOT NULL UNION ALL "
+            f"SELECT game_id, team_id, fourth_player_id FROM {seat} "
+            "WHERE fourth_player_id IS NOT NULL) p "
             "ON p.game_id = tf.game_id AND p.team_id = tf.team_id "
             "LEFT JOIN (SELECT game_id, declarer_id, COUNT(*) AS declared, "
             "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "

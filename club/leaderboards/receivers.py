@@ -22,12 +22,12 @@ def follow_game(sender, game, was_finished, **kwargs):
 def remember_deleted_game(sender, instance, **kwargs):
     sides = list(
         GameTeam.objects.filter(game=instance).values_list(
-            "first_player_id", "second_player_id", "team_id"
+            "team_id", "first_player_id", "second_player_id", "third_player_id", "fourth_player_id"
         )
     )
     instance._leaderboard_sides = (
-        {p for first, second, _ in sides for p in (first, second)},
-        {team for _, _, team in sides},
+        {player for _team, *players in sides for player in players if player is not None},
+        {team for team, *_players in sides},
         RatingChange.objects.filter(game=instance)
         .order_by()
         .values_list("position", flat=True)

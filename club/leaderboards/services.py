@@ -25,7 +25,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.games.models import Game, GameTeam, PendingDeal, Player, Round, Team
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, PendingDeal, Player, Round, Team
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.scoring import names, ratings
@@ -155,13 +155,22 @@ class MergeResult:
     games: int  # games the folded record had played
 
 
+def _seated(players: list[int], prefix: str = "") -> Q:
+    """Rows with any of ``players`` in any of the (up to four) seats of a team."""
+    seated = Q()
+    for name in PLAYER_FIELDS:
+        seated |= Q(**{f"{prefix}{name}__in": players})
+    return seated
+
+
 def _refuse_merge(keep: Player, fold: Player) -> None:
     if keep.pk == fold.pk:
         raise RegisterError(_("Choose two different players to merge."), field="fold")
-    both = Q(first_player__in=[keep.pk, fold.pk]) | Q(second_player__in=[keep.pk, fold.pk])
-    if Team.objects.filter(
-        Q(first_player=keep, second_player=fold) | Q(first_player=fold, second_player=keep)
-    ).exists():
+    pair = [keep.pk, fold.pk]
+    both = _seated(pair)
+    if any(
+        {keep.pk, fold.pk} <= team.player_ids for team in Team.objects.filter(_seated([keep.pk]))
+    ):
         raise RegisterError(
             _("%(keep)s and %(fold)s are partners in a team, so they are two people.")
             % {"keep": keep.name, "fold": fold.name},
@@ -169,12 +178,12 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
         )
     # One person cannot have sat twice at one game, as partners or as opponents.
     seats = GameTeam.objects.filter(both).values_list(
-        "game_id", "game__label", "first_player_id", "second_player_id"
+        "game_id", "game__label", *(f"{name}_id" for name in PLAYER_FIELDS)
     )
     who_at: dict[int, set[int]] = defaultdict(set)
     labels: dict[int, str] = {}
-    for game_id, label, first, second in seats:
-        who_at[game_id] |= {first, second} & {keep.pk, fold.pk}
+    for game_id, label, *players in seats:
+        who_at[game_id] |= set(players) & {keep.pk, fold.pk}
         labels[game_id] = label
     shared = sorted(labels[game] for game, who in who_at.items() if len(who) == 2)
     if shared:
@@ -184,9 +193,9 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
             field="fold",
         )
     # A player may be in one team only of each tournament.
-    entries = TournamentTeam.objects.filter(
-        Q(team__first_player__in=[keep.pk, fold.pk]) | Q(team__second_player__in=[keep.pk, fold.pk])
-    ).values_list("tournament_id", "tournament__name", "team_id")
+    entries = TournamentTeam.objects.filter(_seated(pair, "team__")).values_list(
+        "tournament_id", "tournament__name", "team_id"
+    )
     teams_in: dict[int, set[int]] = defaultdict(set)
     names: dict[int, str] = {}
     for tournament, name, team in entries:
@@ -223,11 +232,10 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     keep, fold = locked[keep.pk], locked[fold.pk]
     _refuse_merge(keep, fold)
 
-    games = GameTeam.objects.filter(Q(first_player=fold) | Q(second_player=fold)).count()
-    Team.objects.filter(first_player=fold).update(first_player=keep)
-    Team.objects.filter(second_player=fold).update(second_player=keep)
-    GameTeam.objects.filter(first_player=fold).update(first_player=keep)
-    GameTeam.objects.filter(second_player=fold).update(second_player=keep)
+    games = GameTeam.objects.filter(_seated([fold.pk])).count()
+    for name in PLAYER_FIELDS:
+        Team.objects.filter(**{name: fold}).update(**{name: keep})
+        GameTeam.objects.filter(**{name: fold}).update(**{name: keep})
     Round.objects.filter(declarer=fold).update(declarer=keep)
     Round.objects.filter(dealer=fold).update(dealer=keep)
     # A deal waiting for confirmation names its declarer by id.
@@ -532,13 +540,13 @@ def import_players(data: bytes | str) -> ImportResult:
 
 def _rated(ids: list[int]) -> list[ratings.RatedGame]:
     """These finished games, in the order given, as the rating model reads them."""
-    teams: dict[int, list[tuple[tuple[int, int], int]]] = defaultdict(list)
-    for game_id, first, second, place in (
+    teams: dict[int, list[tuple[tuple[int, ...], int]]] = defaultdict(list)
+    for game_id, place, *players in (
         GameTeam.objects.filter(game_id__in=ids)
         .order_by("game_id", "position")
-        .values_list("game_id", "first_player_id", "second_player_id", "place")
+        .values_list("game_id", "place", *(f"{name}_id" for name in PLAYER_FIELDS))
     ):
-        teams[game_id].append(((first, second), place))
+        teams[game_id].append((tuple(p for p in players if p is not None), place))
     return [
         ratings.RatedGame(
             game=game_id,

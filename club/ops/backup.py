@@ -63,6 +63,7 @@ from club.games.models import (
     PendingDeal,
     Pile,
     Player,
+    Players,
     Round,
     ScorerLink,
     Team,
@@ -82,11 +83,11 @@ from club.tournaments.models import (
 )
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 3
+VERSION = 4
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -98,12 +99,43 @@ SIGNATURE_SALT = "club.backup"
 # restores without them and its ratings are recomputed from the games.
 # Version 3 keeps when a scorer link expired (its game ended); a link of an
 # older backup restores without, as the migration that added it left them.
+# Version 4 keeps the forms clubs play (RULES.md section D): a game's and a
+# tournament's settings, teams of three and four, thani rounds, each team's
+# points and kodis; an older backup's rows take the columns' defaults, which
+# are today's game, as its migration gave the rows it found.
+_FORMS_OF_PLAY = {
+    "games.game": (
+        "team_size",
+        "scoring",
+        "doubling_mode",
+        "all_pass",
+        "kodi",
+        "thani_made",
+        "thani_failed",
+        "small_deck",
+    ),
+    "tournaments.tournament": (
+        "team_size",
+        "scoring",
+        "doubling_mode",
+        "all_pass",
+        "kodi",
+        "thani_made",
+        "thani_failed",
+        "small_deck",
+    ),
+    "games.team": ("third_player", "fourth_player"),
+    "games.gameteam": ("third_player", "fourth_player", "score", "kodis"),
+    "games.round": ("thani",),
+}
 MISSING_IN = {
     1: {
         "leaderboards.ratingchange": ("mu_after", "sigma_after"),
         "games.scorerlink": ("expired_at",),
+        **_FORMS_OF_PLAY,
     },
-    2: {"games.scorerlink": ("expired_at",)},
+    2: {"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY},
+    3: _FORMS_OF_PLAY,
 }
 
 # Login fields kept; groups and per-user permissions are not (organisers are
@@ -189,11 +221,16 @@ def _is_user_model(model) -> bool:
 
 # A table's column order is part of the format: a restore refuses a row whose
 # columns come in another order. It is the model's field order, except for the
-# user (the login fields only) and the two models whose house rules come from
-# the abstract games.models.HouseRules, whose fields Django places first: they
-# keep the order their columns had when the rules were declared on each model.
-HOUSE_RULES_AFTER = {"games.game": "first_dealer_seat", "tournaments.tournament": "is_final"}
-RULE_FIELDS = frozenset(field.name for field in HouseRules._meta.local_fields)
+# user (the login fields only) and the models whose fields partly come from an
+# abstract model (the house rules of games.models.HouseRules, the players of
+# games.models.Players), which Django places first: those fields go where the
+# format has always had them, after the column named here.
+ABSTRACT_FIELDS_AFTER = {
+    "games.game": (HouseRules, "first_dealer_seat"),
+    "tournaments.tournament": (HouseRules, "is_final"),
+    "games.team": (Players, "name"),
+    "games.gameteam": (Players, "position"),
+}
 
 
 def fields_of(model: type[models.Model]) -> list[models.Field]:
@@ -201,12 +238,14 @@ def fields_of(model: type[models.Model]) -> list[models.Field]:
     if _is_user_model(model):
         return [model._meta.get_field(name) for name in USER_FIELDS]
     fields = list(model._meta.concrete_fields)
-    after = HOUSE_RULES_AFTER.get(model._meta.label_lower)
-    if after is not None:
-        rules = [field for field in fields if field.name in RULE_FIELDS]
-        fields = [field for field in fields if field.name not in RULE_FIELDS]
+    placed = ABSTRACT_FIELDS_AFTER.get(model._meta.label_lower)
+    if placed is not None:
+        abstract, after = placed
+        names = {field.name for field in abstract._meta.local_fields}
+        moved = [field for field in fields if field.name in names]
+        fields = [field for field in fields if field.name not in names]
         at = [field.name for field in fields].index(after) + 1
-        fields[at:at] = rules
+        fields[at:at] = moved
     return fields
 
 
@@ -610,7 +649,12 @@ def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> lis
     for index, row in enumerate(rows):
         instance = model()
         for field in fields:
-            value = row.get(field.name)  # a column the backup's version lacks is empty
+            if (
+                field.name not in row
+            ):  # a column the backup's version lacks: as its migration left it
+                setattr(instance, field.attname, field.get_default())
+                continue
+            value = row[field.name]
             try:
                 if value is None or isinstance(field, models.JSONField):
                     pass

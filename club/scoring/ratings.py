@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from openskill.models import PlackettLuce
 
 from club.scoring.messages import _
-from club.scoring.rules import RulesError
+from club.scoring.rules import TEAM_SIZES, RulesError
 
 __all__ = [
     "DISPLAY_SCALE",
@@ -67,7 +67,7 @@ __all__ = [
     "team_rating",
 ]
 
-TEAM_SIZE = 2
+TEAM_SIZE = 2  # the usual team; a game's teams may be 2, 3 or 4 (TEAM_SIZES), all the same
 MIN_TEAMS = 2
 
 #: Model prior: a new player's skill estimate and its uncertainty.
@@ -148,13 +148,13 @@ def displayed(mu: float, sigma: float) -> float:
     return DISPLAY_SCALE * ((mu - Z * sigma) - _BASELINE)
 
 
-def team_rating(ratings: Mapping[int, PlayerRating], first: int, second: int) -> float:
-    """A pair's rating for the team leaderboard: the mean of its players' displayed ratings.
+def team_rating(ratings: Mapping[int, PlayerRating], *players: int) -> float:
+    """A team's rating for the team leaderboard: the mean of its players' displayed ratings.
 
     A player missing from ``ratings`` (no rated game yet) counts as a new
     player, at 0.
     """
-    return (_shown(ratings, first) + _shown(ratings, second)) / 2
+    return sum(_shown(ratings, player) for player in players) / len(players)
 
 
 def _shown(ratings: Mapping[int, PlayerRating], player: int) -> float:
@@ -173,13 +173,15 @@ def _check(game: RatedGame) -> None:
             count=len(teams),
         )
     seen: set[int] = set()
+    # Every team of a game is the same size: two, three or four players.
+    size = len(teams[0]) if len(teams[0]) in TEAM_SIZES else TEAM_SIZE
     for index, team in enumerate(teams):
-        if len(team) != TEAM_SIZE:
+        if len(team) != size:
             raise RatingsError(
                 _("Each team must have %(size)d players; %(team)s has %(count)d."),
                 game=game.game,
                 field="teams",
-                size=TEAM_SIZE,
+                size=size,
                 team=index,
                 count=len(team),
             )

@@ -565,14 +565,25 @@ EXAMPLE_REFUSALS = [
         [EXAMPLE_LABEL, "teams", "4, 6 or 8 players", "5 teams"],
     ),
     (
-        "a team of three",
+        # Teams of three are played (issue 12), but every team of a game is one size.
+        "a team of three beside a pair",
         set_game(
             teams=[
                 {"name": "Anu & Biju", "players": ["Anu", "Biju", "Eli"]},
                 {"name": "Chitra & Dev", "players": ["Chitra", "Dev"]},
             ]
         ),
-        [EXAMPLE_LABEL, "teams", "team 1 must be two players, not 3"],
+        [EXAMPLE_LABEL, "teams", "team 2 is 2 players but team 1 is 3"],
+    ),
+    (
+        "a team of five",
+        set_game(
+            teams=[
+                {"name": "Anu & Biju", "players": ["Anu", "Biju", "Eli", "Fay", "Gil"]},
+                {"name": "Chitra & Dev", "players": ["Chitra", "Dev"]},
+            ]
+        ),
+        [EXAMPLE_LABEL, "teams", "team 1 must be 2, 3 or 4 players, not 5"],
     ),
     (
         "a team of one",
@@ -582,7 +593,7 @@ EXAMPLE_REFUSALS = [
                 {"name": "Chitra & Dev", "players": ["Chitra"]},
             ]
         ),
-        [EXAMPLE_LABEL, "teams", "team 2 must be two players, not 1"],
+        [EXAMPLE_LABEL, "teams", "team 2 must be 2, 3 or 4 players, not 1"],
     ),
     (
         "one player in two teams",

@@ -178,6 +178,18 @@ def test_a_three_team_game_orders_changes_by_place():
 # --- team rating ----------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("size", [3, 4])
+def test_teams_of_three_and_four_are_rated_every_partner_alike(size):
+    first = tuple(range(1, size + 1))
+    second = tuple(range(size + 1, 2 * size + 1))
+    ratings_after, changes = rate_games([RatedGame(1, [first, second], [1, 2])])
+    moved = changes_of(changes, 1)
+    assert len(moved) == 2 * size
+    assert len({moved[p] for p in first}) == 1 and moved[first[0]] > 0
+    assert len({moved[p] for p in second}) == 1 and moved[second[0]] < 0
+    assert team_rating(ratings_after, *first) == ratings_after[1].rating
+
+
 def test_team_rating_is_the_mean_of_the_partners():
     ratings = {
         1: PlayerRating(player=1, mu=30.0, sigma=3.0, rating=210.0, games=9),
@@ -188,6 +200,7 @@ def test_team_rating_is_the_mean_of_the_partners():
     # A player without a rated game counts as new: 0.
     assert team_rating(ratings, 1, 99) == 105.0
     assert team_rating({}, 98, 99) == 0.0
+    assert team_rating(ratings, 1, 2, 99) == (210.0 + 130.0) / 3
 
 
 # --- refused games --------------------------------------------------------------------------------
@@ -207,10 +220,10 @@ def test_team_rating_is_the_mean_of_the_partners():
             "teams",
             "Each team must have 2 players; team 2 has 1.",
         ),
-        (
+        (  # teams of three are rated (issue 12), but every team of a game is one size
             RatedGame(7, [(1, 2, 5), (3, 4)], [1, 2]),
             "teams",
-            "Each team must have 2 players; team 1 has 3.",
+            "Each team must have 3 players; team 2 has 2.",
         ),
         (
             RatedGame(7, [(1, 2), (3, 1)], [1, 2]),

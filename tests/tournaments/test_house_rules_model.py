@@ -20,7 +20,20 @@ from tests.factories import start_game
 
 BEFORE = ("tournaments", "0003_clamp_house_rules_beyond_the_bounds")
 AFTER = ("tournaments", "0004_tournament_doubling_factors_positive")
-RULE_FIELDS = ["tables_per_team", "payout_bands", "double_factor", "redouble_factor"]
+RULE_FIELDS = [
+    "tables_per_team",
+    "payout_bands",
+    "double_factor",
+    "redouble_factor",
+    "team_size",
+    "scoring",
+    "doubling_mode",
+    "all_pass",
+    "kodi",
+    "thani_made",
+    "thani_failed",
+    "small_deck",
+]
 
 
 def test_games_and_tournaments_take_their_house_rules_from_one_declaration():

@@ -1,0 +1,72 @@
+"""The leaderboards and ratings count every player of a team of three or four (issue 12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from club.games.models import Game, Player
+from club.games.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
+from club.leaderboards import figures
+from club.leaderboards.models import PlayerGameFigures, RatingChange, TeamGameFigures, TeamTotals
+from club.leaderboards.services import RegisterError, merge_players
+from club.scoring import rules as core
+from club.scoring.rules import Preset
+
+pytestmark = pytest.mark.django_db
+
+THREES = [TeamEntry("Anu", "Biju", third="Chitra"), TeamEntry("Dev", "Esha", third="Farid")]
+
+
+def international_session() -> Game:
+    """A 56 International session: team 2's Dev makes 28 in each of the 18 deals."""
+    game = create_game(
+        label="International",
+        teams=THREES,
+        first_dealer=0,
+        rules=core.preset_rules(Preset.INTERNATIONAL, players=6),
+    )
+    dev = load_seating(game).players[1]
+    for number in range(1, 19):
+        entry = DealEntry(
+            points={0: 20, 1: 36}, declarer=dev.pk, bid=28 + number % 3, trump="clubs"
+        )
+        record_deal(game=Game.objects.get(pk=game.pk), number=number, entry=entry)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_finished_game_of_teams_of_three_counts_all_six_players():
+    game = international_session()
+    assert game.is_finished
+    rows = {row.player.name: row for row in PlayerGameFigures.objects.select_related("player")}
+    assert sorted(rows) == ["Anu", "Biju", "Chitra", "Dev", "Esha", "Farid"]
+    assert [rows[name].won for name in ("Anu", "Chitra", "Dev", "Farid")] == [0, 0, 1, 1]
+    assert rows["Dev"].declared == rows["Dev"].made == 18
+    # On a points sheet nothing moves: the ledger's points are not tables net.
+    assert {row.tables_net for row in TeamGameFigures.objects.all()} == {0}
+    assert RatingChange.objects.filter(game=game).count() == 6
+    winners = TeamTotals.objects.get(team__name="Dev & Esha & Farid")
+    assert (
+        winners.rating is not None
+        and winners.rating > TeamTotals.objects.exclude(pk=winners.pk).get().rating
+    )
+    assert figures.drift() == []
+    figures.rebuild_all()  # the set-wise rebuild gives the same rows
+    assert figures.drift() == []
+    assert PlayerGameFigures.objects.count() == 6
+
+
+def test_a_third_player_can_be_merged_and_keeps_the_games():
+    international_session()
+    stray = create_game(
+        label="Friday",
+        teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra K", "Gita")],
+        first_dealer=0,
+    )
+    assert stray.pk
+    merge_players(keep=Player.objects.get(name="Chitra"), fold=Player.objects.get(name="Chitra K"))
+    chitra = Player.objects.get(name="Chitra")
+    assert chitra.pk in {
+        p for team in Game.objects.get(label="Friday").teams.all() for p in team.player_ids
+    }
+    with pytest.raises(RegisterError, match="partners in a team"):
+        merge_players(keep=chitra, fold=Player.objects.get(name="Anu"))
