@@ -13,21 +13,44 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from club.games.models import Doubling, Trump
+from club.games.models import Doubling, DoublingMode, Scoring, Trump
 from club.games.services import DealEntry, Seating, TeamEntry
 from club.scoring import rules as core
 from club.web.fields import NameField
 
 ALL_PASS = "pass"
+THANI = "thani:"  # a declarer choice "thani:<player id>": that player played alone
 RULE_FIELDS = ("tables_per_team", "payout", "double_factor", "redouble_factor")
 # Where a refusal of the rules core (RulesError.field) is shown on the form.
-RULE_ERROR_FIELDS = {"bands": "payout", "tables": "tables_per_team", "doubling": "double_factor"}
+RULE_ERROR_FIELDS = {
+    "bands": "payout",
+    "tables": "tables_per_team",
+    "doubling": "double_factor",
+    "scoring": "scoring",
+    "kodi": "kodi",
+    "thani": "thani_made",
+    "deal_limit": "deal_limit",
+}
 RANDOM_DEALER = "random"
+# The tables a game can seat: "6" is three teams of two, "6x3" two teams of three.
 PLAYER_COUNTS = [
-    (4, gettext_lazy("4 players")),
-    (6, gettext_lazy("6 players")),
-    (8, gettext_lazy("8 players")),
+    ("4", gettext_lazy("4 players")),
+    ("6", gettext_lazy("6 players")),
+    ("6x3", gettext_lazy("6 players, two teams of three")),
+    ("8", gettext_lazy("8 players")),
+    ("8x4", gettext_lazy("8 players, two teams of four")),
 ]
+TABLES = {"4": (2, 2), "6": (3, 2), "6x3": (2, 3), "8": (4, 2), "8x4": (2, 4)}
+PRESETS = [
+    (core.Preset.TABLES, gettext_lazy("Tables: teams move tables until one is left")),
+    (
+        core.Preset.INTERNATIONAL,
+        gettext_lazy("56 International: two teams of three on a points sheet, 18 deals"),
+    ),
+    (core.Preset.KODI, gettext_lazy("Kodi night: two teams, a kodi each time one runs out")),
+    (core.Preset.CUSTOM, gettext_lazy("Custom: the settings below")),
+]
+YES, NO = "yes", "no"
 
 
 class HouseRulesForm(forms.Form):
@@ -88,6 +111,10 @@ class HouseRulesForm(forms.Form):
             bands.append(core.Band(low, high, made, failed))
         return tuple(bands)
 
+    def form_of_play(self, cleaned: dict) -> dict:
+        """The settings of RULES.md section D the form gives: none here (today's game)."""
+        return {}
+
     def clean_house_rules(self, cleaned: dict) -> None:
         if not all(name in cleaned for name in RULE_FIELDS):
             return
@@ -97,6 +124,7 @@ class HouseRulesForm(forms.Form):
                 bands=cleaned["payout"],
                 double_factor=cleaned["double_factor"],
                 redouble_factor=cleaned["redouble_factor"],
+                **self.form_of_play(cleaned),
             )
             core.check_house_rules(rules)
         except core.RulesError as error:
@@ -105,13 +133,146 @@ class HouseRulesForm(forms.Form):
             cleaned["rules"] = rules
 
 
-class NewGameForm(HouseRulesForm):
+class FormOfPlayForm(HouseRulesForm):
+    """The house rules and the forms clubs play (RULES.md section D): a preset fills them.
+
+    The preset only fills the fields (the page asks again with the preset's
+    values); what is posted is what the game is played by, stored as settings.
+    A post without these fields is today's game.
+    """
+
+    preset = forms.ChoiceField(label=gettext_lazy("Form of play"), choices=PRESETS, required=False)
+    scoring = forms.ChoiceField(
+        label=gettext_lazy("Scoring"),
+        choices=[
+            (Scoring.TABLES, gettext_lazy("Tables move between the teams")),
+            (Scoring.POINTS, gettext_lazy("Points on a score sheet; no one is out")),
+        ],
+        required=False,
+    )
+    doubling_mode = forms.ChoiceField(
+        label=gettext_lazy("Doubling"),
+        choices=[
+            (DoublingMode.MULTIPLY, gettext_lazy("multiplies what the band gives")),
+            (DoublingMode.ADD, gettext_lazy("adds to what the band gives")),
+        ],
+        required=False,
+    )
+    all_pass = forms.ChoiceField(
+        label=gettext_lazy("When everyone passes"),
+        choices=[
+            (YES, gettext_lazy("allowed: 28, no trumps")),
+            (NO, gettext_lazy("not allowed: the first bidder opens")),
+        ],
+        required=False,
+    )
+    kodi = forms.BooleanField(
+        label=gettext_lazy(
+            "Kodi: a team left with no tables takes a kodi, and every team starts again"
+        ),
+        required=False,
+    )
+    thani_made = forms.IntegerField(
+        label=gettext_lazy("A thani made moves"),
+        min_value=0,
+        max_value=core.MAX_BAND_TABLES,
+        required=False,
+        help_text=gettext_lazy("Leave both empty if the game plays no thani."),
+    )
+    thani_failed = forms.IntegerField(
+        label=gettext_lazy("A thani failed moves"),
+        min_value=0,
+        max_value=core.MAX_BAND_TABLES,
+        required=False,
+    )
+    deal_limit = forms.IntegerField(
+        label=gettext_lazy("Deals in the game"),
+        min_value=1,
+        max_value=core.MAX_DEAL_LIMIT,
+        required=False,
+        help_text=gettext_lazy(
+            "Needed on a points sheet. Leave empty to play until one team is left."
+        ),
+    )
+    small_deck = forms.BooleanField(
+        label=gettext_lazy("Four players: deal J 9 A 10 only (32 cards, 8 each)"),
+        required=False,
+    )
+
+    SETTINGS = (
+        *RULE_FIELDS,
+        "scoring",
+        "doubling_mode",
+        "all_pass",
+        "kodi",
+        "thani_made",
+        "thani_failed",
+        "deal_limit",
+        "small_deck",
+    )
+
+    @property
+    def settings_have_errors(self) -> bool:
+        return self.is_bound and any(self.errors.get(name) for name in self.SETTINGS)
+
+    @classmethod
+    def preset_initial(cls, preset: str, players: str) -> dict:
+        """The fields' values for a preset at a table of ``players`` (Custom: none).
+
+        The table follows the preset: 56 International is two teams of three, a
+        Kodi night two teams of half the players, Tables teams of two.
+        """
+        if preset not in (core.Preset.TABLES, core.Preset.INTERNATIONAL, core.Preset.KODI):
+            return {}
+        teams, size = TABLES.get(players, (2, 2))
+        seated = teams * size
+        if preset == core.Preset.INTERNATIONAL:
+            players = "6x3"
+        elif preset == core.Preset.KODI:
+            players = {4: "4", 6: "6x3", 8: "8x4"}[seated]
+        elif size != 2:
+            players = {6: "6", 8: "8"}[seated]
+        teams, size = TABLES[players]
+        rules = core.preset_rules(preset, teams * size)
+        return {
+            "players": players,
+            "tables_per_team": rules.tables_per_team,
+            "payout": format_bands(rules.bands),
+            "double_factor": rules.double_factor,
+            "redouble_factor": rules.redouble_factor,
+            "scoring": rules.scoring,
+            "doubling_mode": rules.doubling_mode,
+            "all_pass": YES if rules.all_pass else NO,
+            "kodi": rules.kodi,
+            "thani_made": "",
+            "thani_failed": "",
+            "deal_limit": rules.deal_limit or "",
+        }
+
+    def form_of_play(self, cleaned: dict) -> dict:
+        made, failed = cleaned.get("thani_made"), cleaned.get("thani_failed")
+        if (made is None) != (failed is None):
+            self.add_error(
+                "thani_made" if made is None else "thani_failed",
+                _("Give what a thani moves when it is made and when it fails, or neither."),
+            )
+        return {
+            "scoring": cleaned.get("scoring") or Scoring.TABLES,
+            "doubling_mode": cleaned.get("doubling_mode") or DoublingMode.MULTIPLY,
+            "all_pass": cleaned.get("all_pass") != NO,
+            "kodi": bool(cleaned.get("kodi")),
+            "thani": None if made is None or failed is None else core.Thani(made, failed),
+            "deal_limit": cleaned.get("deal_limit"),
+            "small_deck": bool(cleaned.get("small_deck")),
+            "team_size": getattr(self, "team_size", 2),
+        }
+
+
+class NewGameForm(FormOfPlayForm):
     """Teams in seat order, the first dealer, and the club's settings for the game."""
 
     label = NameField(label=gettext_lazy("Game label"), max_length=120)
-    players = forms.TypedChoiceField(
-        label=gettext_lazy("Players"), choices=PLAYER_COUNTS, coerce=int, initial=4
-    )
+    players = forms.ChoiceField(label=gettext_lazy("Players"), choices=PLAYER_COUNTS, initial="4")
     first_dealer = forms.CharField(
         label=gettext_lazy("First dealer"), initial=RANDOM_DEALER, required=False
     )
@@ -126,7 +287,7 @@ class NewGameForm(HouseRulesForm):
                 max_length=170,
                 required=False,
             )
-            for partner in (1, 2):
+            for partner in range(1, self.team_size + 1):
                 self.fields[f"team{number}_player{partner}"] = NameField(
                     label=_("Team %(number)d, player %(partner)d")
                     % {"number": number, "partner": partner},
@@ -135,17 +296,21 @@ class NewGameForm(HouseRulesForm):
                 )
 
     @property
-    def team_count(self) -> int:
+    def table(self) -> str:
         value = self.data.get("players") if self.is_bound else self.initial.get("players")
-        try:
-            count = int(value or 4)
-        except (TypeError, ValueError):
-            count = 4
-        return count // 2 if count in (4, 6, 8) else 2
+        return str(value) if str(value) in TABLES else "4"
+
+    @property
+    def team_count(self) -> int:
+        return TABLES[self.table][0]
+
+    @property
+    def team_size(self) -> int:
+        return TABLES[self.table][1]
 
     @property
     def player_count(self) -> int:
-        return self.team_count * 2
+        return self.team_count * self.team_size
 
     def team_rows(self):
         """Bound fields per team, for the template, with the seat of each player."""
@@ -158,7 +323,7 @@ class NewGameForm(HouseRulesForm):
                     "name": self[f"team{number}_name"],
                     "players": [
                         (self[f"team{number}_player{partner}"], (partner - 1) * teams + number - 1)
-                        for partner in (1, 2)
+                        for partner in range(1, self.team_size + 1)
                     ],
                 }
             )
@@ -168,15 +333,24 @@ class NewGameForm(HouseRulesForm):
         cleaned = super().clean()
         teams = []
         for number in range(1, self.team_count + 1):
-            first = (cleaned.get(f"team{number}_player1") or "").strip()
-            second = (cleaned.get(f"team{number}_player2") or "").strip()
-            missing = f"team{number}_player1" if not first else f"team{number}_player2"
-            if (not first or not second) and not self.has_error(missing):
+            names = [
+                (cleaned.get(f"team{number}_player{partner}") or "").strip()
+                for partner in range(1, self.team_size + 1)
+            ]
+            missing = next(
+                (f"team{number}_player{at + 1}" for at, name in enumerate(names) if not name), None
+            )
+            if missing and not self.has_error(missing):
                 # (a name refused for a hidden character already says what is wrong)
-                self.add_error(
-                    missing, _("Team %(number)d needs two players.") % {"number": number}
+                message = (
+                    _("Team %(number)d needs two players.")
+                    if self.team_size == 2
+                    else _("Team %(number)d needs %(size)d players.")
                 )
-            teams.append(TeamEntry(first, second, (cleaned.get(f"team{number}_name") or "")))
+                self.add_error(missing, message % {"number": number, "size": self.team_size})
+            teams.append(
+                TeamEntry(names[0], names[1], cleaned.get(f"team{number}_name") or "", *names[2:])
+            )
         cleaned["teams"] = teams
         dealer = cleaned.get("first_dealer") or RANDOM_DEALER
         if dealer == RANDOM_DEALER:
@@ -186,7 +360,7 @@ class NewGameForm(HouseRulesForm):
                 seat = int(dealer)
             except ValueError:
                 seat = -1
-            if not 0 <= seat < self.team_count * 2:
+            if not 0 <= seat < self.player_count:
                 self.add_error("first_dealer", _("Choose a seated player or draw at random."))
             cleaned["first_dealer_seat"] = seat
         self.clean_house_rules(cleaned)
@@ -221,21 +395,46 @@ class DealForm(forms.Form):
         widget=forms.RadioSelect,
         required=False,
     )
+    thani_made = forms.ChoiceField(
+        label=gettext_lazy("The thani was"),
+        choices=[(YES, gettext_lazy("made")), (NO, gettext_lazy("failed"))],
+        widget=forms.RadioSelect,
+        required=False,
+    )
 
     def __init__(self, *args, seating: Seating, in_play: list[int], **kwargs):
         super().__init__(*args, **kwargs)
         self.seating = seating
         self.in_play = in_play
-        choices = [("", _("— choose —")), (ALL_PASS, _("All passed"))]
-        for seat, player in enumerate(seating.players):
-            team = seating.teams[core.seat_order(len(seating.teams))[seat][0]]
-            if team.position in in_play:
-                choices.append((str(player.pk), f"{player.name} ({team.team.name})"))
+        self.rules = seating.rules
+        choices = [("", _("— choose —"))]
+        if self.rules.all_pass:
+            choices.append((ALL_PASS, _("All passed")))
+        seats = core.seat_order(len(seating.teams), self.rules.team_size)
+        seated = [
+            (player, seating.teams[seats[seat][0]])
+            for seat, player in enumerate(seating.players)
+            if seating.teams[seats[seat][0]].position in in_play
+        ]
+        for player, team in seated:
+            choices.append((str(player.pk), f"{player.name} ({team.team.name})"))
+        if self.rules.thani is not None:
+            for player, team in seated:
+                choices.append(
+                    (
+                        f"{THANI}{player.pk}",
+                        _("Thani by %(player)s (%(team)s)")
+                        % {"player": player.name, "team": team.team.name},
+                    )
+                )
+        else:
+            del self.fields["thani_made"]
         self.fields["declarer"].choices = choices
         for position in in_play:
             team = seating.teams[position]
             self.fields[f"points_{position}"] = forms.IntegerField(
                 label=team.team.name,
+                required=False,  # a thani has no piles: clean() asks for them otherwise
                 min_value=0,
                 max_value=core.TOTAL_POINTS,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-pile": ""}),
@@ -249,9 +448,24 @@ class DealForm(forms.Form):
     def pile_fields(self):
         return [self[f"points_{position}"] for position in self.in_play]
 
+    @property
+    def plays_thani(self) -> bool:
+        return self.rules.thani is not None
+
+    def _is_thani(self, declarer) -> bool:
+        return bool(declarer) and str(declarer).startswith(THANI)
+
     def clean(self):
         cleaned = super().clean()
         declarer = cleaned.get("declarer")
+        if self._is_thani(declarer):
+            if cleaned.get("thani_made") not in (YES, NO):
+                self.add_error("thani_made", _("Say whether the thani was made or failed."))
+            return cleaned
+        for position in self.in_play:
+            name = f"points_{position}"
+            if cleaned.get(name) is None and name not in self.errors:
+                self.add_error(name, self.fields[name].error_messages["required"])
         if declarer and declarer != ALL_PASS:
             if cleaned.get("bid") is None and "bid" not in self.errors:
                 self.add_error("bid", _("Enter the bid, from 28 to 56."))
@@ -272,6 +486,12 @@ class DealForm(forms.Form):
 
     def entry(self) -> DealEntry:
         cleaned = self.cleaned_data
+        if self._is_thani(cleaned["declarer"]):
+            return DealEntry(
+                points={},
+                thani=int(cleaned["declarer"].removeprefix(THANI)),
+                made=cleaned["thani_made"] == YES,
+            )
         points = {position: cleaned[f"points_{position}"] for position in self.in_play}
         if cleaned["declarer"] == ALL_PASS:
             return DealEntry(points=points)
@@ -286,7 +506,9 @@ class DealForm(forms.Form):
     @classmethod
     def initial_for(cls, entry: DealEntry, number: int) -> dict:
         initial = {"number": number, "doubling": entry.doubling}
-        if entry.all_pass:
+        if entry.thani is not None:
+            initial.update(declarer=f"{THANI}{entry.thani}", thani_made=YES if entry.made else NO)
+        elif entry.all_pass:
             initial["declarer"] = ALL_PASS
         else:
             initial.update(declarer=str(entry.declarer), bid=entry.bid, trump=entry.trump)
@@ -301,5 +523,7 @@ class DealForm(forms.Form):
             "trump": "trump",
             "doubling": "doubling",
             "declarer": "declarer",
+            "thani": "declarer",
+            "made": "thani_made" if "thani_made" in self.fields else None,
         }.get(error.field or "")
         self.add_error(field, error.message)

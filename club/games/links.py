@@ -81,13 +81,16 @@ def usable_link(token: str) -> ScorerLink:
 
 
 def entry_to_json(entry: DealEntry) -> dict:
-    return {
+    data = {
         "points": {str(team): points for team, points in entry.points.items()},
         "declarer": entry.declarer,
         "bid": entry.bid,
         "trump": entry.trump,
         "doubling": entry.doubling,
     }
+    if entry.thani is not None:  # written only for a thani: older waiting deals read as before
+        data.update(thani=entry.thani, made=entry.made)
+    return data
 
 
 def entry_from_json(data: dict) -> DealEntry:
@@ -97,6 +100,8 @@ def entry_from_json(data: dict) -> DealEntry:
         bid=data.get("bid"),
         trump=data.get("trump"),
         doubling=data.get("doubling") or "none",
+        thani=data.get("thani"),
+        made=data.get("made"),
     )
 
 

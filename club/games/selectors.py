@@ -70,17 +70,23 @@ def _per_round(rows) -> dict[int, dict[int, tuple]]:
     return by_round
 
 
-def chart(team_rows, balances: dict[int, list[int]], tables_per_team: int, deals: int) -> dict:
-    """Polylines of each team's tables after every deal, for an inline SVG.
+def chart(
+    team_rows, balances: dict[int, list[int]], tables_per_team: int, deals: int, *, points=False
+) -> dict:
+    """Polylines of each team's tables (or points total) after every deal, for an inline SVG.
 
-    ``balances`` holds each team's (game team id) tables after every deal, in order.
+    ``balances`` holds each team's (game team id) tables after every deal, in order;
+    on a points sheet its total, drawn from 0 up to the highest total.
     """
+    start = 0 if points else tables_per_team
     total = tables_per_team * len(team_rows)
+    if points:
+        total = max([1, *(max(values, default=0) for values in balances.values())])
     width, height = 600, 220
     step = width / max(deals, 1)
     series = []
     for row in team_rows:
-        tables = [tables_per_team, *balances.get(row.team.pk, [])]
+        tables = [start, *balances.get(row.team.pk, [])]
         points = " ".join(
             f"{index * step:.1f},{height - balance / total * height:.1f}"
             for index, balance in enumerate(tables)
@@ -92,7 +98,7 @@ def chart(team_rows, balances: dict[int, list[int]], tables_per_team: int, deals
         "series": series,
         # A string: the template would write a float with the reader's decimal comma
         # (es, el, da), which SVG does not read.
-        "start_y": str(height - tables_per_team / total * height),
+        "start_y": str(height - start / total * height),
         "deals": deals,
     }
 
@@ -144,6 +150,8 @@ def _deal_rows(game: Game, rounds: list[Round], teams) -> tuple[list[DealRow], d
                     "change": change,
                     "balance": balance,
                     "declaring": round_.declaring_team_id == team.pk,
+                    # a thani has no piles; without one, no pile means the team was out
+                    "out": pile is None and not round_.thani,
                 }
             )
         deal_rows.append(
@@ -180,14 +188,26 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
             if deal_rows
             else {}
         )
+        before = (
+            {
+                team.pk: cell["balance"]
+                for team, cell in zip(teams, deal_rows[-2].cells, strict=True)
+            }
+            if len(deal_rows) > 1
+            else {}
+        )
     else:
         rounds = list(game.rounds.filter(number=game.deals_played))
         last = rounds[0] if rounds else None
-        last_change = dict(
-            LedgerEntry.objects.filter(round=last).values_list("game_team", "change")
-            if last
-            else ()
-        )
+        last_change, before = {}, {}
+        if last is not None:
+            for number, team, change, balance in LedgerEntry.objects.filter(
+                round__game=game, round__number__in=(last.number - 1, last.number)
+            ).values_list("round__number", "game_team", "change", "balance"):
+                if number == last.number:
+                    last_change[team] = change
+                else:
+                    before[team] = balance
     attach_seating(rounds, seating)
     team_rows = [
         TeamRow(team=team, colour=TEAM_COLOURS[team.position], change=last_change.get(team.pk))
@@ -207,6 +227,14 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
         "team_rows": team_rows,
         "last_round": last,
         "last_eliminated": [t for t in teams if last and t.out_in_deal == last.number],
+        # With kodi: the teams the last deal left with no tables (every team starts again).
+        "last_kodi": [
+            team
+            for team in teams
+            if game.kodi
+            and last is not None
+            and before.get(team.pk, game.tables_per_team) + (last_change.get(team.pk) or 0) == 0
+        ],
         "in_play": in_play,
         "next_number": game.deals_played + 1,
         "placed": sorted(teams, key=lambda team: (team.place or 99, team.position)),
@@ -214,14 +242,20 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
     if whole:
         context.update(
             deal_rows=list(reversed(deal_rows)),
-            chart=chart(team_rows, balances, game.tables_per_team, len(rounds)),
+            chart=chart(
+                team_rows,
+                balances,
+                game.tables_per_team,
+                len(rounds),
+                points=game.scoring == core.Scoring.POINTS,
+            ),
             changes=_history(game),
         )
     if not game.is_finished:
         context.update(
             dealer=seating.players[state.dealer],
             first_bidder=seating.players[state.first_bidder],
-            cards=core.card_setup(state.seated_players),
+            cards=core.card_setup(state.seated_players, game.small_deck),
         )
     return context
 

@@ -101,6 +101,7 @@ class Seating:
     """The game's teams and seats, loaded once per write."""
 
     teams: list[GameTeam]
+    rules: core.Rules = core.DEFAULT_RULES  # the game's settings: what a deal may be
     players: list[Player] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -123,7 +124,7 @@ class Seating:
 
 def load_seating(game: Game) -> Seating:
     teams = list(game.teams.select_related("team", *PLAYER_FIELDS).order_by("position"))
-    return Seating(teams)
+    return Seating(teams, game.rules)
 
 
 def to_core(entry: DealEntry, seating: Seating) -> core.Deal:

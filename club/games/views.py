@@ -8,13 +8,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from club.games import services
-from club.games.forms import DealForm, NewGameForm
+from club.games.forms import PRESETS, DealForm, NewGameForm
 from club.games.idempotency import one_time
-from club.games.models import Game, GameTeam, Player
+from club.games.models import DoublingMode, Game, GameTeam, Player, Scoring
 from club.games.selectors import attach_seating, game_page, in_play_before
 from club.games.services import ScoringError, entry_from_round, load_seating
 from club.scoring import rules as core
@@ -58,8 +59,14 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, _("Game “%(label)s” started.") % {"label": game.label})
                 return redirect(game)
     else:
-        # When the player count changes, htmx asks again with what was typed so far.
-        form = NewGameForm(initial={"players": 4, **request.GET.dict()})
+        # When the player count changes, htmx asks again with what was typed so far;
+        # when the form of play changes, with the preset's settings filled in too.
+        initial = {"players": "4", **request.GET.dict()}
+        if "preset" in request.GET and (
+            request.headers.get("HX-Trigger-Name") == "preset" or "apply" in request.GET
+        ):
+            initial.update(NewGameForm.preset_initial(request.GET["preset"], initial["players"]))
+        form = NewGameForm(initial=initial)
     player_names = Player.objects.order_by("name").values_list("name", flat=True)
     return render(request, "games/new.html", {"form": form, "player_names": player_names})
 
@@ -261,5 +268,19 @@ def rules_page(request: HttpRequest) -> HttpResponse:
             "tables": rules.tables_per_team,
             "double": rules.double_factor,
             "redouble": rules.redouble_factor,
+            "form_of_play": _form_of_play(game) if game else "",
         },
     )
+
+
+def _form_of_play(game: Game) -> str:
+    """The preset a game's settings are, in the reader's words (Custom: its settings)."""
+    preset = core.preset_of(game.rules, game.rules.team_size * game.teams.count())
+    if preset != core.Preset.CUSTOM:
+        return dict(PRESETS)[preset]
+    return _("Custom: %(scoring)s, doubling %(doubling)s, %(teams)s") % {
+        "scoring": Scoring(game.scoring).label,
+        "doubling": DoublingMode(game.doubling_mode).label.lower(),
+        "teams": ngettext("teams of %(size)d player", "teams of %(size)d players", game.team_size)
+        % {"size": game.team_size},
+    }

@@ -240,8 +240,12 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     Round.objects.filter(dealer=fold).update(dealer=keep)
     # A deal waiting for confirmation names its declarer by id.
     for pending in PendingDeal.objects.filter(game__status=Game.Status.IN_PROGRESS):
-        if pending.entry.get("declarer") == fold.pk:
-            pending.entry["declarer"] = keep.pk
+        changed = False
+        for key in ("declarer", "thani"):
+            if pending.entry.get(key) == fold.pk:
+                pending.entry[key] = keep.pk
+                changed = True
+        if changed:
             pending.save(update_fields=["entry"])
 
     folded_name = fold.name

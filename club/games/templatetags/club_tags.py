@@ -44,6 +44,13 @@ def deal_as_entered(deal: dict) -> str:
     Values are escaped as a template would, the translated sentence is not;
     bids and piles are below 1000, so no locale writes them other than ``str``.
     """
+    if "thani" in deal:
+        contract = (
+            gettext("thani by %(player)s, made")
+            if deal.get("made")
+            else gettext("thani by %(player)s, failed")
+        ) % {"player": text(deal.get("thani"))}
+        return contract
     if deal.get("all_pass"):
         contract = text(gettext("all passed"))
     else:
@@ -89,7 +96,8 @@ def change_lines(changes: list[dict]) -> SafeString:
 
 def _deal_cell(cell: dict, card_points: str) -> str:
     points, change = cell["points"], cell["change"]
-    state = ("declaring" if cell["declaring"] else "") + (" out" if points is None else "")
+    out = cell.get("out", points is None)
+    state = ("declaring" if cell["declaring"] else "") + (" out" if out else "")
     pile = "—" if points is None else f'<span class="pile" title="{card_points}">{points}</span>'
     if not change:
         moved = ""
@@ -115,12 +123,15 @@ def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
     card_points, correct = text(gettext("card points")), text(gettext("Correct"))
     all_passed = gettext("All passed: %(team)s to make 28, no trumps")
     declared = gettext("%(declarer)s bid %(bid)s %(trump)s")
+    thani_by = gettext("Thani by %(player)s")
     dealt_by = gettext("dealt by %(dealer)s")
     edit_url = url_maker("games:edit", game.pk) if organiser else None
     lines = []
     for deal in deal_rows:
         round_ = deal.round
-        if round_.all_pass:
+        if round_.thani:
+            contract = thani_by % {"player": text(round_.declarer.name)}
+        elif round_.all_pass:
             contract = all_passed % {"team": text(round_.declaring_team.team.name)}
         else:
             contract = declared % {
