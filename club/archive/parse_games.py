@@ -43,7 +43,7 @@ from club.games.models import (
     Game,
 )
 from club.scoring import rules as core
-from club.scoring.names import unstorable
+from club.scoring.names import default_team_name, unstorable
 
 
 def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
@@ -259,7 +259,8 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
         what = _("team %(number)d") % {"number": number}
         team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
         players = team_raw.get("players")
-        if of_tournament and (not isinstance(players, list) or len(players) not in core.TEAM_SIZES):
+        # A tournament's teams are pairs (its forms of play come with a later release).
+        if of_tournament and (not isinstance(players, list) or len(players) != 2):
             raise place.error(
                 _("team %(number)d needs its two players, as a list of two names.")
                 % {"number": number},
@@ -331,7 +332,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 what=_("the name of team %(number)d") % {"number": number},
             )
         else:
-            name = " & ".join(names_given)
+            name = default_team_name(names_given, MAX_TEAM_NAME)
         if _key(name) in names:
             message = (
                 _(

@@ -76,6 +76,7 @@ class GameAdmin(admin.ModelAdmin):
         "thani_made",
         "thani_failed",
         "small_deck",
+        "deal_limit",
         "deals_played",
         "dealer_seat",
         "winner",

@@ -79,14 +79,14 @@ class HouseRulesForm(forms.Form):
         min_value=1,
         max_value=core.MAX_FACTOR,
         initial=core.DEFAULT_RULES.double_factor,
-        help_text=gettext_lazy("times the tables"),
+        help_text=gettext_lazy("times the tables, or added when doubling adds (usually +1)"),
     )
     redouble_factor = forms.IntegerField(
         label=gettext_lazy("Redoubled contracts move"),
         min_value=1,
         max_value=core.MAX_FACTOR,
         initial=core.DEFAULT_RULES.redouble_factor,
-        help_text=gettext_lazy("times the tables"),
+        help_text=gettext_lazy("times the tables, or added when doubling adds (usually +2)"),
     )
 
     def __init__(self, *args, **kwargs):

@@ -301,7 +301,7 @@ def sheet_context(game: Game, seating: Seating | None = None) -> dict:
     """What a paper score sheet shows: seats in play order, who deals when, house rules."""
     seating = seating or load_seating(game)
     teams = seating.teams
-    order = core.seat_order(len(teams))
+    order = core.seat_order(len(teams), seating.rules.team_size)
     seats = [
         {"number": seat + 1, "player": player, "team": teams[order[seat][0]]}
         for seat, player in enumerate(seating.players)

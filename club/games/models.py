@@ -400,6 +400,11 @@ class Game(HouseRules):
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="game_deal_limit_positive",
             ),
+            # A points sheet is a set number of deals (RULES.md section D).
+            models.CheckConstraint(
+                condition=models.Q(scoring=Scoring.TABLES) | models.Q(deal_limit__isnull=False),
+                name="game_points_need_a_deal_limit",
+            ),
         ]
         indexes = [
             # The games list: in-progress games first, newest first.

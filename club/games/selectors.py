@@ -261,8 +261,12 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
 
 
 def in_play_before(game: Game, seating: Seating, number: int) -> list[int]:
-    """Positions of the teams still playing when deal ``number`` was dealt."""
-    if number <= 1:
+    """Positions of the teams still playing when deal ``number`` was dealt.
+
+    Where no one goes out (a points sheet, kodi) that is every team: their
+    ledger balances are points, or tables after a restart, not a sign of out.
+    """
+    if number <= 1 or not seating.rules.eliminates:
         return [team.position for team in seating.teams]
     balances = dict(
         LedgerEntry.objects.filter(round__game=game, round__number=number - 1).values_list(

@@ -36,6 +36,7 @@ from club.games.models import (
     rules_fields,
 )
 from club.games.signals import game_changed
+from club.scoring import names
 from club.scoring import rules as core
 from club.scoring.messages import Refusal
 
@@ -216,7 +217,7 @@ def find_or_add_team(entry: TeamEntry, *players: Player) -> Team:
     if name:
         existing = Team.objects.filter(name__iexact=name).first()
     else:
-        name = " & ".join(player.name for player in players)
+        name = names.default_team_name([player.name for player in players])
         existing = _same_players(players) or Team.objects.filter(name__iexact=name).first()
     if existing is None:
         return Team.objects.create(name=name, **dict(zip(PLAYER_FIELDS, players, strict=False)))

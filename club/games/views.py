@@ -269,6 +269,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
             "double": rules.double_factor,
             "redouble": rules.redouble_factor,
             "form_of_play": _form_of_play(game) if game else "",
+            "doubling_adds": rules.doubling_mode == core.DoublingMode.ADD,
         },
     )
 

@@ -207,10 +207,7 @@ def refresh_team_ratings(players: Iterable[int] | None = None) -> None:
     totals = TeamTotals.objects.select_related("team")
     if players is not None:
         players = set(players)
-        seated = Q()
-        for name in PLAYER_FIELDS:
-            seated |= Q(**{f"team__{name}_id__in": players})
-        totals = totals.filter(seated)
+        totals = totals.filter(seated(players, "team__"))
     totals = list(totals)
     wanted = {p for row in totals for p in row.team.player_ids}
     found = {
@@ -259,17 +256,22 @@ def refresh_game(game: Game, *, was_finished: bool = True) -> None:
     refresh_games([game.pk], had_rows=was_finished)
 
 
+def seated(players: Iterable[int], prefix: str = "") -> Q:
+    """Rows with any of ``players`` in any of the (up to four) seats of a team."""
+    players = list(players)
+    found = Q()
+    for name in PLAYER_FIELDS:
+        found |= Q(**{f"{prefix}{name}_id__in": players})
+    return found
+
+
 def refresh_sides(players: Iterable[int]) -> None:
     """After seats move between players (a merge): rewrite the games of these players.
 
     Their totals are summed again with the games' other sides.
     """
     players = set(players)
-    games = set(
-        GameTeam.objects.filter(
-            Q(first_player_id__in=players) | Q(second_player_id__in=players)
-        ).values_list("game_id", flat=True)
-    )
+    games = set(GameTeam.objects.filter(seated(players)).values_list("game_id", flat=True))
     refresh_games(sorted(games))
 
 

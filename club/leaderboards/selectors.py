@@ -45,7 +45,16 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, Lower
 
-from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Player, Round, Team
+from club.games.models import (
+    PLAYER_FIELDS,
+    Doubling,
+    Game,
+    GameTeam,
+    LedgerEntry,
+    Player,
+    Round,
+    Team,
+)
 from club.leaderboards import figures
 from club.leaderboards.models import (
     PlayerGameFigures,
@@ -119,22 +128,30 @@ def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
     return figures
 
 
+def in_a_seat(player, prefix: str = "") -> Q:
+    """Rows where ``player`` (a Player, an id or an OuterRef) holds any seat of a team."""
+    found = Q()
+    for name in PLAYER_FIELDS:
+        found |= Q(**{f"{prefix}{name}": player})
+    return found
+
+
 def player_figures(filters: Filters) -> dict:
     """Annotations of every figure for a Player queryset."""
     me = OuterRef("pk")
-    seat = Q(first_player=me) | Q(second_player=me)
-    seats = GameTeam.objects.filter(seat, filters.games("game__"))
+    seats = GameTeam.objects.filter(in_a_seat(me), filters.games("game__"))
     declared = Round.objects.filter(filters.games("game__"), declarer=me)
     ledger = LedgerEntry.objects.filter(
-        Q(game_team__first_player=me) | Q(game_team__second_player=me),
+        in_a_seat(me, "game_team__"),
         filters.games("game_team__game__"),
+        game_team__game__scoring="tables",  # a points sheet's ledger holds points
     )
     return {
         "played": _count(seats),
         "won": _count(seats.filter(place=1)),
         "declared": _count(declared),
         "made": _count(declared.filter(made=True)),
-        **_doubling_figures(lambda row: Q(first_player=row) | Q(second_player=row), filters),
+        **_doubling_figures(in_a_seat, filters),
         "tables_net": _aggregate(ledger, "SUM", "change"),
         "biggest_bid": _aggregate(declared.filter(made=True), "MAX", "bid"),
     }
@@ -313,7 +330,7 @@ def _board(kind: str, filters: Filters, sort: str, descending: bool, page: int |
             **{name: row[name] for name in FIGURES},
         )
         if side == "team":
-            board_row.players = [subject.first_player, subject.second_player]
+            board_row.players = subject.players
         rows.append(board_row)
     return Board(rows=rows, total=len(rows) if total is None else total, page=number, pages=pages)
 
@@ -322,24 +339,23 @@ def _names(side: str) -> dict:
     """A team's players, read with its row so the page needs no query of its own."""
     if side == "player":
         return {}
-    return {
-        "first_id": F("team__first_player_id"),
-        "first_name": F("team__first_player__name"),
-        "second_id": F("team__second_player_id"),
-        "second_name": F("team__second_player__name"),
-    }
+    names = {}
+    for seat in ("first", "second", "third", "fourth"):
+        names[f"{seat}_id"] = F(f"team__{seat}_player_id")
+        names[f"{seat}_name"] = F(f"team__{seat}_player__name")
+    return names
 
 
 def _subject(side: str, row: dict):
     """The Player or Team a board row is about, built from the row (for its name and link)."""
     if side == "player":
         return Player(pk=row["player_id"], name=row["name"])
-    return Team(
-        pk=row["team_id"],
-        name=row["name"],
-        first_player=Player(pk=row["first_id"], name=row["first_name"]),
-        second_player=Player(pk=row["second_id"], name=row["second_name"]),
-    )
+    seats = {
+        f"{seat}_player": Player(pk=row[f"{seat}_id"], name=row[f"{seat}_name"])
+        for seat in ("first", "second", "third", "fourth")
+        if row[f"{seat}_id"] is not None
+    }
+    return Team(pk=row["team_id"], name=row["name"], **seats)
 
 
 def player_board_page(
@@ -372,11 +388,7 @@ def team_board(filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool =
 def register(*, search: str = "", active: str = "") -> QuerySet:
     """The club's players, found by name, nickname or member number."""
     players = Player.objects.select_related("rating").annotate(
-        has_games=Exists(
-            GameTeam.objects.filter(
-                Q(first_player=OuterRef("pk")) | Q(second_player=OuterRef("pk"))
-            )
-        )
+        has_games=Exists(GameTeam.objects.filter(in_a_seat(OuterRef("pk"))))
     )
     search = " ".join(search.split())
     if search:
@@ -459,9 +471,9 @@ def player_profile(player: Player) -> dict:
     row = Row(subject=player, rating=None, **(totals or {}))
     rating = PlayerRating.objects.filter(player=player).first()
     row.rating = rating.rating if rating else None
-    mine = GameTeam.objects.filter(Q(first_player=player) | Q(second_player=player))
+    mine = GameTeam.objects.filter(in_a_seat(player))
     seats = list(
-        mine.select_related("game", "team", "first_player", "second_player")
+        mine.select_related("game", "team", *PLAYER_FIELDS)
         .annotate(
             teams_at_game=_count(GameTeam.objects.filter(game=OuterRef("game"))),
         )
@@ -472,7 +484,8 @@ def player_profile(player: Player) -> dict:
     lines = [
         GameLine(
             game_team=seat,
-            partner=seat.second_player if seat.first_player_id == player.pk else seat.first_player,
+            # the first of the others in the team (teams of three or four have more)
+            partner=next(other for other in seat.players if other.pk != player.pk),
             teams=seat.teams_at_game,
         )
         for seat in seats
@@ -503,7 +516,7 @@ def live_version(player: Player | None = None) -> str:
     stamp = int(rebuilt.timestamp() * 1_000_000) if rebuilt else 0
     if player is None:
         return str(stamp)
-    newest = Game.objects.filter(
-        Q(teams__first_player=player) | Q(teams__second_player=player)
-    ).aggregate(newest=Max("updated_at"))["newest"]
+    newest = Game.objects.filter(in_a_seat(player, "teams__")).aggregate(newest=Max("updated_at"))[
+        "newest"
+    ]
     return f"{stamp}.{int(newest.timestamp() * 1_000_000) if newest else 0}"

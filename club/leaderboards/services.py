@@ -155,21 +155,14 @@ class MergeResult:
     games: int  # games the folded record had played
 
 
-def _seated(players: list[int], prefix: str = "") -> Q:
-    """Rows with any of ``players`` in any of the (up to four) seats of a team."""
-    seated = Q()
-    for name in PLAYER_FIELDS:
-        seated |= Q(**{f"{prefix}{name}__in": players})
-    return seated
-
-
 def _refuse_merge(keep: Player, fold: Player) -> None:
     if keep.pk == fold.pk:
         raise RegisterError(_("Choose two different players to merge."), field="fold")
     pair = [keep.pk, fold.pk]
-    both = _seated(pair)
+    both = figures.seated(pair)
     if any(
-        {keep.pk, fold.pk} <= team.player_ids for team in Team.objects.filter(_seated([keep.pk]))
+        {keep.pk, fold.pk} <= team.player_ids
+        for team in Team.objects.filter(figures.seated([keep.pk]))
     ):
         raise RegisterError(
             _("%(keep)s and %(fold)s are partners in a team, so they are two people.")
@@ -193,7 +186,7 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
             field="fold",
         )
     # A player may be in one team only of each tournament.
-    entries = TournamentTeam.objects.filter(_seated(pair, "team__")).values_list(
+    entries = TournamentTeam.objects.filter(figures.seated(pair, "team__")).values_list(
         "tournament_id", "tournament__name", "team_id"
     )
     teams_in: dict[int, set[int]] = defaultdict(set)
@@ -232,7 +225,7 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     keep, fold = locked[keep.pk], locked[fold.pk]
     _refuse_merge(keep, fold)
 
-    games = GameTeam.objects.filter(_seated([fold.pk])).count()
+    games = GameTeam.objects.filter(figures.seated([fold.pk])).count()
     for name in PLAYER_FIELDS:
         Team.objects.filter(**{name: fold}).update(**{name: keep})
         GameTeam.objects.filter(**{name: fold}).update(**{name: keep})

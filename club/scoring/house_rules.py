@@ -295,6 +295,21 @@ def check_house_rules(rules: Rules) -> None:
             tables=max(rules.thani.made, rules.thani.failed),
             field="thani",
         )
+    if rules.scoring == Scoring.POINTS:
+        # Nothing is conserved on a sheet: bound what one deal can score, so that a
+        # whole session (MAX_DEAL_LIMIT deals) stays a number the database keeps.
+        figures = [figure for band in rules.bands for figure in (band.made, band.failed)]
+        if rules.thani is not None:
+            figures += [rules.thani.made, rules.thani.failed]
+        most = max(rules.due(figure, Doubling.REDOUBLE) for figure in figures)
+        if most > MAX_BAND_TABLES:
+            raise RulesError(
+                _("On a points sheet a deal scores at most %(most)d points; with these "
+                  "settings one could score %(points)d."),
+                most=MAX_BAND_TABLES,
+                points=most,
+                field="doubling",
+            )
     if rules.deal_limit is not None and rules.deal_limit > MAX_DEAL_LIMIT:
         raise RulesError(
             _("A game can be at most %(most)d deals, not %(limit)d."),

@@ -102,3 +102,13 @@ def clean_name(text: str) -> str:
         if _hidden(char) and not (char in JOINERS and _joins_a_script(name, index)):
             raise UnusableName(name, char)
     return name
+
+
+def default_team_name(players, limit: int = 170) -> str:
+    """The name a team gets when none is given: its players joined by " & ", cut to ``limit``.
+
+    Two names always fit (80 characters each); three or four long ones are cut
+    short with an ellipsis, so the name stays within the column that keeps it.
+    """
+    name = " & ".join(players)
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"

@@ -64,6 +64,11 @@ class Tournament(HouseRules):
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="tournament_deal_limit_positive",
             ),
+            # A points sheet is a set number of deals (RULES.md section D).
+            models.CheckConstraint(
+                condition=models.Q(scoring="tables") | models.Q(deal_limit__isnull=False),
+                name="tournament_points_need_a_deal_limit",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -373,3 +373,20 @@ def test_random_games_of_every_form_import_export_and_import_again(data):
         archive.import_results(json.dumps({"format": archive.FORMAT, "games": [again]}))
         assert {**exported("Random again"), "label": "Random"} == written
         transaction.set_rollback(True)
+
+
+def test_a_tournaments_teams_are_still_pairs():
+    """Tournaments of teams of three come with a later release: refused, not cut to two."""
+    document = {
+        "format": archive.FORMAT,
+        "tournament": {
+            "name": "Cup",
+            "starts_on": "2026-11-01",
+            "status": "draft",
+            "teams": [{"name": "Three", "players": ["P1", "P2", "P3"]}],
+            "sittings": [],
+        },
+        "games": [],
+    }
+    with pytest.raises(archive.ArchiveError, match="needs its two players"):
+        archive.import_results(json.dumps(document))

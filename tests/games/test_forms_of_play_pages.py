@@ -203,3 +203,61 @@ def test_a_thani_sent_through_a_teams_link_waits_and_is_confirmed_by_the_other(c
     round_ = Round.objects.get(game=game)
     assert round_.thani and not round_.made and round_.declarer == chitra
     assert [t.tables for t in game.teams.order_by("position")] == [20, 4]
+
+
+def three_a_side_game(**rules) -> Game:
+    return create_game(
+        label="Sheet night",
+        teams=[
+            TeamEntry("Anu", "Biju", third="Chitra"),
+            TeamEntry("Dev", "Esha", third="Farid"),
+        ],
+        first_dealer=5,
+        rules=core.preset_rules(Preset.INTERNATIONAL, 6),
+    )
+
+
+def test_a_later_deal_of_a_points_sheet_can_be_corrected(organiser_client):
+    """A team on 0 points is still at the table: the correction asks for every pile."""
+    game = three_a_side_game()
+    anu = load_seating(game).players[0]
+    for number in (1, 2):
+        organiser_client.post(
+            reverse("games:record", args=[game.pk]),
+            deal_form(number, str(anu.pk), "28", "hearts", p0="30", p1="26"),
+        )
+    edit = organiser_client.get(reverse("games:edit", args=[game.pk, 2])).text
+    assert 'name="points_0"' in edit and 'name="points_1"' in edit
+    response = organiser_client.post(
+        reverse("games:edit", args=[game.pk, 2]),
+        deal_form(2, str(anu.pk), "40", "hearts", p0="44", p1="12"),
+    )
+    assert response.status_code == 302
+    assert [t.score for t in game.teams.order_by("position")] == [1 + 2, 0]
+
+
+def test_the_score_sheet_and_printed_links_show_every_player_of_a_team(organiser_client):
+    game = three_a_side_game()
+    sheet = organiser_client.get(reverse("games:sheet", args=[game.pk]))
+    assert sheet.status_code == 200
+    assert "Anu &amp; Biju &amp; Chitra" in sheet.text
+    assert "Points sheet: made scores" in sheet.text and "Doubled +1, redoubled +2." in sheet.text
+    Game.objects.filter(pk=game.pk).update(require_confirmation=True)  # a link per team
+    game.refresh_from_db()
+    issue_links(game=game)
+    printed = organiser_client.get(reverse("games:links_print", args=[game.pk])).text
+    assert "Anu · Biju · Chitra" in printed
+
+
+def test_three_long_names_make_a_team_name_that_fits(organiser_client):
+    long = ["A" * 70, "B" * 70, "C" * 70]
+    data = three_a_side(
+        label="Long names",
+        team1_player1=long[0],
+        team1_player2=long[1],
+        team1_player3=long[2],
+    )
+    response = organiser_client.post(reverse("games:new"), data)
+    assert response.status_code == 302
+    name = Game.objects.get().teams.get(position=0).team.name
+    assert len(name) == 170 and name.endswith("…") and name.startswith("A" * 70 + " & ")

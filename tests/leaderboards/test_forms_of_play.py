@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from club.games.models import Game, Player
 from club.games.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
@@ -70,3 +71,25 @@ def test_a_third_player_can_be_merged_and_keeps_the_games():
     }
     with pytest.raises(RegisterError, match="partners in a team"):
         merge_players(keep=chitra, fold=Player.objects.get(name="Anu"))
+
+
+def test_a_third_seat_players_profile_and_the_team_board_show_the_game(client):
+    international_session()
+    chitra = Player.objects.get(name="Chitra")
+    page = client.get(reverse("leaderboards:player", args=[chitra.pk])).text
+    assert "International" in page
+    board = client.get(reverse("leaderboards:team_board")).text
+    assert "Farid" in board and "Chitra" in board
+
+
+def test_merging_a_third_seat_player_keeps_the_figures_of_the_games():
+    international_session()
+    create_game(
+        label="Friday",
+        teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra K", "Gita")],
+        first_dealer=0,
+    )
+    merge_players(keep=Player.objects.get(name="Chitra K"), fold=Player.objects.get(name="Chitra"))
+    kept = Player.objects.get(name="Chitra K")
+    assert PlayerGameFigures.objects.filter(player=kept).count() == 1  # the finished session
+    assert figures.drift() == []

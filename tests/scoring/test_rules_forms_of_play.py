@@ -422,3 +422,13 @@ def test_the_presets_are_bundles_of_settings():
     assert core.preset_of(Rules(tables_per_team=10), 4) == Preset.CUSTOM
     with pytest.raises(RulesError, match="56 is played by 4, 6 or 8 players, not 5."):
         core.preset_rules(Preset.KODI, 5)
+
+
+def test_a_points_sheet_bounds_what_one_deal_can_score():
+    """Nothing is conserved on a sheet, so one deal scores at most 4,000 points."""
+    big = Rules(
+        scoring="points", deal_limit=18, bands=(core.Band(28, 56, 4000, 4000),), redouble_factor=4
+    )
+    with pytest.raises(RulesError, match="could score 16000"):
+        core.check_house_rules(big)
+    core.check_house_rules(core.preset_rules(Preset.INTERNATIONAL))

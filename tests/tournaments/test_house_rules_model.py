@@ -86,3 +86,13 @@ def test_the_migration_raises_a_tournaments_zero_factor_to_one_and_keeps_the_res
     )
     with pytest.raises(IntegrityError), transaction.atomic():
         Tournament.objects.filter(pk=kept.pk).update(double_factor=0)
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_points_sheet_without_a_deal_limit():
+    game = start_game(2, rules=core.preset_rules(core.Preset.KODI, 4))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.filter(pk=game.pk).update(scoring="points", kodi=False, deal_limit=None)
+    tournament = Tournament.objects.create(name="Sheet Cup", starts_on=datetime.date(2026, 9, 1))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Tournament.objects.filter(pk=tournament.pk).update(scoring="points")

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,236 +15,544 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('label', models.CharField(max_length=120, verbose_name='label')),
-                ('status', models.CharField(choices=[('in_progress', 'In progress'), ('finished', 'Finished')], default='in_progress', max_length=20, verbose_name='status')),
-                ('first_dealer_seat', models.PositiveSmallIntegerField(verbose_name="first dealer's seat")),
-                ('tables_per_team', models.PositiveSmallIntegerField(default=12, verbose_name='tables per team')),
-                ('payout_bands', models.JSONField(blank=True, default=list, verbose_name='payout schedule')),
-                ('double_factor', models.PositiveSmallIntegerField(default=2, verbose_name='doubling factor')),
-                ('redouble_factor', models.PositiveSmallIntegerField(default=4, verbose_name='redoubling factor')),
-                ('deals_played', models.PositiveIntegerField(default=0, verbose_name='deals played')),
-                ('dealer_seat', models.PositiveSmallIntegerField(default=0, verbose_name="next dealer's seat")),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='started')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='last change')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='started by')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("label", models.CharField(max_length=120, verbose_name="label")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("in_progress", "In progress"), ("finished", "Finished")],
+                        default="in_progress",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "first_dealer_seat",
+                    models.PositiveSmallIntegerField(verbose_name="first dealer's seat"),
+                ),
+                (
+                    "tables_per_team",
+                    models.PositiveSmallIntegerField(default=12, verbose_name="tables per team"),
+                ),
+                (
+                    "payout_bands",
+                    models.JSONField(blank=True, default=list, verbose_name="payout schedule"),
+                ),
+                (
+                    "double_factor",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="doubling factor"),
+                ),
+                (
+                    "redouble_factor",
+                    models.PositiveSmallIntegerField(default=4, verbose_name="redoubling factor"),
+                ),
+                (
+                    "deals_played",
+                    models.PositiveIntegerField(default=0, verbose_name="deals played"),
+                ),
+                (
+                    "dealer_seat",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="next dealer's seat"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="started")),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="last change")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="started by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game',
-                'verbose_name_plural': 'games',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name": "game",
+                "verbose_name_plural": "games",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='GameTeam',
+            name="GameTeam",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='order at the table')),
-                ('tables', models.PositiveSmallIntegerField(verbose_name='tables')),
-                ('place', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='place')),
-                ('out_in_deal', models.PositiveIntegerField(blank=True, null=True, verbose_name='out in deal')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teams', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(verbose_name="order at the table")),
+                ("tables", models.PositiveSmallIntegerField(verbose_name="tables")),
+                (
+                    "place",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="place"),
+                ),
+                (
+                    "out_in_deal",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="out in deal"),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="teams",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'team in a game',
-                'verbose_name_plural': 'teams in games',
-                'ordering': ['game', 'position'],
-            },
-        ),
-        migrations.AddField(
-            model_name='game',
-            name='winner',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.gameteam', verbose_name='winner'),
-        ),
-        migrations.CreateModel(
-            name='Player',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, verbose_name='name')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='added')),
-            ],
-            options={
-                'verbose_name': 'player',
-                'verbose_name_plural': 'players',
-                'ordering': ['name'],
-                'constraints': [models.UniqueConstraint(django.db.models.functions.text.Lower('name'), name='player_name_unique_ignoring_case')],
-            },
-        ),
-        migrations.AddField(
-            model_name='gameteam',
-            name='first_player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player'),
-        ),
-        migrations.AddField(
-            model_name='gameteam',
-            name='second_player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player'),
-        ),
-        migrations.CreateModel(
-            name='Round',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(verbose_name='deal')),
-                ('all_pass', models.BooleanField(default=False, verbose_name='all passed')),
-                ('bid', models.PositiveSmallIntegerField(verbose_name='bid')),
-                ('trump', models.CharField(choices=[('clubs', 'Clubs'), ('diamonds', 'Diamonds'), ('hearts', 'Hearts'), ('spades', 'Spades'), ('no-trumps', 'No trumps')], max_length=10, verbose_name='trumps')),
-                ('doubling', models.CharField(choices=[('none', 'Not doubled'), ('double', 'Doubled'), ('redouble', 'Redoubled')], default='none', max_length=10, verbose_name='doubling')),
-                ('made', models.BooleanField(verbose_name='made')),
-                ('recorded_at', models.DateTimeField(auto_now_add=True, verbose_name='recorded')),
-                ('dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='dealer')),
-                ('declarer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='declarer')),
-                ('declaring_team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.gameteam', verbose_name='declaring team')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='games.game')),
-                ('recorded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='recorded by')),
-            ],
-            options={
-                'verbose_name': 'deal',
-                'verbose_name_plural': 'deals',
-                'ordering': ['game', 'number'],
-            },
-        ),
-        migrations.CreateModel(
-            name='Pile',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('points', models.PositiveSmallIntegerField(verbose_name='card points')),
-                ('game_team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='piles', to='games.gameteam')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='piles', to='games.round')),
-            ],
-            options={
-                'verbose_name': 'pile',
-                'verbose_name_plural': 'piles',
-            },
-        ),
-        migrations.CreateModel(
-            name='LedgerEntry',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('change', models.SmallIntegerField(verbose_name='change')),
-                ('balance', models.PositiveSmallIntegerField(verbose_name='tables after')),
-                ('game_team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ledger', to='games.gameteam')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ledger', to='games.round')),
-            ],
-            options={
-                'verbose_name': 'ledger entry',
-                'verbose_name_plural': 'ledger entries',
-                'ordering': ['round__number', 'game_team__position'],
-            },
-        ),
-        migrations.CreateModel(
-            name='Team',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=170, verbose_name='name')),
-                ('first_player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='first player')),
-                ('second_player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='second player')),
-            ],
-            options={
-                'verbose_name': 'team',
-                'verbose_name_plural': 'teams',
-                'ordering': ['name'],
+                "verbose_name": "team in a game",
+                "verbose_name_plural": "teams in games",
+                "ordering": ["game", "position"],
             },
         ),
         migrations.AddField(
-            model_name='gameteam',
-            name='team',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='game_entries', to='games.team'),
+            model_name="game",
+            name="winner",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="games.gameteam",
+                verbose_name="winner",
+            ),
         ),
         migrations.CreateModel(
-            name='Change',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(verbose_name='deal')),
-                ('action', models.CharField(choices=[('recorded', 'Recorded'), ('edited', 'Corrected'), ('undone', 'Undone')], max_length=10, verbose_name='action')),
-                ('before', models.JSONField(blank=True, null=True, verbose_name='before')),
-                ('after', models.JSONField(blank=True, null=True, verbose_name='after')),
-                ('made_at', models.DateTimeField(auto_now_add=True, verbose_name='when')),
-                ('made_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='by')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, verbose_name="name")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="added")),
             ],
             options={
-                'verbose_name': 'change',
-                'verbose_name_plural': 'changes',
-                'ordering': ['-made_at', '-id'],
-                'indexes': [models.Index(fields=['game', '-made_at'], name='change_game_made_at')],
+                "verbose_name": "player",
+                "verbose_name_plural": "players",
+                "ordering": ["name"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        django.db.models.functions.text.Lower("name"),
+                        name="player_name_unique_ignoring_case",
+                    )
+                ],
+            },
+        ),
+        migrations.AddField(
+            model_name="gameteam",
+            name="first_player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="games.player"
+            ),
+        ),
+        migrations.AddField(
+            model_name="gameteam",
+            name="second_player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="games.player"
+            ),
+        ),
+        migrations.CreateModel(
+            name="Round",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(verbose_name="deal")),
+                ("all_pass", models.BooleanField(default=False, verbose_name="all passed")),
+                ("bid", models.PositiveSmallIntegerField(verbose_name="bid")),
+                (
+                    "trump",
+                    models.CharField(
+                        choices=[
+                            ("clubs", "Clubs"),
+                            ("diamonds", "Diamonds"),
+                            ("hearts", "Hearts"),
+                            ("spades", "Spades"),
+                            ("no-trumps", "No trumps"),
+                        ],
+                        max_length=10,
+                        verbose_name="trumps",
+                    ),
+                ),
+                (
+                    "doubling",
+                    models.CharField(
+                        choices=[
+                            ("none", "Not doubled"),
+                            ("double", "Doubled"),
+                            ("redouble", "Redoubled"),
+                        ],
+                        default="none",
+                        max_length=10,
+                        verbose_name="doubling",
+                    ),
+                ),
+                ("made", models.BooleanField(verbose_name="made")),
+                ("recorded_at", models.DateTimeField(auto_now_add=True, verbose_name="recorded")),
+                (
+                    "dealer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.player",
+                        verbose_name="dealer",
+                    ),
+                ),
+                (
+                    "declarer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.player",
+                        verbose_name="declarer",
+                    ),
+                ),
+                (
+                    "declaring_team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.gameteam",
+                        verbose_name="declaring team",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rounds",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="recorded by",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "deal",
+                "verbose_name_plural": "deals",
+                "ordering": ["game", "number"],
+            },
+        ),
+        migrations.CreateModel(
+            name="Pile",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("points", models.PositiveSmallIntegerField(verbose_name="card points")),
+                (
+                    "game_team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="piles",
+                        to="games.gameteam",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="piles",
+                        to="games.round",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "pile",
+                "verbose_name_plural": "piles",
+            },
+        ),
+        migrations.CreateModel(
+            name="LedgerEntry",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("change", models.SmallIntegerField(verbose_name="change")),
+                ("balance", models.PositiveSmallIntegerField(verbose_name="tables after")),
+                (
+                    "game_team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ledger",
+                        to="games.gameteam",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ledger",
+                        to="games.round",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "ledger entry",
+                "verbose_name_plural": "ledger entries",
+                "ordering": ["round__number", "game_team__position"],
+            },
+        ),
+        migrations.CreateModel(
+            name="Team",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=170, verbose_name="name")),
+                (
+                    "first_player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.player",
+                        verbose_name="first player",
+                    ),
+                ),
+                (
+                    "second_player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.player",
+                        verbose_name="second player",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "team",
+                "verbose_name_plural": "teams",
+                "ordering": ["name"],
+            },
+        ),
+        migrations.AddField(
+            model_name="gameteam",
+            name="team",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="game_entries",
+                to="games.team",
+            ),
+        ),
+        migrations.CreateModel(
+            name="Change",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(verbose_name="deal")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("recorded", "Recorded"),
+                            ("edited", "Corrected"),
+                            ("undone", "Undone"),
+                        ],
+                        max_length=10,
+                        verbose_name="action",
+                    ),
+                ),
+                ("before", models.JSONField(blank=True, null=True, verbose_name="before")),
+                ("after", models.JSONField(blank=True, null=True, verbose_name="after")),
+                ("made_at", models.DateTimeField(auto_now_add=True, verbose_name="when")),
+                (
+                    "made_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="by",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="games.game",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "change",
+                "verbose_name_plural": "changes",
+                "ordering": ["-made_at", "-id"],
+                "indexes": [models.Index(fields=["game", "-made_at"], name="change_game_made_at")],
             },
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', '-created_at'], name='game_status_created'),
+            model_name="game",
+            index=models.Index(fields=["status", "-created_at"], name="game_status_created"),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('label'), name='game_label_unique_ignoring_case'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("label"),
+                name="game_label_unique_ignoring_case",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('tables_per_team__gte', 1)), name='game_tables_at_least_one'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("tables_per_team__gte", 1)), name="game_tables_at_least_one"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('double_factor__gte', 1), ('redouble_factor__gte', 1)), name='game_doubling_factors_positive'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("double_factor__gte", 1), ("redouble_factor__gte", 1)),
+                name="game_doubling_factors_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='round_one_per_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("game", "number"), name="round_one_per_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='round_number_from_1'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="round_number_from_1"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('bid__gte', 28), ('bid__lte', 56)), name='round_bid_in_range'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("bid__gte", 28), ("bid__lte", 56)), name="round_bid_in_range"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('trump__in', ['clubs', 'diamonds', 'hearts', 'spades', 'no-trumps'])), name='round_trump_known'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("trump__in", ["clubs", "diamonds", "hearts", "spades", "no-trumps"])
+                ),
+                name="round_trump_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('doubling__in', ['none', 'double', 'redouble'])), name='round_doubling_known'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("doubling__in", ["none", "double", "redouble"])),
+                name="round_doubling_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('all_pass', False), ('declarer__isnull', False)), models.Q(('all_pass', True), ('bid', 28), ('declarer__isnull', True), ('doubling', 'none'), ('trump', 'no-trumps')), _connector='OR'), name='round_declarer_unless_all_pass'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("all_pass", False), ("declarer__isnull", False)),
+                    models.Q(
+                        ("all_pass", True),
+                        ("bid", 28),
+                        ("declarer__isnull", True),
+                        ("doubling", "none"),
+                        ("trump", "no-trumps"),
+                    ),
+                    _connector="OR",
+                ),
+                name="round_declarer_unless_all_pass",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pile',
-            constraint=models.UniqueConstraint(fields=('round', 'game_team'), name='pile_one_per_team'),
+            model_name="pile",
+            constraint=models.UniqueConstraint(
+                fields=("round", "game_team"), name="pile_one_per_team"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pile',
-            constraint=models.CheckConstraint(condition=models.Q(('points__gte', 0), ('points__lte', 56)), name='pile_points_0_to_56'),
+            model_name="pile",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("points__gte", 0), ("points__lte", 56)),
+                name="pile_points_0_to_56",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgerentry',
-            constraint=models.UniqueConstraint(fields=('round', 'game_team'), name='ledger_one_per_team'),
+            model_name="ledgerentry",
+            constraint=models.UniqueConstraint(
+                fields=("round", "game_team"), name="ledger_one_per_team"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgerentry',
-            constraint=models.CheckConstraint(condition=models.Q(('balance__gte', 0)), name='ledger_balance_not_negative'),
+            model_name="ledgerentry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("balance__gte", 0)), name="ledger_balance_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), name='team_name_unique_ignoring_case'),
+            model_name="team",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"), name="team_name_unique_ignoring_case"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('first_player', models.F('second_player')), _negated=True), name='team_partners_differ'),
+            model_name="team",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("first_player", models.F("second_player")), _negated=True),
+                name="team_partners_differ",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameteam',
-            constraint=models.UniqueConstraint(fields=('game', 'position'), name='gameteam_one_per_position'),
+            model_name="gameteam",
+            constraint=models.UniqueConstraint(
+                fields=("game", "position"), name="gameteam_one_per_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameteam',
-            constraint=models.UniqueConstraint(fields=('game', 'team'), name='gameteam_team_once_per_game'),
+            model_name="gameteam",
+            constraint=models.UniqueConstraint(
+                fields=("game", "team"), name="gameteam_team_once_per_game"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameteam',
-            constraint=models.CheckConstraint(condition=models.Q(('first_player', models.F('second_player')), _negated=True), name='gameteam_partners_differ'),
+            model_name="gameteam",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("first_player", models.F("second_player")), _negated=True),
+                name="gameteam_partners_differ",
+            ),
         ),
     ]

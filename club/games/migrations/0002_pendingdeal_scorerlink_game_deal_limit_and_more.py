@@ -6,129 +6,192 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PendingDeal',
+            name="PendingDeal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(verbose_name='deal')),
-                ('entry', models.JSONField(verbose_name='deal as entered')),
-                ('sent_at', models.DateTimeField(auto_now_add=True, verbose_name='sent')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(verbose_name="deal")),
+                ("entry", models.JSONField(verbose_name="deal as entered")),
+                ("sent_at", models.DateTimeField(auto_now_add=True, verbose_name="sent")),
             ],
             options={
-                'verbose_name': 'deal waiting for confirmation',
-                'verbose_name_plural': 'deals waiting for confirmation',
+                "verbose_name": "deal waiting for confirmation",
+                "verbose_name_plural": "deals waiting for confirmation",
             },
         ),
         migrations.CreateModel(
-            name='ScorerLink',
+            name="ScorerLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(max_length=64, unique=True, verbose_name='secret')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('revoked_at', models.DateTimeField(blank=True, null=True, verbose_name='revoked')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("token", models.CharField(max_length=64, unique=True, verbose_name="secret")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                ("revoked_at", models.DateTimeField(blank=True, null=True, verbose_name="revoked")),
             ],
             options={
-                'verbose_name': 'scorer link',
-                'verbose_name_plural': 'scorer links',
-                'ordering': ['game', 'game_team__position', '-created_at'],
+                "verbose_name": "scorer link",
+                "verbose_name_plural": "scorer links",
+                "ordering": ["game", "game_team__position", "-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='game',
-            name='deal_limit',
-            field=models.PositiveIntegerField(blank=True, null=True, verbose_name='deal limit'),
+            model_name="game",
+            name="deal_limit",
+            field=models.PositiveIntegerField(blank=True, null=True, verbose_name="deal limit"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='ended_early',
-            field=models.BooleanField(default=False, verbose_name='ended by the organiser'),
+            model_name="game",
+            name="ended_early",
+            field=models.BooleanField(default=False, verbose_name="ended by the organiser"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='finished_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='finished'),
+            model_name="game",
+            name="finished_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="finished"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='require_confirmation',
-            field=models.BooleanField(default=False, verbose_name='deals need confirming'),
+            model_name="game",
+            name="require_confirmation",
+            field=models.BooleanField(default=False, verbose_name="deals need confirming"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='results_locked',
-            field=models.BooleanField(default=False, verbose_name='results locked'),
+            model_name="game",
+            name="results_locked",
+            field=models.BooleanField(default=False, verbose_name="results locked"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='active',
-            field=models.BooleanField(default=True, verbose_name='active'),
+            model_name="player",
+            name="active",
+            field=models.BooleanField(default=True, verbose_name="active"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='member_number',
-            field=models.CharField(blank=True, max_length=30, verbose_name='member number'),
+            model_name="player",
+            name="member_number",
+            field=models.CharField(blank=True, max_length=30, verbose_name="member number"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='nickname',
-            field=models.CharField(blank=True, max_length=80, verbose_name='nickname'),
+            model_name="player",
+            name="nickname",
+            field=models.CharField(blank=True, max_length=80, verbose_name="nickname"),
         ),
         migrations.AlterField(
-            model_name='change',
-            name='action',
-            field=models.CharField(choices=[('recorded', 'Recorded'), ('edited', 'Corrected'), ('undone', 'Undone'), ('proposed', 'Sent for confirmation'), ('rejected', 'Rejected'), ('ended', 'Ended by the organiser')], max_length=10, verbose_name='action'),
+            model_name="change",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("recorded", "Recorded"),
+                    ("edited", "Corrected"),
+                    ("undone", "Undone"),
+                    ("proposed", "Sent for confirmation"),
+                    ("rejected", "Rejected"),
+                    ("ended", "Ended by the organiser"),
+                ],
+                max_length=10,
+                verbose_name="action",
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['finished_at', 'id'], name='game_finished_order'),
+            model_name="game",
+            index=models.Index(fields=["finished_at", "id"], name="game_finished_order"),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('deal_limit__isnull', True), ('deal_limit__gte', 1), _connector='OR'), name='game_deal_limit_positive'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("deal_limit__isnull", True), ("deal_limit__gte", 1), _connector="OR"
+                ),
+                name="game_deal_limit_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('member_number', ''), _negated=True), fields=('member_number',), name='player_member_number_unique'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("member_number", ""), _negated=True),
+                fields=("member_number",),
+                name="player_member_number_unique",
+            ),
         ),
         migrations.AddField(
-            model_name='pendingdeal',
-            name='game',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pending_deals', to='games.game'),
+            model_name="pendingdeal",
+            name="game",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="pending_deals",
+                to="games.game",
+            ),
         ),
         migrations.AddField(
-            model_name='scorerlink',
-            name='created_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by'),
+            model_name="scorerlink",
+            name="created_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="created by",
+            ),
         ),
         migrations.AddField(
-            model_name='scorerlink',
-            name='game',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scorer_links', to='games.game'),
+            model_name="scorerlink",
+            name="game",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="scorer_links",
+                to="games.game",
+            ),
         ),
         migrations.AddField(
-            model_name='scorerlink',
-            name='game_team',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='scorer_links', to='games.gameteam', verbose_name='team'),
+            model_name="scorerlink",
+            name="game_team",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="scorer_links",
+                to="games.gameteam",
+                verbose_name="team",
+            ),
         ),
         migrations.AddField(
-            model_name='pendingdeal',
-            name='sent_by',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.scorerlink', verbose_name='sent by'),
+            model_name="pendingdeal",
+            name="sent_by",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="games.scorerlink",
+                verbose_name="sent by",
+            ),
         ),
         migrations.AddField(
-            model_name='change',
-            name='scorer_link',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.scorerlink', verbose_name='through scorer link'),
+            model_name="change",
+            name="scorer_link",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="games.scorerlink",
+                verbose_name="through scorer link",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pendingdeal',
-            constraint=models.UniqueConstraint(fields=('game',), name='pendingdeal_one_per_game'),
+            model_name="pendingdeal",
+            constraint=models.UniqueConstraint(fields=("game",), name="pendingdeal_one_per_game"),
         ),
     ]

@@ -4,30 +4,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_pendingdeal_scorerlink_game_deal_limit_and_more'),
+        ("games", "0002_pendingdeal_scorerlink_game_deal_limit_and_more"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SubmittedForm',
+            name="SubmittedForm",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.UUIDField(unique=True)),
-                ('path', models.CharField(max_length=500)),
-                ('user_id', models.BigIntegerField(blank=True, null=True)),
-                ('done', models.BooleanField(default=False)),
-                ('status', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('location', models.CharField(blank=True, max_length=1000)),
-                ('headers', models.JSONField(blank=True, default=dict)),
-                ('body', models.BinaryField(blank=True, default=b'')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.UUIDField(unique=True)),
+                ("path", models.CharField(max_length=500)),
+                ("user_id", models.BigIntegerField(blank=True, null=True)),
+                ("done", models.BooleanField(default=False)),
+                ("status", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("location", models.CharField(blank=True, max_length=1000)),
+                ("headers", models.JSONField(blank=True, default=dict)),
+                ("body", models.BinaryField(blank=True, default=b"")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': 'submitted form',
-                'verbose_name_plural': 'submitted forms',
-                'indexes': [models.Index(fields=['created_at'], name='submittedform_created')],
+                "verbose_name": "submitted form",
+                "verbose_name_plural": "submitted forms",
+                "indexes": [models.Index(fields=["created_at"], name="submittedform_created")],
             },
         ),
     ]

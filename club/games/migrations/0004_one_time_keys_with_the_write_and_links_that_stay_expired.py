@@ -19,7 +19,6 @@ def expire_links_of_finished_games(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0003_submitted_forms"),
     ]
@@ -28,9 +27,7 @@ class Migration(migrations.Migration):
         migrations.RunPython(forget_kept_answers, migrations.RunPython.noop),
         migrations.RemoveField(model_name="submittedform", name="done"),
         migrations.RemoveField(model_name="submittedform", name="location"),
-        migrations.AlterField(
-            model_name="submittedform", name="path", field=models.TextField()
-        ),
+        migrations.AlterField(model_name="submittedform", name="path", field=models.TextField()),
         migrations.AddField(
             model_name="submittedform",
             name="digest",

@@ -16,180 +16,362 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_clamp_house_rules_beyond_the_bounds'),
+        ("games", "0005_clamp_house_rules_beyond_the_bounds"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='round',
-            name='round_bid_in_range',
+            model_name="round",
+            name="round_bid_in_range",
         ),
         migrations.RemoveConstraint(
-            model_name='round',
-            name='round_trump_known',
+            model_name="round",
+            name="round_trump_known",
         ),
         migrations.RemoveConstraint(
-            model_name='round',
-            name='round_declarer_unless_all_pass',
+            model_name="round",
+            name="round_declarer_unless_all_pass",
         ),
         migrations.AddField(
-            model_name='game',
-            name='all_pass',
-            field=models.BooleanField(default=True, verbose_name='a deal may be passed out'),
+            model_name="game",
+            name="all_pass",
+            field=models.BooleanField(default=True, verbose_name="a deal may be passed out"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='doubling_mode',
-            field=models.CharField(choices=[('multiply', 'Multiplies'), ('add', 'Adds')], default='multiply', max_length=10, verbose_name='doubling'),
+            model_name="game",
+            name="doubling_mode",
+            field=models.CharField(
+                choices=[("multiply", "Multiplies"), ("add", "Adds")],
+                default="multiply",
+                max_length=10,
+                verbose_name="doubling",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='kodi',
-            field=models.BooleanField(default=False, verbose_name='kodi'),
+            model_name="game",
+            name="kodi",
+            field=models.BooleanField(default=False, verbose_name="kodi"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='scoring',
-            field=models.CharField(choices=[('tables', 'Tables'), ('points', 'Points')], default='tables', max_length=10, verbose_name='scoring'),
+            model_name="game",
+            name="scoring",
+            field=models.CharField(
+                choices=[("tables", "Tables"), ("points", "Points")],
+                default="tables",
+                max_length=10,
+                verbose_name="scoring",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='small_deck',
-            field=models.BooleanField(default=False, verbose_name='four players: J 9 A 10 only'),
+            model_name="game",
+            name="small_deck",
+            field=models.BooleanField(default=False, verbose_name="four players: J 9 A 10 only"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='team_size',
-            field=models.PositiveSmallIntegerField(default=2, verbose_name='players in a team'),
+            model_name="game",
+            name="team_size",
+            field=models.PositiveSmallIntegerField(default=2, verbose_name="players in a team"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='thani_failed',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='a thani failed moves'),
+            model_name="game",
+            name="thani_failed",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="a thani failed moves"
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='thani_made',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='a thani made moves'),
+            model_name="game",
+            name="thani_made",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="a thani made moves"
+            ),
         ),
         migrations.AddField(
-            model_name='gameteam',
-            name='fourth_player',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='fourth player'),
+            model_name="gameteam",
+            name="fourth_player",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="games.player",
+                verbose_name="fourth player",
+            ),
         ),
         migrations.AddField(
-            model_name='gameteam',
-            name='kodis',
-            field=models.PositiveSmallIntegerField(default=0, verbose_name='kodis'),
+            model_name="gameteam",
+            name="kodis",
+            field=models.PositiveSmallIntegerField(default=0, verbose_name="kodis"),
         ),
         migrations.AddField(
-            model_name='gameteam',
-            name='score',
-            field=models.PositiveIntegerField(default=0, verbose_name='points'),
+            model_name="gameteam",
+            name="score",
+            field=models.PositiveIntegerField(default=0, verbose_name="points"),
         ),
         migrations.AddField(
-            model_name='gameteam',
-            name='third_player',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='third player'),
+            model_name="gameteam",
+            name="third_player",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="games.player",
+                verbose_name="third player",
+            ),
         ),
         migrations.AddField(
-            model_name='round',
-            name='thani',
-            field=models.BooleanField(default=False, verbose_name='thani'),
+            model_name="round",
+            name="thani",
+            field=models.BooleanField(default=False, verbose_name="thani"),
         ),
         migrations.AddField(
-            model_name='team',
-            name='fourth_player',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='fourth player'),
+            model_name="team",
+            name="fourth_player",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="games.player",
+                verbose_name="fourth player",
+            ),
         ),
         migrations.AddField(
-            model_name='team',
-            name='third_player',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='third player'),
+            model_name="team",
+            name="third_player",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="games.player",
+                verbose_name="third player",
+            ),
         ),
         migrations.AlterField(
-            model_name='gameteam',
-            name='first_player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='first player'),
+            model_name="gameteam",
+            name="first_player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="games.player",
+                verbose_name="first player",
+            ),
         ),
         migrations.AlterField(
-            model_name='gameteam',
-            name='second_player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player', verbose_name='second player'),
+            model_name="gameteam",
+            name="second_player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="games.player",
+                verbose_name="second player",
+            ),
         ),
         migrations.AlterField(
-            model_name='ledgerentry',
-            name='balance',
-            field=models.PositiveIntegerField(verbose_name='tables after'),
+            model_name="ledgerentry",
+            name="balance",
+            field=models.PositiveIntegerField(verbose_name="tables after"),
         ),
         migrations.AlterField(
-            model_name='ledgerentry',
-            name='change',
-            field=models.IntegerField(verbose_name='change'),
+            model_name="ledgerentry",
+            name="change",
+            field=models.IntegerField(verbose_name="change"),
         ),
         migrations.AlterField(
-            model_name='round',
-            name='bid',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='bid'),
+            model_name="round",
+            name="bid",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="bid"),
         ),
         migrations.AlterField(
-            model_name='round',
-            name='trump',
-            field=models.CharField(blank=True, choices=[('clubs', 'Clubs'), ('diamonds', 'Diamonds'), ('hearts', 'Hearts'), ('spades', 'Spades'), ('no-trumps', 'No trumps')], max_length=10, verbose_name='trumps'),
+            model_name="round",
+            name="trump",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("clubs", "Clubs"),
+                    ("diamonds", "Diamonds"),
+                    ("hearts", "Hearts"),
+                    ("spades", "Spades"),
+                    ("no-trumps", "No trumps"),
+                ],
+                max_length=10,
+                verbose_name="trumps",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('team_size__gte', 2), ('team_size__lte', 4)), name='game_team_size_2_to_4'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("team_size__gte", 2), ("team_size__lte", 4)),
+                name="game_team_size_2_to_4",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('scoring__in', ['tables', 'points']), ('doubling_mode__in', ['multiply', 'add'])), name='game_scoring_and_doubling_known'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("scoring__in", ["tables", "points"]),
+                    ("doubling_mode__in", ["multiply", "add"]),
+                ),
+                name="game_scoring_and_doubling_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('kodi', False), ('scoring', 'tables'), _connector='OR'), name='game_kodi_in_tables_only'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kodi", False), ("scoring", "tables"), _connector="OR"),
+                name="game_kodi_in_tables_only",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('thani_failed__isnull', True), ('thani_made__isnull', True)), models.Q(('thani_failed__isnull', False), ('thani_made__isnull', False)), _connector='OR'), name='game_thani_made_and_failed'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("thani_failed__isnull", True), ("thani_made__isnull", True)),
+                    models.Q(("thani_failed__isnull", False), ("thani_made__isnull", False)),
+                    _connector="OR",
+                ),
+                name="game_thani_made_and_failed",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameteam',
-            constraint=models.CheckConstraint(condition=models.Q(('fourth_player__isnull', True), ('third_player__isnull', False), _connector='OR'), name='gameteam_fourth_after_third'),
+            model_name="gameteam",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("fourth_player__isnull", True),
+                    ("third_player__isnull", False),
+                    _connector="OR",
+                ),
+                name="gameteam_fourth_after_third",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameteam',
-            constraint=models.CheckConstraint(condition=models.Q(('third_player__isnull', True), models.Q(models.Q(('third_player', models.F('first_player')), _negated=True), models.Q(('third_player', models.F('second_player')), _negated=True)), _connector='OR'), name='gameteam_third_differs'),
+            model_name="gameteam",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("third_player__isnull", True),
+                    models.Q(
+                        models.Q(("third_player", models.F("first_player")), _negated=True),
+                        models.Q(("third_player", models.F("second_player")), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="gameteam_third_differs",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameteam',
-            constraint=models.CheckConstraint(condition=models.Q(('fourth_player__isnull', True), models.Q(models.Q(('fourth_player', models.F('first_player')), _negated=True), models.Q(('fourth_player', models.F('second_player')), _negated=True), models.Q(('fourth_player', models.F('third_player')), _negated=True)), _connector='OR'), name='gameteam_fourth_differs'),
+            model_name="gameteam",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("fourth_player__isnull", True),
+                    models.Q(
+                        models.Q(("fourth_player", models.F("first_player")), _negated=True),
+                        models.Q(("fourth_player", models.F("second_player")), _negated=True),
+                        models.Q(("fourth_player", models.F("third_player")), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="gameteam_fourth_differs",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('bid__gte', 28), ('bid__lte', 56)), models.Q(('bid__isnull', True), ('thani', True)), _connector='OR'), name='round_bid_in_range'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("bid__gte", 28), ("bid__lte", 56)),
+                    models.Q(("bid__isnull", True), ("thani", True)),
+                    _connector="OR",
+                ),
+                name="round_bid_in_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('trump__in', ['clubs', 'diamonds', 'hearts', 'spades', 'no-trumps']), models.Q(('thani', True), ('trump', '')), _connector='OR'), name='round_trump_known'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("trump__in", ["clubs", "diamonds", "hearts", "spades", "no-trumps"]),
+                    models.Q(("thani", True), ("trump", "")),
+                    _connector="OR",
+                ),
+                name="round_trump_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('all_pass', False), ('declarer__isnull', False), ('thani', False)), models.Q(('all_pass', False), ('bid__isnull', True), ('declarer__isnull', False), ('doubling', 'none'), ('thani', True), ('trump', '')), models.Q(('all_pass', True), ('bid', 28), ('declarer__isnull', True), ('doubling', 'none'), ('thani', False), ('trump', 'no-trumps')), _connector='OR'), name='round_declarer_unless_all_pass'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("all_pass", False), ("declarer__isnull", False), ("thani", False)),
+                    models.Q(
+                        ("all_pass", False),
+                        ("bid__isnull", True),
+                        ("declarer__isnull", False),
+                        ("doubling", "none"),
+                        ("thani", True),
+                        ("trump", ""),
+                    ),
+                    models.Q(
+                        ("all_pass", True),
+                        ("bid", 28),
+                        ("declarer__isnull", True),
+                        ("doubling", "none"),
+                        ("thani", False),
+                        ("trump", "no-trumps"),
+                    ),
+                    _connector="OR",
+                ),
+                name="round_declarer_unless_all_pass",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('fourth_player__isnull', True), ('third_player__isnull', False), _connector='OR'), name='team_fourth_after_third'),
+            model_name="team",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("fourth_player__isnull", True),
+                    ("third_player__isnull", False),
+                    _connector="OR",
+                ),
+                name="team_fourth_after_third",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('third_player__isnull', True), models.Q(models.Q(('third_player', models.F('first_player')), _negated=True), models.Q(('third_player', models.F('second_player')), _negated=True)), _connector='OR'), name='team_third_differs'),
+            model_name="team",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("third_player__isnull", True),
+                    models.Q(
+                        models.Q(("third_player", models.F("first_player")), _negated=True),
+                        models.Q(("third_player", models.F("second_player")), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="team_third_differs",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('fourth_player__isnull', True), models.Q(models.Q(('fourth_player', models.F('first_player')), _negated=True), models.Q(('fourth_player', models.F('second_player')), _negated=True), models.Q(('fourth_player', models.F('third_player')), _negated=True)), _connector='OR'), name='team_fourth_differs'),
+            model_name="team",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("fourth_player__isnull", True),
+                    models.Q(
+                        models.Q(("fourth_player", models.F("first_player")), _negated=True),
+                        models.Q(("fourth_player", models.F("second_player")), _negated=True),
+                        models.Q(("fourth_player", models.F("third_player")), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="team_fourth_differs",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("scoring", "tables"), ("deal_limit__isnull", False), _connector="OR"
+                ),
+                name="game_points_need_a_deal_limit",
+            ),
         ),
     ]

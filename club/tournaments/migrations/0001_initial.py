@@ -7,171 +7,400 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_pendingdeal_scorerlink_game_deal_limit_and_more'),
+        ("games", "0002_pendingdeal_scorerlink_game_deal_limit_and_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('starts_on', models.DateField(verbose_name='first day')),
-                ('ends_on', models.DateField(blank=True, null=True, verbose_name='last day')),
-                ('venue', models.CharField(blank=True, max_length=200, verbose_name='venue')),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('running', 'Running'), ('finished', 'Finished')], default='draft', max_length=10, verbose_name='status')),
-                ('is_final', models.BooleanField(default=False, verbose_name='results are final')),
-                ('tables_per_team', models.PositiveSmallIntegerField(default=12, verbose_name='tables per team')),
-                ('payout_bands', models.JSONField(blank=True, default=list, verbose_name='payout schedule')),
-                ('double_factor', models.PositiveSmallIntegerField(default=2, verbose_name='doubling factor')),
-                ('redouble_factor', models.PositiveSmallIntegerField(default=4, verbose_name='redoubling factor')),
-                ('deal_limit', models.PositiveIntegerField(blank=True, null=True, verbose_name='deals per game')),
-                ('points_scheme', models.JSONField(blank=True, default=dict, verbose_name='points by place')),
-                ('require_confirmation', models.BooleanField(default=False, verbose_name="deals from scorer links need another team's confirmation")),
-                ('results_version', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("starts_on", models.DateField(verbose_name="first day")),
+                ("ends_on", models.DateField(blank=True, null=True, verbose_name="last day")),
+                ("venue", models.CharField(blank=True, max_length=200, verbose_name="venue")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        default="draft",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("is_final", models.BooleanField(default=False, verbose_name="results are final")),
+                (
+                    "tables_per_team",
+                    models.PositiveSmallIntegerField(default=12, verbose_name="tables per team"),
+                ),
+                (
+                    "payout_bands",
+                    models.JSONField(blank=True, default=list, verbose_name="payout schedule"),
+                ),
+                (
+                    "double_factor",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="doubling factor"),
+                ),
+                (
+                    "redouble_factor",
+                    models.PositiveSmallIntegerField(default=4, verbose_name="redoubling factor"),
+                ),
+                (
+                    "deal_limit",
+                    models.PositiveIntegerField(
+                        blank=True, null=True, verbose_name="deals per game"
+                    ),
+                ),
+                (
+                    "points_scheme",
+                    models.JSONField(blank=True, default=dict, verbose_name="points by place"),
+                ),
+                (
+                    "require_confirmation",
+                    models.BooleanField(
+                        default=False,
+                        verbose_name="deals from scorer links need another team's confirmation",
+                    ),
+                ),
+                ("results_version", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="created by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament',
-                'verbose_name_plural': 'tournaments',
-                'ordering': ['-starts_on', '-id'],
+                "verbose_name": "tournament",
+                "verbose_name_plural": "tournaments",
+                "ordering": ["-starts_on", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Sitting',
+            name="Sitting",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='sitting')),
-                ('status', models.CharField(choices=[('proposed', 'Proposed'), ('confirmed', 'Confirmed')], default='proposed', max_length=10, verbose_name='status')),
-                ('game_size', models.PositiveSmallIntegerField(default=2, verbose_name='teams per game')),
-                ('proposal', models.JSONField(blank=True, default=list, verbose_name='proposed games')),
-                ('proposed_byes', models.JSONField(blank=True, default=list, verbose_name='proposed byes')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='drawn')),
-                ('confirmed_at', models.DateTimeField(blank=True, null=True, verbose_name='confirmed')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sittings', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="sitting")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("proposed", "Proposed"), ("confirmed", "Confirmed")],
+                        default="proposed",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "game_size",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="teams per game"),
+                ),
+                (
+                    "proposal",
+                    models.JSONField(blank=True, default=list, verbose_name="proposed games"),
+                ),
+                (
+                    "proposed_byes",
+                    models.JSONField(blank=True, default=list, verbose_name="proposed byes"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="drawn")),
+                (
+                    "confirmed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="confirmed"),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sittings",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'sitting',
-                'verbose_name_plural': 'sittings',
-                'ordering': ['tournament', 'number'],
+                "verbose_name": "sitting",
+                "verbose_name_plural": "sittings",
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentEvent',
+            name="TournamentEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(choices=[('created', 'Created'), ('started', 'Started'), ('drawn', 'Sitting drawn'), ('adjusted', 'Draw adjusted'), ('confirmed', 'Sitting confirmed'), ('time', 'Time called'), ('finished', 'Finished'), ('finalised', 'Results made final'), ('reopened', 'Reopened')], max_length=10, verbose_name='action')),
-                ('note', models.TextField(blank=True, verbose_name='note')),
-                ('made_at', models.DateTimeField(auto_now_add=True, verbose_name='when')),
-                ('made_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='by')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("created", "Created"),
+                            ("started", "Started"),
+                            ("drawn", "Sitting drawn"),
+                            ("adjusted", "Draw adjusted"),
+                            ("confirmed", "Sitting confirmed"),
+                            ("time", "Time called"),
+                            ("finished", "Finished"),
+                            ("finalised", "Results made final"),
+                            ("reopened", "Reopened"),
+                        ],
+                        max_length=10,
+                        verbose_name="action",
+                    ),
+                ),
+                ("note", models.TextField(blank=True, verbose_name="note")),
+                ("made_at", models.DateTimeField(auto_now_add=True, verbose_name="when")),
+                (
+                    "made_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="by",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="events",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament event',
-                'verbose_name_plural': 'tournament events',
-                'ordering': ['-made_at', '-id'],
+                "verbose_name": "tournament event",
+                "verbose_name_plural": "tournament events",
+                "ordering": ["-made_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentTeam',
+            name="TournamentTeam",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('registered_at', models.DateTimeField(auto_now_add=True, verbose_name='registered')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tournament_entries', to='games.team')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "registered_at",
+                    models.DateTimeField(auto_now_add=True, verbose_name="registered"),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_entries",
+                        to="games.team",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'registered team',
-                'verbose_name_plural': 'registered teams',
-                'ordering': ['tournament', 'team__name'],
+                "verbose_name": "registered team",
+                "verbose_name_plural": "registered teams",
+                "ordering": ["tournament", "team__name"],
             },
         ),
         migrations.CreateModel(
-            name='Standing',
+            name="Standing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('place', models.PositiveSmallIntegerField(verbose_name='place')),
-                ('shared', models.BooleanField(default=False, verbose_name='shared place')),
-                ('points', models.DecimalField(decimal_places=2, max_digits=8, verbose_name='points')),
-                ('games', models.PositiveSmallIntegerField(verbose_name='games')),
-                ('won', models.PositiveSmallIntegerField(verbose_name='won')),
-                ('net_tables', models.IntegerField(verbose_name='net tables')),
-                ('declared', models.PositiveIntegerField(verbose_name='contracts declared')),
-                ('made', models.PositiveIntegerField(verbose_name='contracts made')),
-                ('byes', models.PositiveSmallIntegerField(default=0, verbose_name='byes')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.tournament')),
-                ('entry', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='standing', to='tournaments.tournamentteam')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("place", models.PositiveSmallIntegerField(verbose_name="place")),
+                ("shared", models.BooleanField(default=False, verbose_name="shared place")),
+                (
+                    "points",
+                    models.DecimalField(decimal_places=2, max_digits=8, verbose_name="points"),
+                ),
+                ("games", models.PositiveSmallIntegerField(verbose_name="games")),
+                ("won", models.PositiveSmallIntegerField(verbose_name="won")),
+                ("net_tables", models.IntegerField(verbose_name="net tables")),
+                ("declared", models.PositiveIntegerField(verbose_name="contracts declared")),
+                ("made", models.PositiveIntegerField(verbose_name="contracts made")),
+                ("byes", models.PositiveSmallIntegerField(default=0, verbose_name="byes")),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "entry",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standing",
+                        to="tournaments.tournamentteam",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'standing',
-                'verbose_name_plural': 'standings',
-                'ordering': ['tournament', 'place', 'entry__team__name'],
+                "verbose_name": "standing",
+                "verbose_name_plural": "standings",
+                "ordering": ["tournament", "place", "entry__team__name"],
             },
         ),
         migrations.CreateModel(
-            name='Bye',
+            name="Bye",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sitting', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='byes', to='tournaments.sitting')),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='byes', to='tournaments.tournamentteam')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "sitting",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="byes",
+                        to="tournaments.sitting",
+                    ),
+                ),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="byes",
+                        to="tournaments.tournamentteam",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'bye',
-                'verbose_name_plural': 'byes',
+                "verbose_name": "bye",
+                "verbose_name_plural": "byes",
             },
         ),
         migrations.CreateModel(
-            name='SittingGame',
+            name="SittingGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table_label', models.CharField(max_length=40, verbose_name='table')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='order')),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='sitting_entry', to='games.game')),
-                ('sitting', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='tournaments.sitting')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table_label", models.CharField(max_length=40, verbose_name="table")),
+                ("position", models.PositiveSmallIntegerField(verbose_name="order")),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sitting_entry",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "sitting",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="tournaments.sitting",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game of a sitting',
-                'verbose_name_plural': 'games of sittings',
-                'ordering': ['sitting', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('sitting', 'table_label'), name='sittinggame_table_once_per_sitting')],
+                "verbose_name": "game of a sitting",
+                "verbose_name_plural": "games of sittings",
+                "ordering": ["sitting", "position"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("sitting", "table_label"), name="sittinggame_table_once_per_sitting"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), name='tournament_name_unique_ignoring_case'),
+            model_name="tournament",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"),
+                name="tournament_name_unique_ignoring_case",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('tables_per_team__gte', 1)), name='tournament_tables_at_least_one'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("tables_per_team__gte", 1)),
+                name="tournament_tables_at_least_one",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('deal_limit__isnull', True), ('deal_limit__gte', 1), _connector='OR'), name='tournament_deal_limit_positive'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("deal_limit__isnull", True), ("deal_limit__gte", 1), _connector="OR"
+                ),
+                name="tournament_deal_limit_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sitting',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='sitting_one_per_number'),
+            model_name="sitting",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="sitting_one_per_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sitting',
-            constraint=models.CheckConstraint(condition=models.Q(('game_size__gte', 2), ('game_size__lte', 4)), name='sitting_game_size_2_to_4'),
+            model_name="sitting",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("game_size__gte", 2), ("game_size__lte", 4)),
+                name="sitting_game_size_2_to_4",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournamentteam',
-            constraint=models.UniqueConstraint(fields=('tournament', 'team'), name='tournamentteam_team_once_per_tournament'),
+            model_name="tournamentteam",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "team"), name="tournamentteam_team_once_per_tournament"
+            ),
         ),
         migrations.AddIndex(
-            model_name='standing',
-            index=models.Index(fields=['tournament', 'place'], name='standing_tournament_place'),
+            model_name="standing",
+            index=models.Index(fields=["tournament", "place"], name="standing_tournament_place"),
         ),
         migrations.AddConstraint(
-            model_name='bye',
-            constraint=models.UniqueConstraint(fields=('sitting', 'entry'), name='bye_once_per_sitting'),
+            model_name="bye",
+            constraint=models.UniqueConstraint(
+                fields=("sitting", "entry"), name="bye_once_per_sitting"
+            ),
         ),
     ]

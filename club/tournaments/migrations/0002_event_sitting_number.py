@@ -4,20 +4,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournamentevent',
-            name='sitting_number',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='sitting'),
+            model_name="tournamentevent",
+            name="sitting_number",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="sitting"),
         ),
         migrations.AlterField(
-            model_name='tournamentevent',
-            name='action',
-            field=models.CharField(choices=[('created', 'Created'), ('started', 'Started'), ('drawn', 'Sitting drawn'), ('adjusted', 'Draw adjusted'), ('confirmed', 'Sitting confirmed'), ('time', 'Time called'), ('finished', 'Finished'), ('finalised', 'Results made final'), ('reopened', 'Reopened'), ('discarded', 'Draw discarded')], max_length=10, verbose_name='action'),
+            model_name="tournamentevent",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("created", "Created"),
+                    ("started", "Started"),
+                    ("drawn", "Sitting drawn"),
+                    ("adjusted", "Draw adjusted"),
+                    ("confirmed", "Sitting confirmed"),
+                    ("time", "Time called"),
+                    ("finished", "Finished"),
+                    ("finalised", "Results made final"),
+                    ("reopened", "Reopened"),
+                    ("discarded", "Draw discarded"),
+                ],
+                max_length=10,
+                verbose_name="action",
+            ),
         ),
     ]

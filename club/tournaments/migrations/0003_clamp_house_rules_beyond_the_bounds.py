@@ -8,7 +8,9 @@ import importlib
 
 from django.db import migrations
 
-clamp = importlib.import_module("club.games.migrations.0005_clamp_house_rules_beyond_the_bounds").clamp
+clamp = importlib.import_module(
+    "club.games.migrations.0005_clamp_house_rules_beyond_the_bounds"
+).clamp
 
 
 def clamp_tournaments(apps, schema_editor):

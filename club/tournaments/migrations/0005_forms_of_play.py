@@ -7,67 +7,108 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_tournament_doubling_factors_positive'),
+        ("tournaments", "0004_tournament_doubling_factors_positive"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='all_pass',
-            field=models.BooleanField(default=True, verbose_name='a deal may be passed out'),
+            model_name="tournament",
+            name="all_pass",
+            field=models.BooleanField(default=True, verbose_name="a deal may be passed out"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='doubling_mode',
-            field=models.CharField(choices=[('multiply', 'Multiplies'), ('add', 'Adds')], default='multiply', max_length=10, verbose_name='doubling'),
+            model_name="tournament",
+            name="doubling_mode",
+            field=models.CharField(
+                choices=[("multiply", "Multiplies"), ("add", "Adds")],
+                default="multiply",
+                max_length=10,
+                verbose_name="doubling",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='kodi',
-            field=models.BooleanField(default=False, verbose_name='kodi'),
+            model_name="tournament",
+            name="kodi",
+            field=models.BooleanField(default=False, verbose_name="kodi"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='scoring',
-            field=models.CharField(choices=[('tables', 'Tables'), ('points', 'Points')], default='tables', max_length=10, verbose_name='scoring'),
+            model_name="tournament",
+            name="scoring",
+            field=models.CharField(
+                choices=[("tables", "Tables"), ("points", "Points")],
+                default="tables",
+                max_length=10,
+                verbose_name="scoring",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='small_deck',
-            field=models.BooleanField(default=False, verbose_name='four players: J 9 A 10 only'),
+            model_name="tournament",
+            name="small_deck",
+            field=models.BooleanField(default=False, verbose_name="four players: J 9 A 10 only"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='team_size',
-            field=models.PositiveSmallIntegerField(default=2, verbose_name='players in a team'),
+            model_name="tournament",
+            name="team_size",
+            field=models.PositiveSmallIntegerField(default=2, verbose_name="players in a team"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='thani_failed',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='a thani failed moves'),
+            model_name="tournament",
+            name="thani_failed",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="a thani failed moves"
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='thani_made',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='a thani made moves'),
+            model_name="tournament",
+            name="thani_made",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="a thani made moves"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('team_size__gte', 2), ('team_size__lte', 4)), name='tournament_team_size_2_to_4'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("team_size__gte", 2), ("team_size__lte", 4)),
+                name="tournament_team_size_2_to_4",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('scoring__in', ['tables', 'points']), ('doubling_mode__in', ['multiply', 'add'])), name='tournament_scoring_and_doubling_known'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("scoring__in", ["tables", "points"]),
+                    ("doubling_mode__in", ["multiply", "add"]),
+                ),
+                name="tournament_scoring_and_doubling_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('kodi', False), ('scoring', 'tables'), _connector='OR'), name='tournament_kodi_in_tables_only'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kodi", False), ("scoring", "tables"), _connector="OR"),
+                name="tournament_kodi_in_tables_only",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('thani_failed__isnull', True), ('thani_made__isnull', True)), models.Q(('thani_failed__isnull', False), ('thani_made__isnull', False)), _connector='OR'), name='tournament_thani_made_and_failed'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("thani_failed__isnull", True), ("thani_made__isnull", True)),
+                    models.Q(("thani_failed__isnull", False), ("thani_made__isnull", False)),
+                    _connector="OR",
+                ),
+                name="tournament_thani_made_and_failed",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("scoring", "tables"), ("deal_limit__isnull", False), _connector="OR"
+                ),
+                name="tournament_points_need_a_deal_limit",
+            ),
         ),
     ]
