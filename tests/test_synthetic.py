@@ -31,7 +31,7 @@ def generate_and_measure(seed: int) -> dict:
 def test_small_preset_writes_valid_games_standings_and_ratings(capsys):
     call_command("generate_club", "--preset", "small", "--check", "12")
 
-    games = Game.objects.all()
+    games = Game.objects.filter(sitting_entry__isnull=False)
     assert games.count() == 12  # 8 teams: 4 games a sitting, 3 sittings
     assert all(game.status == Game.Status.FINISHED for game in games)
     # Every game of the club, replayed through the scoring service, matches its rows.
@@ -41,7 +41,18 @@ def test_small_preset_writes_valid_games_standings_and_ratings(capsys):
         assert sum(entry.balance for entry in balances) == 24  # tables are conserved
     for tournament in Tournament.objects.all():
         assert Standing.objects.filter(tournament=tournament).count() == 8
-    assert PlayerRating.objects.count() == 16  # the 16 players of the 8 teams
+    # Beside the tournament, two games of each form of play (RULES.md section D).
+    forms = Game.objects.filter(sitting_entry__isnull=True)
+    assert forms.count() == 2 * len(synthetic.FORMS_OF_PLAY)
+    assert synthetic.check_games(forms.values_list("pk", flat=True)) == forms.count()
+    assert set(forms.values_list("team_size", "scoring", "kodi")) == {
+        (3, "points", False),
+        (3, "tables", True),
+        (2, "tables", False),
+        (4, "tables", False),
+    }
+    assert all(game.status == Game.Status.FINISHED for game in forms)
+    assert PlayerRating.objects.count() >= 16  # the 16 players of the 8 teams, and more
     assert "all match" in capsys.readouterr().out
 
 

@@ -24,11 +24,12 @@ import random
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 
 from django.db import connection, transaction
 from django.db.models import Sum
+from django.utils import timezone
 
 from club.games import bulk
 from club.games import services as scoring
@@ -72,6 +73,7 @@ class Plan:
     four_team_every: int = 0
     deal_limit_every: int = 0  # every n-th tournament ends games after 30 deals
     seed: int = 56
+    form_games: int = 0  # games of each form of play (RULES.md section D) beside the tournaments
 
 
 # Measured with play_game: a 2-team game lasts about 32 deals (21 with a limit of
@@ -80,14 +82,45 @@ class Plan:
 # tournaments x 24 teams x 10 sittings = about 3,200 games and 100,000 deals;
 # federation 200 x 40 x 9 = about 34,000 games and 1,000,000 deals.
 PRESETS = {
-    "small": Plan(players=24, tournaments=1, teams=8, sittings=3),
+    "small": Plan(players=24, tournaments=1, teams=8, sittings=3, form_games=2),
     "large": Plan(
-        players=600, tournaments=28, teams=24, sittings=10, four_team_every=4, deal_limit_every=5
+        players=600,
+        tournaments=28,
+        teams=24,
+        sittings=10,
+        four_team_every=4,
+        deal_limit_every=5,
+        form_games=10,
     ),
     "federation": Plan(
-        players=5000, tournaments=200, teams=40, sittings=9, four_team_every=4, deal_limit_every=5
+        players=5000,
+        tournaments=200,
+        teams=40,
+        sittings=9,
+        four_team_every=4,
+        deal_limit_every=5,
+        form_games=40,
     ),
 }
+
+# The forms of play the club's games beside its tournaments are played in: each a
+# name, its settings and how many teams sit at its table.
+FORMS_OF_PLAY = (
+    ("International", core.preset_rules(core.Preset.INTERNATIONAL, 6), 2),
+    ("Kodi night", replace(core.preset_rules(core.Preset.KODI, 6), deal_limit=40), 2),
+    ("Thani tables", core.Rules(thani=core.Thani(6, 8)), 3),
+    (
+        "Four a side",
+        core.Rules(
+            team_size=4,
+            tables_per_team=8,
+            doubling_mode=core.DoublingMode.ADD,
+            double_factor=1,
+            redouble_factor=2,
+        ),
+        2,
+    ),
+)
 
 
 @dataclass
@@ -113,9 +146,16 @@ class CheckFailed(AssertionError):
 
 
 def random_deal(state: core.GameState, rng: random.Random) -> core.Deal:
-    """A deal that could have happened: declarer seated and in play, piles adding to 56."""
+    """A deal that could have happened: declarer seated and in play, piles adding to 56.
+
+    A game that plays thani has one now and then; where the first bidder must
+    open, the deals everyone would have passed are bid instead.
+    """
     in_play = state.teams_in_play
-    if rng.random() < 0.04:
+    if state.rules.thani is not None and rng.random() < 0.03:
+        seats = [seat for seat in range(len(state.seats)) if state.in_play(state.team_of(seat))]
+        return core.Deal({}, thani=rng.choice(seats), made=rng.random() < 0.5)
+    if rng.random() < 0.04 and state.rules.all_pass:
         declarer = None
         bid = state.rules.min_bid
         trump = core.Trump.NO_TRUMPS
@@ -147,12 +187,20 @@ def random_deal(state: core.GameState, rng: random.Random) -> core.Deal:
 
 
 def play_game(
-    team_count: int, first_dealer: int, rng: random.Random, deal_limit: int | None
+    team_count: int,
+    first_dealer: int,
+    rng: random.Random,
+    deal_limit: int | None,
+    rules: core.Rules = core.DEFAULT_RULES,
 ) -> tuple[list[core.Deal], list[core.Settlement], core.GameState]:
     """Deal random valid deals through the rules core until one team is left or the limit."""
-    state = core.initial_state(team_count, first_dealer)
+    state = core.initial_state(team_count, first_dealer, rules)
     deals, settlements = [], []
-    while not state.finished and not (deal_limit and state.deals_played >= deal_limit):
+    while (
+        not state.finished
+        and not state.limit_reached
+        and not (deal_limit and state.deals_played >= deal_limit)
+    ):
         deal = random_deal(state, rng)
         settlement, state = core.settle(state, deal)
         deals.append(deal)
@@ -379,6 +427,45 @@ def _write_games(played_games: list[_PlayedGame]) -> None:
     )
 
 
+def _form_games(plan: Plan, players: list[Player], rng: random.Random, report: Report) -> None:
+    """``plan.form_games`` games of each form of play, started by the services, dealt in bulk."""
+    tag = f"S{plan.seed}"
+    played_games = []
+    for form, rules, team_count in FORMS_OF_PLAY:
+        for number in range(1, plan.form_games + 1):
+            seated = rng.sample(players, team_count * rules.team_size)
+            teams = [
+                scoring.TeamEntry(
+                    *(p.name for p in seated[at : at + 2]),
+                    "",
+                    *(p.name for p in seated[at + 2 : at + rules.team_size]),
+                )
+                for at in range(0, len(seated), rules.team_size)
+            ]
+            game = scoring.create_game(
+                label=f"{tag} {form} {number:03d}",
+                teams=teams,
+                first_dealer=rng.randrange(len(seated)),
+                rules=rules,
+            )
+            seating = scoring.load_seating(game)
+            _deals, settlements, state = play_game(
+                team_count, game.first_dealer_seat, rng, rules.deal_limit, rules
+            )
+            played_games.append(
+                bulk.PlayedGame(
+                    game=game,
+                    seating=seating,
+                    settlements=settlements,
+                    state=state,
+                    finished_at=timezone.now(),
+                )
+            )
+            report.games += 1
+            report.deals += len(settlements)
+    bulk.write_games(played_games)
+
+
 def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20) -> Report:
     """Write the plan's club into the database; returns counts and timings."""
     report = Report()
@@ -404,6 +491,10 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
                 f"tournament {number}/{plan.tournaments}: {report.games} games, "
                 f"{report.deals} deals, {time.perf_counter() - started:.1f} s"
             )
+    if plan.form_games:
+        with transaction.atomic():
+            _form_games(plan, players, rng, report)
+        say(f"{plan.form_games} games of each of {len(FORMS_OF_PLAY)} forms of play")
     tick = time.perf_counter()
     with transaction.atomic():
         figures.rebuild_all()
@@ -429,6 +520,9 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
             .values_list("id", flat=True)
         )
         sample = random.Random(plan.seed + 1).sample(game_ids, min(check, len(game_ids)))
+        sample += Game.objects.filter(label__startswith=f"S{plan.seed} ", sitting_entry=None)[
+            :check
+        ].values_list("id", flat=True)  # the games of every form of play
         report.checked = check_games(sample)
         report.check_seconds = time.perf_counter() - tick
         say(f"replayed {report.checked} sampled games: all match ({report.check_seconds:.1f} s)")
@@ -473,13 +567,10 @@ def check_games(game_ids) -> int:
             }
             if stored != expected:
                 fail(deal, stored, expected)
-            replayed_ledger = {
-                team.position: (
-                    settlement.transfers[team.position],
-                    settlement.tables_after[team.position],
-                )
-                for team in seating.teams
-            }
+            replayed_ledger = {}
+            for team in seating.teams:
+                entry = scoring.ledger_entry(round_, team, settlement)
+                replayed_ledger[team.position] = (entry.change, entry.balance)
             if ledger[round_.pk] != replayed_ledger:
                 fail(f"{deal} ledger", ledger[round_.pk], replayed_ledger)
         finished, places = scoring._outcome(game, state)
@@ -488,9 +579,11 @@ def check_games(game_ids) -> int:
             for team in settlement.eliminated:
                 out_in[team] = settlement.number
         for team in seating.teams:
-            stored = (team.tables, team.place, team.out_in_deal)
+            stored = (team.tables, team.score, team.kodis, team.place, team.out_in_deal)
             replayed = (
                 state.tables[team.position],
+                state.scores[team.position],
+                state.kodis[team.position],
                 places.get(team.position),
                 out_in.get(team.position),
             )

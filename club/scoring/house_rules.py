@@ -304,8 +304,10 @@ def check_house_rules(rules: Rules) -> None:
         most = max(rules.due(figure, Doubling.REDOUBLE) for figure in figures)
         if most > MAX_BAND_TABLES:
             raise RulesError(
-                _("On a points sheet a deal scores at most %(most)d points; with these "
-                  "settings one could score %(points)d."),
+                _(
+                    "On a points sheet a deal scores at most %(most)d points; with these "
+                    "settings one could score %(points)d."
+                ),
                 most=MAX_BAND_TABLES,
                 points=most,
                 field="doubling",
