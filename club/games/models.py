@@ -295,20 +295,30 @@ class HouseRules(models.Model):
     double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
     redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
     # The forms clubs play (RULES.md section D).
-    team_size = models.PositiveSmallIntegerField(_("players in a team"), default=2)
+    team_size = models.PositiveSmallIntegerField(_("players in a team"), default=2, db_default=2)
     scoring = models.CharField(
-        _("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.TABLES
+        _("scoring"),
+        max_length=10,
+        choices=Scoring.choices,
+        default=Scoring.TABLES,
+        db_default=Scoring.TABLES,
     )
     doubling_mode = models.CharField(
-        _("doubling"), max_length=10, choices=DoublingMode.choices, default=DoublingMode.MULTIPLY
+        _("doubling"),
+        max_length=10,
+        choices=DoublingMode.choices,
+        default=DoublingMode.MULTIPLY,
+        db_default=DoublingMode.MULTIPLY,
     )
-    all_pass = models.BooleanField(_("a deal may be passed out"), default=True)
-    kodi = models.BooleanField(_("kodi"), default=False)
+    all_pass = models.BooleanField(_("a deal may be passed out"), default=True, db_default=True)
+    kodi = models.BooleanField(_("kodi"), default=False, db_default=False)
     thani_made = models.PositiveSmallIntegerField(_("a thani made moves"), null=True, blank=True)
     thani_failed = models.PositiveSmallIntegerField(
         _("a thani failed moves"), null=True, blank=True
     )
-    small_deck = models.BooleanField(_("four players: J 9 A 10 only"), default=False)
+    small_deck = models.BooleanField(
+        _("four players: J 9 A 10 only"), default=False, db_default=False
+    )
 
     class Meta:
         abstract = True
@@ -438,8 +448,10 @@ class GameTeam(Players):
     tables = models.PositiveSmallIntegerField(_("tables"))
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     out_in_deal = models.PositiveIntegerField(_("out in deal"), null=True, blank=True)
-    score = models.PositiveIntegerField(_("points"), default=0)  # points scoring: the total
-    kodis = models.PositiveSmallIntegerField(_("kodis"), default=0)
+    score = models.PositiveIntegerField(
+        _("points"), default=0, db_default=0
+    )  # points scoring: the total
+    kodis = models.PositiveSmallIntegerField(_("kodis"), default=0, db_default=0)
 
     class Meta:
         verbose_name = _("team in a game")
@@ -489,7 +501,7 @@ class Round(models.Model):
     recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
     # One player played every trick alone (RULES.md section D): the declarer
     # is that player, with no bid, trumps, doubling or piles.
-    thani = models.BooleanField(_("thani"), default=False)
+    thani = models.BooleanField(_("thani"), default=False, db_default=False)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -37,12 +37,15 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="game",
             name="all_pass",
-            field=models.BooleanField(default=True, verbose_name="a deal may be passed out"),
+            field=models.BooleanField(
+                db_default=True, default=True, verbose_name="a deal may be passed out"
+            ),
         ),
         migrations.AddField(
             model_name="game",
             name="doubling_mode",
             field=models.CharField(
+                db_default="multiply",
                 choices=[("multiply", "Multiplies"), ("add", "Adds")],
                 default="multiply",
                 max_length=10,
@@ -52,12 +55,13 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="game",
             name="kodi",
-            field=models.BooleanField(default=False, verbose_name="kodi"),
+            field=models.BooleanField(db_default=False, default=False, verbose_name="kodi"),
         ),
         migrations.AddField(
             model_name="game",
             name="scoring",
             field=models.CharField(
+                db_default="tables",
                 choices=[("tables", "Tables"), ("points", "Points")],
                 default="tables",
                 max_length=10,
@@ -67,12 +71,16 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="game",
             name="small_deck",
-            field=models.BooleanField(default=False, verbose_name="four players: J 9 A 10 only"),
+            field=models.BooleanField(
+                db_default=False, default=False, verbose_name="four players: J 9 A 10 only"
+            ),
         ),
         migrations.AddField(
             model_name="game",
             name="team_size",
-            field=models.PositiveSmallIntegerField(default=2, verbose_name="players in a team"),
+            field=models.PositiveSmallIntegerField(
+                db_default=2, default=2, verbose_name="players in a team"
+            ),
         ),
         migrations.AddField(
             model_name="game",
@@ -103,12 +111,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="gameteam",
             name="kodis",
-            field=models.PositiveSmallIntegerField(default=0, verbose_name="kodis"),
+            field=models.PositiveSmallIntegerField(db_default=0, default=0, verbose_name="kodis"),
         ),
         migrations.AddField(
             model_name="gameteam",
             name="score",
-            field=models.PositiveIntegerField(default=0, verbose_name="points"),
+            field=models.PositiveIntegerField(db_default=0, default=0, verbose_name="points"),
         ),
         migrations.AddField(
             model_name="gameteam",
@@ -125,7 +133,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="round",
             name="thani",
-            field=models.BooleanField(default=False, verbose_name="thani"),
+            field=models.BooleanField(db_default=False, default=False, verbose_name="thani"),
         ),
         migrations.AddField(
             model_name="team",

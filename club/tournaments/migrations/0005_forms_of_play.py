@@ -16,12 +16,15 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="tournament",
             name="all_pass",
-            field=models.BooleanField(default=True, verbose_name="a deal may be passed out"),
+            field=models.BooleanField(
+                db_default=True, default=True, verbose_name="a deal may be passed out"
+            ),
         ),
         migrations.AddField(
             model_name="tournament",
             name="doubling_mode",
             field=models.CharField(
+                db_default="multiply",
                 choices=[("multiply", "Multiplies"), ("add", "Adds")],
                 default="multiply",
                 max_length=10,
@@ -31,12 +34,13 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="tournament",
             name="kodi",
-            field=models.BooleanField(default=False, verbose_name="kodi"),
+            field=models.BooleanField(db_default=False, default=False, verbose_name="kodi"),
         ),
         migrations.AddField(
             model_name="tournament",
             name="scoring",
             field=models.CharField(
+                db_default="tables",
                 choices=[("tables", "Tables"), ("points", "Points")],
                 default="tables",
                 max_length=10,
@@ -46,12 +50,16 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="tournament",
             name="small_deck",
-            field=models.BooleanField(default=False, verbose_name="four players: J 9 A 10 only"),
+            field=models.BooleanField(
+                db_default=False, default=False, verbose_name="four players: J 9 A 10 only"
+            ),
         ),
         migrations.AddField(
             model_name="tournament",
             name="team_size",
-            field=models.PositiveSmallIntegerField(default=2, verbose_name="players in a team"),
+            field=models.PositiveSmallIntegerField(
+                db_default=2, default=2, verbose_name="players in a team"
+            ),
         ),
         migrations.AddField(
             model_name="tournament",
