@@ -124,7 +124,9 @@ class Seating:
 
 
 def load_seating(game: Game) -> Seating:
-    teams = list(game.teams.select_related("team", *PLAYER_FIELDS).order_by("position"))
+    # Only the seats the game has: a game of pairs joins no third or fourth player.
+    seats = PLAYER_FIELDS[: max(2, game.team_size)]
+    teams = list(game.teams.select_related("team", *seats).order_by("position"))
     return Seating(teams, game.rules)
 
 
