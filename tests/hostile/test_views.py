@@ -21,6 +21,7 @@ from club.games.models import Game, Player
 from club.games.services import DealEntry, record_deal
 from club.scoring import rules as core
 from club.scoring.names import normal_name
+from club.scoring.rules import Rules, Thani
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Sitting
 from tests.factories import start_game
@@ -83,6 +84,42 @@ def game():
 @pytest.fixture
 def three_team_game():
     return start_game(3)
+
+
+@pytest.fixture
+def thani_sheet():
+    """A points sheet that plays thani, with added doubling and no all pass: the new paths."""
+    return start_game(
+        2,
+        rules=Rules(
+            team_size=2,
+            scoring="points",
+            deal_limit=18,
+            all_pass=False,
+            thani=Thani(6, 8),
+            doubling_mode="add",
+            double_factor=1,
+            redouble_factor=2,
+        ),
+    )
+
+
+@given(data=st.data())
+@HOSTILE
+def test_deal_form_of_a_thani_points_sheet_takes_any_input(hostile_client, thani_sheet, data):
+    players = [str(pk) for pk in Player.objects.values_list("pk", flat=True)]
+    with fresh_state():
+        post = data.draw(deal_posts(thani_sheet))
+        post["declarer"] = (
+            data.draw(
+                hostile_value(*(f"thani:{pk}" for pk in players), *players, "thani:", "thani:x")
+            )
+            or ""
+        )
+        post["thani_made"] = data.draw(hostile_value("yes", "no")) or ""
+        before = snapshot()
+        response = hostile_client.post(reverse("games:record", args=[thani_sheet.pk]), post)
+        check_answer(response, before)
 
 
 @given(data=st.data(), htmx=st.booleans())
@@ -175,7 +212,7 @@ def test_resent_deal_on_a_finished_game_is_answered_not_a_500(
 
 @st.composite
 def new_game_posts(draw):
-    players = draw(st.sampled_from(["4", "6", "8"]) | hostile_text)
+    players = draw(st.sampled_from(["4", "6", "8", "6x3", "8x4"]) | hostile_text)
     data = {
         "label": draw(hostile_value("Friday table 1")),
         "players": players,
@@ -184,11 +221,21 @@ def new_game_posts(draw):
         "payout": draw(hostile_value("28-39: 1 2\n40-47: 2 3\n48-55: 3 4\n56-56: 4 5")),
         "double_factor": draw(hostile_value("2", "1", "64")),
         "redouble_factor": draw(hostile_value("4", "1", "256")),
+        # The forms of play (issue 12).
+        "preset": draw(hostile_value("tables", "international", "kodi", "custom")),
+        "scoring": draw(hostile_value("tables", "points")),
+        "doubling_mode": draw(hostile_value("multiply", "add")),
+        "all_pass": draw(hostile_value("yes", "no")),
+        "kodi": draw(hostile_value("on")),
+        "thani_made": draw(hostile_value("6", "0", "4000")),
+        "thani_failed": draw(hostile_value("8", "0")),
+        "deal_limit": draw(hostile_value("18", "1", "1000")),
+        "small_deck": draw(hostile_value("on")),
     }
     plausible = ["Anu", "Biju", "Chitra", "Dev", "Esha", "Farid", "Gita", "Hari"]
     for team in range(1, 5):
         data[f"team{team}_name"] = draw(hostile_value(""))
-        for partner in (1, 2):
+        for partner in (1, 2, 3, 4):
             data[f"team{team}_player{partner}"] = draw(
                 st.one_of(st.sampled_from(plausible), hostile_text)
             )
@@ -204,7 +251,12 @@ def test_new_game_form_takes_any_input(hostile_client, post):
         check_answer(response, before)
 
 
-@given(query=st.dictionaries(st.sampled_from(["players", "label", "first_dealer"]), hostile_text))
+@given(
+    query=st.dictionaries(
+        st.sampled_from(["players", "label", "first_dealer", "preset", "apply", "kodi"]),
+        hostile_text,
+    )
+)
 @HOSTILE
 def test_new_game_page_takes_any_query(hostile_client, query):
     response = hostile_client.get(reverse("games:new"), query)
