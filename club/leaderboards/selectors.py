@@ -410,9 +410,13 @@ def register(*, search: str = "", active: str = "") -> QuerySet:
 @dataclass
 class GameLine:
     game_team: GameTeam
-    partner: Player
+    partners: list[Player]  # the player's partners at the game: one, or two or three
     teams: int
     rating_delta: float | None = None
+
+    @property
+    def partner(self) -> Player:
+        return self.partners[0]
 
     @property
     def game(self) -> Game:
@@ -484,8 +488,7 @@ def player_profile(player: Player) -> dict:
     lines = [
         GameLine(
             game_team=seat,
-            # the first of the others in the team (teams of three or four have more)
-            partner=next(other for other in seat.players if other.pk != player.pk),
+            partners=[other for other in seat.players if other.pk != player.pk],
             teams=seat.teams_at_game,
         )
         for seat in seats

@@ -93,3 +93,10 @@ def test_merging_a_third_seat_player_keeps_the_figures_of_the_games():
     kept = Player.objects.get(name="Chitra K")
     assert PlayerGameFigures.objects.filter(player=kept).count() == 1  # the finished session
     assert figures.drift() == []
+
+
+def test_a_profile_names_both_partners_of_a_team_of_three(client):
+    international_session()
+    page = client.get(reverse("leaderboards:player", args=[Player.objects.get(name="Anu").pk]))
+    partners = page.text.split("Anu &amp; Biju &amp; Chitra, with", 1)[1].split("</span>", 1)[0]
+    assert ">Biju</a> &amp; <a" in partners and ">Chitra</a>" in partners

@@ -195,7 +195,7 @@ def test_leaderboard_rows_and_a_profiles_games_with_hostile_names(kind):
                 pk=index + 1, label=name, is_finished=bool(index % 2), finished_at=finished
             ),
             game_team=SimpleNamespace(team=SimpleNamespace(name=name), tables=index),
-            partner=SimpleNamespace(pk=2, name=HOSTILE[2]),
+            partners=[SimpleNamespace(pk=2, name=HOSTILE[2])],
             badge="1st" if index % 2 else "",
             rating_delta=None if index == 2 else 3.6,
         )

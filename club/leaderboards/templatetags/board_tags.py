@@ -99,7 +99,11 @@ def profile_games(lines) -> SafeString:
             f'<li><div class="profile-game"><a href="{game_url(game.pk)}">{text(game.label)}</a> '
             f'<span class="small muted">{when}</span> '
             f'<span class="small">{text(with_partner % {"team": seat.team.name})} '
-            f'<a href="{player_url(line.partner.pk)}">{text(line.partner.name)}</a></span></div>'
+            + " &amp; ".join(
+                f'<a href="{player_url(partner.pk)}">{text(partner.name)}</a>'
+                for partner in line.partners
+            )
+            + "</span></div>"
             f'<div class="profile-result">{badge} <span class="small">{text(tables)}</span> '
             f"{delta}</div></li>"
         )
