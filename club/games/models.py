@@ -262,6 +262,19 @@ class Players(models.Model):
 PLAYER_FIELDS = ("first_player", "second_player", "third_player", "fourth_player")
 
 
+def in_a_seat(player, prefix: str = "", *, lookup: str = "") -> models.Q:
+    """Rows where ``player`` holds any of a team's (up to four) seats.
+
+    ``player`` is a Player, an id or an OuterRef; ``prefix`` leads from the rows
+    to their team or seats (``"team__"``, ``"game_team__"`` ...). For any of
+    several players: ``in_a_seat(ids, lookup="__in")``.
+    """
+    found = models.Q()
+    for name in PLAYER_FIELDS:
+        found |= models.Q(**{f"{prefix}{name}{lookup}": player})
+    return found
+
+
 class Team(Players):
     """Partners (two, three or four); the same partners play many games under one name."""
 

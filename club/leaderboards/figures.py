@@ -22,11 +22,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Max, Q, Sum
+from django.db.models import Max, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from club.games.models import PLAYER_FIELDS, Doubling, Game, GameTeam, LedgerEntry, Round
+from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round, in_a_seat
 from club.leaderboards.models import (
     PlayerGameFigures,
     PlayerRating,
@@ -207,7 +207,7 @@ def refresh_team_ratings(players: Iterable[int] | None = None) -> None:
     totals = TeamTotals.objects.select_related("team")
     if players is not None:
         players = set(players)
-        totals = totals.filter(seated(players, "team__"))
+        totals = totals.filter(in_a_seat(players, "team__", lookup="__in"))
     totals = list(totals)
     wanted = {p for row in totals for p in row.team.player_ids}
     found = {
@@ -256,22 +256,15 @@ def refresh_game(game: Game, *, was_finished: bool = True) -> None:
     refresh_games([game.pk], had_rows=was_finished)
 
 
-def seated(players: Iterable[int], prefix: str = "") -> Q:
-    """Rows with any of ``players`` in any of the (up to four) seats of a team."""
-    players = list(players)
-    found = Q()
-    for name in PLAYER_FIELDS:
-        found |= Q(**{f"{prefix}{name}_id__in": players})
-    return found
-
-
 def refresh_sides(players: Iterable[int]) -> None:
     """After seats move between players (a merge): rewrite the games of these players.
 
     Their totals are summed again with the games' other sides.
     """
     players = set(players)
-    games = set(GameTeam.objects.filter(seated(players)).values_list("game_id", flat=True))
+    games = set(
+        GameTeam.objects.filter(in_a_seat(players, lookup="__in")).values_list("game_id", flat=True)
+    )
     refresh_games(sorted(games))
 
 

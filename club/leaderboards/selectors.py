@@ -54,6 +54,7 @@ from club.games.models import (
     Player,
     Round,
     Team,
+    in_a_seat,
 )
 from club.leaderboards import figures
 from club.leaderboards.models import (
@@ -126,14 +127,6 @@ def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
         figures[f"{name}_won"] = won_declaring + won_defending
         figures[f"{name}_lost"] = lost_declaring + lost_defending
     return figures
-
-
-def in_a_seat(player, prefix: str = "") -> Q:
-    """Rows where ``player`` (a Player, an id or an OuterRef) holds any seat of a team."""
-    found = Q()
-    for name in PLAYER_FIELDS:
-        found |= Q(**{f"{prefix}{name}": player})
-    return found
 
 
 def player_figures(filters: Filters) -> dict:

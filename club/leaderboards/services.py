@@ -25,7 +25,16 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, PendingDeal, Player, Round, Team
+from club.games.models import (
+    PLAYER_FIELDS,
+    Game,
+    GameTeam,
+    PendingDeal,
+    Player,
+    Round,
+    Team,
+    in_a_seat,
+)
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.scoring import names, ratings
@@ -159,11 +168,8 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
     if keep.pk == fold.pk:
         raise RegisterError(_("Choose two different players to merge."), field="fold")
     pair = [keep.pk, fold.pk]
-    both = figures.seated(pair)
-    if any(
-        {keep.pk, fold.pk} <= team.player_ids
-        for team in Team.objects.filter(figures.seated([keep.pk]))
-    ):
+    both = in_a_seat(pair, lookup="__in")
+    if any({keep.pk, fold.pk} <= team.player_ids for team in Team.objects.filter(in_a_seat(keep))):
         raise RegisterError(
             _("%(keep)s and %(fold)s are partners in a team, so they are two people.")
             % {"keep": keep.name, "fold": fold.name},
@@ -186,7 +192,7 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
             field="fold",
         )
     # A player may be in one team only of each tournament.
-    entries = TournamentTeam.objects.filter(figures.seated(pair, "team__")).values_list(
+    entries = TournamentTeam.objects.filter(in_a_seat(pair, "team__", lookup="__in")).values_list(
         "tournament_id", "tournament__name", "team_id"
     )
     teams_in: dict[int, set[int]] = defaultdict(set)
@@ -225,7 +231,7 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     keep, fold = locked[keep.pk], locked[fold.pk]
     _refuse_merge(keep, fold)
 
-    games = GameTeam.objects.filter(figures.seated([fold.pk])).count()
+    games = GameTeam.objects.filter(in_a_seat(fold)).count()
     for name in PLAYER_FIELDS:
         Team.objects.filter(**{name: fold}).update(**{name: keep})
         GameTeam.objects.filter(**{name: fold}).update(**{name: keep})
