@@ -4,7 +4,17 @@ pages, where the rules are applied and every change is kept."""
 
 from django.contrib import admin
 
-from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.games.models import (
+    FORM_OF_PLAY_FIELDS,
+    Change,
+    Game,
+    GameTeam,
+    LedgerEntry,
+    Pile,
+    Player,
+    Round,
+    Team,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -68,14 +78,7 @@ class GameAdmin(admin.ModelAdmin):
         "double_factor",
         "redouble_factor",
         # The forms of play: like every house rule, kept as the game was played.
-        "team_size",
-        "scoring",
-        "doubling_mode",
-        "all_pass",
-        "kodi",
-        "thani_made",
-        "thani_failed",
-        "small_deck",
+        *FORM_OF_PLAY_FIELDS,
         "deal_limit",
         "deals_played",
         "dealer_seat",

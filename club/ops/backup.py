@@ -55,6 +55,7 @@ from django.utils.translation import gettext as _
 
 from club.db import one_snapshot
 from club.games.models import (
+    FORM_OF_PLAY_FIELDS,
     Change,
     Game,
     GameTeam,
@@ -104,26 +105,8 @@ SIGNATURE_SALT = "club.backup"
 # points and kodis; an older backup's rows take the columns' defaults, which
 # are today's game, as its migration gave the rows it found.
 _FORMS_OF_PLAY = {
-    "games.game": (
-        "team_size",
-        "scoring",
-        "doubling_mode",
-        "all_pass",
-        "kodi",
-        "thani_made",
-        "thani_failed",
-        "small_deck",
-    ),
-    "tournaments.tournament": (
-        "team_size",
-        "scoring",
-        "doubling_mode",
-        "all_pass",
-        "kodi",
-        "thani_made",
-        "thani_failed",
-        "small_deck",
-    ),
+    "games.game": FORM_OF_PLAY_FIELDS,
+    "tournaments.tournament": FORM_OF_PLAY_FIELDS,
     "games.team": ("third_player", "fourth_player"),
     "games.gameteam": ("third_player", "fourth_player", "score", "kodis"),
     "games.round": ("thani",),
