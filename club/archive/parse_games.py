@@ -89,7 +89,7 @@ def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
     return label
 
 
-def _flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
+def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
         raise place.error(
@@ -115,8 +115,8 @@ def _parse_form_of_play(place: _Place, raw: dict) -> dict:
                 field=key,
             )
         form[key] = kind(value)
-    form["all_pass"] = _flag(place, raw, "all_pass", True)
-    form["kodi"] = _flag(place, raw, "kodi", False)
+    form["all_pass"] = _parse_flag(place, raw, "all_pass", True)
+    form["kodi"] = _parse_flag(place, raw, "kodi", False)
     form["thani"] = None
     if "thani" in raw:
         thani = place.object(raw["thani"], THANI_KEYS, what=_("the thani"), field="thani")
@@ -675,7 +675,8 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
     place = _Place(label, index)
     raw = place.object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
     rounds_count = len(raw["rounds"]) if isinstance(raw.get("rounds"), list) else 0
-    rules = _parse_rules(place, raw, _parse_game_end(place, raw, rounds_count)[0])
+    deal_limit, ended_early = _parse_game_end(place, raw, rounds_count)
+    rules = _parse_rules(place, raw, deal_limit)
     teams = _parse_teams(place, raw)
     if len(teams[0].players) != rules.team_size:
         rules = _with_team_size(place, rules, len(teams[0].players))
@@ -697,7 +698,6 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
             % {"value": _quoted(rounds_raw)},
             field="rounds",
         )
-    deal_limit, ended_early = _parse_game_end(place, raw, len(rounds_raw))
     deals = [
         _parse_round(place, round_raw, number, teams, seat_names)
         for number, round_raw in enumerate(rounds_raw, start=1)

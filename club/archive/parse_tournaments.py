@@ -28,6 +28,7 @@ from club.archive.format import (
 )
 from club.archive.parse_games import (
     _agrees,
+    _parse_flag,
     _parse_rules,
     parse_team_list,
 )
@@ -74,17 +75,6 @@ def _parse_date(place: _Place, value: object, field: str) -> date:
         _("%(value)s is not a date; write it as YYYY-MM-DD.") % {"value": _quoted(value)},
         field=field,
     )
-
-
-def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
-    value = raw.get(key, default)
-    if not isinstance(value, bool):
-        raise place.error(
-            _("%(key)s must be true or false, not %(value)s.")
-            % {"key": key, "value": _quoted(value)},
-            field=key,
-        )
-    return value
 
 
 def _parse_scheme(place: _Place, raw: dict) -> dict[int, tuple[int, ...]] | None:
