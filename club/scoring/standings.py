@@ -32,6 +32,12 @@ games won
 net tables
     Over all of a team's games, the tables it held at the end less the tables
     it started with.
+score difference
+    On a points sheet (RULES.md section D) nothing moves, so net tables are 0
+    and the score difference takes their place: over all of a team's games,
+    for each other team of a game, its own total less that team's total. In a
+    game of two teams that is "for" less "against"; the differences of a game
+    always add up to 0, as net tables do.
 contracts declared, made, share
     The contracts a team was contracted to (all-pass contracts count for the
     contracted team) and how many of them it made. The *share* is made /
@@ -48,7 +54,8 @@ Teams are ranked by, in turn:
 
 1. tournament points, more first;
 2. games won, more first;
-3. net tables, more first;
+3. net tables, more first; on a points sheet the score difference (a
+   tournament's games are all scored one way, so one of the two is 0);
 4. contract share, higher first (no contracts declared counts as 0);
 5. head-to-head (:func:`head_to_head_points`): within a group of teams
    equal on 1-4, a mini-league over the games that had at least two teams of
@@ -105,6 +112,8 @@ class GameResult:
     tables_end: Mapping[int, int]  # team id -> tables held at the end
     declared: Mapping[int, int]  # team id -> contracts it declared (all-pass ones included)
     made: Mapping[int, int]  # team id -> of those, contracts made
+    # team id -> total on the score sheet; None when tables are scored
+    scores: Mapping[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +179,7 @@ class Standing:
     made: int
     made_share: Fraction | None  # made / declared, None when nothing declared (sorts as 0)
     shared: bool  # True when the place is shared
+    score_difference: int = 0  # points sheets: sum over games and opponents of own - theirs
 
 
 def points_for(scheme: PointsScheme, team_count: int, place: int, sharing: int) -> Fraction:
@@ -259,6 +269,15 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
             _("The tables of game %(game)s do not add up: tables are never created or destroyed."),
             game=game,
         )
+    if result.scores is not None:
+        if set(result.scores) != set(teams):
+            raise StandingsError(
+                _("Game %(game)s must give the score of each of its teams."), game=game
+            )
+        if not all(_is_int(score) and score >= 0 for score in result.scores.values()):
+            raise StandingsError(
+                _("The scores of game %(game)s must be whole numbers, not negative."), game=game
+            )
     for counts in (result.declared, result.made):
         if not set(counts) <= set(teams):
             raise StandingsError(
@@ -361,7 +380,14 @@ def standings(
     net = dict.fromkeys(order, 0)
     declared = dict.fromkeys(order, 0)
     made = dict.fromkeys(order, 0)
+    difference = dict.fromkeys(order, 0)
     for result in results:
+        if result.scores is not None:
+            total = sum(result.scores.values())
+            count = len(result.teams)
+            for team in result.teams:
+                # own - each other team's score = count * own - the game's total
+                difference[team] += count * result.scores[team] - total
         for team, earned in _game_points(scheme, result.places).items():
             points[team] += earned
             games[team] += 1
@@ -373,8 +399,14 @@ def standings(
         team: Fraction(made[team], declared[team]) if declared[team] else None for team in order
     }
 
-    def key(team: int) -> tuple[Fraction, int, int, Fraction]:
-        return (-points[team], -won[team], -net[team], -(share[team] or Fraction(0)))
+    def key(team: int) -> tuple[Fraction, int, int, int, Fraction]:
+        return (
+            -points[team],
+            -won[team],
+            -net[team],
+            -difference[team],
+            -(share[team] or Fraction(0)),
+        )
 
     by_key = sorted(order, key=key)  # stable: full ties keep the caller's order
     tiers: list[list[int]] = []
@@ -403,6 +435,7 @@ def standings(
                     made=made[team],
                     made_share=share[team],
                     shared=len(tier) > 1,
+                    score_difference=difference[team],
                 )
             )
         place += len(tier)

@@ -486,3 +486,82 @@ def test_standings_properties(tournament):
                 b.net_tables,
                 b.made_share or 0,
             )
+
+
+# --- points sheets: the score difference (RULES.md section D) --------------------
+
+
+def sheet(gid, scores, **kwargs):
+    """A points-sheet game: places by total, equal totals sharing (as final_places gives)."""
+    places = {
+        team: 1 + sum(other > score for other in scores.values()) for team, score in scores.items()
+    }
+    return GameResult(
+        game=gid,
+        teams=tuple(scores),
+        places=places,
+        tables_start=12,
+        tables_end=dict.fromkeys(scores, 12),
+        declared=kwargs.get("declared", {}),
+        made=kwargs.get("made", {}),
+        scores=dict(scores),
+    )
+
+
+def test_on_a_points_sheet_the_score_difference_decides_where_net_tables_would():
+    # G1 (A v B): A 9 - 7 B (A +2).   G2 (C v D): C 11 - 4 D (C +7).
+    # G3 (A v D): A 6 - 1 D (A +5).   G4 (C v B): B 8 - 5 C (B +3).
+    # Points: A 3+3 = 6; C 3+1 = 4, B 1+3 = 4; D 1+1 = 2. Won: C 1, B 1.
+    # Difference: C +7 - 3 = +4, B -2 + 3 = +1: C ahead although B beat C in G4
+    # and made every contract it declared (B 2/2, C 0/1).
+    results = [
+        sheet(1, {A: 9, B: 7}),
+        sheet(2, {C: 11, D: 4}),
+        sheet(3, {A: 6, D: 1}),
+        sheet(4, {C: 5, B: 8}, declared={B: 2, C: 1}, made={B: 2}),
+    ]
+    rows = standings([A, B, C, D], results)
+    assert board(rows) == [(A, 1, 6), (C, 2, 4), (B, 3, 4), (D, 4, 2)]
+    assert [row_of(rows, t).score_difference for t in (A, B, C, D)] == [7, 1, 4, -12]
+    assert {row.net_tables for row in rows} == {0}
+
+
+def test_a_game_of_three_on_a_points_sheet_counts_each_other_team():
+    # A 6, B 4, C 2: A (6-4) + (6-2) = +6, B (4-6) + (4-2) = 0, C -4 - 2 = -6.
+    rows = standings([A, B, C], [sheet(1, {A: 6, B: 4, C: 2})])
+    assert [row_of(rows, t).score_difference for t in (A, B, C)] == [6, 0, -6]
+
+
+@pytest.mark.parametrize("scores", [{A: 3}, {A: 3, B: -1}, {A: 3, B: True}, {A: 3, B: 1.5}])
+def test_a_points_sheet_without_every_teams_whole_score_is_refused(scores):
+    result = GameResult(1, (A, B), {A: 1, B: 2}, 12, {A: 12, B: 12}, {}, {}, scores=scores)
+    with pytest.raises(StandingsError, match="score"):
+        standings([A, B], [result])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(min_value=0, max_value=90), min_size=2, max_size=4),
+        min_size=1,
+        max_size=12,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_score_differences_add_up_to_nothing_and_follow_the_totals(games, rng):
+    teams = [A, B, C, D, E]
+    results = []
+    expected = dict.fromkeys(teams, 0)
+    for gid, scores in enumerate(games, start=1):
+        seated = rng.sample(teams, len(scores))
+        results.append(sheet(gid, dict(zip(seated, scores, strict=True))))
+        for team, score in zip(seated, scores, strict=True):
+            expected[team] += sum(score - other for other in scores)
+    rows = standings(teams, results)
+    assert sum(row.score_difference for row in rows) == 0
+    assert {row.team: row.score_difference for row in rows} == expected
+    # Between teams equal on points and wins, a larger difference is never ranked lower
+    # (unless the contract share or head-to-head, which come after, were needed).
+    for better, worse in zip(rows, rows[1:], strict=False):
+        if (better.points, better.won) == (worse.points, worse.won):
+            assert better.score_difference >= worse.score_difference
