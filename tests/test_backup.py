@@ -45,7 +45,7 @@ from club.games.services import (
 from club.ops import backup
 from club.ops.management.commands.restore_club import Command as RestoreCommand
 from club.tournaments import services as tournaments
-from club.tournaments.models import Sitting, Tournament
+from club.tournaments.models import Sitting, Standing, Tournament
 from tests.tournaments.helpers import make_tournament, play_sitting
 
 User = get_user_model()
@@ -274,7 +274,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 4
+    assert manifest["version"] == 5
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -429,8 +429,8 @@ SIGNATURE_FAILS = "signature does not match: the file was changed after it was w
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 5)),
-        "version 5 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 6)),
+        "version 6 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -492,7 +492,7 @@ BAD_FILES = {
     ),
     "no signature": (
         lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
-        "no signature, though every backup of version 4 carries one",
+        "no signature, though every backup of version 5 carries one",
     ),
     "an unsigned version 2": (
         lambda text: _tamper(text, _unsigned_version_2),
@@ -740,12 +740,13 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 4
-    assert backup.READABLE_VERSIONS == {1, 2, 3, 4}
+    assert backup.VERSION == 5
+    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5}
     assert backup.columns(1) == VERSION_1_COLUMNS
     assert backup.columns(2) == VERSION_2_COLUMNS
     assert backup.columns(3) == VERSION_3_COLUMNS
-    assert backup.columns() == backup.columns(4) == VERSION_4_COLUMNS
+    assert backup.columns(4) == VERSION_4_COLUMNS
+    assert backup.columns() == backup.columns(5) == VERSION_5_COLUMNS
 
 
 @pytest.mark.django_db
@@ -1002,3 +1003,35 @@ VERSION_4_COLUMNS = {
     ],
     "games.round": _after(VERSION_3_COLUMNS["games.round"], "recorded_at", ["thani"]),
 }
+VERSION_5_COLUMNS = {
+    **VERSION_4_COLUMNS,
+    "tournaments.standing": _after(
+        VERSION_4_COLUMNS["tournaments.standing"], "net_tables", ["score_difference"]
+    ),
+}
+
+
+@pytest.mark.django_db(transaction=True)  # flush, as on a real server
+def test_a_version_4_backup_of_a_points_tournament_restores_its_score_difference(tmp_path):
+    """Version 4 kept no score difference: the standings of a points tournament are
+    derived again from its games, so the tie-break reads as before the backup."""
+    from tests.tournaments.test_forms_of_play import played_international
+
+    played_international()
+    before = sorted(Standing.objects.values_list("entry__team__name", "place", "score_difference"))
+    assert {difference for _team, _place, difference in before} == {3, 2, -2, -3}
+
+    def to_version_4(document):
+        document["manifest"]["version"] = 4
+        for key, names in backup.MISSING_IN[4].items():
+            _retable(
+                document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
+            )
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    path = tmp_path / "version-4.json"
+    path.write_text(_tamper(backup.make_backup().text, to_version_4), encoding="utf-8")
+    call_command("flush", interactive=False, verbosity=0)
+    _restore(path)
+    after = sorted(Standing.objects.values_list("entry__team__name", "place", "score_difference"))
+    assert after == before

@@ -24,7 +24,8 @@ Every refusal is an :class:`ArchiveError` whose message names the game and,
 where it applies, the deal number and the field at fault.
 
 Where things are: ``format`` (the keys, errors, specs and the document both ways),
-``export`` (writing JSON and CSV, of games and tournaments), ``documents`` (reading a
+``export`` (writing JSON and CSV of games), ``tournament_export`` (a tournament's
+document and CSV tables), ``documents`` (reading a
 file's documents), ``parse_games`` and ``parse_tournaments`` (checking them), and
 ``load`` (storing them). The names below are the package's public interface.
 """
@@ -52,8 +53,8 @@ _HOMES = {
     "export_csv": "export",
     "export_document": "export",
     "export_json": "export",
-    "export_tournament_csv": "export",
-    "export_tournament_json": "export",
+    "export_tournament_csv": "tournament_export",
+    "export_tournament_json": "tournament_export",
     "import_results": "load",
     "load_documents": "documents",
     "parse_archive": "documents",
@@ -61,12 +62,12 @@ _HOMES = {
     "parse_tournament": "parse_tournaments",
     "points_text": "format",
     "read_text": "load",
-    "results_word": "export",
+    "results_word": "tournament_export",
     "stream_csv": "export",
     "stream_json": "export",
-    "stream_tournament_csv": "export",
-    "stream_tournament_json": "export",
-    "tournament_csv_rows": "export",
+    "stream_tournament_csv": "tournament_export",
+    "stream_tournament_json": "tournament_export",
+    "tournament_csv_rows": "tournament_export",
 }
 
 __all__ = sorted(_HOMES)

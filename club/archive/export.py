@@ -1,35 +1,26 @@
 """Writing archives: stored games read in chunks (PostgreSQL and SQLite), the whole
-club or one tournament as JSON or CSV, streamed as it is made."""
+club as JSON or CSV, streamed as it is made. A tournament's exports build on these
+(``tournament_export``)."""
 
 from __future__ import annotations
 
 import csv
 import json
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.db import connection
-from django.utils.translation import gettext as _
 
 from club.archive.format import (
     CSV_COLUMNS,
-    CSV_TABLES,
     FORMAT,
-    GAMES_CSV_COLUMNS,
     MAX_TEAMS_IN_GAME,
-    STANDING_KEYS,
-    STANDINGS_CSV_COLUMNS,
-    TOURNAMENT_DEALS_CSV_COLUMNS,
-    ArchiveError,
     TeamSpec,
-    _and_list,
     _outcome,
-    _quoted,
     _seat_names,
     _settings_fields,
-    points_text,
+    replay_stored,
     replayed_document,
 )
 from club.games.models import (
@@ -42,9 +33,6 @@ from club.games.models import (
     rules_from_values,
 )
 from club.scoring import rules as core
-from club.scoring import standings as ranking
-from club.tournaments import services as tournament_services
-from club.tournaments.models import Bye, Sitting, SittingGame, Tournament
 
 # --- Export -----------------------------------------------------------------------
 #
@@ -147,6 +135,8 @@ class _ExportGame:
     state: core.GameState
     sitting: int | None = None
     table: str | None = None
+    # (settlements, state) replayed by the rules, for the forms of RULES.md section D
+    replayed: tuple[list[core.Settlement], core.GameState] | None = None
 
     @property
     def outcome(self) -> tuple[bool, dict[int, int]]:
@@ -365,6 +355,12 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
                 table=row[_GAME_FIELD_COUNT + 1] if len(row) > _GAME_FIELD_COUNT + 1 else None,
             )
         )
+    for game in games:
+        if _needs_replay(game):
+            # What the ledger's columns cannot say (a points total, kodis, places by
+            # them) comes from the rules, as the game's document does.
+            game.replayed = replay_stored(game)
+            game.state = game.replayed[1]
     return games
 
 
@@ -663,227 +659,3 @@ def stream_csv() -> Iterator[str]:
 def export_csv() -> str:
     """One row per team per deal, every team of the game (long format)."""
     return "".join(stream_csv())
-
-
-def results_word(tournament: Tournament) -> str:
-    """What every export says about the results: "final" or "provisional"."""
-    return "final" if tournament.is_final else "provisional"
-
-
-def _tournament_game_rows(tournament: Tournament) -> list[tuple]:
-    """The games of the tournament's confirmed sittings, in sitting and table order.
-
-    Values of ``_TOURNAMENT_GAME_FIELDS``: a few small columns per game, for
-    ``_read_chunk`` to read the rest of a chunk at a time.
-    """
-    return list(
-        Game.objects.filter(
-            sitting_entry__sitting__tournament=tournament,
-            sitting_entry__sitting__status=Sitting.Status.CONFIRMED,
-        )
-        .order_by("sitting_entry__sitting__number", "sitting_entry__position")
-        .values_list(*_TOURNAMENT_GAME_FIELDS)
-    )
-
-
-def _tournament_export_games(tournament: Tournament) -> Iterator[_ExportGame]:
-    return _export_games(_chunked(_tournament_game_rows(tournament)))
-
-
-def _standing_rows(tournament: Tournament) -> list[dict]:
-    """The standings, computed from the finished games as the tournament services store them.
-
-    Computed here rather than read from the stored rows so that points keep
-    their exact value (the stored column rounds 4/3 to 1.33).
-    """
-    entries = list(tournament.entries.select_related("team"))  # the services' order: by name
-    names = {entry.pk: entry.team.name for entry in entries}
-    byes = Counter(
-        Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
-    )
-    table = ranking.standings(
-        [entry.pk for entry in entries],
-        tournament_services.game_results(tournament),
-        tournament_services.scheme_of(tournament),
-    )
-    return [
-        {
-            "place": row.place,
-            "shared": row.shared,
-            "team": names[row.team],
-            "points": points_text(row.points),
-            "games": row.games,
-            "won": row.won,
-            "net_tables": row.net_tables,
-            "declared": row.declared,
-            "made": row.made,
-            "byes": byes.get(row.team, 0),
-        }
-        for row in table
-    ]
-
-
-def _tournament_object(tournament: Tournament) -> dict:
-    rules = tournament.rules
-    data: dict = {
-        "name": tournament.name,
-        "starts_on": tournament.starts_on.isoformat(),
-        "ends_on": tournament.ends_on.isoformat() if tournament.ends_on else None,
-        "venue": tournament.venue,
-        "status": tournament.status,
-        "final": tournament.is_final,
-        "provisional": not tournament.is_final,
-    }
-    settings = _settings_fields(rules)
-    if settings["tables_per_team"] == core.DEFAULT_RULES.tables_per_team:
-        del settings["tables_per_team"]  # only house rules that differ from the defaults
-    data.update(settings)
-    data["deals_per_game"] = tournament.deal_limit
-    scheme = tournament_services.scheme_of(tournament)
-    data["points_by_place"] = {
-        str(count): list(points) for count, points in sorted(scheme.by_team_count.items())
-    }
-    data["require_confirmation"] = tournament.require_confirmation
-    entries = list(
-        tournament.entries.select_related("team__first_player", "team__second_player").order_by(
-            "id"
-        )
-    )
-    data["teams"] = [
-        {
-            "name": entry.team.name,
-            "players": [entry.team.first_player.name, entry.team.second_player.name],
-        }
-        for entry in entries
-    ]
-    name_of = {entry.pk: entry.team.name for entry in entries}
-    # Three queries for every sitting together, so the export's queries do not
-    # grow with the tournament.
-    sittings = list(
-        tournament.sittings.filter(status=Sitting.Status.CONFIRMED)
-        .order_by("number")
-        .values_list("id", "number", "game_size")
-    )
-    tables: dict[int, list[dict]] = {row[0]: [] for row in sittings}
-    for sitting, table, label in (
-        SittingGame.objects.filter(sitting_id__in=tables)
-        .order_by("sitting_id", "position")
-        .values_list("sitting_id", "table_label", "game__label")
-    ):
-        tables[sitting].append({"table": table, "game": label})
-    byes: dict[int, list[str]] = {sitting: [] for sitting in tables}
-    for sitting, entry_id in (
-        Bye.objects.filter(sitting_id__in=tables)
-        .order_by("sitting_id", "entry_id")
-        .values_list("sitting_id", "entry_id")
-    ):
-        byes[sitting].append(name_of[entry_id])
-    data["sittings"] = [
-        {"number": number, "game_size": size, "games": tables[pk], "byes": byes[pk]}
-        for pk, number, size in sittings
-    ]
-    data["standings"] = _standing_rows(tournament)
-    return data
-
-
-def stream_tournament_json(tournaments: Sequence[Tournament]) -> Iterator[str]:
-    """One tournament's document, or a list of documents for several, in pieces."""
-    if len(tournaments) == 1:
-        yield from _tournament_document_json(tournaments[0], "")
-        yield "\n"
-        return
-    for number, tournament in enumerate(tournaments):
-        yield "[\n  " if number == 0 else ",\n  "
-        yield from _tournament_document_json(tournament, "  ")
-    yield "\n]\n"
-
-
-def _tournament_document_json(tournament: Tournament, pad: str) -> Iterator[str]:
-    head = {"format": FORMAT, "tournament": _tournament_object(tournament)}
-    return _document_json(head, _tournament_export_games(tournament), pad)
-
-
-def export_tournament_json(tournaments: Sequence[Tournament]) -> str:
-    """One tournament's document, or a list of documents for several."""
-    return "".join(stream_tournament_json(tournaments))
-
-
-def _check_table(table: str) -> None:
-    if table not in CSV_TABLES:
-        raise ArchiveError(
-            _("%(table)s is not a table of a tournament's export; choose %(tables)s.")
-            % {"table": _quoted(table), "tables": _and_list(CSV_TABLES)}
-        )
-
-
-def _tournament_rows(tournament: Tournament, table: str) -> Iterator[Iterable[Sequence]]:
-    """The rows of a tournament's standings or games table after the header."""
-    results = results_word(tournament)
-    if table == "standings":
-        for row in _standing_rows(tournament):
-            cells = [results] + [row[key] for key in STANDING_KEYS]
-            cells[2] = _flag(row["shared"])
-            yield [_safe_cell(cell) for cell in cells]
-        return
-    for game in _tournament_export_games(tournament):
-        finished, places = game.outcome
-        cells = [
-            results,
-            game.sitting,
-            _safe_cell(game.table),
-            _safe_cell(game.label),
-            Game.Status.FINISHED.value if finished else Game.Status.IN_PROGRESS.value,
-            game.state.deals_played,
-        ]
-        for position in range(MAX_TEAMS_IN_GAME):
-            if position < len(game.teams):
-                cells += [
-                    _safe_cell(game.teams[position].name),
-                    places.get(position, ""),
-                    game.state.tables[position],
-                ]
-            else:
-                cells += ["", "", ""]
-        yield cells
-
-
-def _tournament_deals(tournament: Tournament) -> Iterator[tuple[_ExportGame, tuple]]:
-    """The games of the deals table, each with the cells its rows start with."""
-    results = results_word(tournament)
-    for game in _tournament_export_games(tournament):
-        yield game, (results, game.sitting, _safe_cell(game.table))
-
-
-_TOURNAMENT_CSV_HEADERS = {
-    "standings": STANDINGS_CSV_COLUMNS,
-    "games": GAMES_CSV_COLUMNS,
-    "deals": TOURNAMENT_DEALS_CSV_COLUMNS,
-}
-
-
-def tournament_csv_rows(tournament: Tournament, table: str) -> Iterator[list]:
-    """The header and rows of one of a tournament's CSV tables, made as they are read.
-
-    Every row starts with "results": provisional or final.
-    """
-    _check_table(table)
-    yield list(_TOURNAMENT_CSV_HEADERS[table])
-    if table == "deals":
-        for game, where in _tournament_deals(tournament):
-            yield from map(list, _deal_rows(game, where))
-    else:
-        yield from map(list, _tournament_rows(tournament, table))
-
-
-def stream_tournament_csv(tournament: Tournament, table: str = "deals") -> Iterator[str]:
-    """One of a tournament's CSV tables as text, in pieces; an unknown table is refused now."""
-    _check_table(table)
-    if table == "deals":
-        texts = (_deal_lines(game, where) for game, where in _tournament_deals(tournament))
-    else:
-        texts = map(_csv_line_writer(), _tournament_rows(tournament, table))
-    return _csv_stream(_TOURNAMENT_CSV_HEADERS[table], texts)
-
-
-def export_tournament_csv(tournament: Tournament, table: str = "deals") -> str:
-    return "".join(stream_tournament_csv(tournament, table))

@@ -476,13 +476,11 @@ def _game_document(
     return data
 
 
-def replayed_document(game) -> dict:
-    """A stored game's document from a replay of its deals as they were entered.
+def replay_stored(game) -> tuple[list[core.Settlement], core.GameState]:
+    """The settlements and state of a stored game, replayed from its deals as entered.
 
     ``game`` is the export's reading of a stored game (label, rules, teams,
-    players by id, first dealer, deals, deal limit, time called). The export
-    writes the forms of RULES.md section D this way; the rules give what the
-    services stored, and an import checks the two agree.
+    players by id, first dealer, deals, deal limit, time called).
     """
     seat_of = {name: seat for seat, name in enumerate(_seat_names(game.teams))}
 
@@ -506,7 +504,16 @@ def replayed_document(game) -> dict:
                     doubling=deal.doubling,
                 )
             )
-    settlements, state = core.replay(len(game.teams), game.first_dealer, deals, game.rules)
+    return core.replay(len(game.teams), game.first_dealer, deals, game.rules)
+
+
+def replayed_document(game) -> dict:
+    """A stored game's document from a replay of its deals as they were entered.
+
+    The export writes the forms of RULES.md section D this way; the rules give
+    what the services stored, and an import checks the two agree.
+    """
+    settlements, state = game.replayed or replay_stored(game)
     return _game_document(
         label=game.label,
         rules=game.rules,
@@ -538,6 +545,12 @@ TOURNAMENT_KEYS = (
     "tables_per_team",
     "payout",
     "doubling_factors",
+    # The forms clubs play, with the games' keys, written only when not the default.
+    "scoring",
+    "doubling_mode",
+    "all_pass",
+    "kodi",
+    "thani",
     "deals_per_game",
     "points_by_place",
     "require_confirmation",
@@ -559,24 +572,36 @@ STANDING_KEYS = (
     "made",
     "byes",
 )
+# On a points sheet nothing moves: the score difference is where net tables are.
+POINTS_STANDING_KEYS = tuple(
+    "score_difference" if key == "net_tables" else key for key in STANDING_KEYS
+)
 MAX_TOURNAMENT_NAME = Tournament._meta.get_field("name").max_length
 MAX_VENUE = Tournament._meta.get_field("venue").max_length
 MAX_TABLE_LABEL = SittingGame._meta.get_field("table_label").max_length
 MAX_TEAMS_IN_GAME = 4
 
 STANDINGS_CSV_COLUMNS = ("results",) + STANDING_KEYS
-GAMES_CSV_COLUMNS = (
-    "results",
-    "sitting",
-    "table",
-    "game",
-    "status",
-    "deals",
-) + tuple(
-    f"{column}_{number}"
-    for number in range(1, MAX_TEAMS_IN_GAME + 1)
-    for column in ("team", "place", "tables")
-)
+POINTS_STANDINGS_CSV_COLUMNS = ("results",) + POINTS_STANDING_KEYS
+
+
+def _games_csv_columns(figure: str) -> tuple[str, ...]:
+    return ("results", "sitting", "table", "game", "status", "deals") + tuple(
+        f"{column}_{number}"
+        for number in range(1, MAX_TEAMS_IN_GAME + 1)
+        for column in ("team", "place", figure)
+    )
+
+
+GAMES_CSV_COLUMNS = _games_csv_columns("tables")
+POINTS_GAMES_CSV_COLUMNS = _games_csv_columns("score")  # a points sheet's totals
+
+
+def standing_keys(points_sheet: bool) -> tuple[str, ...]:
+    """The keys of a row of standings: a points sheet's name the score difference."""
+    return POINTS_STANDING_KEYS if points_sheet else STANDING_KEYS
+
+
 TOURNAMENT_DEALS_CSV_COLUMNS = ("results", "sitting", "table") + CSV_COLUMNS
 CSV_TABLES = ("standings", "games", "deals")
 

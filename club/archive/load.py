@@ -12,9 +12,6 @@ from django.utils.translation import gettext as _
 from club.archive.documents import (
     parse_archive,
 )
-from club.archive.export import (
-    _standing_rows,
-)
 from club.archive.format import (
     ArchiveError,
     GameSpec,
@@ -26,10 +23,14 @@ from club.archive.parse_tournaments import (
     TournamentSpec,
     _check_standings,
 )
+from club.archive.tournament_export import (
+    _standing_rows,
+)
 from club.games import bulk, services
 from club.games.models import (
     Game,
 )
+from club.scoring import rules as core
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Tournament
 
@@ -129,6 +130,8 @@ def _write_tournament(spec: TournamentSpec, user=None) -> Tournament:
                 tournament=tournament,
                 first=team.first,
                 second=team.second,
+                third=team.players[2] if len(team.players) > 2 else "",
+                fourth=team.players[3] if len(team.players) > 3 else "",
                 name=team.name,
                 user=user,
             )
@@ -156,5 +159,10 @@ def _write_tournament(spec: TournamentSpec, user=None) -> Tournament:
         tournament=tournament, status=spec.status, final=spec.final
     )
     if spec.standings is not None:
-        _check_standings(place, spec.standings, _standing_rows(tournament))
+        _check_standings(
+            place,
+            spec.standings,
+            _standing_rows(tournament),
+            spec.rules.scoring == core.Scoring.POINTS,
+        )
     return tournament

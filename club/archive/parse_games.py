@@ -247,9 +247,10 @@ def _parse_teams(place: _Place, raw: dict) -> list[TeamSpec]:
 
 
 def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> list[TeamSpec]:
-    """The teams of a game or of a tournament: two players each, each player in one team.
+    """The teams of a game or of a tournament: 2, 3 or 4 players each, all the same size,
+    each player in one team.
 
-    The two differ only in how three refusals are worded: a tournament's team
+    The two differ only in how four refusals are worded: a tournament's team
     is registered once and its players play for it through every sitting.
     """
     teams: list[TeamSpec] = []
@@ -259,16 +260,9 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
         what = _("team %(number)d") % {"number": number}
         team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
         players = team_raw.get("players")
-        # A tournament's teams are pairs (its forms of play come with a later release).
-        if of_tournament and (not isinstance(players, list) or len(players) != 2):
-            raise place.error(
-                _("team %(number)d needs its two players, as a list of two names.")
-                % {"number": number},
-                field="teams",
-            )
         if not isinstance(players, list):
             raise place.error(
-                _("team %(number)d needs “players”: a list of its two players.")
+                _("team %(number)d needs “players”: a list of its 2, 3 or 4 players.")
                 % {"number": number},
                 field="teams",
             )
@@ -279,12 +273,19 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 field="teams",
             )
         if teams and len(players) != len(teams[0].players):
-            raise place.error(
+            message = (
                 _(
+                    "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
+                    "a tournament is the same size."
+                )
+                if of_tournament
+                else _(
                     "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
                     "a game is the same size."
                 )
-                % {"number": number, "count": len(players), "size": len(teams[0].players)},
+            )
+            raise place.error(
+                message % {"number": number, "count": len(players), "size": len(teams[0].players)},
                 field="teams",
             )
         names_given = [

@@ -16,7 +16,6 @@ from club.archive.format import (
     MAX_VENUE,
     SITTING_GAME_KEYS,
     SITTING_KEYS,
-    STANDING_KEYS,
     TOURNAMENT_KEYS,
     GameSpec,
     TeamSpec,
@@ -25,11 +24,13 @@ from club.archive.format import (
     _key,
     _Place,
     _quoted,
+    standing_keys,
 )
 from club.archive.parse_games import (
     _agrees,
     _parse_flag,
     _parse_rules,
+    _with_team_size,
     parse_team_list,
 )
 from club.scoring import rules as core
@@ -247,19 +248,26 @@ def _parse_sittings(
                 )
             for team in game.teams:
                 registered = team_by_key.get(_key(team.name))
-                if registered is None or {_key(registered.first), _key(registered.second)} != {
-                    _key(team.first),
-                    _key(team.second),
+                if registered is None or {_key(player) for player in registered.players} != {
+                    _key(player) for player in team.players
                 }:
-                    raise place.error(
-                        _(
+                    if len(team.players) == 2:
+                        message = _(
                             "%(team)s (%(first)s and %(second)s) plays in the game “%(label)s” "
                             "but is not a team of the tournament."
                         )
+                    else:
+                        message = _(
+                            "%(team)s (%(players)s) plays in the game “%(label)s” but is not a "
+                            "team of the tournament."
+                        )
+                    raise place.error(
+                        message
                         % {
                             "team": team.name,
                             "first": team.first,
                             "second": team.second,
+                            "players": ", ".join(team.players),
                             "label": game.label,
                         },
                         field=f"{item_field}.game",
@@ -350,6 +358,9 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     scheme = _parse_scheme(place, raw)
     require_confirmation = _parse_flag(place, raw, "require_confirmation", False)
     teams = _parse_tournament_teams(place, raw)
+    if teams and len(teams[0].players) != rules.team_size:
+        # The teams' size is the tournament's (RULES.md section D): no key of its own.
+        rules = _with_team_size(place, rules, len(teams[0].players))
     sittings = _parse_sittings(place, raw, teams, games, rules, deal_limit)
     if status == Tournament.Status.DRAFT and sittings:
         raise place.error(_("a tournament still in draft has played no sitting."), field="status")
@@ -385,7 +396,7 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     )
 
 
-def _check_standings(place: _Place, given: list, expected: list[dict]) -> None:
+def _check_standings(place: _Place, given: list, expected: list[dict], points_sheet: bool) -> None:
     if len(given) != len(expected):
         raise place.error(
             _(
@@ -397,10 +408,9 @@ def _check_standings(place: _Place, given: list, expected: list[dict]) -> None:
         )
     for row, (row_given, row_expected) in enumerate(zip(given, expected, strict=True), start=1):
         field = f"standings[{row}]"
-        row_given = place.object(
-            row_given, STANDING_KEYS, what=_("a row of standings"), field=field
-        )
-        for key in STANDING_KEYS:
+        keys = standing_keys(points_sheet)
+        row_given = place.object(row_given, keys, what=_("a row of standings"), field=field)
+        for key in keys:
             if key not in row_given or not _agrees(row_given[key], row_expected[key]):
                 raise place.error(
                     _(

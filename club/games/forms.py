@@ -11,7 +11,7 @@ import re
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from club.games.models import Doubling, DoublingMode, Scoring, Trump
 from club.games.services import DealEntry, Seating, TeamEntry
@@ -365,6 +365,43 @@ class NewGameForm(FormOfPlayForm):
             cleaned["first_dealer_seat"] = seat
         self.clean_house_rules(cleaned)
         return cleaned
+
+
+# A preset's name where a page says what a game or tournament is played as.
+PRESET_NAMES = {
+    core.Preset.TABLES: gettext_lazy("Tables"),
+    core.Preset.INTERNATIONAL: gettext_lazy("56 International"),
+    core.Preset.KODI: gettext_lazy("Kodi night"),
+}
+
+
+def form_of_play_words(holder, team_count: int = 2) -> str:
+    """What a game or tournament is played as, in the reader's words, with its deal limit.
+
+    A preset by its name; custom settings by their scoring, doubling and team
+    size. A tournament is named as its games of ``team_count`` teams.
+    """
+    try:
+        rules = holder.rules
+    except core.RulesError:  # settings the rules refuse (typed into the admin once): unnamed
+        return ""
+    preset = core.preset_of(rules, rules.team_size * team_count)
+    if preset in PRESET_NAMES:
+        words = str(PRESET_NAMES[preset])
+    else:
+        words = _("Custom: %(scoring)s, doubling %(doubling)s, %(teams)s") % {
+            "scoring": Scoring(holder.scoring).label,
+            "doubling": DoublingMode(holder.doubling_mode).label.lower(),
+            "teams": ngettext(
+                "teams of %(size)d player", "teams of %(size)d players", holder.team_size
+            )
+            % {"size": holder.team_size},
+        }
+    if holder.deal_limit:
+        words += ngettext(
+            ", %(deals)d deal a game", ", %(deals)d deals a game", holder.deal_limit
+        ) % {"deals": holder.deal_limit}
+    return words
 
 
 def format_bands(bands) -> str:

@@ -8,14 +8,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from club.games import services
-from club.games.forms import PRESETS, DealForm, NewGameForm
+from club.games.forms import DealForm, NewGameForm, form_of_play_words
 from club.games.idempotency import one_time
-from club.games.models import DoublingMode, Game, GameTeam, Player, Scoring
+from club.games.models import Game, GameTeam, Player
 from club.games.selectors import attach_seating, game_page, in_play_before
 from club.games.services import ScoringError, entry_from_round, load_seating
 from club.scoring import rules as core
@@ -268,20 +267,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
             "tables": rules.tables_per_team,
             "double": rules.double_factor,
             "redouble": rules.redouble_factor,
-            "form_of_play": _form_of_play(game) if game else "",
+            "form_of_play": form_of_play_words(game, game.teams.count()) if game else "",
             "doubling_adds": rules.doubling_mode == core.DoublingMode.ADD,
         },
     )
-
-
-def _form_of_play(game: Game) -> str:
-    """The preset a game's settings are, in the reader's words (Custom: its settings)."""
-    preset = core.preset_of(game.rules, game.rules.team_size * game.teams.count())
-    if preset != core.Preset.CUSTOM:
-        return dict(PRESETS)[preset]
-    return _("Custom: %(scoring)s, doubling %(doubling)s, %(teams)s") % {
-        "scoring": Scoring(game.scoring).label,
-        "doubling": DoublingMode(game.doubling_mode).label.lower(),
-        "teams": ngettext("teams of %(size)d player", "teams of %(size)d players", game.team_size)
-        % {"size": game.team_size},
-    }

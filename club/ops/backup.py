@@ -67,12 +67,14 @@ from club.games.models import (
     Players,
     Round,
     ScorerLink,
+    Scoring,
     Team,
 )
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.leaderboards.services import rebuild_ratings
 from club.scoring.messages import Refusal
+from club.scoring.standings import StandingsError
 from club.tournaments.models import (
     Bye,
     Sitting,
@@ -82,13 +84,14 @@ from club.tournaments.models import (
     TournamentEvent,
     TournamentTeam,
 )
+from club.tournaments.services import rebuild_standings
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 4
+VERSION = 5
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -111,14 +114,19 @@ _FORMS_OF_PLAY = {
     "games.gameteam": ("third_player", "fourth_player", "score", "kodis"),
     "games.round": ("thani",),
 }
+# Version 5 keeps a standing's score difference (a points tournament's tie-break);
+# an older backup's standings are rebuilt from the games on restore where it counts.
+_SCORE_DIFFERENCE = {"tournaments.standing": ("score_difference",)}
 MISSING_IN = {
     1: {
         "leaderboards.ratingchange": ("mu_after", "sigma_after"),
         "games.scorerlink": ("expired_at",),
         **_FORMS_OF_PLAY,
+        **_SCORE_DIFFERENCE,
     },
-    2: {"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY},
-    3: _FORMS_OF_PLAY,
+    2: {"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY, **_SCORE_DIFFERENCE},
+    3: {**_FORMS_OF_PLAY, **_SCORE_DIFFERENCE},
+    4: _SCORE_DIFFERENCE,
 }
 
 # Login fields kept; groups and per-user permissions are not (organisers are
@@ -740,6 +748,20 @@ def restore(
             figures.rebuild_all()
             if MISSING_IN.get(manifest["version"], {}).get("leaderboards.ratingchange"):
                 rebuild_ratings()
+            if MISSING_IN.get(manifest["version"], {}).get("tournaments.standing"):
+                # A points tournament's standings rank by the score difference, which
+                # the older file does not hold: derived again from its games.
+                for tournament in Tournament.objects.filter(scoring=Scoring.POINTS):
+                    try:
+                        rebuild_standings(tournament)
+                    except StandingsError as error:  # games the rules cannot rank
+                        raise _fail(
+                            _(
+                                "The backup does not fit the database (%(reason)s). "
+                                "Nothing was restored."
+                            ),
+                            reason=error.message,
+                        ) from None
             if MISSING_IN.get(manifest["version"], {}).get("games.scorerlink"):
                 # Links of games already over expired with them (an undo must not
                 # revive them), as migrating an older club's database does.

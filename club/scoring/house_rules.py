@@ -354,14 +354,23 @@ def preset_rules(preset: Preset | str, players: int = 4) -> Rules:
 
 
 def preset_of(rules: Rules, players: int) -> Preset:
-    """The preset these settings are (a Kodi night's deal limit may be any), else Custom."""
-    if rules == DEFAULT_RULES:
+    """The preset these settings are, else Custom.
+
+    The deal limit is the club's to set in any preset: a Tables game may stop
+    after 16 deals, an International session is 18 deals (24 in later stages).
+    """
+
+    def same_but_deals(preset: Rules) -> bool:
+        # (compared on the preset's own limit: a points sheet cannot be without one)
+        return rules.scoring == preset.scoring and (
+            replace(rules, deal_limit=preset.deal_limit) == preset
+        )
+
+    if same_but_deals(DEFAULT_RULES):
         return Preset.TABLES
-    if rules == preset_rules(Preset.INTERNATIONAL):
+    if same_but_deals(preset_rules(Preset.INTERNATIONAL)):
         return Preset.INTERNATIONAL
-    if players in (4, 6, 8) and replace(rules, deal_limit=None) == preset_rules(
-        Preset.KODI, players
-    ):
+    if players in (4, 6, 8) and same_but_deals(preset_rules(Preset.KODI, players)):
         return Preset.KODI
     return Preset.CUSTOM
 

@@ -1,7 +1,11 @@
 """Admin for tournaments: settings and entries editable, derived rows read-only."""
 
+from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext as _
 
+from club.games.models import FORM_OF_PLAY_FIELDS, rules_from_values
+from club.scoring import rules as core
 from club.tournaments.models import (
     Bye,
     Sitting,
@@ -11,6 +15,7 @@ from club.tournaments.models import (
     TournamentEvent,
     TournamentTeam,
 )
+from club.tournaments.services import team_size_words
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -26,38 +31,101 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class TournamentTeamForm(forms.ModelForm):
+    """A team added here is of the tournament's size, as the registration form's are."""
+
+    class Meta:
+        model = TournamentTeam
+        fields = ["team"]
+
+    def clean_team(self):
+        team = self.cleaned_data["team"]
+        tournament = getattr(self.instance, "tournament", None)
+        if tournament is not None and len(team.players) != tournament.team_size:
+            raise forms.ValidationError(team_size_words(tournament.team_size))
+        return team
+
+
 class TournamentTeamInline(admin.TabularInline):
     model = TournamentTeam
+    form = TournamentTeamForm
     extra = 0
     raw_id_fields = ["team"]
 
 
+# The tournament's own fields, its house rules, and how its games are reported, as the
+# admin edits them (the form of play is shown, never edited: TournamentAdmin).
+WHEN_AND_WHERE = ["name", "starts_on", "ends_on", "venue", "status", "is_final"]
+HOUSE_RULES = ["tables_per_team", "payout_bands", "double_factor", "redouble_factor"]
+RESULTS = ["deal_limit", "points_scheme", "require_confirmation"]
+
+
+def _first_bad_band(bands) -> int | None:
+    """The line (1, 2 ...) of the first band that is not four whole numbers, if any."""
+    if not isinstance(bands, list):
+        return 1
+    for line, band in enumerate(bands, start=1):
+        if not (
+            isinstance(band, list)
+            and len(band) == 4
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in band)
+        ):
+            return line
+    return None
+
+
+class TournamentAdminForm(forms.ModelForm):
+    """The house rules as typed here must be rules the games can be played by."""
+
+    class Meta:
+        model = Tournament
+        fields = [*WHEN_AND_WHERE, *HOUSE_RULES, *RESULTS]
+
+    def clean(self):
+        cleaned = super().clean()
+        if any(name in self.errors for name in HOUSE_RULES):
+            return cleaned
+        bands = cleaned.get("payout_bands") or []
+        line = _first_bad_band(bands)
+        if line is not None:
+            raise forms.ValidationError(
+                _(
+                    "Line %(line)d of the payout schedule needs four whole numbers: "
+                    "lowest bid, highest bid, tables if made, tables if failed."
+                )
+                % {"line": line}
+            )
+        try:
+            rules = rules_from_values(
+                *(cleaned.get(name, getattr(self.instance, name)) for name in HOUSE_RULES),
+                deal_limit=cleaned.get("deal_limit"),
+                **{name: getattr(self.instance, name) for name in FORM_OF_PLAY_FIELDS},
+            )
+            core.check_house_rules(rules)
+        except core.RulesError as error:
+            raise forms.ValidationError(error.translated(_)) from None
+        return cleaned
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = ["name", "starts_on", "venue", "status", "is_final"]
     list_filter = ["status", "is_final"]
     search_fields = ["name", "venue"]
     # In this order, not the model's: the house rules come from an abstract
     # model, whose fields Django places first.
     fields = [
-        "name",
-        "starts_on",
-        "ends_on",
-        "venue",
-        "status",
-        "is_final",
-        "tables_per_team",
-        "payout_bands",
-        "double_factor",
-        "redouble_factor",
-        "deal_limit",
-        "points_scheme",
-        "require_confirmation",
+        *WHEN_AND_WHERE,
+        *HOUSE_RULES,
+        *FORM_OF_PLAY_FIELDS,
+        *RESULTS,
         "results_version",
         "created_at",
         "created_by",
     ]
-    readonly_fields = ["results_version", "created_at", "created_by"]
+    # The form of play is chosen when the tournament is created, for all its games.
+    readonly_fields = [*FORM_OF_PLAY_FIELDS, "results_version", "created_at", "created_by"]
     inlines = [TournamentTeamInline]
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from club.games.forms import HouseRulesForm
+from club.games.forms import TABLES, FormOfPlayForm
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.web.fields import NameField
@@ -25,12 +25,21 @@ GAME_SIZES = [
 ]
 
 
+TEAM_SIZES = [
+    (2, gettext_lazy("Teams of two")),
+    (3, gettext_lazy("Teams of three (two teams a game)")),
+    (4, gettext_lazy("Teams of four (two teams a game)")),
+]
+# A table of the new-game form with teams of that size, for the presets (FormOfPlayForm).
+TABLE_OF_TEAM_SIZE = {2: "4", 3: "6x3", 4: "8x4"}
+
+
 def format_points(row) -> str:
     return " ".join(str(points) for points in row)
 
 
-class TournamentForm(HouseRulesForm):
-    """A new tournament: when and where, and the house rules for all its games."""
+class TournamentForm(FormOfPlayForm):
+    """A new tournament: when and where, its form of play and house rules for all its games."""
 
     name = NameField(label=gettext_lazy("Name"), max_length=120)
     starts_on = forms.DateField(
@@ -42,6 +51,9 @@ class TournamentForm(HouseRulesForm):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     venue = NameField(label=gettext_lazy("Venue"), max_length=200, required=False)
+    team_size = forms.TypedChoiceField(
+        label=gettext_lazy("Teams"), choices=TEAM_SIZES, coerce=int, initial=2, required=False
+    )
     deal_limit = forms.IntegerField(
         label=gettext_lazy("Deals per game"),
         min_value=1,
@@ -49,7 +61,8 @@ class TournamentForm(HouseRulesForm):
         required=False,
         help_text=gettext_lazy(
             "Leave empty to play each game until one team is left. With a limit, a game "
-            "ends after that many deals and is placed by tables held."
+            "ends after that many deals and is placed by tables held (on a points sheet, "
+            "by points; a points sheet needs a limit)."
         ),
     )
     points_2 = forms.CharField(label=gettext_lazy("Points in a game of 2 teams"), max_length=40)
@@ -67,6 +80,21 @@ class TournamentForm(HouseRulesForm):
             field = self.fields[f"points_{count}"]
             field.initial = format_points(ranking.DEFAULT_POINTS.by_team_count[count])
             field.help_text = _("Points for 1st, 2nd, … place, separated by spaces.")
+
+    @classmethod
+    def preset_initial(cls, preset: str, team_size) -> dict:
+        """The fields' values for a preset with teams of ``team_size`` (Custom: none)."""
+        try:
+            table = TABLE_OF_TEAM_SIZE.get(int(team_size), "4")
+        except (TypeError, ValueError):
+            table = "4"
+        initial = super().preset_initial(preset, table)
+        if "players" in initial:
+            initial["team_size"] = TABLES[initial.pop("players")][1]
+        return initial
+
+    def form_of_play(self, cleaned: dict) -> dict:
+        return {**super().form_of_play(cleaned), "team_size": cleaned.get("team_size") or 2}
 
     def _clean_points(self, count: int):
         text = self.cleaned_data[f"points_{count}"]
@@ -111,20 +139,47 @@ class TournamentForm(HouseRulesForm):
                 cleaned["points_scheme"] = (
                     None if scheme == dict(ranking.DEFAULT_POINTS.by_team_count) else scheme
                 )
+        if cleaned.get("small_deck") and (cleaned.get("team_size") or 2) > 2:
+            self.add_error(
+                "small_deck",
+                _(
+                    "The 32-card deal is for a game of four players; teams of three or four "
+                    "play with six or eight."
+                ),
+            )
         self.clean_house_rules(cleaned)
         return cleaned
 
 
 class RegisterTeamForm(forms.Form):
+    """A team of the tournament's size: two, three or four players in seat order."""
+
     first = NameField(label=gettext_lazy("First player"), max_length=80)
     second = NameField(label=gettext_lazy("Second player"), max_length=80)
+    third = NameField(label=gettext_lazy("Third player"), max_length=80)
+    fourth = NameField(label=gettext_lazy("Fourth player"), max_length=80)
     name = NameField(label=gettext_lazy("Team name (optional)"), max_length=170, required=False)
+
+    PLAYERS = ("first", "second", "third", "fourth")
+
+    def __init__(self, *args, team_size: int = 2, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.PLAYERS[team_size:]:
+            del self.fields[name]
+
+    def player_fields(self):
+        return [self[name] for name in self.PLAYERS if name in self.fields]
 
 
 class DrawForm(forms.Form):
     game_size = forms.TypedChoiceField(
         label=gettext_lazy("Teams per game"), choices=GAME_SIZES, coerce=int, initial=2
     )
+
+    def __init__(self, *args, team_size: int = 2, **kwargs):
+        super().__init__(*args, **kwargs)
+        if team_size > 2:  # teams of three or four play two teams to a game
+            self.fields["game_size"].choices = GAME_SIZES[:1]
 
 
 class ReopenForm(forms.Form):

@@ -181,6 +181,8 @@ class Standing(models.Model):
     games = models.PositiveSmallIntegerField(_("games"))
     won = models.PositiveSmallIntegerField(_("won"))
     net_tables = models.IntegerField(_("net tables"))
+    # On a points sheet, where nothing moves (club.scoring.standings).
+    score_difference = models.IntegerField(_("score difference"), default=0, db_default=0)
     declared = models.PositiveIntegerField(_("contracts declared"))
     made = models.PositiveIntegerField(_("contracts made"))
     byes = models.PositiveSmallIntegerField(_("byes"), default=0)

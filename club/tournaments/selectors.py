@@ -12,7 +12,7 @@ from itertools import combinations
 
 from django.db.models import F, Max, Prefetch
 
-from club.games.models import Game, GameTeam, Player
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Scoring
 from club.games.selectors import url_maker
 from club.tournaments.models import (
     Bye,
@@ -51,15 +51,19 @@ def standing_rows(tournament: Tournament) -> list[dict]:
             "games",
             "won",
             "net_tables",
+            "score_difference",
             "declared",
             "made",
             "byes",
             team=F("entry__team__name"),
-            first_player=F("entry__team__first_player__name"),
-            second_player=F("entry__team__second_player__name"),
+            **{seat: F(f"entry__team__{seat}__name") for seat in PLAYER_FIELDS},
         )
     )
+    points_sheet = tournament.scoring == Scoring.POINTS
     for row in rows:
+        row["players"] = [row.pop(seat) for seat in PLAYER_FIELDS if row[seat] is not None]
+        # The third column of the order: net tables, or on a points sheet the score difference.
+        row["net"] = row["score_difference"] if points_sheet else row["net_tables"]
         row["points"] = format_points(row["points"])
         row["made_percent"] = (
             round(100 * row["made"] / row["declared"]) if row["declared"] else None
@@ -82,7 +86,8 @@ def _game_prefetch():
 def sitting_lines(tournament: Tournament) -> list[dict]:
     """The confirmed sittings, newest first, with their games and byes, as the pages list them.
 
-    Each game's teams are (name, tables, place) in seat order.
+    Each game's teams are (name, tables, place, out) in seat order; on a points
+    sheet (name, points, place, False): no one is out.
 
     Plain rows from three queries whatever the size of the tournament (the
     sittings, every team of their games, the byes): the page shows a line per
@@ -106,6 +111,7 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
     game_url = url_maker("games:detail")
     statuses = {value: str(label) for value, label in Game.Status.choices}
     games: dict[int, dict] = {}
+    points_sheet = tournament.scoring == Scoring.POINTS
     entry = "game__sitting_entry__"
     for sitting_id, position, table, game_id, status, deals, name, tables, place in (
         GameTeam.objects.filter(**{f"{entry}sitting__{key}": v for key, v in confirmed.items()})
@@ -119,7 +125,7 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
             "game__status",
             "game__deals_played",
             "team__name",
-            "tables",
+            "score" if points_sheet else "tables",
             "place",
         )
     ):
@@ -137,7 +143,7 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
                 "teams": [],
             }
             sittings[sitting_id]["games"].append(game)
-        game["teams"].append((name, tables, place))
+        game["teams"].append((name, tables, place, not points_sheet and tables == 0))
     for sitting_id, name in (
         Bye.objects.filter(**{f"sitting__{key}": v for key, v in confirmed.items()})
         .order_by("sitting_id", "id")
@@ -158,6 +164,7 @@ def live_context(tournament: Tournament, version: str | None = None) -> dict:
     return {
         "tournament": tournament,
         "standings": standing_rows(tournament),
+        "points_sheet": tournament.scoring == Scoring.POINTS,
         "sittings": sittings,
         "in_progress": in_progress,
         "live_version": version or live_version(tournament),
@@ -209,7 +216,7 @@ def sitting_page(sitting: Sitting) -> dict:
     entries = {
         entry.pk: entry
         for entry in tournament.entries.select_related(
-            "team__first_player", "team__second_player"
+            *(f"team__{seat}" for seat in PLAYER_FIELDS)
         ).order_by("team__name")
     }
     context = {"tournament": tournament, "sitting": sitting, "entries": list(entries.values())}

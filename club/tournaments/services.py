@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 
 from django.db import transaction
@@ -20,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.games import services as scoring
-from club.games.models import Game, GameTeam, Round, rules_fields
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Round, in_a_seat, rules_fields
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -99,9 +100,10 @@ def create_tournament(
     if ends_on and ends_on < starts_on:
         raise TournamentError(_("The last day cannot be before the first day."), field="ends_on")
     try:
+        rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)
         core.check_house_rules(rules)
     except core.RulesError as error:
-        raise TournamentError(error.translated(_), field="rules") from None
+        raise TournamentError(error.translated(_), field=error.field or "rules") from None
     if points_scheme:
         try:
             ranking.PointsScheme(points_scheme)
@@ -114,7 +116,7 @@ def create_tournament(
             ends_on=ends_on,
             venue=venue.strip(),
             **rules_fields(rules),
-            deal_limit=deal_limit,
+            deal_limit=rules.deal_limit,
             points_scheme={str(k): list(v) for k, v in (points_scheme or {}).items()},
             require_confirmation=require_confirmation,
             created_by=user if user is not None and user.is_authenticated else None,
@@ -123,27 +125,51 @@ def create_tournament(
     return tournament
 
 
+def team_size_words(size: int) -> str:
+    """What a team of the tournament is, for a refusal (two, three or four players)."""
+    return {
+        2: _("A team of this tournament is two players."),
+        3: _("A team of this tournament is three players."),
+        4: _("A team of this tournament is four players."),
+    }[size]
+
+
 @transaction.atomic
 def register_team(
-    *, tournament: Tournament, first: str, second: str, name: str = "", user=None
+    *,
+    tournament: Tournament,
+    first: str,
+    second: str,
+    name: str = "",
+    third: str = "",
+    fourth: str = "",
+    user=None,
 ) -> TournamentTeam:
-    """Register a pair; refused if the team or either player is already registered."""
+    """Register a team of the tournament's size (two, three or four players, in seat order).
+
+    Refused if the team or any of its players is already registered.
+    """
     tournament = _lock(tournament)
     check_editable(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(_("The tournament has finished; no more teams can join."))
-    first, second = " ".join(first.split()), " ".join(second.split())
-    if not first or not second:
-        raise TournamentError(_("A team needs two players."), field="team")
-    if first.lower() == second.lower():
-        raise TournamentError(
-            _("%(player)s cannot partner themselves.") % {"player": first}, field="team"
-        )
-    entry = scoring.TeamEntry(first, second, name)
+    given = [" ".join(player.split()) for player in (first, second, third, fourth)]
+    size = tournament.team_size
+    if any(given[size:]) or not all(given[:size]):
+        if size == 2 and not any(given[2:]):
+            raise TournamentError(_("A team needs two players."), field="team")
+        raise TournamentError(team_size_words(size), field="team")
+    players = given[:size]
+    for at, player in enumerate(players):
+        if any(player.lower() == other.lower() for other in players[:at]):
+            raise TournamentError(
+                _("%(player)s cannot partner themselves.") % {"player": player}, field="team"
+            )
+    entry = scoring.TeamEntry(players[0], players[1], name, *players[2:])
     try:
-        first_player = scoring.find_or_add_player(first)
-        second_player = scoring.find_or_add_player(second)
-        team = scoring.find_or_add_team(entry, first_player, second_player)
+        team = scoring.find_or_add_team(
+            entry, *(scoring.find_or_add_player(player) for player in players)
+        )
     except scoring.ScoringError as error:
         raise TournamentError(error.message, field="team") from error
     if TournamentTeam.objects.filter(tournament=tournament, team=team).exists():
@@ -153,18 +179,12 @@ def register_team(
         )
     clash = (
         TournamentTeam.objects.filter(tournament=tournament)
-        .filter(
-            Q(team__first_player__in=team.player_ids) | Q(team__second_player__in=team.player_ids)
-        )
-        .select_related("team__first_player", "team__second_player")
+        .filter(in_a_seat(team.player_ids, "team__", lookup="__in"))
+        .select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS))
         .first()
     )
     if clash is not None:
-        player = next(
-            p
-            for p in (clash.team.first_player, clash.team.second_player)
-            if p.pk in team.player_ids
-        )
+        player = next(p for p in clash.team.players if p.pk in team.player_ids)
         raise TournamentError(
             _("%(player)s already plays for %(team)s in this tournament.")
             % {"player": player.name, "team": clash.team.name},
@@ -191,6 +211,19 @@ def _history(tournament: Tournament) -> list[list[int]]:
     return list(games.values())
 
 
+def _check_team_sizes(tournament: Tournament) -> None:
+    """Every registered team is of the tournament's size (the admin can add any team)."""
+    size = tournament.team_size
+    seats = {f"team__{seat}__isnull": at >= size for at, seat in enumerate(PLAYER_FIELDS)}
+    odd = tournament.entries.exclude(**seats).select_related("team").first()
+    if odd is not None:
+        raise TournamentError(
+            _("%(team)s is not a team of this tournament's size.") % {"team": odd.team.name}
+            + " "
+            + team_size_words(size)
+        )
+
+
 @transaction.atomic
 def propose_sitting(
     *, tournament: Tournament, game_size: int = 2, user=None, rng: random.Random | None = None
@@ -214,6 +247,13 @@ def propose_sitting(
         )
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(_("The tournament has finished; reopen it to draw another sitting."))
+    if tournament.team_size > 2 and game_size != 2:
+        # RULES.md section D: teams of three or four play two teams to a game.
+        raise TournamentError(
+            _("Teams of three or four play two teams to a game; draw games of 2 teams."),
+            field="game_size",
+        )
+    _check_team_sizes(tournament)
     entries = list(tournament.entries.values_list("id", flat=True))
     number = tournament.sittings.count() + 1
     history = _history(tournament)
@@ -272,6 +312,27 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
     return sitting
 
 
+def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, user, rng) -> Game:
+    """A game of the sitting at table ``label``, by the tournament's house rules."""
+    return scoring.create_game(
+        label=_("%(tournament)s · sitting %(number)d · %(table)s")
+        % {"tournament": tournament.name, "number": sitting.number, "table": label},
+        teams=[
+            scoring.TeamEntry(
+                *(player.name for player in team.players[:2]),
+                team.name,
+                *(player.name for player in team.players[2:]),
+            )
+            for team in teams
+        ],
+        rules=tournament.rules,
+        user=user,
+        rng=rng,
+        deal_limit=tournament.deal_limit,
+        require_confirmation=tournament.require_confirmation,
+    )
+
+
 @transaction.atomic
 def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = None) -> Sitting:
     """Start the sitting's games with the tournament's house rules; record the byes."""
@@ -282,25 +343,15 @@ def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = 
         return sitting  # a resent confirmation: the games exist already
     entries = {
         entry.pk: entry
-        for entry in tournament.entries.select_related("team__first_player", "team__second_player")
+        for entry in tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS))
     }
-    rules = tournament.rules
     labels = draws.table_labels(len(sitting.proposal))
     for position, (game_teams, label) in enumerate(zip(sitting.proposal, labels, strict=True)):
         teams = [entries[entry_id].team for entry_id in game_teams]
-        game = scoring.create_game(
-            label=_("%(tournament)s · sitting %(number)d · %(table)s")
-            % {"tournament": tournament.name, "number": sitting.number, "table": label},
-            teams=[
-                scoring.TeamEntry(team.first_player.name, team.second_player.name, team.name)
-                for team in teams
-            ],
-            rules=rules,
-            user=user,
-            rng=rng,
-            deal_limit=tournament.deal_limit,
-            require_confirmation=tournament.require_confirmation,
-        )
+        try:
+            game = _start_game(tournament, sitting, label, teams, user, rng)
+        except scoring.ScoringError as error:  # e.g. a team of another size, added in the admin
+            raise TournamentError(error.message) from error
         SittingGame.objects.create(sitting=sitting, game=game, table_label=label, position=position)
     Bye.objects.bulk_create(Bye(sitting=sitting, entry_id=entry) for entry in sitting.proposed_byes)
     sitting.status = Sitting.Status.CONFIRMED
@@ -423,18 +474,26 @@ def game_results(tournament: Tournament) -> list[ranking.GameResult]:
         TournamentTeam.objects.filter(tournament=tournament).order_by().values_list("team_id", "id")
     )
     of_tournament = {"game__sitting_entry__sitting__tournament": tournament}
-    # game id -> (tables each team started with, [(game team id, entry id, place, tables)])
-    games: dict[int, tuple[int, list[tuple[int, int, int | None, int]]]] = {}
-    for game_id, status, tables_start, game_team, team, place, tables in (
+    points = tournament.scoring == core.Scoring.POINTS  # every game is scored as its tournament
+    # game id -> (tables each team started with, [(game team id, entry id, place, tables, score)])
+    games: dict[int, tuple[int, list[tuple[int, int, int | None, int, int]]]] = {}
+    for game_id, status, tables_start, game_team, team, place, tables, score in (
         GameTeam.objects.filter(**of_tournament)
         .order_by("game_id", "position")
         .values_list(
-            "game_id", "game__status", "game__tables_per_team", "id", "team_id", "place", "tables"
+            "game_id",
+            "game__status",
+            "game__tables_per_team",
+            "id",
+            "team_id",
+            "place",
+            "tables",
+            "score",
         )
     ):
         if status == Game.Status.FINISHED:
             games.setdefault(game_id, (tables_start, []))[1].append(
-                (game_team, entry_of[team], place, tables)
+                (game_team, entry_of[team], place, tables, score)
             )
     contracts: dict[int, tuple[int, int]] = {
         row["declaring_team"]: (row["declared"], row["made"])
@@ -447,12 +506,13 @@ def game_results(tournament: Tournament) -> list[ranking.GameResult]:
         results.append(
             ranking.GameResult(
                 game=game_id,
-                teams=tuple(entry for _, entry, _, _ in members),
-                places={entry: place or len(members) for _, entry, place, _ in members},
+                teams=tuple(entry for _, entry, _, _, _ in members),
+                places={entry: place or len(members) for _, entry, place, _, _ in members},
                 tables_start=tables_start,
-                tables_end={entry: tables for _, entry, _, tables in members},
-                declared={entry: contracts.get(pk, (0, 0))[0] for pk, entry, _, _ in members},
-                made={entry: contracts.get(pk, (0, 0))[1] for pk, entry, _, _ in members},
+                tables_end={entry: tables for _, entry, _, tables, _ in members},
+                declared={entry: contracts.get(pk, (0, 0))[0] for pk, entry, _, _, _ in members},
+                made={entry: contracts.get(pk, (0, 0))[1] for pk, entry, _, _, _ in members},
+                scores={entry: score for _, entry, _, _, score in members} if points else None,
             )
         )
     return results
@@ -528,6 +588,7 @@ def _rebuild_standings(tournament: Tournament) -> None:
             games=row.games,
             won=row.won,
             net_tables=row.net_tables,
+            score_difference=row.score_difference,
             declared=row.declared,
             made=row.made,
             byes=byes.get(row.team, 0),

@@ -13,9 +13,10 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from club.games.forms import form_of_play_words
 from club.games.idempotency import one_time
 from club.games.link_views import sheet_context
-from club.games.models import GameTeam
+from club.games.models import PLAYER_FIELDS, GameTeam, Scoring
 from club.games.services import Seating
 from club.tournaments import selectors, services
 from club.tournaments.forms import (
@@ -43,7 +44,19 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @one_time
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    if request.method == "POST":
+        form = TournamentForm(request.POST)
+    else:
+        # When the form of play changes, htmx asks again with what was typed so far
+        # and the preset's settings filled in (as the new-game form does).
+        initial = request.GET.dict()
+        if "preset" in request.GET and (
+            request.headers.get("HX-Trigger-Name") == "preset" or "apply" in request.GET
+        ):
+            initial.update(
+                TournamentForm.preset_initial(request.GET["preset"], initial.get("team_size"))
+            )
+        form = TournamentForm(initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -72,9 +85,11 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 def _detail(request: HttpRequest, tournament: Tournament, status: int = 200, **forms):
     organiser = is_organiser(request.user)
     context = selectors.tournament_page(tournament, organiser=organiser)
+    context["form_of_play"] = form_of_play_words(tournament)
     if organiser:
-        context["register_form"] = forms.get("register_form") or RegisterTeamForm()
-        context["draw_form"] = forms.get("draw_form") or DrawForm()
+        size = tournament.team_size
+        context["register_form"] = forms.get("register_form") or RegisterTeamForm(team_size=size)
+        context["draw_form"] = forms.get("draw_form") or DrawForm(team_size=size)
         context["reopen_form"] = forms.get("reopen_form") or ReopenForm()
     return render(request, "tournaments/detail.html", context, status=status)
 
@@ -111,13 +126,15 @@ def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
 @one_time
 def team_register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    form = RegisterTeamForm(request.POST)
+    form = RegisterTeamForm(request.POST, team_size=tournament.team_size)
     if form.is_valid():
         try:
             entry = services.register_team(
                 tournament=tournament,
                 first=form.cleaned_data["first"],
                 second=form.cleaned_data["second"],
+                third=form.cleaned_data.get("third", ""),
+                fourth=form.cleaned_data.get("fourth", ""),
                 name=form.cleaned_data["name"],
                 user=request.user,
             )
@@ -134,7 +151,7 @@ def team_register(request: HttpRequest, pk: int) -> HttpResponse:
 @one_time
 def sitting_draw(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    form = DrawForm(request.POST)
+    form = DrawForm(request.POST, team_size=tournament.team_size)
     if not form.is_valid():
         return _detail(request, tournament, draw_form=form)
     try:
@@ -303,7 +320,7 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     by_game: dict[int, list[GameTeam]] = {}
     for team in (
         GameTeam.objects.filter(game__in=[entry.game_id for entry in entries])
-        .select_related("team", "first_player", "second_player")
+        .select_related("team", *PLAYER_FIELDS)
         .order_by("game_id", "position")
     ):
         by_game.setdefault(team.game_id, []).append(team)
@@ -311,7 +328,7 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     for entry in entries:
         game = entry.game
         game.sitting_entry = entry
-        sheets.append(sheet_context(game, Seating(by_game.get(game.pk, []))))
+        sheets.append(sheet_context(game, Seating(by_game.get(game.pk, []), game.rules)))
     return render(
         request,
         "tournaments/sitting_sheets.html",
@@ -324,12 +341,17 @@ def print_standings(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     standings = (
         Standing.objects.filter(tournament=tournament)
-        .select_related("entry__team__first_player", "entry__team__second_player")
+        .select_related(*(f"entry__team__{seat}" for seat in PLAYER_FIELDS))
         .order_by("place", "entry__team__name")
     )
     sittings = tournament.sittings.filter(status="confirmed").count()
     return render(
         request,
         "tournaments/print_standings.html",
-        {"tournament": tournament, "standings": standings, "sittings": sittings},
+        {
+            "tournament": tournament,
+            "standings": standings,
+            "sittings": sittings,
+            "points_sheet": tournament.scoring == Scoring.POINTS,
+        },
     )

@@ -23,7 +23,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from club import archive
-from club.archive import export as archive_export
+from club.archive import tournament_export as archive_export
 from club.db import one_snapshot
 from club.games.models import Round
 from club.tournaments import services

@@ -27,6 +27,7 @@ from django.urls import reverse
 from club import archive
 from club.archive import export as archive_export
 from club.archive import format as archive_format
+from club.archive import tournament_export
 from club.games.models import Change, Game, Player, Team
 from club.games.services import (
     DealEntry,
@@ -241,7 +242,7 @@ def _tournament_games(tournament: Tournament):
 
 
 def replayed_tournament_json(tournament: Tournament) -> str:
-    head = archive_export._tournament_object(tournament)
+    head = tournament_export._tournament_object(tournament)
     # The sittings as they read with a query per sitting, before they were read together.
     head["sittings"] = [
         {

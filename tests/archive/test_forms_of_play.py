@@ -30,6 +30,7 @@ from club.games.services import (
 )
 from club.scoring import rules as core
 from club.scoring.rules import Preset, Rules, Thani
+from club.tournaments.models import Tournament
 from tests.scoring.test_rules_forms_of_play import any_deal, forms_of_play
 
 pytestmark = pytest.mark.django_db
@@ -375,18 +376,38 @@ def test_random_games_of_every_form_import_export_and_import_again(data):
         transaction.set_rollback(True)
 
 
-def test_a_tournaments_teams_are_still_pairs():
-    """Tournaments of teams of three come with a later release: refused, not cut to two."""
-    document = {
+def _draft(teams):
+    return {
         "format": archive.FORMAT,
         "tournament": {
             "name": "Cup",
             "starts_on": "2026-11-01",
             "status": "draft",
-            "teams": [{"name": "Three", "players": ["P1", "P2", "P3"]}],
+            "teams": teams,
             "sittings": [],
         },
         "games": [],
     }
-    with pytest.raises(archive.ArchiveError, match="needs its two players"):
-        archive.import_results(json.dumps(document))
+
+
+def test_a_tournaments_teams_of_three_are_kept_whole():
+    archive.import_results(json.dumps(_draft([{"name": "Three", "players": ["P1", "P2", "P3"]}])))
+    tournament = Tournament.objects.get()
+    assert tournament.team_size == 3
+    team = tournament.entries.get().team
+    assert [player.name for player in team.players] == ["P1", "P2", "P3"]
+
+
+def test_a_tournaments_teams_are_one_size():
+    teams = [
+        {"name": "Three", "players": ["P1", "P2", "P3"]},
+        {"name": "Two", "players": ["P4", "P5"]},
+    ]
+    with pytest.raises(archive.ArchiveError, match="every team of a tournament is the same size"):
+        archive.import_results(json.dumps(_draft(teams)))
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_team_without_its_players_is_told_how_many_it_may_have():
+    with pytest.raises(archive.ArchiveError, match="a list of its 2, 3 or 4 players"):
+        archive.import_results(json.dumps(_draft([{"name": "Nobody"}])))

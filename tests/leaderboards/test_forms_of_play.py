@@ -100,3 +100,12 @@ def test_a_profile_names_both_partners_of_a_team_of_three(client):
     page = client.get(reverse("leaderboards:player", args=[Player.objects.get(name="Anu").pk]))
     partners = page.text.split("Anu &amp; Biju &amp; Chitra, with", 1)[1].split("</span>", 1)[0]
     assert ">Biju</a> &amp; <a" in partners and ">Chitra</a>" in partners
+
+
+def test_a_profile_line_of_a_points_sheet_gives_the_teams_points_not_tables(client):
+    international_session()  # Dev's team makes 28 in all 18 deals: 18 points to 0
+    for name, points in (("Dev", "18 points"), ("Anu", "0 points")):
+        page = client.get(reverse("leaderboards:player", args=[Player.objects.get(name=name).pk]))
+        result = page.text.split('<div class="profile-result">', 1)[1].split("</div>", 1)[0]
+        assert f'<span class="small">{points}</span>' in result
+        assert "tables" not in result

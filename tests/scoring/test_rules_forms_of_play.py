@@ -8,6 +8,8 @@ dealer's turn for teams of three and four. The refusals are checked one by one.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -420,6 +422,11 @@ def test_the_presets_are_bundles_of_settings():
     kodi_limited = Rules(team_size=2, tables_per_team=6, kodi=True, deal_limit=30)
     assert core.preset_of(kodi_limited, 4) == Preset.KODI
     assert core.preset_of(Rules(tables_per_team=10), 4) == Preset.CUSTOM
+    # The deal limit is the club's in any preset: 24 deals in an International's later stage.
+    later = replace(core.preset_rules(Preset.INTERNATIONAL), deal_limit=24)
+    assert core.preset_of(later, 6) == Preset.INTERNATIONAL
+    assert core.preset_of(Rules(deal_limit=16), 6) == Preset.TABLES
+    assert core.preset_of(replace(later, doubling_mode="multiply"), 6) == Preset.CUSTOM
     with pytest.raises(RulesError, match="56 is played by 4, 6 or 8 players, not 5."):
         core.preset_rules(Preset.KODI, 5)
 

@@ -135,7 +135,7 @@ def test_a_sittings_games_and_the_standings_with_hostile_names():
             "table_label": name,
             "status": "in_progress",
             "status_label": name,
-            "teams": [(name, 5, None), ("Chitra & Dev", 0, 2)],
+            "teams": [(name, 5, None, False), ("Chitra & Dev", 0, 2, True)],
         }
         for index, name in enumerate(HOSTILE)
     ]
@@ -145,12 +145,11 @@ def test_a_sittings_games_and_the_standings_with_hostile_names():
             "place": index + 1,
             "shared": False,
             "team": name,
-            "first_player": name,
-            "second_player": "Biju",
+            "players": [name, "Biju", name],
             "points": "3",
             "games": 2,
             "won": 1,
-            "net_tables": 4 - index,
+            "net": 4 - index,
             "made_percent": None if index else 50,
             "made": 1,
             "declared": 2,
@@ -192,9 +191,13 @@ def test_leaderboard_rows_and_a_profiles_games_with_hostile_names(kind):
     lines = [
         SimpleNamespace(
             game=SimpleNamespace(
-                pk=index + 1, label=name, is_finished=bool(index % 2), finished_at=finished
+                pk=index + 1,
+                label=name,
+                is_finished=bool(index % 2),
+                finished_at=finished,
+                scoring="points" if index % 3 else "tables",
             ),
-            game_team=SimpleNamespace(team=SimpleNamespace(name=name), tables=index),
+            game_team=SimpleNamespace(team=SimpleNamespace(name=name), tables=index, score=index),
             partners=[SimpleNamespace(pk=2, name=HOSTILE[2])],
             badge="1st" if index % 2 else "",
             rating_delta=None if index == 2 else 3.6,

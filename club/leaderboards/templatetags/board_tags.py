@@ -15,6 +15,7 @@ from django.utils.timezone import template_localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.games.models import Scoring
 from club.games.selectors import url_maker
 from club.web.html import safe_join, text
 
@@ -92,9 +93,14 @@ def profile_games(lines) -> SafeString:
                 f'<span class="small {"up" if up else "down"}" title="{rating_change}">'
                 f"{'+' if up else ''}{text(floatformat(line.rating_delta, 0))}</span>"
             )
-        tables = ngettext("%(count)s table", "%(count)s tables", seat.tables) % {
-            "count": seat.tables
-        }
+        if game.scoring == Scoring.POINTS:  # a points sheet: the team's total, not tables
+            tables = ngettext("%(count)s point", "%(count)s points", seat.score) % {
+                "count": seat.score
+            }
+        else:
+            tables = ngettext("%(count)s table", "%(count)s tables", seat.tables) % {
+                "count": seat.tables
+            }
         items.append(
             f'<li><div class="profile-game"><a href="{game_url(game.pk)}">{text(game.label)}</a> '
             f'<span class="small muted">{when}</span> '

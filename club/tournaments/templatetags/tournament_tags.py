@@ -16,9 +16,9 @@ from club.web.html import safe_join, text
 register = template.Library()
 
 
-def _team(name: str, tables: int, place: int | None) -> str:
-    state = " winner" if place == 1 else " out" if tables == 0 else ""
-    return f'<span class="game-team{state}">{text(name)} <b>{tables}</b></span>'
+def _team(name: str, figure: int, place: int | None, out: bool) -> str:
+    state = " winner" if place == 1 else " out" if out else ""
+    return f'<span class="game-team{state}">{text(name)} <b>{figure}</b></span>'
 
 
 @register.simple_tag
@@ -48,12 +48,12 @@ def standing_lines(rows: list[dict]) -> SafeString:
         lines.append(
             f'<tr><td class="place">{row["place"]}{"=" if row["shared"] else ""}</td>'
             f'<td><span class="team-name">{text(row["team"])}</span>'
-            f'<div class="muted small">{text(row["first_player"])} · '
-            f"{text(row['second_player'])}</div></td>"
+            f'<div class="muted small">{" · ".join(text(player) for player in row["players"])}'
+            "</div></td>"
             f'<td class="num points">{text(row["points"])}</td>'
             f'<td class="num">{row["games"]}</td>'
             f'<td class="num">{row["won"]}</td>'
-            f'<td class="num">{"+" if row["net_tables"] > 0 else ""}{row["net_tables"]}</td>'
+            f'<td class="num">{"+" if row["net"] > 0 else ""}{row["net"]}</td>'
             f'<td class="num">{made}</td>'
             f'<td class="num">{row["byes"]}</td></tr>'
         )
