@@ -183,6 +183,17 @@ LANGUAGES = [
     ("es", _("Spanish")),
 ]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+# How dates read: "day" (1 December 2026, 01/12/2026: India, the UK, most of the
+# world; the default) or "month" (Django's English, December 1, 2026). Day first
+# comes from club/formats for English, Malayalam and Marathi, whose Django formats
+# are month first or missing; the other languages' own formats are day first.
+DATE_ORDER = os.environ.get("DJANGO_DATE_ORDER", "day").strip().lower()
+if DATE_ORDER not in ("day", "month"):
+    raise ImproperlyConfigured(
+        f"DJANGO_DATE_ORDER is {DATE_ORDER!r}; give day (the default) or month."
+    )
+if DATE_ORDER == "day":
+    FORMAT_MODULE_PATH = ["club.formats"]
 LOCALE_PATHS = [BASE_DIR / "club" / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True

@@ -1008,6 +1008,10 @@ VERSION_5_COLUMNS = {
     "tournaments.standing": _after(
         VERSION_4_COLUMNS["tournaments.standing"], "net_tables", ["score_difference"]
     ),
+    "tournaments.tournamentteam": [
+        *VERSION_4_COLUMNS["tournaments.tournamentteam"],
+        "withdrawn_at",
+    ],
 }
 
 

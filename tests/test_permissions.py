@@ -15,7 +15,7 @@ from club.games.links import issue_links, revoke_link
 from club.games.models import Change, Game, Player, Round, ScorerLink
 from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
-from club.tournaments.models import Sitting, Tournament, TournamentEvent
+from club.tournaments.models import Sitting, Tournament, TournamentEvent, TournamentTeam
 from tests.factories import deal_form, start_game
 
 PUBLIC = "public"  # anyone may read it
@@ -55,6 +55,10 @@ RULES = {
     "tournaments:live": (PUBLIC, ["get"], "tournament"),
     "tournaments:projector": (PUBLIC, ["get"], "tournament"),
     "tournaments:register": (ORGANISER, ["post"], "tournament"),
+    "tournaments:register_list": (ORGANISER, ["post"], "tournament"),
+    "tournaments:team_edit": (ORGANISER, ["get", "post"], "entry"),
+    "tournaments:team_withdraw": (ORGANISER, ["post"], "entry"),
+    "tournaments:team_reinstate": (ORGANISER, ["post"], "entry"),
     "tournaments:draw": (ORGANISER, ["post"], "tournament"),
     "tournaments:finish": (ORGANISER, ["post"], "tournament"),
     "tournaments:final": (ORGANISER, ["post"], "tournament"),
@@ -134,6 +138,7 @@ def kwargs_for(key, world):
         "link": {"pk": world["game"].pk, "link_pk": world["link"].pk},
         "sitting": {"pk": world["tournament"].pk, "number": world["sitting"].number},
         "tournament": {"pk": world["tournament"].pk},
+        "entry": {"pk": world["tournament"].pk, "entry": world["tournament"].entries.first().pk},
         "player": {"pk": world["player"].pk},
         "token": {"token": world["link"].token},
         "token_deal": {"token": world["link"].token, "number": 2},
@@ -150,6 +155,7 @@ def fingerprint():
         Tournament.objects.values_list("status", "is_final").get(),
         Sitting.objects.count(),
         TournamentEvent.objects.count(),
+        list(TournamentTeam.objects.order_by("pk").values_list("team_id", "withdrawn_at")),
         list(Player.objects.order_by("pk").values_list("name", "active")),
         ScorerLink.objects.filter(revoked_at__isnull=True).count(),
     )

@@ -110,6 +110,20 @@ def read_text(read: Callable[[], bytes]) -> str:
         ) from None
 
 
+def _written_when_shared_firsts_won(
+    place: _Place, spec: TournamentSpec, tournament: Tournament, points_sheet: bool
+) -> bool:
+    """Whether the file's standings are right by the rule they were written by, when a
+    shared first place counted as a game won for each team sharing it: such a file
+    stays valid (its tournament is stored and exported by today's rule)."""
+    legacy = _standing_rows(tournament, shared_first_wins=True)
+    try:
+        _check_standings(place, spec.standings, legacy, points_sheet)
+    except ArchiveError:
+        return False
+    return True
+
+
 def _write_tournament(spec: TournamentSpec, user=None) -> Tournament:
     """Store a checked tournament: its row, teams, sittings, games, byes, then standings."""
     place = _Place(None, None, tournament=spec.name)
@@ -159,10 +173,10 @@ def _write_tournament(spec: TournamentSpec, user=None) -> Tournament:
         tournament=tournament, status=spec.status, final=spec.final
     )
     if spec.standings is not None:
-        _check_standings(
-            place,
-            spec.standings,
-            _standing_rows(tournament),
-            spec.rules.scoring == core.Scoring.POINTS,
-        )
+        points_sheet = spec.rules.scoring == core.Scoring.POINTS
+        try:
+            _check_standings(place, spec.standings, _standing_rows(tournament), points_sheet)
+        except ArchiveError:
+            if not _written_when_shared_firsts_won(place, spec, tournament, points_sheet):
+                raise
     return tournament

@@ -69,7 +69,7 @@ def _tournament_export_games(tournament: Tournament) -> Iterator[_ExportGame]:
     return _export_games(_chunked(_tournament_game_rows(tournament)))
 
 
-def _standing_rows(tournament: Tournament) -> list[dict]:
+def _standing_rows(tournament: Tournament, *, shared_first_wins: bool = False) -> list[dict]:
     """The standings, computed from the finished games as the tournament services store them.
 
     Computed here rather than read from the stored rows so that points keep
@@ -84,6 +84,7 @@ def _standing_rows(tournament: Tournament) -> list[dict]:
         [entry.pk for entry in entries],
         tournament_services.game_results(tournament),
         tournament_services.scheme_of(tournament),
+        shared_first_wins=shared_first_wins,
     )
     points_sheet = tournament.scoring == core.Scoring.POINTS
     return [

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from club.games.models import Doubling, DoublingMode, Scoring, Trump
 from club.games.services import DealEntry, Seating, TeamEntry
 from club.scoring import rules as core
-from club.web.fields import NameField
+from club.web.fields import NameField, WholeNumberField
 
 ALL_PASS = "pass"
 THANI = "thani:"  # a declarer choice "thani:<player id>": that player played alone
@@ -61,7 +61,7 @@ class HouseRulesForm(forms.Form):
     payout beyond the bounds is told at once, with any other mistake.
     """
 
-    tables_per_team = forms.IntegerField(
+    tables_per_team = WholeNumberField(
         label=gettext_lazy("Tables each team starts with"),
         min_value=1,
         max_value=core.MAX_TABLES,
@@ -74,14 +74,14 @@ class HouseRulesForm(forms.Form):
         ),
         widget=forms.Textarea(attrs={"rows": 4}),
     )
-    double_factor = forms.IntegerField(
+    double_factor = WholeNumberField(
         label=gettext_lazy("Doubled contracts move"),
         min_value=1,
         max_value=core.MAX_FACTOR,
         initial=core.DEFAULT_RULES.double_factor,
         help_text=gettext_lazy("times the tables, or added when doubling adds (usually +1)"),
     )
-    redouble_factor = forms.IntegerField(
+    redouble_factor = WholeNumberField(
         label=gettext_lazy("Redoubled contracts move"),
         min_value=1,
         max_value=core.MAX_FACTOR,
@@ -172,20 +172,20 @@ class FormOfPlayForm(HouseRulesForm):
         ),
         required=False,
     )
-    thani_made = forms.IntegerField(
+    thani_made = WholeNumberField(
         label=gettext_lazy("A thani made moves"),
         min_value=0,
         max_value=core.MAX_BAND_TABLES,
         required=False,
         help_text=gettext_lazy("Leave both empty if the game plays no thani."),
     )
-    thani_failed = forms.IntegerField(
+    thani_failed = WholeNumberField(
         label=gettext_lazy("A thani failed moves"),
         min_value=0,
         max_value=core.MAX_BAND_TABLES,
         required=False,
     )
-    deal_limit = forms.IntegerField(
+    deal_limit = WholeNumberField(
         label=gettext_lazy("Deals in the game"),
         min_value=1,
         max_value=core.MAX_DEAL_LIMIT,
@@ -413,12 +413,17 @@ class DealForm(forms.Form):
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     declarer = forms.ChoiceField(label=gettext_lazy("Declarer"))
-    bid = forms.IntegerField(
+    bid = WholeNumberField(
         label=gettext_lazy("Bid"),
         required=False,
         min_value=core.DEFAULT_RULES.min_bid,
         max_value=core.DEFAULT_RULES.max_bid,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        error_messages={
+            "invalid": gettext_lazy("Enter the bid, from 28 to 56."),
+            "min_value": gettext_lazy("A bid is from 28 to 56: no lower."),
+            "max_value": gettext_lazy("A bid is from 28 to 56: no higher."),
+        },
     )
     trump = forms.ChoiceField(
         label=gettext_lazy("Trumps"),
@@ -469,7 +474,10 @@ class DealForm(forms.Form):
         self.fields["declarer"].choices = choices
         for position in in_play:
             team = seating.teams[position]
-            self.fields[f"points_{position}"] = forms.IntegerField(
+            # (the bounds' messages are formatted again with the bounds: a "%" in a
+            # team's name is doubled to stay a "%")
+            named = {"team": team.team.name.replace("%", "%%")}
+            self.fields[f"points_{position}"] = WholeNumberField(
                 label=team.team.name,
                 required=False,  # a thani has no piles: clean() asks for them otherwise
                 min_value=0,
@@ -479,6 +487,8 @@ class DealForm(forms.Form):
                     "required": _("Enter the pile of %(team)s.") % {"team": team.team.name},
                     "invalid": _("The pile of %(team)s must be a whole number.")
                     % {"team": team.team.name},
+                    "min_value": _("The pile of %(team)s is from 0 to 56 card points.") % named,
+                    "max_value": _("The pile of %(team)s is from 0 to 56 card points.") % named,
                 },
             )
 

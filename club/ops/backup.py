@@ -114,19 +114,23 @@ _FORMS_OF_PLAY = {
     "games.gameteam": ("third_player", "fourth_player", "score", "kodis"),
     "games.round": ("thani",),
 }
-# Version 5 keeps a standing's score difference (a points tournament's tie-break);
-# an older backup's standings are rebuilt from the games on restore where it counts.
-_SCORE_DIFFERENCE = {"tournaments.standing": ("score_difference",)}
+# Version 5 keeps a standing's score difference (a points tournament's tie-break)
+# and when a team withdrew from a tournament; an older backup's standings are
+# rebuilt from the games on restore where it counts, and its teams are all in.
+_VERSION_5 = {
+    "tournaments.standing": ("score_difference",),
+    "tournaments.tournamentteam": ("withdrawn_at",),
+}
 MISSING_IN = {
     1: {
         "leaderboards.ratingchange": ("mu_after", "sigma_after"),
         "games.scorerlink": ("expired_at",),
         **_FORMS_OF_PLAY,
-        **_SCORE_DIFFERENCE,
+        **_VERSION_5,
     },
-    2: {"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY, **_SCORE_DIFFERENCE},
-    3: {**_FORMS_OF_PLAY, **_SCORE_DIFFERENCE},
-    4: _SCORE_DIFFERENCE,
+    2: {"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY, **_VERSION_5},
+    3: {**_FORMS_OF_PLAY, **_VERSION_5},
+    4: _VERSION_5,
 }
 
 # Login fields kept; groups and per-user permissions are not (organisers are

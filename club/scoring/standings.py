@@ -28,7 +28,11 @@ tournament points
     kept as :class:`~fractions.Fraction`; the points awarded in a game always
     add up to the scheme's row for that many teams.
 games won
-    Games a team placed 1st in, alone or shared.
+    Games a team placed 1st in alone: the games whose export names it the
+    winner. A first place shared (time called on equal tables, equal totals
+    on a points sheet) is no team's win; its points are shared as below.
+    Files written before this rule counted a shared first as a win for each
+    team sharing it (``shared_first_wins=True`` gives those standings).
 net tables
     Over all of a team's games, the tables it held at the end less the tables
     it started with.
@@ -334,6 +338,11 @@ def _order_group(
     return ordered
 
 
+def sole_winner(result: GameResult) -> bool:
+    """Whether one team alone is placed first in the game (it has a winner)."""
+    return sum(1 for place in result.places.values() if place == 1) == 1
+
+
 def standings(
     teams: Sequence[int],
     results: Iterable[GameResult],
@@ -341,6 +350,7 @@ def standings(
     *,
     byes: Mapping[int, int] | None = None,
     bye_points: Fraction = Fraction(0),
+    shared_first_wins: bool = False,
 ) -> list[Standing]:
     """The standings of ``teams`` after ``results``, best first (order: module docstring).
 
@@ -391,7 +401,7 @@ def standings(
         for team, earned in _game_points(scheme, result.places).items():
             points[team] += earned
             games[team] += 1
-            won[team] += result.places[team] == 1
+            won[team] += result.places[team] == 1 and (shared_first_wins or sole_winner(result))
             net[team] += result.tables_end[team] - result.tables_start
             declared[team] += result.declared.get(team, 0)
             made[team] += result.made.get(team, 0)

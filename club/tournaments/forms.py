@@ -11,12 +11,13 @@ import re
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from club.games.forms import TABLES, FormOfPlayForm
 from club.scoring import rules as core
 from club.scoring import standings as ranking
-from club.web.fields import NameField
+from club.tournaments import services
+from club.web.fields import NameField, WholeNumberField
 
 GAME_SIZES = [
     (2, gettext_lazy("2 teams per game")),
@@ -54,7 +55,7 @@ class TournamentForm(FormOfPlayForm):
     team_size = forms.TypedChoiceField(
         label=gettext_lazy("Teams"), choices=TEAM_SIZES, coerce=int, initial=2, required=False
     )
-    deal_limit = forms.IntegerField(
+    deal_limit = WholeNumberField(
         label=gettext_lazy("Deals per game"),
         min_value=1,
         max_value=core.MAX_DEAL_LIMIT,
@@ -169,6 +170,105 @@ class RegisterTeamForm(forms.Form):
 
     def player_fields(self):
         return [self[name] for name in self.PLAYERS if name in self.fields]
+
+
+MAX_LIST_LINES = 200  # teams in one pasted or uploaded list
+MAX_LIST_BYTES = 100_000
+_SEPARATORS = re.compile(r"\s*(?:\t|,|;|&| \+ )\s*")
+
+
+class RegisterTeamsForm(forms.Form):
+    """Many teams at once, a line each: players in seat order, a name before a colon.
+
+    "Anu, Biju, Chitra" or "Thrissur Aces: Anu, Biju, Chitra"; commas, tabs (a
+    spreadsheet's column), semicolons or "&" between the players. A line of one
+    name more than a team's players (a spreadsheet row) starts with the team's name.
+    """
+
+    teams = forms.CharField(
+        label=gettext_lazy("Teams, one a line"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=gettext_lazy(
+            "Players in seat order, separated by commas; a team name first, before a "
+            "colon, if the team has one. Blank lines are skipped."
+        ),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("Or a text or CSV file of such lines"), required=False
+    )
+
+    def __init__(self, *args, team_size: int = 2, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.team_size = team_size
+
+    def clean(self):
+        cleaned = super().clean()
+        text = cleaned.get("teams") or ""
+        upload = cleaned.get("file")
+        if upload is not None:
+            if upload.size > MAX_LIST_BYTES:
+                raise forms.ValidationError(
+                    _("The file is larger than %(size)d KB; a list of teams is far smaller.")
+                    % {"size": MAX_LIST_BYTES // 1000}
+                )
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+        lines, errors = [], []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            if not raw.strip():
+                continue
+            try:
+                lines.append(self._line(number, raw))
+            except forms.ValidationError as error:
+                errors.append(
+                    _("Line %(line)d: %(reason)s") % {"line": number, "reason": error.messages[0]}
+                )
+        if not lines and not errors:
+            raise forms.ValidationError(_("Paste the teams, one a line, or choose a file."))
+        if len(lines) + len(errors) > MAX_LIST_LINES:
+            raise forms.ValidationError(
+                _("A list holds at most %(count)d teams; register the rest in another.")
+                % {"count": MAX_LIST_LINES}
+            )
+        if errors:
+            raise forms.ValidationError(errors)
+        cleaned["lines"] = lines
+        return cleaned
+
+    def _line(self, number: int, raw: str):
+        name, players = "", raw
+        if ":" in raw:
+            name, players = raw.split(":", 1)
+        parts = [part for part in _SEPARATORS.split(players.strip()) if part]
+        if not name and len(parts) == self.team_size + 1:
+            name, *parts = parts  # a spreadsheet row: the name in the first column
+        if len(parts) != self.team_size:
+            raise forms.ValidationError(
+                ngettext(
+                    "a team of this tournament is %(size)d players; this line names %(count)d.",
+                    "a team of this tournament is %(size)d players; this line names %(count)d.",
+                    len(parts),
+                )
+                % {"size": self.team_size, "count": len(parts)}
+            )
+        field = NameField(
+            max_length=80,
+            error_messages={"max_length": _("A player's name is at most 80 characters.")},
+        )
+        players = tuple(field.clean(part) for part in parts)
+        name = NameField(
+            max_length=170,
+            required=False,
+            error_messages={"max_length": _("A team's name is at most 170 characters.")},
+        ).clean(name.strip())
+        return services.TeamLine(number, players, name)
+
+
+class EditTeamForm(RegisterTeamForm):
+    """A registered team's name and players, as the registration form has them."""
 
 
 class DrawForm(forms.Form):

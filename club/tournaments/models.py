@@ -82,6 +82,8 @@ class TournamentTeam(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="tournament_entries")
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    # A team that has withdrawn gets no new games; its results stay in the standings.
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("registered team")
@@ -218,6 +220,10 @@ class TournamentEvent(models.Model):
         FINALISED = "finalised", _("Results made final")
         REOPENED = "reopened", _("Reopened")
         DISCARDED = "discarded", _("Draw discarded")
+        REGISTERED = "registered", _("Team registered")
+        EDITED = "edited", _("Team changed")
+        WITHDRAWN = "withdrawn", _("Team withdrawn")
+        REINSTATED = "reinstated", _("Team back in")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)

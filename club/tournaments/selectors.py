@@ -10,7 +10,7 @@ from collections import defaultdict
 from decimal import Decimal
 from itertools import combinations
 
-from django.db.models import F, Max, Prefetch
+from django.db.models import Count, F, Max, Prefetch, Q
 
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Scoring
 from club.games.selectors import url_maker
@@ -55,6 +55,7 @@ def standing_rows(tournament: Tournament) -> list[dict]:
             "declared",
             "made",
             "byes",
+            withdrawn=F("entry__withdrawn_at"),
             team=F("entry__team__name"),
             **{seat: F(f"entry__team__{seat}__name") for seat in PLAYER_FIELDS},
         )
@@ -153,6 +154,27 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
     return list(sittings.values())
 
 
+def sittings_played(tournament: Tournament) -> dict:
+    """How far the standings go: the sittings whose every game is finished, and any
+    later sitting's finished games so far ({"sittings": n, "partial": [...]})."""
+    rows = (
+        Sitting.objects.filter(tournament=tournament, status=Sitting.Status.CONFIRMED)
+        .order_by("number")
+        .annotate(
+            total=Count("games"),
+            done=Count("games", filter=Q(games__game__status=Game.Status.FINISHED)),
+        )
+        .values_list("number", "total", "done")
+    )
+    finished, partial = 0, []
+    for number, total, done in rows:
+        if done == total:
+            finished += 1
+        elif done:
+            partial.append({"number": number, "games": total, "finished": done})
+    return {"sittings": finished, "partial": partial}
+
+
 def live_context(tournament: Tournament, version: str | None = None) -> dict:
     """What the public, self-refreshing part of the tournament page shows.
 
@@ -181,8 +203,31 @@ def tournament_page(tournament: Tournament, *, organiser: bool = False) -> dict:
         context["player_names"] = list(
             Player.objects.filter(active=True).order_by("name").values_list("name", flat=True)
         )
-        context["team_count"] = tournament.entries.count()
+        context["entries"] = team_list(tournament)
+        context["team_count"] = len(context["entries"])
     return context
+
+
+def team_list(tournament: Tournament) -> list[dict]:
+    """The registered teams for the organiser, in registration order: players, whether
+    the team has played here (then it can no longer change) and whether it withdrew."""
+    played = set(
+        GameTeam.objects.filter(game__sitting_entry__sitting__tournament=tournament)
+        .values_list("team_id", flat=True)
+        .distinct()
+    )
+    return [
+        {
+            "pk": entry.pk,
+            "name": entry.team.name,
+            "players": [player.name for player in entry.team.players],
+            "played": entry.team_id in played,
+            "withdrawn": entry.withdrawn_at is not None,
+        }
+        for entry in tournament.entries.select_related(
+            "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)
+        ).order_by("id")
+    ]
 
 
 def met_pairs(tournament: Tournament, *, before: int | None = None) -> set[frozenset[int]]:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Round, in_a_seat, rules_fields
@@ -134,6 +135,63 @@ def team_size_words(size: int) -> str:
     }[size]
 
 
+def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry=None):
+    """The club's team of these players (found or added), checked for the tournament.
+
+    Refused: a team of the wrong size, a player named twice, a team or player
+    already registered (``entry``, when editing, is the registration to leave out).
+    """
+    given = [" ".join(player.split()) for player in players]
+    given += [""] * (4 - len(given))
+    size = tournament.team_size
+    if any(given[size:]) or not all(given[:size]):
+        if size == 2 and not any(given[2:]):
+            raise TournamentError(_("A team needs two players."), field="team")
+        raise TournamentError(team_size_words(size), field="team")
+    players = given[:size]
+    for at, player in enumerate(players):
+        if any(player.lower() == other.lower() for other in players[:at]):
+            raise TournamentError(
+                _("%(player)s cannot partner themselves.") % {"player": player}, field="team"
+            )
+    team_entry = scoring.TeamEntry(players[0], players[1], name, *players[2:])
+    try:
+        team = scoring.find_or_add_team(
+            team_entry, *(scoring.find_or_add_player(player) for player in players)
+        )
+    except scoring.ScoringError as error:
+        raise TournamentError(error.message, field="team") from error
+    others = TournamentTeam.objects.filter(tournament=tournament)
+    if entry is not None:
+        others = others.exclude(pk=entry.pk)
+    if others.filter(team=team).exists():
+        raise TournamentError(
+            _("%(team)s is already registered for this tournament.") % {"team": team.name},
+            field="team",
+        )
+    clash = (
+        others.filter(in_a_seat(team.player_ids, "team__", lookup="__in"))
+        .select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS))
+        .first()
+    )
+    if clash is not None:
+        player = next(p for p in clash.team.players if p.pk in team.player_ids)
+        raise TournamentError(
+            _("%(player)s already plays for %(team)s in this tournament.")
+            % {"player": player.name, "team": clash.team.name},
+            field="team",
+        )
+    return team
+
+
+def _open_for_teams(tournament: Tournament) -> Tournament:
+    tournament = _lock(tournament)
+    check_editable(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament has finished; no more teams can join."))
+    return tournament
+
+
 @transaction.atomic
 def register_team(
     *,
@@ -149,50 +207,134 @@ def register_team(
 
     Refused if the team or any of its players is already registered.
     """
-    tournament = _lock(tournament)
-    check_editable(tournament)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(_("The tournament has finished; no more teams can join."))
-    given = [" ".join(player.split()) for player in (first, second, third, fourth)]
-    size = tournament.team_size
-    if any(given[size:]) or not all(given[:size]):
-        if size == 2 and not any(given[2:]):
-            raise TournamentError(_("A team needs two players."), field="team")
-        raise TournamentError(team_size_words(size), field="team")
-    players = given[:size]
-    for at, player in enumerate(players):
-        if any(player.lower() == other.lower() for other in players[:at]):
-            raise TournamentError(
-                _("%(player)s cannot partner themselves.") % {"player": player}, field="team"
-            )
-    entry = scoring.TeamEntry(players[0], players[1], name, *players[2:])
-    try:
-        team = scoring.find_or_add_team(
-            entry, *(scoring.find_or_add_player(player) for player in players)
-        )
-    except scoring.ScoringError as error:
-        raise TournamentError(error.message, field="team") from error
-    if TournamentTeam.objects.filter(tournament=tournament, team=team).exists():
-        raise TournamentError(
-            _("%(team)s is already registered for this tournament.") % {"team": team.name},
-            field="team",
-        )
-    clash = (
-        TournamentTeam.objects.filter(tournament=tournament)
-        .filter(in_a_seat(team.player_ids, "team__", lookup="__in"))
-        .select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS))
-        .first()
-    )
-    if clash is not None:
-        player = next(p for p in clash.team.players if p.pk in team.player_ids)
-        raise TournamentError(
-            _("%(player)s already plays for %(team)s in this tournament.")
-            % {"player": player.name, "team": clash.team.name},
-            field="team",
-        )
+    tournament = _open_for_teams(tournament)
+    team = _team_of(tournament, (first, second, third, fourth), name)
     registered = TournamentTeam.objects.create(tournament=tournament, team=team)
+    _log(tournament, TournamentEvent.Action.REGISTERED, user, note=team.name)
     _rebuild_standings(tournament)
     return registered
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    """One team of a pasted list: its line number, players in seat order, name (optional)."""
+
+    line: int
+    players: tuple[str, ...]
+    name: str = ""
+
+
+class RegistrationErrors(TournamentError):
+    """Some lines of a list of teams were refused: nothing of the list was stored."""
+
+    def __init__(self, errors: list[tuple[int, str]]):
+        self.errors = errors  # (line number, the reason in the club's words)
+        super().__init__(
+            ngettext(
+                "%(count)d line was refused; no team of the list was registered.",
+                "%(count)d lines were refused; no team of the list was registered.",
+                len(errors),
+            )
+            % {"count": len(errors)}
+        )
+
+
+@transaction.atomic
+def register_teams(
+    *, tournament: Tournament, teams: Sequence[TeamLine], user=None
+) -> list[TournamentTeam]:
+    """Register a whole list of teams, or none of it: every refused line is reported."""
+    tournament = _open_for_teams(tournament)
+    errors: list[tuple[int, str]] = []
+    registered = []
+    for line in teams:
+        try:
+            with transaction.atomic():  # a refused line leaves nothing behind
+                team = _team_of(tournament, line.players, line.name)
+                registered.append(TournamentTeam.objects.create(tournament=tournament, team=team))
+        except TournamentError as error:
+            errors.append((line.line, error.message))
+    if errors:
+        raise RegistrationErrors(errors)  # the outer transaction undoes the lines stored
+    for entry in registered:
+        _log(tournament, TournamentEvent.Action.REGISTERED, user, note=entry.team.name)
+    _rebuild_standings(tournament)
+    return registered
+
+
+def _has_played(entry: TournamentTeam) -> bool:
+    return GameTeam.objects.filter(
+        team_id=entry.team_id, game__sitting_entry__sitting__tournament_id=entry.tournament_id
+    ).exists()
+
+
+def _in_pending_draw(entry: TournamentTeam) -> Sitting | None:
+    pending = entry.tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
+    if pending is not None and (
+        any(entry.pk in game for game in pending.proposal) or entry.pk in pending.proposed_byes
+    ):
+        return pending
+    return None
+
+
+@transaction.atomic
+def edit_team(
+    *, entry: TournamentTeam, players: Sequence[str], name: str = "", user=None
+) -> TournamentTeam:
+    """Change a registered team's name or players, before it has played a game here."""
+    tournament = _open_for_teams(entry.tournament)
+    entry = TournamentTeam.objects.select_related("team").get(pk=entry.pk)
+    if _has_played(entry):
+        raise TournamentError(
+            _("%(team)s has played in this tournament already; its team cannot change.")
+            % {"team": entry.team.name}
+        )
+    before = entry.team.name
+    team = _team_of(tournament, players, name, entry=entry)
+    if team.pk != entry.team_id:
+        entry.team = team
+        entry.save(update_fields=["team"])
+        _log(tournament, TournamentEvent.Action.EDITED, user, note=f"{before} → {team.name}")
+        _rebuild_standings(tournament)
+    return entry
+
+
+@transaction.atomic
+def withdraw_team(*, entry: TournamentTeam, user=None) -> TournamentTeam:
+    """The team gets no new games from now on; its results stay in the standings."""
+    tournament = _lock(entry.tournament)
+    check_editable(tournament)
+    entry = TournamentTeam.objects.select_related("team").get(pk=entry.pk)
+    if entry.withdrawn_at is not None:
+        return entry
+    pending = _in_pending_draw(entry)
+    if pending is not None:
+        raise TournamentError(
+            _(
+                "%(team)s is in the draw of %(sitting)s: adjust or discard the draw before "
+                "withdrawing it."
+            )
+            % {"team": entry.team.name, "sitting": pending}
+        )
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    _log(tournament, TournamentEvent.Action.WITHDRAWN, user, note=entry.team.name)
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+    return entry
+
+
+@transaction.atomic
+def reinstate_team(*, entry: TournamentTeam, user=None) -> TournamentTeam:
+    """A withdrawn team back in: the next draws pair it again."""
+    tournament = _open_for_teams(entry.tournament)
+    entry = TournamentTeam.objects.select_related("team").get(pk=entry.pk)
+    if entry.withdrawn_at is None:
+        return entry
+    entry.withdrawn_at = None
+    entry.save(update_fields=["withdrawn_at"])
+    _log(tournament, TournamentEvent.Action.REINSTATED, user, note=entry.team.name)
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+    return entry
 
 
 # --- Sittings --------------------------------------------------------------
@@ -215,7 +357,9 @@ def _check_team_sizes(tournament: Tournament) -> None:
     """Every registered team is of the tournament's size (the admin can add any team)."""
     size = tournament.team_size
     seats = {f"team__{seat}__isnull": at >= size for at, seat in enumerate(PLAYER_FIELDS)}
-    odd = tournament.entries.exclude(**seats).select_related("team").first()
+    odd = (
+        tournament.entries.filter(withdrawn_at=None).exclude(**seats).select_related("team").first()
+    )
     if odd is not None:
         raise TournamentError(
             _("%(team)s is not a team of this tournament's size.") % {"team": odd.team.name}
@@ -254,13 +398,13 @@ def propose_sitting(
             field="game_size",
         )
     _check_team_sizes(tournament)
-    entries = list(tournament.entries.values_list("id", flat=True))
+    entries = list(tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True))
     number = tournament.sittings.count() + 1
     history = _history(tournament)
     ranking_order = None
     if history:
         ranking_order = list(
-            Standing.objects.filter(tournament=tournament)
+            Standing.objects.filter(tournament=tournament, entry__withdrawn_at=None)
             .order_by("place", "entry__team__name")
             .values_list("entry_id", flat=True)
         )
@@ -298,7 +442,14 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
     if sitting.status != Sitting.Status.PROPOSED:
         raise TournamentError(_("This sitting is confirmed already; its games have started."))
     names = dict(tournament.entries.values_list("id", "team__name"))
-    entries = list(names)
+    withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
+    for entry_id in [*(team for game in games for team in game), *byes]:
+        if entry_id in withdrawn:
+            raise TournamentError(
+                _("%(team)s has withdrawn; it gets no new games.") % {"team": names[entry_id]},
+                field="games",
+            )
+    entries = [entry_id for entry_id in names if entry_id not in withdrawn]
     candidate = draws.Draw(games=[tuple(g) for g in games], byes=list(byes), rematches=0)
     try:
         draws.check_draw(candidate, entries, sitting.game_size)

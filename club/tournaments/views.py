@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import (
     require_GET,
     require_http_methods,
@@ -22,11 +23,13 @@ from club.tournaments import selectors, services
 from club.tournaments.forms import (
     AdjustSittingForm,
     DrawForm,
+    EditTeamForm,
     RegisterTeamForm,
+    RegisterTeamsForm,
     ReopenForm,
     TournamentForm,
 )
-from club.tournaments.models import Sitting, Standing, Tournament
+from club.tournaments.models import Sitting, Standing, Tournament, TournamentTeam
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
 
@@ -89,6 +92,7 @@ def _detail(request: HttpRequest, tournament: Tournament, status: int = 200, **f
     if organiser:
         size = tournament.team_size
         context["register_form"] = forms.get("register_form") or RegisterTeamForm(team_size=size)
+        context["bulk_form"] = forms.get("bulk_form") or RegisterTeamsForm(team_size=size)
         context["draw_form"] = forms.get("draw_form") or DrawForm(team_size=size)
         context["reopen_form"] = forms.get("reopen_form") or ReopenForm()
     return render(request, "tournaments/detail.html", context, status=status)
@@ -144,6 +148,114 @@ def team_register(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("%(team)s registered.") % {"team": entry.team.name})
             return redirect(tournament.get_absolute_url() + "#register")
     return _detail(request, tournament, register_form=form)
+
+
+@organiser_required
+@require_POST
+@one_time
+def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
+    """Many teams at once, pasted or uploaded: all of them, or none with every line's fault."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    form = RegisterTeamsForm(request.POST, request.FILES, team_size=tournament.team_size)
+    if form.is_valid():
+        try:
+            entries = services.register_teams(
+                tournament=tournament, teams=form.cleaned_data["lines"], user=request.user
+            )
+        except services.RegistrationErrors as refusal:
+            form.add_error(None, refusal.message)
+            for line, reason in refusal.errors:
+                form.add_error(
+                    "teams", _("Line %(line)d: %(reason)s") % {"line": line, "reason": reason}
+                )
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                ngettext("%(count)d team registered.", "%(count)d teams registered.", len(entries))
+                % {"count": len(entries)},
+            )
+            return redirect(tournament.get_absolute_url() + "#register")
+    return _detail(request, tournament, bulk_form=form)
+
+
+def _entry(pk: int, entry: int) -> TournamentTeam:
+    return get_object_or_404(
+        TournamentTeam.objects.select_related(
+            "tournament", "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)
+        ),
+        tournament_id=pk,
+        pk=entry,
+    )
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+@one_time
+def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+    registered = _entry(pk, entry)
+    tournament = registered.tournament
+    size = tournament.team_size
+    if request.method == "POST":
+        form = EditTeamForm(request.POST, team_size=size)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.edit_team(
+                    entry=registered,
+                    players=[data.get(name, "") for name in EditTeamForm.PLAYERS],
+                    name=data["name"],
+                    user=request.user,
+                )
+            except TournamentError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, _("The team is changed."))
+                return redirect(tournament.get_absolute_url() + "#teams")
+    else:
+        players = [player.name for player in registered.team.players]
+        form = EditTeamForm(
+            initial={
+                **dict(zip(EditTeamForm.PLAYERS, players, strict=False)),
+                "name": registered.team.name,
+            },
+            team_size=size,
+        )
+    return render(
+        request,
+        "tournaments/team_edit.html",
+        {"tournament": tournament, "entry": registered, "form": form},
+    )
+
+
+def _team_action(request: HttpRequest, pk: int, entry: int, action, done: str) -> HttpResponse:
+    registered = _entry(pk, entry)
+    try:
+        action(entry=registered, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done % {"team": registered.team.name})
+    return redirect(registered.tournament.get_absolute_url() + "#teams")
+
+
+@organiser_required
+@require_POST
+@one_time
+def team_withdraw(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+    return _team_action(
+        request, pk, entry, services.withdraw_team, _("%(team)s is withdrawn: no new games.")
+    )
+
+
+@organiser_required
+@require_POST
+@one_time
+def team_reinstate(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+    return _team_action(
+        request, pk, entry, services.reinstate_team, _("%(team)s is back in the draws.")
+    )
 
 
 @organiser_required
@@ -344,14 +456,13 @@ def print_standings(request, pk: int):
         .select_related(*(f"entry__team__{seat}" for seat in PLAYER_FIELDS))
         .order_by("place", "entry__team__name")
     )
-    sittings = tournament.sittings.filter(status="confirmed").count()
     return render(
         request,
         "tournaments/print_standings.html",
         {
             "tournament": tournament,
             "standings": standings,
-            "sittings": sittings,
+            **selectors.sittings_played(tournament),
             "points_sheet": tournament.scoring == Scoring.POINTS,
         },
     )

@@ -101,7 +101,7 @@ class TestNewGame:
                 "The payout bands must cover every bid from 28 to 56 in order.",
             ),
             ({"payout": "28 to 56 one two"}, "Line 1 of the payout schedule needs four whole"),
-            ({"tables_per_team": "0"}, "Ensure this value is greater than or equal to 1."),
+            ({"tables_per_team": "0"}, "Enter a whole number from 1 to 1000."),
             ({"first_dealer": "7"}, "Choose a seated player or draw at random."),
         ],
     )
@@ -199,11 +199,11 @@ class TestRecordDeal:
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=27, trump="hearts", t0=20, t1=36),
-                "Ensure this value is greater than or equal to 28.",
+                "A bid is from 28 to 56: no lower.",
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=57, trump="hearts", t0=20, t1=36),
-                "Ensure this value is less than or equal to 56.",
+                "A bid is from 28 to 56: no higher.",
             ),
             (
                 deal_form(1, declarer="SEAT1", bid="", trump="hearts", t0=20, t1=36),
@@ -223,7 +223,7 @@ class TestRecordDeal:
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=30, trump="hearts", t0=-1, t1=57),
-                "Ensure this value is greater than or equal to 0.",
+                "is from 0 to 56 card points.",
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=30, trump="hearts", t0="2.5", t1=36),

@@ -344,6 +344,43 @@ def test_team_register_takes_any_input(hostile_client, tournament, first, second
         check_answer(response, before)
 
 
+@given(
+    teams=st.one_of(
+        hostile_value("Zara, Yusuf\nAces: Wilson, Vinod", "Anu, Zara", "x"),
+        st.lists(hostile_value("Zara", "Yusuf"), min_size=1, max_size=5).map(
+            lambda names: ", ".join(name for name in names if name is not None)
+        ),
+        st.text(max_size=300),
+    )
+)
+@HOSTILE
+def test_a_list_of_teams_takes_any_input(hostile_client, tournament, teams):
+    with fresh_state():
+        before = snapshot()
+        response = hostile_client.post(
+            reverse("tournaments:register_list", args=[tournament.pk]),
+            form_data({"teams": teams}),
+        )
+        check_answer(response, before)
+
+
+@given(
+    first=hostile_value("Anu", "Zara", "Chitra"),
+    second=hostile_value("Biju", "Yusuf"),
+    name=hostile_value("", "Renamed"),
+)
+@HOSTILE
+def test_changing_a_team_takes_any_input(hostile_client, tournament, first, second, name):
+    entry = tournament.entries.order_by("id").first()
+    with fresh_state():
+        before = snapshot()
+        response = hostile_client.post(
+            reverse("tournaments:team_edit", args=[tournament.pk, entry.pk]),
+            form_data({"first": first, "second": second, "name": name}),
+        )
+        check_answer(response, before)
+
+
 @given(game_size=hostile_value("2", "3", "4", "5", "1"))
 @HOSTILE
 def test_draw_takes_any_game_size(hostile_client, tournament, game_size):

@@ -32,8 +32,8 @@ TOO_BIG = {
         "28-39: 5000 2\n40-56: 2 3",
         "Payout band 1 moves 5000 tables; a band moves at most 4000.",
     ),
-    "tables_per_team": ("1001", "less than or equal to 1000"),
-    "double_factor": ("4001", "less than or equal to 4000"),
+    "tables_per_team": ("1001", "Enter a whole number from 1 to 1000."),
+    "double_factor": ("4001", "Enter a whole number from 1 to 4000."),
 }
 
 

@@ -298,7 +298,8 @@ def test_shared_places_in_a_game_split_the_points():
     # G2 (3 teams, stopped early; tables C 20, A 8, D 8 of 36; B bye):
     #   C 1st 4; A and D share 2nd: (2+0)/2 = 1 each.   net C +8, A -4, D -4
     # Points: A 4+1 = 5, B 4, C 1/2+4 = 9/2, D 1/2+1 = 3/2 (sum 15 = 9 + 6).
-    # Won: A 1, B 1 (shared 1st counts), C 1, D 0.
+    # Won: A 0, B 0 (a shared 1st is no team's win: G1 has no winner), C 1, D 0;
+    # files written before counted it for both (A 1, B 1).
     results = [
         game(1, {A: 1, B: 1, C: 3, D: 3}, end={A: 16, B: 16, C: 8, D: 8}),
         game(2, {C: 1, A: 2, D: 2}, end={C: 20, A: 8, D: 8}),
@@ -310,7 +311,28 @@ def test_shared_places_in_a_game_split_the_points():
         (B, 3, Fraction(4)),
         (D, 4, Fraction(3, 2)),
     ]
-    assert [(r.won, r.net_tables) for r in rows] == [(1, 0), (1, 4), (1, 4), (0, -8)]
+    assert [(r.won, r.net_tables) for r in rows] == [(0, 0), (1, 4), (0, 4), (0, -8)]
+    legacy = standings([A, B, C, D], results, shared_first_wins=True)
+    assert board(legacy) == board(rows)  # points still decide
+    assert [(r.won, r.net_tables) for r in legacy] == [(1, 0), (1, 4), (1, 4), (0, -8)]
+
+
+def test_a_shared_first_is_no_win_so_a_real_win_ranks_ahead():
+    # G1 (A v B) and G2 (A v D) end level: no winner, (3 + 1) / 2 = 2 points each.
+    # G3 (C v B): C wins 3, B 1.   G4 (C v D): D wins 3, C 1.
+    # Points: A 2+2 = 4, C 3+1 = 4, B 2+1 = 3, D 2+3 = 5. Won: A 0, C 1, B 0, D 1.
+    # C is ahead of A on games won. Counted the old way A "won" twice and led C.
+    results = [
+        game(1, {A: 1, B: 1}),
+        game(2, {A: 1, D: 1}),
+        game(3, {C: 1, B: 2}),
+        game(4, {D: 1, C: 2}),
+    ]
+    rows = standings([A, B, C, D], results)
+    assert board(rows) == [(D, 1, 5), (C, 2, 4), (A, 3, 4), (B, 4, 3)]
+    assert [row.won for row in rows] == [1, 1, 0, 0]
+    legacy = standings([A, B, C, D], results, shared_first_wins=True)
+    assert board(legacy) == [(D, 1, 5), (A, 2, 4), (C, 3, 4), (B, 4, 3)]
 
 
 def test_teams_without_games_appear_with_zeros():

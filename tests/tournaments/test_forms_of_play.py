@@ -314,3 +314,51 @@ def test_a_kodi_tournament_of_teams_of_four_round_trips_byte_for_byte(tmp_path):
     wipe()
     import_text(tmp_path, first)
     assert export("--tournament", "Kodi Fours") == first
+
+
+# --- A shared first place is no win (issue 13, What to build 7) ------------------------
+
+
+def test_a_game_tied_when_time_is_called_is_no_win_and_older_files_stay_valid(tmp_path):
+    tournament = services.create_tournament(
+        name="Level Cup", starts_on=datetime.date(2026, 8, 29), rules=core.Rules()
+    )
+    for first, second, _third in THREES[:2]:
+        services.register_team(tournament=tournament, first=first, second=second)
+    sitting = first_sitting(tournament)
+    services.call_time(sitting=sitting)  # no deal: 12 tables each, first place shared
+    tournament.refresh_from_db()
+    assert [row[3] for row in standings(tournament)] == [0, 0]  # W: nobody won
+    first = export("--tournament", "Level Cup")
+    document = json.loads(first)
+    assert document["games"][0]["winner"] is None
+    assert [row["won"] for row in document["tournament"]["standings"]] == [0, 0]
+    # As the file was written before: the shared first counted as a win for both.
+    for row in document["tournament"]["standings"]:
+        row["won"] = 1
+    older = json.dumps(document, ensure_ascii=False, indent=2)
+    wipe()
+    import_text(tmp_path, older)
+    assert export("--tournament", "Level Cup") == first  # stored by today's rule
+    wipe()
+    for row in document["tournament"]["standings"]:
+        row["won"] = 2  # right by neither rule
+    assert "standings[1].won" in refused(tmp_path, document)
+
+
+def test_rebuild_standings_ranks_an_upgraded_club_by_todays_rule():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    tournament = services.create_tournament(
+        name="Level Cup", starts_on=datetime.date(2026, 8, 29), rules=core.Rules()
+    )
+    for first, second, _third in THREES[:2]:
+        services.register_team(tournament=tournament, first=first, second=second)
+    services.call_time(sitting=first_sitting(tournament))
+    Standing.objects.update(won=1)  # as a release before this one stored them
+    out = StringIO()
+    call_command("rebuild_standings", stdout=out)
+    assert "Rebuilt the standings of 1 tournament(s)." in out.getvalue()
+    assert list(Standing.objects.values_list("won", flat=True)) == [0, 0]

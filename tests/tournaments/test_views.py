@@ -432,6 +432,7 @@ class TestPermissions:
         assert tournament.entries.count() == 4 and Tournament.objects.count() == 1
         assert list(TournamentEvent.objects.values_list("action", flat=True)) == [
             "drawn",
+            *["registered"] * 4,
             "created",
         ]
 

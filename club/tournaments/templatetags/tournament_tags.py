@@ -10,6 +10,7 @@ items, which the browser ignores, is gone.
 
 from django import template
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from club.web.html import safe_join, text
 
@@ -38,6 +39,7 @@ def game_lines(games: list[dict]) -> SafeString:
 @register.simple_tag
 def standing_lines(rows: list[dict]) -> SafeString:
     """The standings (``selectors.standing_rows``) as the rows of ``table.standings``."""
+    withdrawn = f' <span class="badge withdrawn">{text(_("withdrawn"))}</span>'
     lines = []
     for row in rows:
         made = (
@@ -48,6 +50,7 @@ def standing_lines(rows: list[dict]) -> SafeString:
         lines.append(
             f'<tr><td class="place">{row["place"]}{"=" if row["shared"] else ""}</td>'
             f'<td><span class="team-name">{text(row["team"])}</span>'
+            f"{withdrawn if row.get('withdrawn') else ''}"
             f'<div class="muted small">{" · ".join(text(player) for player in row["players"])}'
             "</div></td>"
             f'<td class="num points">{text(row["points"])}</td>'
