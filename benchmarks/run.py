@@ -122,6 +122,11 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             lambda: sc.sql_standings(t.pk),
         )
         run(
+            "director's board",
+            "GET board, organiser",
+            lambda: org.get(f"/tournaments/{t.pk}/board/"),
+        )
+        run(
             "player leaderboard",
             "GET, public, first page",
             lambda: pub.get("/leaderboards/players/"),

@@ -54,6 +54,7 @@ RULES = {
     "tournaments:detail": (PUBLIC, ["get"], "tournament"),
     "tournaments:live": (PUBLIC, ["get"], "tournament"),
     "tournaments:projector": (PUBLIC, ["get"], "tournament"),
+    "tournaments:board": (ORGANISER, ["get"], "tournament"),
     "tournaments:register": (ORGANISER, ["post"], "tournament"),
     "tournaments:register_list": (ORGANISER, ["post"], "tournament"),
     "tournaments:team_edit": (ORGANISER, ["get", "post"], "entry"),

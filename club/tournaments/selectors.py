@@ -11,8 +11,9 @@ from decimal import Decimal
 from itertools import combinations
 
 from django.db.models import Count, F, Max, Prefetch, Q
+from django.utils import timezone
 
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Scoring
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, PendingDeal, Player, Round, Scoring
 from club.games.selectors import url_maker
 from club.tournaments.models import (
     Bye,
@@ -193,6 +194,29 @@ def live_context(tournament: Tournament, version: str | None = None) -> dict:
     }
 
 
+PROJECTOR_ROWS = 12  # teams or games a projector panel shows before the next panel
+
+
+def _pages(rows: list, size: int = PROJECTOR_ROWS) -> list[dict]:
+    """``rows`` in panels of ``size``, each knowing its number and how many there are."""
+    chunks = [rows[at : at + size] for at in range(0, len(rows), size)] or [[]]
+    return [
+        {"rows": chunk, "number": number, "of": len(chunks)}
+        for number, chunk in enumerate(chunks, start=1)
+    ]
+
+
+def projector_context(tournament: Tournament, version: str | None = None) -> dict:
+    """The live context, with the standings and the games in progress in panels the
+    projector shows in turn (every team and every game, a panel at a time)."""
+    context = live_context(tournament, version)
+    context["standing_pages"] = _pages(context["standings"])
+    context["game_pages"] = _pages(context["in_progress"])
+    sittings = context["sittings"]
+    context["sitting_title"] = sittings[0]["title"] if sittings else ""
+    return context
+
+
 def tournament_page(tournament: Tournament, *, organiser: bool = False) -> dict:
     context = live_context(tournament)
     if organiser:
@@ -295,3 +319,123 @@ def tournament_lists() -> dict:
         "upcoming": [t for t in tournaments if t.status == Tournament.Status.DRAFT],
         "finished": [t for t in tournaments if t.status == Tournament.Status.FINISHED],
     }
+
+
+# --- The director's board -----------------------------------------------------------
+
+# The states of a table, in the order the board puts them: what needs the director first.
+WAITING, NOT_STARTED, PLAYING, FINISHED = "waiting", "not_started", "playing", "finished"
+_ATTENTION = {WAITING: 0, NOT_STARTED: 1, PLAYING: 2, FINISHED: 3}
+
+
+def current_sitting(tournament: Tournament) -> Sitting | None:
+    """The sitting in play: the newest confirmed one."""
+    return (
+        Sitting.objects.filter(tournament=tournament, status=Sitting.Status.CONFIRMED)
+        .order_by("-number")
+        .first()
+    )
+
+
+def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
+    """Changes with any result, any deal sent for confirmation, and every minute (the
+    board says how long each table has been quiet)."""
+    pending = (
+        PendingDeal.objects.filter(game__sitting_entry__sitting=sitting).aggregate(
+            newest=Max("sent_at"), count=Count("id")
+        )
+        if sitting is not None
+        else {"newest": None, "count": 0}
+    )
+    stamp = int(pending["newest"].timestamp()) if pending["newest"] else 0
+    minute = int(timezone.now().timestamp() // 60)
+    return f"{live_version(tournament)}.{pending['count']}.{stamp}.{minute}"
+
+
+def director_board(tournament: Tournament, *, version: str | None = None) -> dict:
+    """Every table of the sitting in play with its state, quietest and most urgent first.
+
+    A table is waiting (a deal sent through a scorer link waits for the other
+    team), not started (no deal yet), playing (deal N of the limit) or finished.
+    Five queries whatever the number of tables.
+    """
+    sitting = current_sitting(tournament)
+    context = {"tournament": tournament, "sitting": sitting, "tables": [], "counts": {}}
+    context["board_version"] = version or board_version(tournament, sitting)
+    if sitting is None:
+        return context
+    now = timezone.now()
+    game_url = url_maker("games:detail")
+    tables: dict[int, dict] = {}
+    for game_id, label, position, status, deals, limit in (
+        SittingGame.objects.filter(sitting=sitting)
+        .order_by("position")
+        .values_list(
+            "game_id",
+            "table_label",
+            "position",
+            "game__status",
+            "game__deals_played",
+            "game__deal_limit",
+        )
+    ):
+        tables[game_id] = {
+            "game": game_id,
+            "url": game_url(game_id),
+            "table_label": label,
+            "position": position,
+            "finished": status == Game.Status.FINISHED,
+            "deals_played": deals,
+            "next_deal": deals + 1,
+            "deal_limit": limit,
+            "teams": [],
+            "pending": None,
+            "last_deal_at": None,
+        }
+    for game_id, name in (
+        GameTeam.objects.filter(game_id__in=tables)
+        .order_by("game_id", "position")
+        .values_list("game_id", "team__name")
+    ):
+        tables[game_id]["teams"].append(name)
+    for game_id, number, sent_at, sender in PendingDeal.objects.filter(
+        game_id__in=tables
+    ).values_list("game_id", "number", "sent_at", "sent_by__game_team__team__name"):
+        if number == tables[game_id]["next_deal"]:  # a stale one can never count
+            tables[game_id]["pending"] = {"number": number, "sent_at": sent_at, "team": sender}
+    for game_id, newest in (
+        Round.objects.filter(game_id__in=tables)
+        .order_by()
+        .values("game_id")
+        .annotate(newest=Max("recorded_at"))
+        .values_list("game_id", "newest")
+    ):
+        tables[game_id]["last_deal_at"] = newest
+    started = sitting.confirmed_at or sitting.created_at
+    for table in tables.values():
+        if table["finished"]:
+            table["state"] = FINISHED
+        elif table["pending"] is not None:
+            table["state"] = WAITING
+        elif table["deals_played"] == 0:
+            table["state"] = NOT_STARTED
+        else:
+            table["state"] = PLAYING
+        since = table["pending"]["sent_at"] if table["pending"] else None
+        since = since or table["last_deal_at"] or started
+        table["since"] = since
+        table["quiet_minutes"] = max(0, int((now - since).total_seconds() // 60))
+    rows = sorted(
+        tables.values(),
+        key=lambda t: (
+            _ATTENTION[t["state"]],
+            -t["quiet_minutes"] if t["state"] != FINISHED else 0,
+            t["position"],
+        ),
+    )
+    context["tables"] = rows
+    context["counts"] = {
+        state: sum(1 for t in rows if t["state"] == state)
+        for state in (WAITING, NOT_STARTED, PLAYING, FINISHED)
+    }
+    return context

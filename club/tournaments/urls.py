@@ -10,6 +10,7 @@ urlpatterns = [
     path("<int:pk>/", views.tournament_detail, name="detail"),
     path("<int:pk>/live/", views.tournament_live, name="live"),
     path("<int:pk>/projector/", views.tournament_projector, name="projector"),
+    path("<int:pk>/board/", views.director_board, name="board"),
     path("<int:pk>/teams/", views.team_register, name="register"),
     path("<int:pk>/teams/list/", views.teams_register, name="register_list"),
     path("<int:pk>/teams/<int:entry>/edit/", views.team_edit, name="team_edit"),

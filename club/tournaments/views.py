@@ -122,7 +122,24 @@ def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
         template = "tournaments/projector.html#live"
     else:
         template = "tournaments/projector.html"
-    return render(request, template, selectors.live_context(tournament, version))
+    return render(request, template, selectors.projector_context(tournament, version))
+
+
+@organiser_required
+@require_GET
+def director_board(request: HttpRequest, pk: int) -> HttpResponse:
+    """The director's board: every table of the sitting in play, what needs attention first.
+
+    It polls like the public pages: ``?version=`` answers 204 while nothing changed.
+    """
+    tournament = get_object_or_404(Tournament, pk=pk)
+    sitting = selectors.current_sitting(tournament)
+    version = selectors.board_version(tournament, sitting)
+    if _not_modified(request, version):
+        return HttpResponse(status=204)
+    context = selectors.director_board(tournament, version=version)
+    template = "tournaments/board.html#live" if request.htmx else "tournaments/board.html"
+    return render(request, template, context)
 
 
 @organiser_required

@@ -98,4 +98,13 @@
     window.setInterval(poll, POLL_MS);
   });
   window.setInterval(cycle, CYCLE_MS);
+
+  // A clock ([data-clock]) keeps the time between polls: hours and minutes, as served.
+  function tick() {
+    var now = new Date();
+    var text = String(now.getHours()).padStart(2, "0") + ":" +
+      String(now.getMinutes()).padStart(2, "0");
+    document.querySelectorAll("[data-clock]").forEach(function (el) { el.textContent = text; });
+  }
+  window.setInterval(tick, 15000);
 })();
