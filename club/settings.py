@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from club.web.net import parse_networks
+from club.web.net import parse_networks, parse_public_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -160,6 +160,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # only from the proxies in DJANGO_TRUSTED_PROXIES (comma-separated addresses or
 # networks; empty trusts none and keys on REMOTE_ADDR). See club/web/net.py.
 TRUSTED_PROXIES = parse_networks(os.environ.get("DJANGO_TRUSTED_PROXIES", ""))
+# The club's address as the phones at the tables reach it (scorer links and their QR
+# codes are built on it); without it they use the address the organiser browses from.
+PUBLIC_URL = parse_public_url(os.environ.get("DJANGO_PUBLIC_URL", ""))
 AXES_CLIENT_IP_CALLABLE = "club.web.net.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"

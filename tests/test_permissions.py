@@ -69,6 +69,8 @@ RULES = {
     "tournaments:confirm": (ORGANISER, ["post"], "sitting"),
     "tournaments:discard": (ORGANISER, ["post"], "sitting"),
     "tournaments:call_time": (ORGANISER, ["post"], "sitting"),
+    "tournaments:sitting_links": (ORGANISER, ["post"], "sitting"),
+    "tournaments:sitting_links_print": (ORGANISER, ["get"], "sitting"),
     "archive:export_json": (PUBLIC, ["get"], "tournament"),
     "archive:standings_csv": (PUBLIC, ["get"], "tournament"),
     "archive:games_csv": (PUBLIC, ["get"], "tournament"),

@@ -22,11 +22,12 @@ from club.games import links
 from club.games.forms import DealForm
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
-from club.games.models import Game, PendingDeal, Round, ScorerLink
+from club.games.models import PLAYER_FIELDS, Game, PendingDeal, Round, ScorerLink
 from club.games.selectors import game_page
 from club.games.services import ScoringError, Seating, describe, held_deal, load_seating
 from club.scoring import rules as core
 from club.web.auth import organiser_required
+from club.web.net import phones_cannot_reach, public_url
 from club.web.posts import posted_deal_number
 
 # Enough rows for a long game on one A4 page; a game with a deal limit gets that many.
@@ -36,17 +37,28 @@ SHEET_ROWS = 30
 # --- Organiser: hand out and withdraw links --------------------------------------------
 
 
-def _link_rows(request: HttpRequest, game: Game) -> list[dict]:
+def link_rows(request: HttpRequest, games: list[Game]) -> dict[int, list[dict]]:
+    """Each game's working scorer links with the address a phone opens, in one query.
+
+    The address is built on the club's public address when one is set
+    (``DJANGO_PUBLIC_URL``), else on the one the organiser browses from.
+    """
+    rows: dict[int, list[dict]] = {game.pk: [] for game in games}
     current = (
         # Links that ended with the game are dead even if an undo opened it again.
-        game.scorer_links.filter(revoked_at__isnull=True, expired_at__isnull=True)
-        .select_related("game_team__team")
-        .order_by("game_team__position", "created_at")
+        ScorerLink.objects.filter(game__in=games, revoked_at__isnull=True, expired_at__isnull=True)
+        .select_related("game_team__team", *(f"game_team__{seat}" for seat in PLAYER_FIELDS))
+        .order_by("game_id", "game_team__position", "created_at")
     )
-    return [
-        {"link": link, "url": request.build_absolute_uri(link.get_absolute_url())}
-        for link in current
-    ]
+    for link in current:
+        rows[link.game_id].append(
+            {"link": link, "url": public_url(request, link.get_absolute_url())}
+        )
+    return rows
+
+
+def _link_rows(request: HttpRequest, game: Game) -> list[dict]:
+    return link_rows(request, [game])[game.pk]
 
 
 @never_cache  # the page shows the links' secrets: no copy in any cache
@@ -69,7 +81,15 @@ def game_links(request: HttpRequest, pk: int) -> HttpResponse:
                 else _("New scorer link issued; any earlier link of this game no longer works."),
             )
         return redirect("games:links", pk=game.pk)
-    return render(request, "games/links.html", {"game": game, "rows": _link_rows(request, game)})
+    return render(
+        request,
+        "games/links.html",
+        {
+            "game": game,
+            "rows": _link_rows(request, game),
+            "unreachable": phones_cannot_reach(request),
+        },
+    )
 
 
 @organiser_required
@@ -88,7 +108,14 @@ def link_revoke(request: HttpRequest, pk: int, link_pk: int) -> HttpResponse:
 def links_print(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     return render(
-        request, "games/links_print.html", {"game": game, "rows": _link_rows(request, game)}
+        request,
+        "games/links_print.html",
+        {
+            "games": [{"game": game, "rows": _link_rows(request, game)}],
+            "back": reverse("games:links", args=[game.pk]),
+            "title": game.label,
+            "unreachable": phones_cannot_reach(request),
+        },
     )
 
 

@@ -224,6 +224,7 @@ class TournamentEvent(models.Model):
         EDITED = "edited", _("Team changed")
         WITHDRAWN = "withdrawn", _("Team withdrawn")
         REINSTATED = "reinstated", _("Team back in")
+        LINKS = "links", _("Scorer links issued")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)

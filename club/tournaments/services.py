@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.games import links
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Round, in_a_seat, rules_fields
 from club.scoring import draws
@@ -515,6 +516,26 @@ def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = 
     _log(tournament, TournamentEvent.Action.CONFIRMED, user, sitting=sitting)
     _rebuild_standings(tournament)
     return sitting
+
+
+@transaction.atomic
+def issue_sitting_links(*, sitting: Sitting, user=None) -> int:
+    """New scorer links for every game of the sitting still being played, in one go
+    (each game's earlier links stop working); returns how many games got links."""
+    tournament = _lock(sitting.tournament)
+    check_editable(tournament)
+    sitting = Sitting.objects.get(pk=sitting.pk)
+    if sitting.status != Sitting.Status.CONFIRMED:
+        raise TournamentError(_("Confirm the draw first: its games do not exist yet."))
+    games = list(
+        Game.objects.filter(sitting_entry__sitting=sitting, status=Game.Status.IN_PROGRESS)
+    )
+    if not games:
+        raise TournamentError(_("Every game of this sitting is over; none needs scorer links."))
+    for game in games:
+        links.issue_links(game=game, user=user)
+    _log(tournament, TournamentEvent.Action.LINKS, user, sitting=sitting)
+    return len(games)
 
 
 def call_time(*, sitting: Sitting, user=None) -> int:

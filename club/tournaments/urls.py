@@ -26,6 +26,12 @@ urlpatterns = [
     path("<int:pk>/sittings/<int:number>/discard/", views.sitting_discard, name="discard"),
     path("<int:pk>/sittings/<int:number>/time/", views.sitting_call_time, name="call_time"),
     path("<int:pk>/sittings/<int:number>/sheets/", views.sitting_sheets, name="sitting_sheets"),
+    path("<int:pk>/sittings/<int:number>/links/", views.sitting_links, name="sitting_links"),
+    path(
+        "<int:pk>/sittings/<int:number>/links/print/",
+        views.sitting_links_print,
+        name="sitting_links_print",
+    ),
     path("<int:pk>/print/", views.print_standings, name="print_standings"),
     # The downloads (export.json, standings.csv, games.csv, deals.csv) are the
     # archive's: club/archive/urls.py, at the same paths.

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import (
     require_GET,
     require_http_methods,
@@ -16,7 +18,7 @@ from django.views.decorators.http import (
 
 from club.games.forms import form_of_play_words
 from club.games.idempotency import one_time
-from club.games.link_views import sheet_context
+from club.games.link_views import link_rows, sheet_context
 from club.games.models import PLAYER_FIELDS, GameTeam, Scoring
 from club.games.services import Seating
 from club.tournaments import selectors, services
@@ -32,6 +34,7 @@ from club.tournaments.forms import (
 from club.tournaments.models import Sitting, Standing, Tournament, TournamentTeam
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
+from club.web.net import phones_cannot_reach
 
 
 def _not_modified(request: HttpRequest, version: str) -> bool:
@@ -439,6 +442,55 @@ def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpRespons
     return redirect("tournaments:sitting", pk=pk, number=number)
 
 
+@organiser_required
+@require_POST
+@one_time
+def sitting_links(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """New scorer links for every table of the sitting at once; then the sheet to print."""
+    sitting = _sitting(pk, number)
+    try:
+        count = services.issue_sitting_links(sitting=sitting, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+        return redirect("tournaments:sitting", pk=pk, number=number)
+    messages.success(
+        request,
+        ngettext(
+            "Scorer links issued for %(count)d table; any earlier link of its game no longer "
+            "works.",
+            "Scorer links issued for %(count)d tables; any earlier link of their games no "
+            "longer works.",
+            count,
+        )
+        % {"count": count},
+    )
+    return redirect("tournaments:sitting_links_print", pk=pk, number=number)
+
+
+@never_cache  # the page shows the links' secrets: no copy in any cache
+@organiser_required
+@require_GET
+def sitting_links_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Every table's scorer links of the sitting on one sheet to print, a code a page."""
+    sitting = _sitting(pk, number)
+    entries = list(sitting.games.select_related("game").order_by("position"))
+    games = []
+    for entry in entries:
+        entry.game.sitting_entry = entry
+        games.append(entry.game)
+    rows = link_rows(request, games)
+    return render(
+        request,
+        "games/links_print.html",
+        {
+            "games": [{"game": game, "rows": rows[game.pk]} for game in games],
+            "back": reverse("tournaments:sitting", args=[pk, number]),
+            "title": f"{sitting.tournament.name} · {sitting}",
+            "unreachable": phones_cannot_reach(request),
+        },
+    )
+
+
 @require_GET
 def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The paper score sheet of every game of the sitting, one A4 page a table."""
@@ -453,11 +505,16 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         .order_by("game_id", "position")
     ):
         by_game.setdefault(team.game_id, []).append(team)
+    # An organiser's printout carries each table's scorer links as QR codes; the links
+    # are secrets, so nobody else's copy of the (public) sheets shows them.
+    codes = link_rows(request, [e.game for e in entries]) if is_organiser(request.user) else {}
     sheets = []
     for entry in entries:
         game = entry.game
         game.sitting_entry = entry
-        sheets.append(sheet_context(game, Seating(by_game.get(game.pk, []), game.rules)))
+        sheet = sheet_context(game, Seating(by_game.get(game.pk, []), game.rules))
+        sheet["links"] = codes.get(game.pk, [])
+        sheets.append(sheet)
     return render(
         request,
         "tournaments/sitting_sheets.html",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -84,3 +85,48 @@ def client_ip(request: HttpRequest) -> str:
         if not is_trusted(address, networks):
             break  # the first address that is not one of our proxies is the client
     return str(client)
+
+
+# --- The address phones reach the club at -------------------------------------------
+
+
+def parse_public_url(text: str) -> str:
+    """``DJANGO_PUBLIC_URL``: the club's address as phones reach it, without a trailing
+    slash ("" when unset). Refused unless it is an http(s) address with no path."""
+    text = text.strip().rstrip("/")
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
+        raise ImproperlyConfigured(
+            f"DJANGO_PUBLIC_URL is {text!r}; give the address phones open, such as "
+            "https://club.example or http://192.168.1.10:8000, with no path."
+        )
+    return text
+
+
+def public_url(request: HttpRequest, path: str) -> str:
+    """The address of ``path`` as a phone at a table reaches it: the club's public
+    address (settings.PUBLIC_URL) when one is set, else the one this request came to."""
+    base = getattr(settings, "PUBLIC_URL", "")
+    if base:
+        return base + path
+    return request.build_absolute_uri(path)
+
+
+def phones_cannot_reach(request: HttpRequest) -> bool:
+    """Whether links built from this request point at this computer only (127.0.0.1 on
+    the organiser's laptop) and no public address is set: phones could not open them."""
+    if getattr(settings, "PUBLIC_URL", ""):
+        return False
+    host = request.get_host()
+    if host.startswith("["):  # [::1]:8000
+        host = host[1 : host.index("]")]
+    elif host.count(":") == 1:  # 127.0.0.1:8000
+        host = host.split(":")[0]
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
