@@ -40,6 +40,8 @@ RULES = {
     "games:edit": (ORGANISER, ["get", "post"], "deal"),
     "games:undo": (ORGANISER, ["post"], "game"),
     "games:end": (ORGANISER, ["post"], "game"),
+    "games:waiting_confirm": (ORGANISER, ["post"], "deal"),
+    "games:waiting_reject": (ORGANISER, ["post"], "deal"),
     "games:links": (ORGANISER, ["get", "post"], "game"),
     "games:links_print": (ORGANISER, ["get"], "game"),
     "games:link_revoke": (ORGANISER, ["post"], "link"),

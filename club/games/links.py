@@ -156,6 +156,7 @@ def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
             after=scoring.describe(entry, seating),
             scorer_link=link,
         )
+        _touch(game)
         return pending
 
 
@@ -226,3 +227,68 @@ def reject_deal(*, link: ScorerLink, number: int) -> None:
         scorer_link=link,
     )
     pending.delete()
+    _touch(game)
+
+
+def _touch(game: Game) -> None:
+    # A deal sent or dropped changes what the game's pages show (the waiting deal):
+    # their live token, the game's updated_at, moves with it.
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now())
+
+
+# --- The organiser and a waiting deal ----------------------------------------------------
+
+
+def _waiting(game: Game, number: int) -> PendingDeal:
+    pending = PendingDeal.objects.select_for_update().filter(game=game, number=number).first()
+    if pending is None:
+        raise LinkError(
+            _("Deal %(number)d is not waiting for confirmation.") % {"number": number},
+            field="number",
+        )
+    return pending
+
+
+def confirm_waiting(*, game: Game, number: int, user=None):
+    """The organiser records a deal that waits for another team's confirmation."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        scoring.check_open(game)
+        pending = _waiting(game, number)
+        entry = entry_from_json(pending.entry)
+        pending.delete()
+        return scoring.record_deal(game=game, number=number, entry=entry, user=user)
+
+
+@transaction.atomic
+def reject_waiting(*, game: Game, number: int, user=None) -> None:
+    """The organiser drops a waiting deal; the history keeps it and says who dropped it."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    scoring.check_open(game)
+    pending = _waiting(game, number)
+    Change.objects.create(
+        game=game,
+        number=number,
+        action=Change.Action.REJECTED,
+        before=scoring.describe(entry_from_json(pending.entry), scoring.load_seating(game)),
+        made_by=user if user is not None and user.is_authenticated else None,
+    )
+    pending.delete()
+    _touch(game)
+
+
+def note_replaced(*, game: Game, number: int, user=None) -> None:
+    """After the organiser recorded deal ``number`` over one that waited: the waiting
+    one is dropped, and the history keeps it beside the deal that counts."""
+    with transaction.atomic():
+        pending = PendingDeal.objects.select_for_update().filter(game=game, number=number).first()
+        if pending is None:
+            return
+        Change.objects.create(
+            game=game,
+            number=number,
+            action=Change.Action.REPLACED,
+            before=scoring.describe(entry_from_json(pending.entry), scoring.load_seating(game)),
+            made_by=user if user is not None and user.is_authenticated else None,
+        )
+        pending.delete()

@@ -631,6 +631,7 @@ class Change(models.Model):
         UNDONE = "undone", _("Undone")
         PROPOSED = "proposed", _("Sent for confirmation")
         REJECTED = "rejected", _("Rejected")
+        REPLACED = "replaced", _("Replaced by the organiser's entry")
         ENDED = "ended", _("Ended by the organiser")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from club.games.models import Change, Doubling, Game, LedgerEntry, Pile, Round, Trump
 from club.games.services import Seating, load_seating
@@ -106,15 +107,30 @@ def chart(
 def _history(game: Game) -> list[dict]:
     """The latest changes as plain rows: the page shows each as one line of text."""
     who = f"made_by__{get_user_model().USERNAME_FIELD}"
+    link_team = "scorer_link__game_team__team__name"
     actions = {value: str(label) for value, label in Change.Action.choices}
     rows = list(
         Change.objects.filter(game=game)
         .order_by("-made_at", "-id")
-        .values("made_at", "action", "number", "before", "after", who)[:50]
+        .values(
+            "made_at",
+            "action",
+            "number",
+            "before",
+            "after",
+            who,
+            "scorer_link_id",
+            link_team,
+        )[:50]
     )
     for row in rows:
         row["action"] = actions.get(row["action"], row["action"])
         row["who"] = row.pop(who)
+        team, through_link = row.pop(link_team), row.pop("scorer_link_id")
+        if row["who"] is None and through_link:  # a phone at the table: say whose
+            row["who"] = (
+                _("%(team)s's scorer link") % {"team": team} if team else _("the table's link")
+            )
     return rows
 
 

@@ -13,5 +13,13 @@ urlpatterns = [
     path("games/<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="edit"),
     path("games/<int:pk>/deals/undo/", views.deal_undo, name="undo"),
     path("games/<int:pk>/end/", views.game_end, name="end"),
+    path(
+        "games/<int:pk>/waiting/<int:number>/confirm/",
+        views.waiting_confirm,
+        name="waiting_confirm",
+    ),
+    path(
+        "games/<int:pk>/waiting/<int:number>/reject/", views.waiting_reject, name="waiting_reject"
+    ),
     path("", include("club.games.link_urls")),
 ]

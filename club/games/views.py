@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from club.games import services
+from club.games import links, services
 from club.games.forms import DealForm, NewGameForm, form_of_play_words
 from club.games.idempotency import one_time
 from club.games.models import Game, GameTeam, Player
 from club.games.selectors import attach_seating, game_page, in_play_before
-from club.games.services import ScoringError, entry_from_round, load_seating
+from club.games.services import ScoringError, describe, entry_from_round, load_seating
 from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
 from club.web.posts import posted_deal_number
@@ -91,8 +91,56 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = game_page(game)
     if is_organiser(request.user) and not game.is_finished:
         context["form"] = _deal_form(game, context)
+        if game.require_confirmation:  # a deal sent through a link may wait for the other team
+            context["waiting"] = _waiting_card(game, context["seating"])
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)
+
+
+def _waiting_card(game: Game, seating) -> dict | None:
+    """The deal waiting for another team's confirmation, as the organiser sees it."""
+    pending = links.waiting_deal(game)
+    if pending is None:
+        return None
+    return {
+        "number": pending.number,
+        "team": pending.sent_by.game_team.team.name if pending.sent_by.game_team else "",
+        "sent_at": pending.sent_at,
+        "deal": describe(links.entry_from_json(pending.entry), seating),
+    }
+
+
+@organiser_required
+@require_POST
+@one_time
+def waiting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The organiser records the deal that waits for the other team's confirmation."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        links.confirm_waiting(game=game, number=number, user=request.user)
+    except ScoringError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Deal %(number)d recorded.") % {"number": number})
+    return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")
+
+
+@organiser_required
+@require_POST
+@one_time
+def waiting_reject(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The organiser drops a waiting deal: the table enters it again."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        links.reject_waiting(game=game, number=number, user=request.user)
+    except ScoringError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("Deal %(number)d was rejected; the table enters it again.") % {"number": number},
+        )
+    return redirect(reverse("games:detail", args=[game.pk]) + "#deal-entry")
 
 
 def _refused_game(request: HttpRequest, game: Game, refusal: ScoringError) -> HttpResponse:
@@ -152,6 +200,8 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
                 entry=form.entry(),
                 user=request.user,
             )
+            if game.require_confirmation:  # recorded over a deal that waited: keep it noted
+                links.note_replaced(game=recorded.game, number=recorded.number, user=request.user)
         except ScoringError as error:
             if error.recorded is not None:  # recorded by someone else at this moment
                 game.refresh_from_db()

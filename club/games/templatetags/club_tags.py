@@ -37,6 +37,12 @@ def doubling_label(code: str) -> str:
         return code
 
 
+@register.filter(name="deal_as_entered")
+def deal_as_entered_filter(deal: dict) -> SafeString:
+    """``{{ deal|deal_as_entered }}``: a described deal in words, escaped (as the history)."""
+    return SafeString(deal_as_entered(deal))
+
+
 def deal_as_entered(deal: dict) -> str:
     """A deal of the change history (``services.describe``) as one line of text.
 
