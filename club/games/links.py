@@ -260,35 +260,31 @@ def confirm_waiting(*, game: Game, number: int, user=None):
         return scoring.record_deal(game=game, number=number, entry=entry, user=user)
 
 
-@transaction.atomic
-def reject_waiting(*, game: Game, number: int, user=None) -> None:
-    """The organiser drops a waiting deal; the history keeps it and says who dropped it."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    scoring.check_open(game)
-    pending = _waiting(game, number)
+def _drop_noted(game: Game, pending: PendingDeal, action: str, user) -> None:
+    """Drop a waiting deal by the organiser's hand; the history keeps it and says who."""
     Change.objects.create(
         game=game,
-        number=number,
-        action=Change.Action.REJECTED,
+        number=pending.number,
+        action=action,
         before=scoring.describe(entry_from_json(pending.entry), scoring.load_seating(game)),
         made_by=user if user is not None and user.is_authenticated else None,
     )
     pending.delete()
+
+
+@transaction.atomic
+def reject_waiting(*, game: Game, number: int, user=None) -> None:
+    """The organiser drops a waiting deal: the table enters it again."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    scoring.check_open(game)
+    _drop_noted(game, _waiting(game, number), Change.Action.REJECTED, user)
     _touch(game)
 
 
+@transaction.atomic
 def note_replaced(*, game: Game, number: int, user=None) -> None:
     """After the organiser recorded deal ``number`` over one that waited: the waiting
     one is dropped, and the history keeps it beside the deal that counts."""
-    with transaction.atomic():
-        pending = PendingDeal.objects.select_for_update().filter(game=game, number=number).first()
-        if pending is None:
-            return
-        Change.objects.create(
-            game=game,
-            number=number,
-            action=Change.Action.REPLACED,
-            before=scoring.describe(entry_from_json(pending.entry), scoring.load_seating(game)),
-            made_by=user if user is not None and user.is_authenticated else None,
-        )
-        pending.delete()
+    pending = PendingDeal.objects.select_for_update().filter(game=game, number=number).first()
+    if pending is not None:
+        _drop_noted(game, pending, Change.Action.REPLACED, user)

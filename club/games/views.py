@@ -110,19 +110,26 @@ def _waiting_card(game: Game, seating) -> dict | None:
     }
 
 
+def _on_waiting(request: HttpRequest, pk: int, number: int, action, done: str, anchor: str):
+    """The organiser's answer to a deal waiting for confirmation (record or reject it)."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        action(game=game, number=number, user=request.user)
+    except ScoringError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done % {"number": number})
+    return redirect(reverse("games:detail", args=[game.pk]) + anchor)
+
+
 @organiser_required
 @require_POST
 @one_time
 def waiting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The organiser records the deal that waits for the other team's confirmation."""
-    game = get_object_or_404(Game, pk=pk)
-    try:
-        links.confirm_waiting(game=game, number=number, user=request.user)
-    except ScoringError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, _("Deal %(number)d recorded.") % {"number": number})
-    return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")
+    return _on_waiting(
+        request, pk, number, links.confirm_waiting, _("Deal %(number)d recorded."), "#settlement"
+    )
 
 
 @organiser_required
@@ -130,17 +137,14 @@ def waiting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @one_time
 def waiting_reject(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The organiser drops a waiting deal: the table enters it again."""
-    game = get_object_or_404(Game, pk=pk)
-    try:
-        links.reject_waiting(game=game, number=number, user=request.user)
-    except ScoringError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(
-            request,
-            _("Deal %(number)d was rejected; the table enters it again.") % {"number": number},
-        )
-    return redirect(reverse("games:detail", args=[game.pk]) + "#deal-entry")
+    return _on_waiting(
+        request,
+        pk,
+        number,
+        links.reject_waiting,
+        _("Deal %(number)d was rejected; the table enters it again."),
+        "#deal-entry",
+    )
 
 
 def _refused_game(request: HttpRequest, game: Game, refusal: ScoringError) -> HttpResponse:
