@@ -137,6 +137,8 @@ _CSRF = [
     (re.compile(r'name="idempotency_key" value="[^"]*"'), 'name="idempotency_key"'),
     # The printable standings say when they were printed, to the minute.
     (re.compile(r"Printed [^<]*"), "Printed"),
+    # The projector and the director's board show a clock (data-clock), to the minute.
+    (re.compile(r"(data-clock[^>]*>)[0-9]{2}:[0-9]{2}<"), r"\1<"),
 ]
 
 
