@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from club.games.models import Doubling, DoublingMode, Scoring, Trump
+from club.games.models import FORM_OF_PLAY_FIELDS, Doubling, DoublingMode, Scoring, Trump
 from club.games.services import DealEntry, Seating, TeamEntry
 from club.scoring import rules as core
 from club.web.fields import NameField, WholeNumberField
@@ -199,16 +199,11 @@ class FormOfPlayForm(HouseRulesForm):
         required=False,
     )
 
+    # The fields of the settings (the team size is the table's, chosen apart).
     SETTINGS = (
         *RULE_FIELDS,
-        "scoring",
-        "doubling_mode",
-        "all_pass",
-        "kodi",
-        "thani_made",
-        "thani_failed",
+        *(name for name in FORM_OF_PLAY_FIELDS if name != "team_size"),
         "deal_limit",
-        "small_deck",
     )
 
     @property

@@ -177,17 +177,7 @@ def _drop_stale(game: Game) -> None:
 
 
 def _pending_for_other_team(link: ScorerLink, game: Game, number: int) -> PendingDeal:
-    pending = (
-        PendingDeal.objects.select_for_update()
-        .select_related("sent_by")
-        .filter(game=game, number=number)
-        .first()
-    )
-    if pending is None:
-        raise LinkError(
-            _("Deal %(number)d is not waiting for confirmation.") % {"number": number},
-            field="number",
-        )
+    pending = _waiting(game, number)
     if pending.sent_by.game_team_id == link.game_team_id:
         raise LinkError(
             _("A player of another team must confirm deal %(number)d.") % {"number": number},
@@ -240,7 +230,13 @@ def _touch(game: Game) -> None:
 
 
 def _waiting(game: Game, number: int) -> PendingDeal:
-    pending = PendingDeal.objects.select_for_update().filter(game=game, number=number).first()
+    """Deal ``number`` of the game waiting for confirmation, locked; refused if none waits."""
+    pending = (
+        PendingDeal.objects.select_for_update()
+        .select_related("sent_by")
+        .filter(game=game, number=number)
+        .first()
+    )
     if pending is None:
         raise LinkError(
             _("Deal %(number)d is not waiting for confirmation.") % {"number": number},

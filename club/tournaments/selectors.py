@@ -352,14 +352,16 @@ def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
     return f"{live_version(tournament)}.{pending['count']}.{stamp}.{minute}"
 
 
-def director_board(tournament: Tournament, *, version: str | None = None) -> dict:
+def director_board(
+    tournament: Tournament, sitting: Sitting | None, *, version: str | None = None
+) -> dict:
     """Every table of the sitting in play with its state, quietest and most urgent first.
 
     A table is waiting (a deal sent through a scorer link waits for the other
     team), not started (no deal yet), playing (deal N of the limit) or finished.
-    Five queries whatever the number of tables.
+    ``sitting`` is :func:`current_sitting`, which the caller has read for the
+    board's token. Five queries whatever the number of tables.
     """
-    sitting = current_sitting(tournament)
     context = {"tournament": tournament, "sitting": sitting, "tables": [], "counts": {}}
     context["board_version"] = version or board_version(tournament, sitting)
     if sitting is None:

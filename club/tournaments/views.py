@@ -140,7 +140,7 @@ def director_board(request: HttpRequest, pk: int) -> HttpResponse:
     version = selectors.board_version(tournament, sitting)
     if _not_modified(request, version):
         return HttpResponse(status=204)
-    context = selectors.director_board(tournament, version=version)
+    context = selectors.director_board(tournament, sitting, version=version)
     template = "tournaments/board.html#live" if request.htmx else "tournaments/board.html"
     return render(request, template, context)
 

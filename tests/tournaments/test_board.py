@@ -55,7 +55,7 @@ def test_the_board_puts_the_tables_that_need_the_director_first(organiser_client
     tournament, sitting, (finished, waiting, playing, idle) = four_tables()
     finished.refresh_from_db()
     assert finished.is_finished
-    board = selectors.director_board(tournament)
+    board = selectors.director_board(tournament, selectors.current_sitting(tournament))
     assert [(t["game"], t["state"]) for t in board["tables"]] == [
         (waiting.pk, "waiting"),
         (idle.pk, "not_started"),
