@@ -276,7 +276,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 5
+    assert manifest["version"] == 6
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -411,12 +411,28 @@ def _without_link_expiry(document):
     )
 
 
-def _without_forms_of_play(document):
-    """The rows as version 3 wrote them: no settings of RULES.md section D, no third players."""
-    for key, names in backup.MISSING_IN[3].items():
+def _without_stages(document):
+    """No table of stages, as every version before 6 wrote its files."""
+    for part in (
+        document["tables"],
+        document["manifest"]["counts"],
+        document["manifest"]["sha256"],
+    ):
+        del part["tournaments.stage"]
+
+
+def _as_version(document, version):
+    """The rows as ``version`` wrote them: its missing columns and tables taken out."""
+    for key, names in backup.MISSING_IN[version].items():
         _retable(
             document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
         )
+    _without_stages(document)
+
+
+def _without_forms_of_play(document):
+    """The rows as version 3 wrote them: no settings of RULES.md section D, no third players."""
+    _as_version(document, 3)
 
 
 def _unsigned_version_2(document):
@@ -431,8 +447,8 @@ SIGNATURE_FAILS = "signature does not match: the file was changed after it was w
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 6)),
-        "version 6 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 7)),
+        "version 7 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -494,7 +510,7 @@ BAD_FILES = {
     ),
     "no signature": (
         lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
-        "no signature, though every backup of version 5 carries one",
+        "no signature, though every backup of version 6 carries one",
     ),
     "an unsigned version 2": (
         lambda text: _tamper(text, _unsigned_version_2),
@@ -742,13 +758,14 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 5
-    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5}
+    assert backup.VERSION == 6
+    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6}
     assert backup.columns(1) == VERSION_1_COLUMNS
     assert backup.columns(2) == VERSION_2_COLUMNS
     assert backup.columns(3) == VERSION_3_COLUMNS
     assert backup.columns(4) == VERSION_4_COLUMNS
-    assert backup.columns() == backup.columns(5) == VERSION_5_COLUMNS
+    assert backup.columns(5) == VERSION_5_COLUMNS
+    assert backup.columns() == backup.columns(6) == VERSION_6_COLUMNS
 
 
 @pytest.mark.django_db
@@ -1017,6 +1034,35 @@ VERSION_5_COLUMNS = {
 }
 
 
+VERSION_6_COLUMNS = {
+    **{
+        key: columns
+        for key, columns in VERSION_5_COLUMNS.items()
+        if not key.startswith("tournaments.sitting")
+    },
+    "games.game": _after(VERSION_5_COLUMNS["games.game"], "deal_limit", ["tie_deals"]),
+    "tournaments.stage": [
+        "id",
+        "tournament",
+        "number",
+        "kind",
+        "status",
+        "deal_limit",
+        "tie_deals",
+        "groups",
+        "chart",
+        "seeds",
+        "created_at",
+        "confirmed_at",
+    ],
+    "tournaments.sitting": _after(VERSION_5_COLUMNS["tournaments.sitting"], "number", ["stage"]),
+    "tournaments.sittinggame": VERSION_5_COLUMNS["tournaments.sittinggame"],
+    "tournaments.tournamentevent": _after(
+        VERSION_5_COLUMNS["tournaments.tournamentevent"], "sitting_number", ["stage_number"]
+    ),
+}
+
+
 @pytest.mark.django_db(transaction=True)  # flush, as on a real server
 def test_a_version_4_backup_of_a_points_tournament_restores_its_score_difference(tmp_path):
     """Version 4 kept no score difference: the standings of a points tournament are
@@ -1029,10 +1075,7 @@ def test_a_version_4_backup_of_a_points_tournament_restores_its_score_difference
 
     def to_version_4(document):
         document["manifest"]["version"] = 4
-        for key, names in backup.MISSING_IN[4].items():
-            _retable(
-                document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
-            )
+        _as_version(document, 4)
         document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
 
     path = tmp_path / "version-4.json"
@@ -1041,3 +1084,48 @@ def test_a_version_4_backup_of_a_points_tournament_restores_its_score_difference
     _restore(path)
     after = sorted(Standing.objects.values_list("entry__team__name", "place", "score_difference"))
     assert after == before
+
+
+@pytest.mark.django_db(transaction=True)  # flush, as on a real server
+def test_a_tournament_in_stages_round_trips_and_a_version_5_backup_has_none(tmp_path):
+    """Version 6 keeps the stages, the stage of each sitting and a knockout game's tie rule;
+    a version 5 file restores as it was written: Swiss sittings, no tie rule."""
+    from club.tournaments import stages
+    from club.tournaments.models import Sitting, Stage
+    from tests.tournaments.test_stages import event, next_sitting
+
+    tournament = event(teams=4, tables_per_team=3)
+    knockout = stages.add_stage(
+        tournament=tournament, kind="knockout", qualifiers=4, deal_limit=4, tie_deals=2
+    )
+    stages.confirm_stage(stage=knockout)
+    next_sitting(tournament)
+    before = (
+        list(Stage.objects.values_list("kind", "seeds", "deal_limit", "tie_deals", "status")),
+        sorted(Sitting.objects.values_list("number", "stage__number")),
+        sorted(Game.objects.values_list("label", "deal_limit", "tie_deals")),
+    )
+    text = backup.make_backup().text
+    path = tmp_path / "version-6.json"
+    path.write_text(text, encoding="utf-8")
+    call_command("flush", interactive=False, verbosity=0)
+    _restore(path)
+    after = (
+        list(Stage.objects.values_list("kind", "seeds", "deal_limit", "tie_deals", "status")),
+        sorted(Sitting.objects.values_list("number", "stage__number")),
+        sorted(Game.objects.values_list("label", "deal_limit", "tie_deals")),
+    )
+    assert after == before and before[2][0][2] == 2
+
+    def to_version_5(document):
+        document["manifest"]["version"] = 5
+        _as_version(document, 5)
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    old = tmp_path / "version-5.json"
+    old.write_text(_tamper(text, to_version_5), encoding="utf-8")
+    call_command("flush", interactive=False, verbosity=0)
+    _restore(old)
+    assert not Stage.objects.exists()
+    assert set(Sitting.objects.values_list("stage", flat=True)) == {None}
+    assert set(Game.objects.values_list("tie_deals", flat=True)) == {None}

@@ -15,7 +15,7 @@ from club.games.links import issue_links, revoke_link
 from club.games.models import Change, Game, Player, Round, ScorerLink
 from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
-from club.tournaments.models import Sitting, Tournament, TournamentEvent, TournamentTeam
+from club.tournaments.models import Sitting, Stage, Tournament, TournamentEvent, TournamentTeam
 from tests.factories import deal_form, start_game
 
 PUBLIC = "public"  # anyone may read it
@@ -78,6 +78,13 @@ RULES = {
     "archive:games_csv": (PUBLIC, ["get"], "tournament"),
     "archive:deals_csv": (PUBLIC, ["get"], "tournament"),
     "tournaments:print_standings": (PUBLIC, ["get"], "tournament"),
+    "tournaments:stage_add": (ORGANISER, ["post"], "tournament"),
+    "tournaments:stage": (PUBLIC, ["get"], "stage"),
+    "tournaments:stage_groups": (ORGANISER, ["post"], "stage"),
+    "tournaments:stage_seeds": (ORGANISER, ["post"], "stage"),
+    "tournaments:stage_redraw": (ORGANISER, ["post"], "stage"),
+    "tournaments:stage_confirm": (ORGANISER, ["post"], "stage"),
+    "tournaments:stage_discard": (ORGANISER, ["post"], "stage"),
     "leaderboards:players": (PUBLIC, ["get"], None),
     "leaderboards:player_new": (ORGANISER, ["get", "post"], None),
     "leaderboards:merge": (ORGANISER, ["get", "post"], None),
@@ -123,7 +130,16 @@ def world(db):
     [other_link] = issue_links(game=other)
     withdrawn = issue_links(game=start_game(2, label="Withdrawn link game"))[0]
     revoke_link(link=withdrawn)
+    # A knockout stage drawn for after the sitting, not yet confirmed.
+    stage = Stage.objects.create(
+        tournament=tournament,
+        number=1,
+        kind=Stage.Kind.KNOCKOUT,
+        seeds=list(tournament.entries.values_list("id", flat=True)),
+        tie_deals=2,
+    )
     return {
+        "stage": stage,
         "tournament": tournament,
         "sitting": sitting,
         "game": game,
@@ -143,6 +159,7 @@ def kwargs_for(key, world):
         "link": {"pk": world["game"].pk, "link_pk": world["link"].pk},
         "sitting": {"pk": world["tournament"].pk, "number": world["sitting"].number},
         "tournament": {"pk": world["tournament"].pk},
+        "stage": {"pk": world["tournament"].pk, "number": world["stage"].number},
         "entry": {"pk": world["tournament"].pk, "entry": world["tournament"].entries.first().pk},
         "player": {"pk": world["player"].pk},
         "token": {"token": world["link"].token},
@@ -159,6 +176,7 @@ def fingerprint():
         list(Game.objects.order_by("pk").values_list("status", "deals_played")),
         Tournament.objects.values_list("status", "is_final").get(),
         Sitting.objects.count(),
+        list(Stage.objects.values_list("status", "seeds", "groups", "chart")),
         TournamentEvent.objects.count(),
         list(TournamentTeam.objects.order_by("pk").values_list("team_id", "withdrawn_at")),
         list(Player.objects.order_by("pk").values_list("name", "active")),

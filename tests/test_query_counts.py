@@ -34,8 +34,8 @@ GAME_PAGE = 6
 # A live poll that already shows the newest version: the game's version only.
 GAME_POLL_UNCHANGED = 1
 # The tournament page: the tournament, its confirmed sittings, every team of
-# their games, the byes, the standings and the live version.
-TOURNAMENT_PAGE = 6
+# their games, the byes, the standings, the live version and its stages.
+TOURNAMENT_PAGE = 7
 TOURNAMENT_LIVE = 6
 TOURNAMENT_POLL_UNCHANGED = 2
 # Recording a deal through the organiser's form (htmx): session and user, the

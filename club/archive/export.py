@@ -70,6 +70,7 @@ _GAME_FIELDS = (
     "deal_limit",
     "ended_early",
     *FORM_OF_PLAY_FIELDS,
+    "tie_deals",
 )
 _GAME_FIELD_COUNT = len(_GAME_FIELDS)
 _TOURNAMENT_GAME_FIELDS = (
@@ -253,10 +254,16 @@ _rules_cache: dict[tuple, core.Rules] = {}
 
 
 def _cached_rules(
-    tables: int, bands: list, double: int, redouble: int, limit: int | None, form: tuple
+    tables: int,
+    bands: list,
+    double: int,
+    redouble: int,
+    limit: int | None,
+    form: tuple,
+    tie: int | None = None,
 ) -> core.Rules:
     """rules_from_values, kept: most games share a few house rules, so each is built once."""
-    key = (tables, tuple(map(tuple, bands or ())), double, redouble, limit, form)
+    key = (tables, tuple(map(tuple, bands or ())), double, redouble, limit, form, tie)
     rules = _rules_cache.get(key)
     if rules is None:
         rules = _rules_cache[key] = rules_from_values(
@@ -265,6 +272,7 @@ def _cached_rules(
             double,
             redouble,
             deal_limit=limit,
+            tie_deals=tie,
             **dict(zip(FORM_OF_PLAY_FIELDS, form, strict=True)),
         )
     return rules
@@ -316,8 +324,8 @@ def _read_chunk(rows: Sequence[tuple]) -> list[_ExportGame]:
     games = []
     for row in rows:
         game, label, first_dealer, dealer, tables, bands, double, redouble, limit, early = row[:10]
-        form = row[10:_GAME_FIELD_COUNT]
-        rules = _cached_rules(tables, bands, double, redouble, limit, tuple(form))
+        form, tie = row[10 : _GAME_FIELD_COUNT - 1], row[_GAME_FIELD_COUNT - 1]
+        rules = _cached_rules(tables, bands, double, redouble, limit, tuple(form), tie)
         count = len(teams[game])
         played = [_Deal(deal, count) for deal in found[game]]
         # The teams out in a deal are those it left with no tables; before it
@@ -457,6 +465,7 @@ def _game_json(game: _ExportGame, pad: str) -> str:
             f'{{\n  "label": {_json_string(game.label)},\n',
             _settings_json(game.rules),
             "" if game.deal_limit is None else f'  "deal_limit": {game.deal_limit},\n',
+            "" if game.rules.tie_deals is None else f'  "tie_deals": {game.rules.tie_deals},\n',
             f'  "teams": [{teams}\n  ],\n' if teams else '  "teams": [],\n',
             f'  "first_dealer": {_json_string(_seat_names(game.teams)[game.first_dealer])},\n',
             '  "ended_early": true,\n' if game.ended_early else "",

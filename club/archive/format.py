@@ -45,6 +45,8 @@ GAME_INPUT_KEYS = (
     "kodi",
     "thani",
     "deal_limit",
+    # A knockout game's tie rule (RULES.md section E), written only when set.
+    "tie_deals",
     "teams",
     "first_dealer",
     "ended_early",
@@ -435,7 +437,8 @@ def _outcome(
     """
     if state.finished:
         return True, state.places()
-    if ended_early or state.limit_reached or (deal_limit and state.deals_played >= deal_limit):
+    past_limit = deal_limit and state.deals_played >= deal_limit and state.rules.tie_deals is None
+    if ended_early or state.limit_reached or past_limit:
         return True, core.final_places(state)
     return False, {}
 
@@ -460,6 +463,8 @@ def _game_document(
     # Written only when set, so games without them read exactly as before.
     if deal_limit is not None:
         data["deal_limit"] = deal_limit
+    if rules.tie_deals is not None:
+        data["tie_deals"] = rules.tie_deals
     data["teams"] = [{"name": team.name, "players": team.players} for team in teams]
     data["first_dealer"] = seat_names[first_dealer]
     if ended_early:

@@ -136,7 +136,9 @@ def _parse_form_of_play(place: _Place, raw: dict) -> dict:
     return form
 
 
-def _parse_rules(place: _Place, raw: dict, deal_limit: int | None = None) -> core.Rules:
+def _parse_rules(
+    place: _Place, raw: dict, deal_limit: int | None = None, tie_deals: int | None = None
+) -> core.Rules:
     tables = raw.get("tables_per_team", core.DEFAULT_RULES.tables_per_team)
     tables = place.whole(
         tables, field="tables_per_team", low=1, high=core.MAX_TABLES, what=_("tables per team")
@@ -213,6 +215,7 @@ def _parse_rules(place: _Place, raw: dict, deal_limit: int | None = None) -> cor
             double_factor=double,
             redouble_factor=redouble,
             deal_limit=deal_limit,
+            tie_deals=tie_deals,
             **form,
         )
         core.check_house_rules(rules)
@@ -643,9 +646,23 @@ def _with_team_size(place: _Place, rules: core.Rules, size: int) -> core.Rules:
         raise place.error(error.translated(_gettext_in_sentence), field="teams") from None
 
 
-def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, bool]:
-    """The optional deal limit and whether the organiser called time on the game."""
+def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, int | None, bool]:
+    """The optional deal limit and tie rule, and whether the organiser called time."""
     deal_limit = raw.get("deal_limit")
+    tie_deals = raw.get("tie_deals")
+    if tie_deals is not None:
+        tie_deals = place.whole(
+            tie_deals,
+            field="tie_deals",
+            low=0,
+            high=core.MAX_TIE_DEALS,
+            what=_("the extra deals of a tie"),
+        )
+        if deal_limit is None:
+            raise place.error(
+                _("tie_deals needs a deal_limit: the extra deals come after it."),
+                field="tie_deals",
+            )
     if deal_limit is not None:
         deal_limit = place.whole(
             deal_limit,
@@ -654,7 +671,8 @@ def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, b
             high=core.MAX_DEAL_LIMIT,
             what=_("the deal limit"),
         )
-        if deals > deal_limit:
+        # Under a tie rule the rules decide where the game ends (a level game plays on).
+        if deals > deal_limit and tie_deals is None:
             raise place.error(
                 _("the game ends after %(limit)d deals but the file has %(deals)d.")
                 % {"limit": deal_limit, "deals": deals},
@@ -667,7 +685,7 @@ def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, b
             % {"value": _quoted(ended_early)},
             field="ended_early",
         )
-    return deal_limit, ended_early
+    return deal_limit, tie_deals, ended_early
 
 
 def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec:
@@ -676,8 +694,8 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
     place = _Place(label, index)
     raw = place.object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
     rounds_count = len(raw["rounds"]) if isinstance(raw.get("rounds"), list) else 0
-    deal_limit, ended_early = _parse_game_end(place, raw, rounds_count)
-    rules = _parse_rules(place, raw, deal_limit)
+    deal_limit, tie_deals, ended_early = _parse_game_end(place, raw, rounds_count)
+    rules = _parse_rules(place, raw, deal_limit, tie_deals)
     teams = _parse_teams(place, raw)
     if len(teams[0].players) != rules.team_size:
         rules = _with_team_size(place, rules, len(teams[0].players))

@@ -69,6 +69,8 @@ def rules_from_fields(holder) -> core.Rules:
         holder.double_factor,
         holder.redouble_factor,
         deal_limit=holder.deal_limit,
+        # A knockout game's tie rule; tournaments keep it on their stages.
+        tie_deals=getattr(holder, "tie_deals", None),
         **{name: getattr(holder, name) for name in FORM_OF_PLAY_FIELDS},
     )
 
@@ -80,6 +82,7 @@ def rules_from_values(
     redouble: int,
     *,
     deal_limit: int | None = None,
+    tie_deals: int | None = None,
     team_size: int = 2,
     scoring: str = core.Scoring.TABLES,
     doubling_mode: str = core.DoublingMode.MULTIPLY,
@@ -102,6 +105,7 @@ def rules_from_values(
         kodi=kodi,
         thani=None if thani_made is None else core.Thani(thani_made, thani_failed or 0),
         deal_limit=deal_limit,
+        tie_deals=tie_deals,
         small_deck=small_deck,
     )
 
@@ -384,6 +388,9 @@ class Game(HouseRules):
     # A tournament may end each game after a number of deals, or when the
     # organiser calls time; the game is then placed by tables held.
     deal_limit = models.PositiveIntegerField(_("deal limit"), null=True, blank=True)
+    # A knockout game cannot end level: at its deal limit it plays this many
+    # more deals, then one at a time until the totals differ (RULES.md section E).
+    tie_deals = models.PositiveSmallIntegerField(_("extra deals on a tie"), null=True, blank=True)
     ended_early = models.BooleanField(_("ended by the organiser"), default=False)
     # Deals sent through a scorer link wait for a player of another team to confirm.
     require_confirmation = models.BooleanField(_("deals need confirming"), default=False)

@@ -294,12 +294,15 @@ def create_game(
     rng: random.Random | None = None,
     deal_limit: int | None = None,
     require_confirmation: bool = False,
+    tie_deals: int | None = None,
 ) -> Game:
     """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
     check_new_game(label, teams)
     size = len(teams[0].players)
     try:
         rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)
+        if tie_deals is not None:
+            rules = replace(rules, tie_deals=tie_deals)
         core.check_house_rules(rules)
     except core.RulesError as error:
         raise ScoringError(error.translated(_), field=error.field or "rules") from None
@@ -327,6 +330,7 @@ def create_game(
                 dealer_seat=first_dealer,
                 **rules_fields(rules),
                 deal_limit=rules.deal_limit,
+                tie_deals=rules.tie_deals,
                 require_confirmation=require_confirmation,
                 created_by=user if user and user.is_authenticated else None,
             )
@@ -388,7 +392,8 @@ def stored_entries(
 
 
 def _check_deal_limit(game: Game, number: int) -> None:
-    if game.deal_limit and number > game.deal_limit:
+    """Refuse a deal past the limit; under a tie rule the rules core decides where it is."""
+    if game.deal_limit and game.tie_deals is None and number > game.deal_limit:
         raise ScoringError(
             _("This game ends after %(limit)d deals; deal %(number)d cannot be recorded.")
             % {"limit": game.deal_limit, "number": number},
@@ -482,11 +487,7 @@ def _outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
     """
     if state.finished:
         return True, state.places()
-    if (
-        game.ended_early
-        or state.limit_reached
-        or (game.deal_limit and state.deals_played >= game.deal_limit)
-    ):
+    if game.ended_early or state.limit_reached:
         return True, core.final_places(state)
     return False, {}
 
@@ -820,6 +821,14 @@ def end_game(*, game: Game, user=None) -> None:
     seating = load_seating(game)
     rounds, entries = stored_entries(game, seating)
     settlements, state = replay_entries(game, seating, entries)
+    if game.tie_deals is not None and state.leaders_level:
+        raise ScoringError(
+            _(
+                "This is a knockout game and it is level: it cannot end tied. Play on: the "
+                "next deal decides if the totals then differ."
+            ),
+            field="game",
+        )
     game.ended_early = True
     _save_derived(game, seating, rounds, settlements, state)
     _log(game, game.deals_played, Change.Action.ENDED, None, None, user)

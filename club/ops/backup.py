@@ -79,6 +79,7 @@ from club.tournaments.models import (
     Bye,
     Sitting,
     SittingGame,
+    Stage,
     Standing,
     Tournament,
     TournamentEvent,
@@ -87,11 +88,11 @@ from club.tournaments.models import (
 from club.tournaments.services import rebuild_standings
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 5
+VERSION = 6
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -121,17 +122,41 @@ _VERSION_5 = {
     "tournaments.standing": ("score_difference",),
     "tournaments.tournamentteam": ("withdrawn_at",),
 }
-MISSING_IN = {
-    1: {
-        "leaderboards.ratingchange": ("mu_after", "sigma_after"),
-        "games.scorerlink": ("expired_at",),
-        **_FORMS_OF_PLAY,
-        **_VERSION_5,
-    },
-    2: {"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY, **_VERSION_5},
-    3: {**_FORMS_OF_PLAY, **_VERSION_5},
-    4: _VERSION_5,
+# Version 6 keeps a tournament's stages (a table of its own), the stage each
+# sitting was drawn in, a knockout game's tie rule and the stage an event of a
+# tournament's history concerns; an older backup has no stages, so its
+# sittings are Swiss sittings and its games have no tie rule, as they were.
+_VERSION_6 = {
+    "games.game": ("tie_deals",),
+    "tournaments.sitting": ("stage",),
+    "tournaments.tournamentevent": ("stage_number",),
 }
+
+
+def _before_6(older: dict) -> dict:
+    """The columns of the older version lack, joined with version 6's (one table may lack both)."""
+    joined = dict(older)
+    for table, names in _VERSION_6.items():
+        joined[table] = (*joined.get(table, ()), *names)
+    return joined
+
+
+MISSING_IN = {
+    1: _before_6(
+        {
+            "leaderboards.ratingchange": ("mu_after", "sigma_after"),
+            "games.scorerlink": ("expired_at",),
+            **_FORMS_OF_PLAY,
+            **_VERSION_5,
+        }
+    ),
+    2: _before_6({"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY, **_VERSION_5}),
+    3: _before_6({**_FORMS_OF_PLAY, **_VERSION_5}),
+    4: _before_6(_VERSION_5),
+    5: _before_6({}),
+}
+# Tables a backup holds from the version named on: an older one restores them empty.
+TABLE_SINCE = {"tournaments.stage": 6}
 
 # Login fields kept; groups and per-user permissions are not (organisers are
 # staff accounts, and the app uses nothing else).
@@ -168,6 +193,7 @@ def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
         PendingDeal,
         Tournament,
         TournamentTeam,
+        Stage,
         Sitting,
         SittingGame,
         Bye,
@@ -244,12 +270,17 @@ def fields_of(model: type[models.Model]) -> list[models.Field]:
     return fields
 
 
+def tables_of(version: int = VERSION) -> tuple[tuple[str, type[models.Model]], ...]:
+    """The tables a backup of ``version`` holds, in restore order."""
+    return tuple((key, model) for key, model in TABLES if TABLE_SINCE.get(key, 1) <= version)
+
+
 def columns(version: int = VERSION) -> dict[str, list[str]]:
     """Every table's column names, as written into a backup of ``version``."""
     missing = MISSING_IN.get(version, {})
     return {
         key: [field.name for field in fields_of(model) if field.name not in missing.get(key, ())]
-        for key, model in TABLES
+        for key, model in tables_of(version)
     }
 
 
@@ -564,7 +595,7 @@ def _check_tables(document: dict) -> dict[str, list[dict]]:
     tables = document.get("tables")
     if not isinstance(tables, dict):
         raise _fail(_("The backup has no tables."))
-    expected = [key for key, _model in TABLES]
+    expected = [key for key, _model in tables_of(manifest["version"])]
     for where, keys in (
         (_("its tables"), tables),
         (_("its manifest's counts"), manifest["counts"]),
@@ -635,7 +666,8 @@ def _check_tables(document: dict) -> dict[str, list[dict]]:
                     row=index + 1,
                 )
             ids.add(row["id"])
-    return tables
+    # The tables of a later version than the backup's: none of their rows existed then.
+    return {key: tables[key] if key in expected else [] for key, _model in TABLES}
 
 
 def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> list:

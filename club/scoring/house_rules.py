@@ -29,6 +29,7 @@ MAX_TABLES = 1000  # tables each team starts with
 MAX_BAND_TABLES = 4 * MAX_TABLES  # tables (or points) a payout band or a thani moves
 MAX_FACTOR = 4 * MAX_TABLES  # what a double or redouble multiplies by, or adds
 MAX_DEAL_LIMIT = 1000
+MAX_TIE_DEALS = 24  # extra deals a knockout's tie rule plays before one deal at a time
 TEAM_SIZES = (2, 3, 4)
 
 
@@ -129,6 +130,9 @@ class Rules:
     with ``doubling_mode`` "add" are added to it. ``deal_limit`` ends the game
     after that many deals (required on a points sheet). ``small_deck`` deals
     four players J 9 A 10 only (32 cards); the piles still total 56.
+    ``tie_deals`` is a knockout's tie rule (RULES.md section E): a game whose
+    leaders are level when its deal limit is reached plays that many more
+    deals, then one deal at a time until they differ; ``None`` lets a tie stand.
     """
 
     tables_per_team: int = 12
@@ -145,6 +149,7 @@ class Rules:
     thani: Thani | None = None
     deal_limit: int | None = None
     small_deck: bool = False
+    tie_deals: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(
@@ -177,6 +182,19 @@ class Rules:
             raise RulesError(_("A thani cannot move or score a negative number."), field="thani")
         if self.deal_limit is not None and self.deal_limit < 1:
             raise RulesError(_("A deal limit must be at least 1 deal."), field="deal_limit")
+        if self.tie_deals is not None:
+            if self.deal_limit is None:
+                raise RulesError(
+                    _("Extra deals for a tie need a deal limit to come after."),
+                    field="tie_deals",
+                )
+            if not 0 <= self.tie_deals <= MAX_TIE_DEALS:
+                raise RulesError(
+                    _("A tie is played on for 0 to %(most)d extra deals, not %(deals)s."),
+                    most=MAX_TIE_DEALS,
+                    deals=self.tie_deals,
+                    field="tie_deals",
+                )
         if self.scoring == Scoring.POINTS:
             if self.kodi:
                 raise RulesError(

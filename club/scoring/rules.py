@@ -48,6 +48,7 @@ from club.scoring.house_rules import (
     MAX_DEAL_LIMIT,
     MAX_FACTOR,
     MAX_TABLES,
+    MAX_TIE_DEALS,
     SMALL_DECK,
     TEAM_SIZES,
     TOTAL_POINTS,
@@ -79,6 +80,7 @@ __all__ = [
     "MAX_DEAL_LIMIT",
     "MAX_FACTOR",
     "MAX_TABLES",
+    "MAX_TIE_DEALS",
     "SMALL_DECK",
     "TEAM_SIZES",
     "TOTAL_POINTS",
@@ -211,8 +213,24 @@ class GameState:
 
     @property
     def limit_reached(self) -> bool:
-        limit = self.rules.deal_limit
-        return limit is not None and self.deals_played >= limit
+        """Whether the deal limit ends the game now.
+
+        Under a tie rule (``Rules.tie_deals``) a game level at the top when its
+        limit comes plays the extra deals, then one at a time until it is not.
+        """
+        limit, extra = self.rules.deal_limit, self.rules.tie_deals
+        if limit is None or self.deals_played < limit:
+            return False
+        if extra is None:
+            return True
+        if limit < self.deals_played < limit + extra:
+            return False  # the extra deals are played out whatever their totals
+        return not self.leaders_level
+
+    @property
+    def leaders_level(self) -> bool:
+        """Whether two or more teams share first place as the game stands."""
+        return list(final_places(self).values()).count(1) > 1
 
     @property
     def winner(self) -> int | None:
@@ -533,7 +551,7 @@ def settle(state: GameState, deal: Deal) -> tuple[Settlement, GameState]:
     if state.limit_reached:
         raise GameOver(
             _("The game ends after %(limit)d deals: no more deals can be recorded."),
-            limit=rules.deal_limit,
+            limit=state.deals_played,
         )
     first_bidder = state.first_bidder
     if deal.thani is not None:

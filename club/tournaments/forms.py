@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from club.games.forms import TABLES, FormOfPlayForm
 from club.scoring import rules as core
+from club.scoring import stages as charts
 from club.scoring import standings as ranking
-from club.tournaments import services
+from club.tournaments import services, stages
 from club.web.fields import NameField, WholeNumberField
 
 GAME_SIZES = [
@@ -342,3 +343,122 @@ class AdjustSittingForm(forms.Form):
         cleaned["games"] = games
         cleaned["bye_ids"] = [int(value) for value in cleaned.get("byes", [])]
         return cleaned
+
+
+STAGE_KINDS = [
+    ("groups", gettext_lazy("Groups A and B, by a chart")),
+    ("knockout", gettext_lazy("Knockout, seeded from the standings")),
+    ("round_robin", gettext_lazy("Round robin: every team meets every other")),
+    ("sittings", gettext_lazy("Swiss sittings, drawn one by one")),
+]
+
+
+class StageForm(forms.Form):
+    """The next stage: its kind, how many sittings or teams, its deals and its tie rule.
+
+    What each kind needs is checked by the service (club.tournaments.stages),
+    which names the field at fault; this form only reads whole numbers.
+    """
+
+    kind = forms.ChoiceField(label=gettext_lazy("Kind of stage"), choices=STAGE_KINDS)
+    sittings = WholeNumberField(
+        label=gettext_lazy("Sittings of groups A and B"),
+        min_value=1,
+        max_value=stages.MAX_CHART_SITTINGS,
+        required=False,
+        help_text=gettext_lazy("Each team of A meets this many teams of B, one a sitting."),
+    )
+    qualifiers = WholeNumberField(
+        label=gettext_lazy("Teams in the knockout"),
+        min_value=2,
+        max_value=charts.MAX_KNOCKOUT_TEAMS,
+        required=False,
+        help_text=gettext_lazy(
+            "The best of the standings; the top seeds get a bye when it is not 2, 4, 8, 16 …"
+        ),
+    )
+    deal_limit = WholeNumberField(
+        label=gettext_lazy("Deals per game"),
+        min_value=1,
+        max_value=core.MAX_DEAL_LIMIT,
+        required=False,
+        help_text=gettext_lazy("Empty: the tournament's (a knockout on a points sheet plays 24)."),
+    )
+    tie_deals = WholeNumberField(
+        label=gettext_lazy("Extra deals when a knockout game is level"),
+        min_value=0,
+        max_value=core.MAX_TIE_DEALS,
+        required=False,
+        initial=stages.DEFAULT_TIE_DEALS,
+        help_text=gettext_lazy("Then one deal at a time until the totals differ."),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        if kind == "groups" and cleaned.get("sittings") is None and "sittings" not in self.errors:
+            self.add_error("sittings", _("Say how many sittings groups A and B play."))
+        if (
+            kind == "knockout"
+            and cleaned.get("qualifiers") is None
+            and "qualifiers" not in self.errors
+        ):
+            self.add_error("qualifiers", _("Say how many teams go into the knockout."))
+        return cleaned
+
+
+class GroupsForm(forms.Form):
+    """Groups A and B of a proposed stage: a choice of group for every team."""
+
+    def __init__(self, *args, stage, entries, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rows = []
+        group_of = {team: "a" for team in stage.groups.get("a", [])}
+        group_of.update({team: "b" for team in stage.groups.get("b", [])})
+        for team, group in group_of.items():
+            entry = entries.get(team)
+            name = f"team{team}"
+            self.fields[name] = forms.ChoiceField(
+                label=entry.team.name if entry else str(team),
+                choices=[("a", _("Group A")), ("b", _("Group B"))],
+                initial=group,
+                widget=forms.RadioSelect,
+            )
+            self.rows.append((team, name))
+
+    def groups(self) -> tuple[list[int], list[int]]:
+        group_a = [team for team, name in self.rows if self.cleaned_data[name] == "a"]
+        group_b = [team for team, name in self.rows if self.cleaned_data[name] == "b"]
+        return group_a, group_b
+
+
+class SeedsForm(forms.Form):
+    """A knockout's seeds: a number from 1 for every team, each once."""
+
+    def __init__(self, *args, stage, entries, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rows = []
+        count = len(stage.seeds)
+        for seed, team in enumerate(stage.seeds, start=1):
+            entry = entries.get(team)
+            name = f"seed{team}"
+            self.fields[name] = WholeNumberField(
+                label=entry.team.name if entry else str(team),
+                min_value=1,
+                max_value=count,
+                initial=seed,
+            )
+            self.rows.append((team, name))
+
+    def clean(self):
+        cleaned = super().clean()
+        numbers = [cleaned.get(name) for _team, name in self.rows]
+        if None not in numbers and len(set(numbers)) != len(numbers):
+            raise forms.ValidationError(
+                _("Give every team of the knockout a different seed, from 1 to %(count)d.")
+                % {"count": len(self.rows)}
+            )
+        return cleaned
+
+    def seeds(self) -> list[int]:
+        return [team for team, name in sorted(self.rows, key=lambda row: self.cleaned_data[row[1]])]

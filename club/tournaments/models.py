@@ -99,6 +99,81 @@ class TournamentTeam(models.Model):
         return self.team.name
 
 
+class Stage(models.Model):
+    """A part of the tournament played one way (RULES.md section E), its sittings in turn.
+
+    A group stage or a round robin draws its whole chart when it is added; a
+    knockout its seeds, from the standings so far. While ``PROPOSED`` the
+    organiser may adjust and print it; once ``CONFIRMED`` its sittings are
+    drawn from it one by one (club.tournaments.stages). A tournament with no
+    stage plays Swiss sittings, as it always did.
+    """
+
+    class Kind(models.TextChoices):
+        SITTINGS = "sittings", _("Swiss sittings")
+        GROUPS = "groups", _("Groups A and B")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        KNOCKOUT = "knockout", _("Knockout")
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Proposed")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField(_("stage"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PROPOSED
+    )
+    # Every game of the stage is played to this many deals (the tournament's when empty).
+    deal_limit = models.PositiveIntegerField(_("deals per game"), null=True, blank=True)
+    # A knockout's tie rule: extra deals when a match is level at its limit,
+    # then one deal at a time until the totals differ.
+    tie_deals = models.PositiveSmallIntegerField(_("extra deals on a tie"), null=True, blank=True)
+    # Groups A and B: {"a": [TournamentTeam ids], "b": [...]}.
+    groups = models.JSONField(_("groups"), default=dict, blank=True)
+    # Groups and round robin: the sittings drawn ahead, [{"games": [[a, b], ...], "byes": [...]}].
+    chart = models.JSONField(_("chart"), default=list, blank=True)
+    # Knockout: TournamentTeam ids, the first seed first.
+    seeds = models.JSONField(_("seeds"), default=list, blank=True)
+    created_at = models.DateTimeField(_("drawn"), auto_now_add=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="stage_one_per_number"),
+            models.CheckConstraint(
+                condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
+                name="stage_deal_limit_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["sittings", "groups", "round_robin", "knockout"]),
+                name="stage_kind_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:stage", args=[self.tournament_id, self.number])
+
+    @property
+    def title(self) -> str:
+        return _("Stage %(number)d: %(kind)s") % {
+            "number": self.number,
+            "kind": self.get_kind_display(),
+        }
+
+    @property
+    def charted(self) -> bool:
+        """Whether the stage's sittings are drawn ahead, in its chart."""
+        return self.kind in (self.Kind.GROUPS, self.Kind.ROUND_ROBIN)
+
+
 class Sitting(models.Model):
     class Status(models.TextChoices):
         PROPOSED = "proposed", _("Proposed")
@@ -106,6 +181,15 @@ class Sitting(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sittings")
     number = models.PositiveSmallIntegerField(_("sitting"))
+    # The stage it was drawn in; none for the Swiss sittings of a tournament without stages.
+    stage = models.ForeignKey(
+        Stage,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sittings",
+        verbose_name=_("stage"),
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PROPOSED
     )
@@ -225,12 +309,18 @@ class TournamentEvent(models.Model):
         WITHDRAWN = "withdrawn", _("Team withdrawn")
         REINSTATED = "reinstated", _("Team back in")
         LINKS = "links", _("Scorer links issued")
+        STAGE_ADDED = "stage", _("Stage drawn")
+        STAGE_ADJUSTED = "stage_adj", _("Stage adjusted")
+        STAGE_CONFIRMED = "stage_ok", _("Stage confirmed")
+        STAGE_DISCARDED = "stage_del", _("Stage discarded")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     # The sitting concerned, by number; kept as data so the history reads in
     # whichever language the reader has chosen.
     sitting_number = models.PositiveSmallIntegerField(_("sitting"), null=True, blank=True)
+    # The stage concerned, by number, likewise.
+    stage_number = models.PositiveSmallIntegerField(_("stage"), null=True, blank=True)
     # What the organiser wrote (the reason for reopening), shown as written.
     note = models.TextField(_("note"), blank=True)
     made_by = models.ForeignKey(

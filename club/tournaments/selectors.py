@@ -12,13 +12,16 @@ from itertools import combinations
 
 from django.db.models import Count, F, Max, Prefetch, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, PendingDeal, Player, Round, Scoring
 from club.games.selectors import url_maker
+from club.scoring import stages as charts
 from club.tournaments.models import (
     Bye,
     Sitting,
     SittingGame,
+    Stage,
     Standing,
     Tournament,
     TournamentEvent,
@@ -219,6 +222,7 @@ def projector_context(tournament: Tournament, version: str | None = None) -> dic
 
 def tournament_page(tournament: Tournament, *, organiser: bool = False) -> dict:
     context = live_context(tournament)
+    context["stages"] = stage_lines(tournament)
     if organiser:
         context["proposed"] = tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
         context["events"] = list(
@@ -280,14 +284,21 @@ def rematches(sitting: Sitting, games: list[list[int]] | None = None) -> int:
     )
 
 
+def draw_entries(sitting: Sitting) -> list[TournamentTeam]:
+    """The teams a proposed draw may seat, by name: every team of the tournament, or for a
+    stage's sitting the teams its chart or bracket gave it."""
+    entries = sitting.tournament.entries.select_related(
+        *(f"team__{seat}" for seat in PLAYER_FIELDS)
+    ).order_by("team__name")
+    if sitting.stage_id is not None:
+        drawn = {team for game in sitting.proposal for team in game} | set(sitting.proposed_byes)
+        entries = entries.filter(pk__in=drawn)
+    return list(entries)
+
+
 def sitting_page(sitting: Sitting) -> dict:
     tournament = sitting.tournament
-    entries = {
-        entry.pk: entry
-        for entry in tournament.entries.select_related(
-            *(f"team__{seat}" for seat in PLAYER_FIELDS)
-        ).order_by("team__name")
-    }
+    entries = {entry.pk: entry for entry in draw_entries(sitting)}
     context = {"tournament": tournament, "sitting": sitting, "entries": list(entries.values())}
     if sitting.status == Sitting.Status.PROPOSED:
         labels = [f"{number}" for number in range(1, len(sitting.proposal) + 1)]
@@ -441,3 +452,167 @@ def director_board(
         for state in (WAITING, NOT_STARTED, PLAYING, FINISHED)
     }
     return context
+
+
+# --- Stages ---------------------------------------------------------------------
+
+
+def knockout_winners(stage: Stage) -> dict[frozenset[int], int]:
+    """The winner of each finished game of the stage, by its pair of registered teams."""
+    entry_of = dict(
+        TournamentTeam.objects.filter(tournament_id=stage.tournament_id).values_list(
+            "team_id", "id"
+        )
+    )
+    games: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    for game_id, status, team_id, place in GameTeam.objects.filter(
+        game__sitting_entry__sitting__stage=stage
+    ).values_list("game_id", "game__status", "team_id", "place"):
+        if status == Game.Status.FINISHED and team_id in entry_of:
+            games[game_id].append((entry_of[team_id], place))
+    winners = {}
+    for members in games.values():
+        first = [entry for entry, place in members if place == 1]
+        if len(members) == 2 and len(first) == 1:
+            winners[frozenset(entry for entry, _place in members)] = first[0]
+    return winners
+
+
+def bracket_of(stage: Stage) -> charts.Bracket:
+    """A knockout's bracket as the results so far make it; a withdrawn team's opponent
+    goes through without playing."""
+    winners = knockout_winners(stage)
+    withdrawn = set(
+        TournamentTeam.objects.filter(tournament_id=stage.tournament_id)
+        .exclude(withdrawn_at=None)
+        .values_list("id", flat=True)
+    )
+    bracket = charts.bracket(stage.seeds, winners)
+    for _round in bracket.rounds:
+        walkovers = {
+            frozenset((match.first, match.second)): (
+                match.second if match.first in withdrawn else match.first
+            )
+            for matches in bracket.rounds
+            for match in matches
+            if match.ready and {match.first, match.second} & withdrawn
+        }
+        if not walkovers:
+            break
+        winners.update(walkovers)
+        bracket = charts.bracket(stage.seeds, winners)
+    return bracket
+
+
+def _entries_by_id(tournament: Tournament) -> dict[int, TournamentTeam]:
+    return {
+        entry.pk: entry
+        for entry in tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS))
+    }
+
+
+def stage_lines(tournament: Tournament) -> list[dict]:
+    """The tournament's stages for its page: each with its sittings played and what is next."""
+    stages = list(tournament.stages.annotate(drawn=Count("sittings")).order_by("number"))
+    lines = []
+    for stage in stages:
+        line = {"stage": stage, "drawn": stage.drawn}
+        if stage.charted:
+            line["planned"] = len(stage.chart)
+        lines.append(line)
+    return lines
+
+
+def _chart_rows(stage: Stage, entries: dict[int, TournamentTeam]) -> list[dict]:
+    """Each A team's opponent in each sitting of the chart (None: it sits out)."""
+    rows = []
+    for team in stage.groups.get("a", []):
+        cells = []
+        for row in stage.chart:
+            opponent = next((b for a, b in row["games"] if a == team), None)
+            cells.append(entries.get(opponent) if opponent is not None else None)
+        rows.append({"entry": entries.get(team), "cells": cells})
+    return rows
+
+
+def _match_games(stage: Stage) -> dict[frozenset[int], SittingGame]:
+    """The game each pair of teams played (or plays) in the stage: the newest."""
+    entry_of = dict(
+        TournamentTeam.objects.filter(tournament_id=stage.tournament_id).values_list(
+            "team_id", "id"
+        )
+    )
+    placed = (
+        SittingGame.objects.filter(sitting__stage=stage)
+        .select_related("game", "sitting")
+        .prefetch_related(Prefetch("game__teams", queryset=GameTeam.objects.order_by("position")))
+        .order_by("sitting__number", "position")
+    )
+    return {
+        frozenset(entry_of[team.team_id] for team in placed_game.game.teams.all()): placed_game
+        for placed_game in placed
+    }
+
+
+def stage_page(stage: Stage) -> dict:
+    """What the stage's page shows: its groups and chart, or its bracket."""
+    tournament = stage.tournament
+    entries = _entries_by_id(tournament)
+    context = {"tournament": tournament, "stage": stage, "entries": entries}
+    if stage.kind == Stage.Kind.GROUPS:
+        context["group_a"] = [entries[e] for e in stage.groups.get("a", []) if e in entries]
+        context["group_b"] = [entries[e] for e in stage.groups.get("b", []) if e in entries]
+        context["chart_rows"] = _chart_rows(stage, entries)
+        context["sittings"] = range(1, len(stage.chart) + 1)
+    elif stage.kind == Stage.Kind.ROUND_ROBIN:
+        context["rounds"] = [
+            {
+                "number": number,
+                "games": [(entries.get(a), entries.get(b)) for a, b in row["games"]],
+                "byes": [entries.get(team) for team in row["byes"]],
+            }
+            for number, row in enumerate(stage.chart, start=1)
+        ]
+    elif stage.kind == Stage.Kind.KNOCKOUT:
+        context.update(_bracket_context(stage, entries))
+    return context
+
+
+def _bracket_context(stage: Stage, entries: dict[int, TournamentTeam]) -> dict:
+    bracket = bracket_of(stage)
+    games = _match_games(stage) if stage.status == Stage.Status.CONFIRMED else {}
+    rounds = []
+    for number, matches in enumerate(bracket.rounds, start=1):
+        template, values = charts.round_title(number, len(bracket.rounds))
+        cells = []
+        for match in matches:
+            pair = frozenset((match.first, match.second))
+            placed = games.get(pair) if None not in pair else None
+            cells.append(
+                {
+                    "match": match,
+                    "sides": [
+                        {
+                            "entry": entries.get(team) if team is not None else None,
+                            "seed": bracket.seeds.get(team),
+                            "won": team is not None and match.winner == team,
+                            "lost": team is not None
+                            and match.winner is not None
+                            and match.winner != team,
+                        }
+                        for team in (match.first, match.second)
+                    ],
+                    "placed": placed,
+                    "bye": match.bye,
+                }
+            )
+        rounds.append({"number": number, "title": _(template) % values, "matches": cells})
+    champion = bracket.champion
+    return {
+        "rounds": rounds,
+        "champion": entries.get(champion) if champion is not None else None,
+        "seed_rows": [
+            {"seed": seed, "entry": entries.get(team)}
+            for seed, team in enumerate(stage.seeds, start=1)
+        ],
+    }

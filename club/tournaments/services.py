@@ -27,46 +27,20 @@ from club.games.models import PLAYER_FIELDS, Game, GameTeam, Round, in_a_seat, r
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import standings as ranking
-from club.scoring.messages import Refusal
+from club.tournaments import stages
 from club.tournaments.models import (
     Bye,
     Sitting,
     SittingGame,
+    Stage,
     Standing,
     Tournament,
     TournamentEvent,
     TournamentTeam,
 )
-
-
-class TournamentError(Refusal):
-    """A tournament write refused, with a message for the organiser."""
-
-
-def _log(
-    tournament: Tournament, action: str, user=None, note: str = "", sitting: Sitting | None = None
-) -> None:
-    TournamentEvent.objects.create(
-        tournament=tournament,
-        action=action,
-        sitting_number=sitting.number if sitting is not None else None,
-        note=note,
-        made_by=user if user is not None and user.is_authenticated else None,
-    )
-
-
-def _lock(tournament: Tournament) -> Tournament:
-    # One writer per tournament at a time: draws, confirmations and standings
-    # rebuilds are serialised, so two organisers never make two draws.
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
-
-
-def check_editable(tournament: Tournament) -> None:
-    if tournament.is_final:
-        raise TournamentError(
-            _("The results of %(name)s are final. Reopen the tournament to change anything.")
-            % {"name": tournament.name}
-        )
+from club.tournaments.writes import TournamentError, check_editable
+from club.tournaments.writes import lock as _lock
+from club.tournaments.writes import log as _log
 
 
 def scheme_of(tournament: Tournament) -> ranking.PointsScheme:
@@ -399,8 +373,33 @@ def propose_sitting(
             field="game_size",
         )
     _check_team_sizes(tournament)
-    entries = list(tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True))
     number = tournament.sittings.count() + 1
+    stage = stages.current_stage(tournament)
+    if stage is not None and stage.kind != Stage.Kind.SITTINGS:
+        if game_size != 2:
+            raise TournamentError(
+                _("A stage's games are of 2 teams, by its chart or its bracket."),
+                field="game_size",
+            )
+        withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
+        draw = stages.stage_draw(stage, withdrawn)
+    else:
+        draw = _swiss_draw(tournament, game_size, rng)
+    sitting = Sitting.objects.create(
+        tournament=tournament,
+        number=number,
+        stage=stage,
+        game_size=game_size,
+        proposal=[list(game) for game in draw.games],
+        proposed_byes=list(draw.byes),
+    )
+    _log(tournament, TournamentEvent.Action.DRAWN, user, sitting=sitting)
+    return sitting
+
+
+def _swiss_draw(tournament: Tournament, game_size: int, rng) -> draws.Draw:
+    """A Swiss (or, first, random) draw of every team still in (club.scoring.draws)."""
+    entries = list(tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True))
     history = _history(tournament)
     ranking_order = None
     if history:
@@ -413,7 +412,7 @@ def propose_sitting(
         Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
     )
     try:
-        draw = draws.propose_draw(
+        return draws.propose_draw(
             entries,
             ranking=ranking_order,
             history=history,
@@ -423,15 +422,6 @@ def propose_sitting(
         )
     except draws.DrawError as error:
         raise TournamentError(error.translated(_), field="game_size") from error
-    sitting = Sitting.objects.create(
-        tournament=tournament,
-        number=number,
-        game_size=game_size,
-        proposal=[list(game) for game in draw.games],
-        proposed_byes=list(draw.byes),
-    )
-    _log(tournament, TournamentEvent.Action.DRAWN, user, sitting=sitting)
-    return sitting
 
 
 @transaction.atomic
@@ -451,6 +441,10 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
                 field="games",
             )
     entries = [entry_id for entry_id in names if entry_id not in withdrawn]
+    if sitting.stage_id is not None:
+        # A stage's sitting seats the teams its chart or bracket gave it, no others.
+        drawn = {team for game in sitting.proposal for team in game} | set(sitting.proposed_byes)
+        entries = [entry_id for entry_id in entries if entry_id in drawn]
     candidate = draws.Draw(games=[tuple(g) for g in games], byes=list(byes), rematches=0)
     try:
         draws.check_draw(candidate, entries, sitting.game_size)
@@ -465,7 +459,9 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
 
 
 def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, user, rng) -> Game:
-    """A game of the sitting at table ``label``, by the tournament's house rules."""
+    """A game of the sitting at table ``label``, by the tournament's house rules and its
+    stage's deal limit and tie rule."""
+    stage = sitting.stage
     return scoring.create_game(
         label=_("%(tournament)s · sitting %(number)d · %(table)s")
         % {"tournament": tournament.name, "number": sitting.number, "table": label},
@@ -480,8 +476,9 @@ def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, use
         rules=tournament.rules,
         user=user,
         rng=rng,
-        deal_limit=tournament.deal_limit,
+        deal_limit=stage.deal_limit if stage and stage.deal_limit else tournament.deal_limit,
         require_confirmation=tournament.require_confirmation,
+        tie_deals=stage.tie_deals if stage else None,
     )
 
 
@@ -490,7 +487,7 @@ def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = 
     """Start the sitting's games with the tournament's house rules; record the byes."""
     tournament = _lock(sitting.tournament)
     check_editable(tournament)
-    sitting = Sitting.objects.get(pk=sitting.pk)
+    sitting = Sitting.objects.select_related("stage").get(pk=sitting.pk)
     if sitting.status == Sitting.Status.CONFIRMED:
         return sitting  # a resent confirmation: the games exist already
     entries = {

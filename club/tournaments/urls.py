@@ -33,6 +33,13 @@ urlpatterns = [
         name="sitting_links_print",
     ),
     path("<int:pk>/print/", views.print_standings, name="print_standings"),
+    path("<int:pk>/stages/", views.stage_add, name="stage_add"),
+    path("<int:pk>/stages/<int:number>/", views.stage_detail, name="stage"),
+    path("<int:pk>/stages/<int:number>/groups/", views.stage_groups, name="stage_groups"),
+    path("<int:pk>/stages/<int:number>/seeds/", views.stage_seeds, name="stage_seeds"),
+    path("<int:pk>/stages/<int:number>/redraw/", views.stage_redraw, name="stage_redraw"),
+    path("<int:pk>/stages/<int:number>/confirm/", views.stage_confirm, name="stage_confirm"),
+    path("<int:pk>/stages/<int:number>/discard/", views.stage_discard, name="stage_discard"),
     # The downloads (export.json, standings.csv, games.csv, deals.csv) are the
     # archive's: club/archive/urls.py, at the same paths.
 ]

@@ -21,17 +21,20 @@ from club.games.idempotency import one_time
 from club.games.link_views import link_rows, sheet_context
 from club.games.models import PLAYER_FIELDS, GameTeam, Scoring
 from club.games.services import Seating
-from club.tournaments import selectors, services
+from club.tournaments import selectors, services, stages
 from club.tournaments.forms import (
     AdjustSittingForm,
     DrawForm,
     EditTeamForm,
+    GroupsForm,
     RegisterTeamForm,
     RegisterTeamsForm,
     ReopenForm,
+    SeedsForm,
+    StageForm,
     TournamentForm,
 )
-from club.tournaments.models import Sitting, Standing, Tournament, TournamentTeam
+from club.tournaments.models import Sitting, Stage, Standing, Tournament, TournamentTeam
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
 from club.web.net import phones_cannot_reach
@@ -98,7 +101,23 @@ def _detail(request: HttpRequest, tournament: Tournament, status: int = 200, **f
         context["bulk_form"] = forms.get("bulk_form") or RegisterTeamsForm(team_size=size)
         context["draw_form"] = forms.get("draw_form") or DrawForm(team_size=size)
         context["reopen_form"] = forms.get("reopen_form") or ReopenForm()
+        context["stage_form"] = forms.get("stage_form") or _stage_form(context)
     return render(request, "tournaments/detail.html", context, status=status)
+
+
+def _stage_form(context: dict) -> StageForm:
+    """The next stage's form, its numbers set for the teams registered (the page's lists)."""
+    teams = sum(1 for entry in context["entries"] if not entry["withdrawn"])
+    half = max(1, teams // 2)
+    return StageForm(
+        initial={
+            "kind": "knockout" if context["stages"] else "groups",
+            # RULES.md section E: the International's groups play 8 sessions.
+            "sittings": min(8, half),
+            "qualifiers": min(8, max(2, teams)),
+            "tie_deals": stages.DEFAULT_TIE_DEALS,
+        }
+    )
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -368,8 +387,7 @@ def sitting_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @one_time
 def sitting_adjust(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sitting = _sitting(pk, number)
-    entries = list(sitting.tournament.entries.select_related("team").order_by("team__name"))
-    form = AdjustSittingForm(request.POST, sitting=sitting, entries=entries)
+    form = AdjustSittingForm(request.POST, sitting=sitting, entries=selectors.draw_entries(sitting))
     if sitting.status != Sitting.Status.PROPOSED:
         messages.error(request, _("This sitting is confirmed already; its games have started."))
         return redirect("tournaments:sitting", pk=pk, number=number)
@@ -540,3 +558,142 @@ def print_standings(request, pk: int):
             "points_sheet": tournament.scoring == Scoring.POINTS,
         },
     )
+
+
+# --- Stages ------------------------------------------------------------------
+
+
+@organiser_required
+@require_POST
+@one_time
+def stage_add(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    form = StageForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, tournament, stage_form=form)
+    data = form.cleaned_data
+    try:
+        stage = stages.add_stage(
+            tournament=tournament,
+            kind=data["kind"],
+            deal_limit=data.get("deal_limit"),
+            sittings=data.get("sittings"),
+            qualifiers=data.get("qualifiers"),
+            tie_deals=data.get("tie_deals"),
+            user=request.user,
+        )
+    except TournamentError as error:
+        form.add_error(error.field if error.field in form.fields else None, error.message)
+        return _detail(request, tournament, stage_form=form)
+    if stage.status == Stage.Status.CONFIRMED:
+        messages.success(request, _("%(stage)s begins.") % {"stage": stage.title})
+        return redirect(tournament)
+    messages.success(
+        request,
+        _("%(stage)s is drawn: look at it, adjust it if you must, then confirm it.")
+        % {"stage": stage.title},
+    )
+    return redirect(stage)
+
+
+def _stage(pk: int, number: int) -> Stage:
+    return get_object_or_404(
+        Stage.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+
+
+def _stage_page(request: HttpRequest, stage: Stage, status: int = 200, **forms):
+    context = selectors.stage_page(stage)
+    context["organiser"] = organiser = is_organiser(request.user)
+    if organiser and stage.status == Stage.Status.PROPOSED:
+        entries = context["entries"]
+        if stage.kind == Stage.Kind.GROUPS:
+            context["groups_form"] = forms.get("groups_form") or GroupsForm(
+                stage=stage, entries=entries
+            )
+        if stage.kind == Stage.Kind.KNOCKOUT:
+            context["seeds_form"] = forms.get("seeds_form") or SeedsForm(
+                stage=stage, entries=entries
+            )
+    return render(request, "tournaments/stage.html", context, status=status)
+
+
+@require_safe
+def stage_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A stage's groups and chart, or its bracket: public, and printable."""
+    return _stage_page(request, _stage(pk, number))
+
+
+@organiser_required
+@require_POST
+@one_time
+def stage_groups(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    stage = _stage(pk, number)
+    entries = selectors.stage_page(stage)["entries"] if stage.kind == Stage.Kind.GROUPS else {}
+    form = GroupsForm(request.POST, stage=stage, entries=entries)
+    if form.is_valid():
+        group_a, group_b = form.groups()
+        try:
+            stages.adjust_groups(stage=stage, group_a=group_a, group_b=group_b, user=request.user)
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The groups were changed; the chart follows them."))
+            return redirect(stage)
+    return _stage_page(request, stage, groups_form=form)
+
+
+@organiser_required
+@require_POST
+@one_time
+def stage_seeds(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    stage = _stage(pk, number)
+    entries = selectors.stage_page(stage)["entries"] if stage.kind == Stage.Kind.KNOCKOUT else {}
+    form = SeedsForm(request.POST, stage=stage, entries=entries)
+    if form.is_valid():
+        try:
+            stages.adjust_seeds(stage=stage, seeds=form.seeds(), user=request.user)
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The seeds were changed; the bracket follows them."))
+            return redirect(stage)
+    return _stage_page(request, stage, seeds_form=form)
+
+
+def _stage_action(request: HttpRequest, pk: int, number: int, action, done: str):
+    stage = _stage(pk, number)
+    try:
+        action(stage=stage, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+        return redirect(stage)
+    messages.success(request, done % {"stage": stage.title})
+    return redirect(stage.tournament if action is stages.discard_stage else stage)
+
+
+@organiser_required
+@require_POST
+@one_time
+def stage_redraw(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    return _stage_action(request, pk, number, stages.redraw_stage, _("%(stage)s was drawn again."))
+
+
+@organiser_required
+@require_POST
+@one_time
+def stage_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    return _stage_action(
+        request,
+        pk,
+        number,
+        stages.confirm_stage,
+        _("%(stage)s is confirmed: draw its first sitting from the tournament's page."),
+    )
+
+
+@organiser_required
+@require_POST
+@one_time
+def stage_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    return _stage_action(request, pk, number, stages.discard_stage, _("%(stage)s was discarded."))

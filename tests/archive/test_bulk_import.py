@@ -56,6 +56,7 @@ from club.tournaments.models import (
     Bye,
     Sitting,
     SittingGame,
+    Stage,
     Standing,
     Tournament,
     TournamentEvent,
@@ -77,6 +78,7 @@ NATURAL = {
     Tournament: ["name"],
     TournamentTeam: ["tournament__name", "team__name"],
     Sitting: ["tournament__name", "number"],
+    Stage: ["tournament__name", "number"],
     get_user_model(): ["username"],
 }
 TABLES = [
@@ -92,6 +94,7 @@ TABLES = [
     PendingDeal,
     Tournament,
     TournamentTeam,
+    Stage,
     Sitting,
     SittingGame,
     Bye,

@@ -380,7 +380,7 @@ class TestQueryCounts:
     @pytest.mark.parametrize("sittings", [1, 3])
     def test_the_organiser_page(self, organiser_client, django_assert_max_num_queries, sittings):
         tournament = self.tournament_with(sittings)
-        with django_assert_max_num_queries(13):
+        with django_assert_max_num_queries(14):
             organiser_client.get(tournament.get_absolute_url())
 
     @pytest.mark.parametrize("sittings", [1, 3])

@@ -33,6 +33,10 @@
     });
   }
 
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) window.print();
+  });
+
   document.addEventListener("submit", function (event) {
     var button = event.submitter;
     var message = button && button.dataset.confirm;
