@@ -186,7 +186,7 @@ class Sitting(models.Model):
         Stage,
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.CASCADE,  # only a proposed stage is discarded: it has no sittings
         related_name="sittings",
         verbose_name=_("stage"),
     )

@@ -311,6 +311,7 @@ def sitting_page(sitting: Sitting) -> dict:
     else:
         sitting = (
             Sitting.objects.filter(pk=sitting.pk)
+            .select_related("stage")
             .prefetch_related(
                 _game_prefetch(),
                 Prefetch("byes", queryset=Bye.objects.select_related("entry__team")),

@@ -365,7 +365,7 @@ def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _sitting(pk: int, number: int) -> Sitting:
     return get_object_or_404(
-        Sitting.objects.select_related("tournament"), tournament_id=pk, number=number
+        Sitting.objects.select_related("tournament", "stage"), tournament_id=pk, number=number
     )
 
 
@@ -513,7 +513,7 @@ def sitting_links_print(request: HttpRequest, pk: int, number: int) -> HttpRespo
 def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The paper score sheet of every game of the sitting, one A4 page a table."""
     sitting = get_object_or_404(
-        Sitting.objects.select_related("tournament"), tournament_id=pk, number=number
+        Sitting.objects.select_related("tournament", "stage"), tournament_id=pk, number=number
     )
     entries = list(sitting.games.select_related("game", "sitting__tournament").order_by("position"))
     by_game: dict[int, list[GameTeam]] = {}

@@ -46,7 +46,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='sitting',
             name='stage',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='sittings', to='tournaments.stage', verbose_name='stage'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='sittings', to='tournaments.stage', verbose_name='stage'),
         ),
         migrations.AddConstraint(
             model_name='stage',
