@@ -126,6 +126,17 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             "GET board, organiser",
             lambda: org.get(f"/tournaments/{t.pk}/board/"),
         )
+        groups, knockout = world.bench_stages
+        run(
+            "stage chart",
+            "GET groups A and B, public",
+            lambda: pub.get(f"/tournaments/{t.pk}/stages/{groups.number}/"),
+        )
+        run(
+            "knockout bracket",
+            "GET 16-team bracket, public",
+            lambda: pub.get(f"/tournaments/{t.pk}/stages/{knockout.number}/"),
+        )
         run(
             "player leaderboard",
             "GET, public, first page",

@@ -29,7 +29,15 @@ from club.leaderboards import figures
 from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
 from club.leaderboards.selectors import PER_PAGE, PROFILE_GAMES
 from club.scoring import rules as core
-from club.tournaments.models import Sitting, SittingGame, Standing, Tournament, TournamentTeam
+from club.scoring import stages as charts
+from club.tournaments.models import (
+    Sitting,
+    SittingGame,
+    Stage,
+    Standing,
+    Tournament,
+    TournamentTeam,
+)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 WON = "SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END)"
@@ -96,6 +104,8 @@ class World:
     organiser: Client
     public: Client
     bench_sitting: Sitting | None = None
+    # A groups stage's chart and a knockout's bracket, for their pages (removed after).
+    bench_stages: list[Stage] = field(default_factory=list)
     long_game: Game | None = None
     fresh_games: list[Game] = field(default_factory=list)
     ending_games: list[Game] = field(default_factory=list)  # one deal from their end
@@ -169,6 +179,7 @@ def add_bench_games(world: World, fresh: int) -> None:
         tournament=tournament, number=number, status=Sitting.Status.CONFIRMED, game_size=2
     )
     world.bench_sitting = sitting
+    _add_bench_stages(world, sitting)
     teams = [
         scoring.TeamEntry(e.team.first_player.name, e.team.second_player.name, e.team.name)
         for e in entries
@@ -199,6 +210,43 @@ def add_bench_games(world: World, fresh: int) -> None:
         scoring.record_deal(game=world.long_game, number=number, entry=_deal(seating, number))
 
 
+def _add_bench_stages(world: World, sitting: Sitting) -> None:
+    """A chart of groups A and B (8 sittings) and a 16-team knockout whose stage holds the
+    harness's sitting, so its bracket page looks among every bench game for its matches."""
+    tournament = world.tournament
+    entries = list(
+        TournamentTeam.objects.filter(tournament=tournament).order_by("id").values_list(
+            "id", flat=True
+        )
+    )
+    number = tournament.stages.aggregate(n=Max("number"))["n"] or 0
+    group_a, group_b = charts.split_groups(entries, seeded=True)
+    chart = charts.group_chart(group_a, group_b, min(8, len(group_b)))
+    world.bench_stages = [
+        Stage.objects.create(
+            tournament=tournament,
+            number=number + 1,
+            kind=Stage.Kind.GROUPS,
+            status=Stage.Status.CONFIRMED,
+            groups={"a": group_a, "b": group_b},
+            chart=[
+                {"games": [list(game) for game in row.games], "byes": list(row.byes)}
+                for row in chart
+            ],
+        ),
+        Stage.objects.create(
+            tournament=tournament,
+            number=number + 2,
+            kind=Stage.Kind.KNOCKOUT,
+            status=Stage.Status.CONFIRMED,
+            seeds=entries[: min(16, len(entries))],
+            tie_deals=2,
+        ),
+    ]
+    sitting.stage = world.bench_stages[1]
+    sitting.save(update_fields=["stage"])
+
+
 def remove_bench_games(world: World) -> None:
     if world.bench_sitting is None:
         return
@@ -207,6 +255,7 @@ def remove_bench_games(world: World) -> None:
         Round.objects.filter(game__in=games).delete()
         Game.objects.filter(pk__in=list(games.values_list("pk", flat=True))).delete()
         world.bench_sitting.delete()
+        Stage.objects.filter(pk__in=[stage.pk for stage in world.bench_stages]).delete()
 
 
 # --- Hand-written SQL: the database's floor ----------------------------------------
