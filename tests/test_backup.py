@@ -412,13 +412,14 @@ def _without_link_expiry(document):
 
 
 def _without_stages(document):
-    """No table of stages, as every version before 6 wrote its files."""
+    """No table of stages or of rejected deals, as every version before 6 wrote its files."""
     for part in (
         document["tables"],
         document["manifest"]["counts"],
         document["manifest"]["sha256"],
     ):
-        del part["tournaments.stage"]
+        for table in ("tournaments.stage", "games.rejecteddeal"):
+            del part[table]
 
 
 def _as_version(document, version):
@@ -1041,6 +1042,24 @@ VERSION_6_COLUMNS = {
         if not key.startswith("tournaments.sitting")
     },
     "games.game": _after(VERSION_5_COLUMNS["games.game"], "deal_limit", ["tie_deals"]),
+    "games.change": _after(VERSION_5_COLUMNS["games.change"], "scorer_link", ["note"]),
+    "games.pendingdeal": [
+        *VERSION_5_COLUMNS["games.pendingdeal"],
+        "counter_entry",
+        "counter_by",
+        "counter_at",
+    ],
+    "games.rejecteddeal": [
+        "id",
+        "game",
+        "number",
+        "entry",
+        "sent_by",
+        "reason",
+        "rejected_by_link",
+        "rejected_by",
+        "rejected_at",
+    ],
     "tournaments.stage": [
         "id",
         "tournament",

@@ -569,3 +569,14 @@ class DealForm(forms.Form):
             "made": "thani_made" if "thani_made" in self.fields else None,
         }.get(error.field or "")
         self.add_error(field, error.message)
+
+
+class RejectForm(forms.Form):
+    """Why a team rejects a deal another team sent: shown on the sender's phone."""
+
+    reason = forms.CharField(
+        label=gettext_lazy("What is wrong with it? (optional)"),
+        max_length=200,
+        required=False,
+        error_messages={"max_length": gettext_lazy("Say what is wrong in at most 200 characters.")},
+    )

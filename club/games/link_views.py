@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh
 
 from club.games import links
-from club.games.forms import DealForm
+from club.games.forms import DealForm, RejectForm
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
 from club.games.models import PLAYER_FIELDS, Game, PendingDeal, Round, ScorerLink
@@ -144,23 +144,35 @@ def _refused(request: HttpRequest, token: str, error: LinkError) -> HttpResponse
 def _scorer_context(link: ScorerLink, game: Game, form: DealForm | None = None) -> dict:
     context = game_page(game, whole=False)  # the tables and the last deal, not every deal
     context["link"] = link
-    context["waiting"] = links.waiting_deal(game) if game.require_confirmation else None
-    if context["waiting"] is not None:
-        seating = context["seating"]
-        entry = links.entry_from_json(context["waiting"].entry)
-        context["waiting_deal"] = describe(entry, seating)
-        context["own_waiting"] = context["waiting"].sent_by.game_team_id == link.game_team_id
-    if not game.is_finished and context["waiting"] is None:
-        context["form"] = form or _deal_form(context)
+    context["waiting"] = waiting = links.waiting_deal(game) if game.require_confirmation else None
+    seating = context["seating"]
+    if waiting is not None:
+        context["waiting_deal"] = describe(links.entry_from_json(waiting.entry), seating)
+        context["own_waiting"] = waiting.sent_by.game_team_id == link.game_team_id
+        if waiting.counter_entry is not None:  # both teams sent it, differently
+            context["counter_deal"] = describe(
+                links.entry_from_json(waiting.counter_entry), seating
+            )
+            context["counter_team"] = waiting.counter_by.game_team.team.name
+    if not game.is_finished and waiting is None:
+        rejected = links.rejection_for(link, game) if game.require_confirmation else None
+        initial = None
+        if rejected is not None:
+            context["rejected"] = rejected
+            by = rejected.rejected_by_link
+            context["rejected_by"] = by.game_team.team.name if by and by.game_team else ""
+            # The rejected entry, back in the form to fix.
+            initial = DealForm.initial_for(links.entry_from_json(rejected.entry), rejected.number)
+        context["form"] = form or _deal_form(context, initial=initial)
     return context
 
 
-def _deal_form(context: dict, data=None) -> DealForm:
+def _deal_form(context: dict, data=None, initial: dict | None = None) -> DealForm:
     return DealForm(
         data,
         seating=context["seating"],
         in_play=context["in_play"],
-        initial={"number": context["next_number"], "doubling": "none"},
+        initial=initial or {"number": context["next_number"], "doubling": "none"},
     )
 
 
@@ -284,9 +296,9 @@ def _game_over(game: Game) -> bool:
     return game.is_finished
 
 
-def _answer(request: HttpRequest, link: ScorerLink, number: int, action, success: str):
+def _answer(request: HttpRequest, link: ScorerLink, number: int, action, success: str, **more):
     try:
-        action(link=link, number=number)
+        action(link=link, number=number, **more)
     except ScoringError as error:
         messages.error(request, error.message)
     else:
@@ -312,12 +324,20 @@ def scorer_confirm(request: HttpRequest, link: ScorerLink, number: int) -> HttpR
 @through_link
 @one_time
 def scorer_reject(request: HttpRequest, link: ScorerLink, number: int) -> HttpResponse:
+    form = RejectForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["reason"]))
+        return redirect(reverse("games:scorer", args=[link.token]) + "#live")
     return _answer(
         request,
         link,
         number,
         links.reject_deal,
-        _("Deal %(number)d rejected: nothing was recorded. Enter it again together."),
+        _(
+            "Deal %(number)d rejected: nothing was recorded. The team that sent it sees why "
+            "and enters it again."
+        ),
+        reason=form.cleaned_data["reason"],
     )
 
 

@@ -3,8 +3,12 @@
 The organiser hands out a secret link per game (or, when the game's deals need
 confirming, one per team). A deal sent through a team's link in such a game
 waits until a player of another team confirms it through their own link, like
-bridge table devices where one side enters and the other accepts. The rules
-and the ledger stay in ``club.games.services``.
+bridge table devices where one side enters and the other accepts. When both
+teams' phones send the same deal, the second confirms the first; when they
+differ, both wait for the organiser to choose. A rejected deal is kept for the
+phone that sent it (``RejectedDeal``): it reads who rejected it and why, with
+its entry back in the form. The rules and the ledger stay in
+``club.games.services``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.games import services as scoring
-from club.games.models import Change, Game, PendingDeal, ScorerLink
+from club.games.models import Change, Game, PendingDeal, RejectedDeal, ScorerLink
 from club.games.services import DealEntry, ScoringError
 
 
@@ -121,13 +125,9 @@ def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
             raise scoring.already_recorded(game, number)
         scoring.check_open(game)
         _drop_stale(game)
-        waiting = PendingDeal.objects.filter(game=game).first()
+        waiting = PendingDeal.objects.select_related("sent_by").filter(game=game).first()
         if waiting is not None:
-            raise LinkError(
-                _("Deal %(number)d is waiting for another team to confirm it.")
-                % {"number": waiting.number},
-                field="number",
-            )
+            return _second_entry(link, game, waiting, number, entry)
         expected = game.deals_played + 1
         if number != expected:
             if 1 <= number < expected:
@@ -156,14 +156,74 @@ def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
             after=scoring.describe(entry, seating),
             scorer_link=link,
         )
+        # Sent again after a rejection: the notice has done its work.
+        RejectedDeal.objects.filter(game=game).delete()
         _touch(game)
         return pending
+
+
+def _second_entry(link: ScorerLink, game: Game, waiting: PendingDeal, number: int, entry):
+    """Deal ``number`` sent while one waits (the caller holds the game's lock).
+
+    From the other team, the same deal confirms the one waiting: both sides have
+    said it, so it is recorded. A different deal waits beside it for the
+    organiser to choose. Anything else is refused with what is going on.
+    """
+    other_team = waiting.sent_by.game_team_id != link.game_team_id
+    if waiting.number != number or not other_team:
+        raise LinkError(
+            _("Deal %(number)d is waiting for another team to confirm it.")
+            % {"number": waiting.number},
+            field="number",
+        )
+    if waiting.counter_entry is not None:
+        raise _disputed(number)
+    if waiting.entry == entry_to_json(entry):
+        waiting.delete()
+        return scoring.record_deal(game=game, number=number, entry=entry, link=link)
+    seating = scoring.load_seating(game)
+    scoring.settle_next(game, seating, scoring.stored_state(game, seating), entry)
+    waiting.counter_entry = entry_to_json(entry)
+    waiting.counter_by = link
+    waiting.counter_at = timezone.now()
+    waiting.save(update_fields=["counter_entry", "counter_by", "counter_at"])
+    Change.objects.create(
+        game=game,
+        number=number,
+        action=Change.Action.PROPOSED,
+        after=scoring.describe(entry, seating),
+        scorer_link=link,
+    )
+    _touch(game)
+    return waiting
+
+
+def _disputed(number: int) -> LinkError:
+    return LinkError(
+        _(
+            "The two teams sent different entries of deal %(number)d: the organiser chooses "
+            "which counts."
+        )
+        % {"number": number},
+        field="number",
+    )
+
+
+def rejection_for(link: ScorerLink, game: Game) -> RejectedDeal | None:
+    """The rejection of the next deal this link's team sent, to show on its phone."""
+    return (
+        RejectedDeal.objects.select_related("rejected_by_link__game_team__team")
+        .filter(game=game, number=game.deals_played + 1, sent_by__game_team_id=link.game_team_id)
+        .first()
+    )
 
 
 def waiting_deal(game: Game) -> PendingDeal | None:
     """The deal of the game waiting for confirmation, if it is still the next deal."""
     return (
-        PendingDeal.objects.select_related("sent_by__game_team__team")
+        PendingDeal.objects.select_related(
+            "sent_by__game_team__team", "counter_by__game_team__team"
+        )
         .filter(game=game, number=game.deals_played + 1)
         .first()
     )
@@ -174,16 +234,33 @@ def _drop_stale(game: Game) -> None:
     # deal waits; a waiting deal that is no longer the next one can never count,
     # and left in place it would block every later deal sent through a link.
     PendingDeal.objects.filter(game=game).exclude(number=game.deals_played + 1).delete()
+    RejectedDeal.objects.filter(game=game).exclude(number=game.deals_played + 1).delete()
 
 
 def _pending_for_other_team(link: ScorerLink, game: Game, number: int) -> PendingDeal:
     pending = _waiting(game, number)
+    if pending.counter_entry is not None:
+        raise _disputed(number)
     if pending.sent_by.game_team_id == link.game_team_id:
         raise LinkError(
             _("A player of another team must confirm deal %(number)d.") % {"number": number},
             field="number",
         )
     return pending
+
+
+def _keep_rejection(pending: PendingDeal, reason: str, *, link=None, user=None) -> None:
+    """The rejected deal, kept for the phone of the team that sent it."""
+    RejectedDeal.objects.filter(game=pending.game_id).delete()
+    RejectedDeal.objects.create(
+        game_id=pending.game_id,
+        number=pending.number,
+        entry=pending.entry,
+        sent_by=pending.sent_by,
+        reason=reason,
+        rejected_by_link=link,
+        rejected_by=user if user is not None and user.is_authenticated else None,
+    )
 
 
 def confirm_deal(*, link: ScorerLink, number: int):
@@ -203,11 +280,13 @@ def confirm_deal(*, link: ScorerLink, number: int):
 
 
 @transaction.atomic
-def reject_deal(*, link: ScorerLink, number: int) -> None:
-    """Another team disputes a waiting deal: it is dropped, to be entered again."""
+def reject_deal(*, link: ScorerLink, number: int, reason: str = "") -> None:
+    """Another team disputes a waiting deal: it is dropped, to be entered again; the phone
+    that sent it is told why and gets its entry back to fix."""
     game = Game.objects.select_for_update().get(pk=link.game_id)
     scoring.check_open(game)
     pending = _pending_for_other_team(link, game, number)
+    reason = reason.strip()[:200]
     seating = scoring.load_seating(game)
     Change.objects.create(
         game=game,
@@ -215,7 +294,9 @@ def reject_deal(*, link: ScorerLink, number: int) -> None:
         action=Change.Action.REJECTED,
         before=scoring.describe(entry_from_json(pending.entry), seating),
         scorer_link=link,
+        note=reason,
     )
+    _keep_rejection(pending, reason, link=link)
     pending.delete()
     _touch(game)
 
@@ -245,15 +326,33 @@ def _waiting(game: Game, number: int) -> PendingDeal:
     return pending
 
 
-def confirm_waiting(*, game: Game, number: int, user=None):
-    """The organiser records a deal that waits for another team's confirmation."""
+def confirm_waiting(*, game: Game, number: int, user=None, other: bool = False):
+    """The organiser records a deal that waits for another team's confirmation: as its
+    first team sent it, or (``other``) as the other team's phone sent it differently.
+    The history keeps the entry not chosen."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         scoring.check_open(game)
         pending = _waiting(game, number)
-        entry = entry_from_json(pending.entry)
+        if other and pending.counter_entry is None:
+            raise LinkError(
+                _("Only one team sent deal %(number)d.") % {"number": number}, field="number"
+            )
+        chosen, dropped = pending.entry, pending.counter_entry
+        if other:
+            chosen, dropped = dropped, chosen
+        entry = entry_from_json(chosen)
         pending.delete()
-        return scoring.record_deal(game=game, number=number, entry=entry, user=user)
+        recorded = scoring.record_deal(game=game, number=number, entry=entry, user=user)
+        if dropped is not None:
+            Change.objects.create(
+                game=game,
+                number=number,
+                action=Change.Action.REPLACED,
+                before=scoring.describe(entry_from_json(dropped), scoring.load_seating(game)),
+                made_by=user if user is not None and user.is_authenticated else None,
+            )
+        return recorded
 
 
 def _drop_noted(game: Game, pending: PendingDeal, action: str, user) -> None:
@@ -270,10 +369,24 @@ def _drop_noted(game: Game, pending: PendingDeal, action: str, user) -> None:
 
 @transaction.atomic
 def reject_waiting(*, game: Game, number: int, user=None) -> None:
-    """The organiser drops a waiting deal: the table enters it again."""
+    """The organiser drops a waiting deal (both entries, if two differ): the table
+    enters it again. A single sender's phone is told the organiser rejected it."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     scoring.check_open(game)
-    _drop_noted(game, _waiting(game, number), Change.Action.REJECTED, user)
+    pending = _waiting(game, number)
+    if pending.counter_entry is None:
+        _keep_rejection(pending, "", user=user)
+    else:
+        Change.objects.create(
+            game=game,
+            number=number,
+            action=Change.Action.REJECTED,
+            before=scoring.describe(
+                entry_from_json(pending.counter_entry), scoring.load_seating(game)
+            ),
+            made_by=user if user is not None and user.is_authenticated else None,
+        )
+    _drop_noted(game, pending, Change.Action.REJECTED, user)
     _touch(game)
 
 

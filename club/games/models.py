@@ -662,6 +662,8 @@ class Change(models.Model):
         related_name="+",
         verbose_name=_("through scorer link"),
     )
+    # Why, in the words of whoever did it (a deal rejected from a phone).
+    note = models.CharField(_("note"), max_length=200, blank=True, default="", db_default="")
     made_at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:
@@ -731,6 +733,18 @@ class PendingDeal(models.Model):
         ScorerLink, on_delete=models.CASCADE, related_name="+", verbose_name=_("sent by")
     )
     sent_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    # The other team's phone sent deal ``number`` too, and differently: the
+    # organiser chooses between the two (club.games.links.send_deal).
+    counter_entry = models.JSONField(_("the other team's entry"), null=True, blank=True)
+    counter_by = models.ForeignKey(
+        ScorerLink,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("other entry sent by"),
+    )
+    counter_at = models.DateTimeField(_("other entry sent"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("deal waiting for confirmation")
@@ -742,6 +756,47 @@ class PendingDeal(models.Model):
 
     def __str__(self) -> str:
         return _("Deal %(number)d of %(game)s, waiting") % {
+            "number": self.number,
+            "game": self.game,
+        }
+
+
+class RejectedDeal(models.Model):
+    """A deal sent through a scorer link and rejected, kept for the team that sent it:
+    its phone says who rejected it and why, and puts the entry back in its form."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rejected_deal")
+    number = models.PositiveIntegerField(_("deal"))
+    entry = models.JSONField(_("deal as entered"))
+    sent_by = models.ForeignKey(
+        ScorerLink, on_delete=models.CASCADE, related_name="+", verbose_name=_("sent by")
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    # Who rejected it: a player of another team through their link, or an organiser.
+    rejected_by_link = models.ForeignKey(
+        ScorerLink,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("rejected through scorer link"),
+    )
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("rejected by"),
+    )
+    rejected_at = models.DateTimeField(_("rejected"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rejected deal")
+        verbose_name_plural = _("rejected deals")
+
+    def __str__(self) -> str:
+        return _("Deal %(number)d of %(game)s, rejected") % {
             "number": self.number,
             "game": self.game,
         }

@@ -118,6 +118,7 @@ def _history(game: Game) -> list[dict]:
             "number",
             "before",
             "after",
+            "note",
             who,
             "scorer_link_id",
             link_team,

@@ -102,19 +102,26 @@ def _waiting_card(game: Game, seating) -> dict | None:
     pending = links.waiting_deal(game)
     if pending is None:
         return None
-    return {
+    card = {
         "number": pending.number,
         "team": pending.sent_by.game_team.team.name if pending.sent_by.game_team else "",
         "sent_at": pending.sent_at,
         "deal": describe(links.entry_from_json(pending.entry), seating),
     }
+    if pending.counter_entry is not None:  # the other team's phone sent it differently
+        card["other"] = {
+            "team": pending.counter_by.game_team.team.name,
+            "sent_at": pending.counter_at,
+            "deal": describe(links.entry_from_json(pending.counter_entry), seating),
+        }
+    return card
 
 
-def _on_waiting(request: HttpRequest, pk: int, number: int, action, done: str, anchor: str):
+def _on_waiting(request: HttpRequest, pk: int, number: int, action, done: str, anchor: str, **more):
     """The organiser's answer to a deal waiting for confirmation (record or reject it)."""
     game = get_object_or_404(Game, pk=pk)
     try:
-        action(game=game, number=number, user=request.user)
+        action(game=game, number=number, user=request.user, **more)
     except ScoringError as error:
         messages.error(request, error.message)
     else:
@@ -128,7 +135,13 @@ def _on_waiting(request: HttpRequest, pk: int, number: int, action, done: str, a
 def waiting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The organiser records the deal that waits for the other team's confirmation."""
     return _on_waiting(
-        request, pk, number, links.confirm_waiting, _("Deal %(number)d recorded."), "#settlement"
+        request,
+        pk,
+        number,
+        links.confirm_waiting,
+        _("Deal %(number)d recorded."),
+        "#settlement",
+        other=request.POST.get("entry") == "other",  # the second of two differing entries
     )
 
 

@@ -65,6 +65,7 @@ from club.games.models import (
     Pile,
     Player,
     Players,
+    RejectedDeal,
     Round,
     ScorerLink,
     Scoring,
@@ -126,8 +127,13 @@ _VERSION_5 = {
 # sitting was drawn in, a knockout game's tie rule and the stage an event of a
 # tournament's history concerns; an older backup has no stages, so its
 # sittings are Swiss sittings and its games have no tie rule, as they were.
+# Version 6 also keeps why a deal was rejected (a change's note), a deal both
+# teams sent differently (the waiting deal's other entry) and the rejected
+# deal kept for the phone that sent it (a table of its own).
 _VERSION_6 = {
     "games.game": ("tie_deals",),
+    "games.change": ("note",),
+    "games.pendingdeal": ("counter_entry", "counter_by", "counter_at"),
     "tournaments.sitting": ("stage",),
     "tournaments.tournamentevent": ("stage_number",),
 }
@@ -156,7 +162,7 @@ MISSING_IN = {
     5: _before_6({}),
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
-TABLE_SINCE = {"tournaments.stage": 6}
+TABLE_SINCE = {"tournaments.stage": 6, "games.rejecteddeal": 6}
 
 # Login fields kept; groups and per-user permissions are not (organisers are
 # staff accounts, and the app uses nothing else).
@@ -191,6 +197,7 @@ def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
         ScorerLink,
         Change,
         PendingDeal,
+        RejectedDeal,
         Tournament,
         TournamentTeam,
         Stage,

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from club.games.models import Game, HouseRules, Team
 
@@ -116,8 +117,9 @@ class Stage(models.Model):
         KNOCKOUT = "knockout", _("Knockout")
 
     class Status(models.TextChoices):
-        PROPOSED = "proposed", _("Proposed")
-        CONFIRMED = "confirmed", _("Confirmed")
+        # A stage's own words: some languages say them of a stage unlike a sitting's.
+        PROPOSED = "proposed", pgettext_lazy("stage", "Proposed")
+        CONFIRMED = "confirmed", pgettext_lazy("stage", "Confirmed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     number = models.PositiveSmallIntegerField(_("stage"))

@@ -354,14 +354,15 @@ def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
     board says how long each table has been quiet)."""
     pending = (
         PendingDeal.objects.filter(game__sitting_entry__sitting=sitting).aggregate(
-            newest=Max("sent_at"), count=Count("id")
+            newest=Max("sent_at"), count=Count("id"), disputed=Count("counter_by")
         )
         if sitting is not None
-        else {"newest": None, "count": 0}
+        else {"newest": None, "count": 0, "disputed": 0}
     )
     stamp = int(pending["newest"].timestamp()) if pending["newest"] else 0
     minute = int(timezone.now().timestamp() // 60)
-    return f"{live_version(tournament)}.{pending['count']}.{stamp}.{minute}"
+    waiting = f"{pending['count']}.{pending['disputed']}"
+    return f"{live_version(tournament)}.{waiting}.{stamp}.{minute}"
 
 
 def director_board(
@@ -412,11 +413,17 @@ def director_board(
         .values_list("game_id", "team__name")
     ):
         tables[game_id]["teams"].append(name)
-    for game_id, number, sent_at, sender in PendingDeal.objects.filter(
+    for game_id, number, sent_at, sender, disputed in PendingDeal.objects.filter(
         game_id__in=tables
-    ).values_list("game_id", "number", "sent_at", "sent_by__game_team__team__name"):
+    ).values_list("game_id", "number", "sent_at", "sent_by__game_team__team__name", "counter_by"):
         if number == tables[game_id]["next_deal"]:  # a stale one can never count
-            tables[game_id]["pending"] = {"number": number, "sent_at": sent_at, "team": sender}
+            tables[game_id]["pending"] = {
+                "number": number,
+                "sent_at": sent_at,
+                "team": sender,
+                # both teams sent it, differently: the director chooses on the game page
+                "disputed": disputed is not None,
+            }
     for game_id, newest in (
         Round.objects.filter(game_id__in=tables)
         .order_by()

@@ -273,9 +273,13 @@ class TestConfirmation:
     def test_only_one_deal_waits_at_a_time(self, client, confirmed_game, team_links):
         first, second = team_links
         client.post(scorer_url(first, "scorer_send"), deal_post(confirmed_game))
+        # Its own team sends again, or the other team sends a later deal: refused.
         with pytest.raises(links.LinkError, match="Deal 1 is waiting for another team"):
-            links.send_deal(link=second, number=1, entry=DealEntry(points={0: 28, 1: 28}))
+            links.send_deal(link=first, number=1, entry=DealEntry(points={0: 28, 1: 28}))
+        with pytest.raises(links.LinkError, match="Deal 1 is waiting for another team"):
+            links.send_deal(link=second, number=2, entry=DealEntry(points={0: 28, 1: 28}))
         assert PendingDeal.objects.count() == 1
+        assert PendingDeal.objects.get().counter_entry is None
 
     def test_a_waiting_deal_recorded_meanwhile_by_the_organiser_is_dropped(
         self, client, confirmed_game, team_links, organiser

@@ -92,6 +92,8 @@ def change_lines(changes: list[dict]) -> SafeString:
             "who": text(change["who"] or someone),
         }
         line = f'<li><span class="muted">{text(when)}</span> {what}'
+        if change.get("note"):  # why, as whoever did it wrote it
+            line += f" · “{text(change['note'])}”"
         if change["before"]:
             line += f'<div class="small">{before} {deal_as_entered(change["before"])}</div>'
         if change["after"]:
