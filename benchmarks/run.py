@@ -137,6 +137,22 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             "GET 16-team bracket, public",
             lambda: pub.get(f"/tournaments/{t.pk}/stages/{knockout.number}/"),
         )
+        seated = world.long_game.teams.select_related("team").first().team.first_player_id
+        run(
+            "a player's page",
+            "GET where I sit, public",
+            lambda: pub.get(f"/tournaments/{t.pk}/players/{seated}/"),
+        )
+        run(
+            "where do I sit",
+            "GET the sitting's seats, public",
+            lambda: pub.get(f"/tournaments/{t.pk}/seats/"),
+        )
+        run(
+            "where do I sit, a name",
+            "GET seats?q=…, public",
+            lambda: pub.get(f"/tournaments/{t.pk}/seats/", {"q": player.name[:4]}),
+        )
         run(
             "player leaderboard",
             "GET, public, first page",

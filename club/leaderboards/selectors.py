@@ -66,6 +66,7 @@ from club.leaderboards.models import (
     TeamGameFigures,
     TeamTotals,
 )
+from club.tournaments.seats import running_entries
 
 
 @dataclass(frozen=True)
@@ -501,6 +502,8 @@ def player_profile(player: Player) -> dict:
         "chart": rating_chart(changes),
         "games": lines,
         "games_count": games_count,
+        # Tournaments being played now: the player's page there says where they sit.
+        "playing_in": running_entries(player),
     }
 
 

@@ -112,3 +112,16 @@ def default_team_name(players, limit: int = 170) -> str:
     """
     name = " & ".join(players)
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+
+
+def search_key(text: str) -> str:
+    """A name as a search compares it: case ignored, and the accents of Latin letters
+    ("José" finds "Jose"); the vowel signs of Malayalam, Marathi or Thai are letters of
+    the name and stay."""
+    decomposed = unicodedata.normalize("NFD", " ".join(text.split()).casefold())
+    kept = []
+    for char in decomposed:
+        if unicodedata.combining(char) and kept and kept[-1].isascii():
+            continue  # an accent on a Latin letter
+        kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept))

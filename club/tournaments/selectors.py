@@ -62,10 +62,14 @@ def standing_rows(tournament: Tournament) -> list[dict]:
             withdrawn=F("entry__withdrawn_at"),
             team=F("entry__team__name"),
             **{seat: F(f"entry__team__{seat}__name") for seat in PLAYER_FIELDS},
+            **{f"{seat}_pk": F(f"entry__team__{seat}_id") for seat in PLAYER_FIELDS},
         )
     )
     points_sheet = tournament.scoring == Scoring.POINTS
+    player_url = url_maker("tournaments:player", tournament.pk)
     for row in rows:
+        ids = [row.pop(f"{seat}_pk") for seat in PLAYER_FIELDS]
+        row["player_links"] = [player_url(pk) for pk in ids if pk is not None]
         row["players"] = [row.pop(seat) for seat in PLAYER_FIELDS if row[seat] is not None]
         # The third column of the order: net tables, or on a points sheet the score difference.
         row["net"] = row["score_difference"] if points_sheet else row["net_tables"]
@@ -101,17 +105,19 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
     """
     confirmed = {"tournament": tournament, "status": Sitting.Status.CONFIRMED}
     sitting_url = url_maker("tournaments:sitting", tournament.pk)
+    kinds = dict(Stage.Kind.choices)
     sittings = {
         pk: {
             "number": number,
-            "title": Sitting.title(number),
+            # "Sitting 5 · Knockout" once the tournament plays in stages
+            "title": Sitting.title(number) + (f" · {kinds[kind]}" if kind else ""),
             "url": sitting_url(number),
             "games": [],
             "byes": [],
         }
-        for pk, number in Sitting.objects.filter(**confirmed)
+        for pk, number, kind in Sitting.objects.filter(**confirmed)
         .order_by("-number")
-        .values_list("pk", "number")
+        .values_list("pk", "number", "stage__kind")
     }
     game_url = url_maker("games:detail")
     statuses = {value: str(label) for value, label in Game.Status.choices}
@@ -344,6 +350,7 @@ def current_sitting(tournament: Tournament) -> Sitting | None:
     """The sitting in play: the newest confirmed one."""
     return (
         Sitting.objects.filter(tournament=tournament, status=Sitting.Status.CONFIRMED)
+        .select_related("stage")
         .order_by("-number")
         .first()
     )

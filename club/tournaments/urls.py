@@ -33,6 +33,8 @@ urlpatterns = [
         name="sitting_links_print",
     ),
     path("<int:pk>/print/", views.print_standings, name="print_standings"),
+    path("<int:pk>/seats/", views.seats_page, name="seats"),
+    path("<int:pk>/players/<int:player>/", views.player_page, name="player"),
     path("<int:pk>/stages/", views.stage_add, name="stage_add"),
     path("<int:pk>/stages/<int:number>/", views.stage_detail, name="stage"),
     path("<int:pk>/stages/<int:number>/groups/", views.stage_groups, name="stage_groups"),

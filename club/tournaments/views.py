@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,9 +19,9 @@ from django.views.decorators.http import (
 from club.games.forms import form_of_play_words
 from club.games.idempotency import one_time
 from club.games.link_views import link_rows, sheet_context
-from club.games.models import PLAYER_FIELDS, GameTeam, Scoring
+from club.games.models import PLAYER_FIELDS, GameTeam, Player, Scoring
 from club.games.services import Seating
-from club.tournaments import selectors, services, stages
+from club.tournaments import seats, selectors, services, stages
 from club.tournaments.forms import (
     AdjustSittingForm,
     DrawForm,
@@ -697,3 +697,34 @@ def stage_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @one_time
 def stage_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return _stage_action(request, pk, number, stages.discard_stage, _("%(stage)s was discarded."))
+
+
+# --- Where the players sit -------------------------------------------------------------
+
+
+@require_safe
+def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
+    """A player's page in the tournament: the sitting in play, the next one, their games.
+    It refreshes itself like the public pages (204 while nothing changed)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    person = get_object_or_404(Player, pk=player)
+    entry = seats.entry_of(tournament, person)
+    if entry is None:
+        raise Http404(_("This player does not play in this tournament."))
+    if _not_modified(request, selectors.live_version(tournament)):
+        return HttpResponse(status=204)
+    context = seats.player_page(tournament, person, entry)
+    template = (
+        "tournaments/player.html#live"
+        if request.htmx or "version" in request.GET
+        else ("tournaments/player.html")
+    )
+    return render(request, template, context)
+
+
+@require_safe
+def seats_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Where do I sit: the sitting in play, table by table, findable by name."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    query = request.GET.get("q", "")[:100]
+    return render(request, "tournaments/seats.html", seats.draw_page(tournament, query))

@@ -135,7 +135,7 @@ QUERIES = {
     "team leaderboard": 4,
     "player leaderboard, one tournament": 4,
     "register": 1,
-    "player profile": 8,
+    "player profile": 9,  # with the tournaments being played now (issue 13)
 }
 
 

@@ -3,6 +3,8 @@ presets, registering teams of three, and the standings that name the score diffe
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -87,7 +89,10 @@ def test_the_page_of_a_points_tournament_names_its_form_and_the_score_difference
     assert "Played as: 56 International, 18 deals a game" in page
     assert 'title="Score difference">Diff</th>' in page and "Net tables" not in page
     # Every player of a team, and each game's points (no one is out on a points sheet).
-    assert "Gita · Hari · Indu" in page
+    # Each player links to their page in the tournament.
+    assert re.search(
+        r'<a href="[^"]+/players/\d+/">Gita</a> · <a [^>]+>Hari</a> · <a [^>]+>Indu</a>', page
+    )
     assert '<span class="game-team winner">Anu &amp; Biju &amp; Chitra <b>5</b></span>' in page
     assert '<span class="game-team">Jacob &amp; Kavya &amp; Latif <b>0</b></span>' in page
     printed = client.get(reverse("tournaments:print_standings", args=[tournament.pk])).text

@@ -33,6 +33,24 @@
     });
   }
 
+  // A search box that narrows a list as one types (input[data-filter] names the items,
+  // each with its words in data-filter-text); without scripts the form asks the server.
+  function searchKey(text) {
+    return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim();
+  }
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (!box.matches || !box.matches("input[data-filter]")) return;
+    var wanted = searchKey(box.value), shown = 0;
+    document.querySelectorAll(box.dataset.filter).forEach(function (item) {
+      var match = !wanted || searchKey(item.dataset.filterText || item.textContent).indexOf(wanted) !== -1;
+      item.hidden = !match;
+      if (match) shown += 1;
+    });
+    var empty = document.querySelector("[data-filter-empty]");
+    if (empty) empty.hidden = shown > 0;
+  });
+
   document.addEventListener("click", function (event) {
     if (event.target.closest && event.target.closest("[data-print]")) window.print();
   });

@@ -36,6 +36,15 @@ def game_lines(games: list[dict]) -> SafeString:
     )
 
 
+def _players(row: dict) -> str:
+    """A team's players, each a link to their page in the tournament when it is known."""
+    links = row.get("player_links") or [None] * len(row["players"])
+    return " · ".join(
+        f'<a href="{text(url)}">{text(player)}</a>' if url else text(player)
+        for player, url in zip(row["players"], links, strict=True)
+    )
+
+
 @register.simple_tag
 def standing_lines(rows: list[dict]) -> SafeString:
     """The standings (``selectors.standing_rows``) as the rows of ``table.standings``."""
@@ -51,8 +60,7 @@ def standing_lines(rows: list[dict]) -> SafeString:
             f'<tr><td class="place">{row["place"]}{"=" if row["shared"] else ""}</td>'
             f'<td><span class="team-name">{text(row["team"])}</span>'
             f"{withdrawn if row.get('withdrawn') else ''}"
-            f'<div class="muted small">{" · ".join(text(player) for player in row["players"])}'
-            "</div></td>"
+            f'<div class="muted small">{_players(row)}</div></td>'
             f'<td class="num points">{text(row["points"])}</td>'
             f'<td class="num">{row["games"]}</td>'
             f'<td class="num">{row["won"]}</td>'
