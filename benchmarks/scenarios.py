@@ -215,9 +215,9 @@ def _add_bench_stages(world: World, sitting: Sitting) -> None:
     harness's sitting, so its bracket page looks among every bench game for its matches."""
     tournament = world.tournament
     entries = list(
-        TournamentTeam.objects.filter(tournament=tournament).order_by("id").values_list(
-            "id", flat=True
-        )
+        TournamentTeam.objects.filter(tournament=tournament)
+        .order_by("id")
+        .values_list("id", flat=True)
     )
     number = tournament.stages.aggregate(n=Max("number"))["n"] or 0
     group_a, group_b = charts.split_groups(entries, seeded=True)

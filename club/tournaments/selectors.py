@@ -519,7 +519,8 @@ def bracket_of(stage: Stage) -> charts.Bracket:
     return bracket
 
 
-def _entries_by_id(tournament: Tournament) -> dict[int, TournamentTeam]:
+def entries_by_id(tournament: Tournament) -> dict[int, TournamentTeam]:
+    """The tournament's registered teams with their players, by id."""
     return {
         entry.pk: entry
         for entry in tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS))
@@ -572,7 +573,7 @@ def _match_games(stage: Stage) -> dict[frozenset[int], SittingGame]:
 def stage_page(stage: Stage) -> dict:
     """What the stage's page shows: its groups and chart, or its bracket."""
     tournament = stage.tournament
-    entries = _entries_by_id(tournament)
+    entries = entries_by_id(tournament)
     context = {"tournament": tournament, "stage": stage, "entries": entries}
     if stage.kind == Stage.Kind.GROUPS:
         context["group_a"] = [entries[e] for e in stage.groups.get("a", []) if e in entries]

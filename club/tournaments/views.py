@@ -624,41 +624,55 @@ def stage_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return _stage_page(request, _stage(pk, number))
 
 
+def _adjust_stage(request: HttpRequest, pk: int, number: int, form_class, write, done: str):
+    """A proposed stage's groups or seeds, as the organiser set them on its page."""
+    stage = _stage(pk, number)
+    form = form_class(request.POST, stage=stage, entries=selectors.entries_by_id(stage.tournament))
+    if form.is_valid():
+        try:
+            write(stage, form)
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, done)
+            return redirect(stage)
+    key = "groups_form" if form_class is GroupsForm else "seeds_form"
+    return _stage_page(request, stage, **{key: form})
+
+
 @organiser_required
 @require_POST
 @one_time
 def stage_groups(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    stage = _stage(pk, number)
-    entries = selectors.stage_page(stage)["entries"] if stage.kind == Stage.Kind.GROUPS else {}
-    form = GroupsForm(request.POST, stage=stage, entries=entries)
-    if form.is_valid():
+    def write(stage, form):
         group_a, group_b = form.groups()
-        try:
-            stages.adjust_groups(stage=stage, group_a=group_a, group_b=group_b, user=request.user)
-        except TournamentError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, _("The groups were changed; the chart follows them."))
-            return redirect(stage)
-    return _stage_page(request, stage, groups_form=form)
+        stages.adjust_groups(stage=stage, group_a=group_a, group_b=group_b, user=request.user)
+
+    return _adjust_stage(
+        request,
+        pk,
+        number,
+        GroupsForm,
+        write,
+        _("The groups were changed; the chart follows them."),
+    )
 
 
 @organiser_required
 @require_POST
 @one_time
 def stage_seeds(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    stage = _stage(pk, number)
-    entries = selectors.stage_page(stage)["entries"] if stage.kind == Stage.Kind.KNOCKOUT else {}
-    form = SeedsForm(request.POST, stage=stage, entries=entries)
-    if form.is_valid():
-        try:
-            stages.adjust_seeds(stage=stage, seeds=form.seeds(), user=request.user)
-        except TournamentError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, _("The seeds were changed; the bracket follows them."))
-            return redirect(stage)
-    return _stage_page(request, stage, seeds_form=form)
+    def write(stage, form):
+        stages.adjust_seeds(stage=stage, seeds=form.seeds(), user=request.user)
+
+    return _adjust_stage(
+        request,
+        pk,
+        number,
+        SeedsForm,
+        write,
+        _("The seeds were changed; the bracket follows them."),
+    )
 
 
 def _stage_action(request: HttpRequest, pk: int, number: int, action, done: str):

@@ -25,7 +25,7 @@ from club.scoring import rules as core
 from club.tournaments import services
 from club.tournaments.models import Stage, Standing, Tournament
 from tests.browser.test_game_flow import expect_message
-from tests.browser.test_scorer_links import phone
+from tests.browser.test_scorer_links import pdf_pages, phone
 
 pytestmark = [
     pytest.mark.browser,
@@ -220,6 +220,12 @@ def test_a_16_team_event_through_groups_and_a_knockout_on_phones(
     screenshot(page, "bracket")
     page.set_viewport_size(FULL_HD)
     screenshot(page, "bracket-1080p")
+    # On paper: the bracket and nothing of the page's buttons, on one A4 sheet.
+    page.emulate_media(media="print")
+    expect(page.get_by_role("button", name="Print")).to_be_hidden()
+    screenshot(page, "bracket-print")
+    assert pdf_pages(page, "bracket-print") == 1
+    page.emulate_media(media="screen")
     assert page.evaluate("document.documentElement.scrollWidth") <= FULL_HD["width"]
 
     # Every deal came through the links: the director recorded none.
