@@ -437,6 +437,8 @@ def _outcome(
     """
     if state.finished:
         return True, state.places()
+    if ended_early and state.rules.tie_deals is not None and state.leaders_level:
+        return False, {}  # a knockout game cannot end level: it plays on
     past_limit = deal_limit and state.deals_played >= deal_limit and state.rules.tie_deals is None
     if ended_early or state.limit_reached or past_limit:
         return True, core.final_places(state)

@@ -647,7 +647,8 @@ def _with_team_size(place: _Place, rules: core.Rules, size: int) -> core.Rules:
 
 
 def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, int | None, bool]:
-    """The optional deal limit and tie rule, and whether the organiser called time."""
+    """The optional deal limit and tie rule (a knockout game's), and whether the organiser
+    called time."""
     deal_limit = raw.get("deal_limit")
     tie_deals = raw.get("tie_deals")
     if tie_deals is not None:
@@ -658,11 +659,6 @@ def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, i
             high=core.MAX_TIE_DEALS,
             what=_("the extra deals of a tie"),
         )
-        if deal_limit is None:
-            raise place.error(
-                _("tie_deals needs a deal_limit: the extra deals come after it."),
-                field="tie_deals",
-            )
     if deal_limit is not None:
         deal_limit = place.whole(
             deal_limit,

@@ -4,7 +4,7 @@ checked against its games."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from django.utils.translation import gettext as _
@@ -237,7 +237,9 @@ def _parse_sittings(
                     },
                     field=f"{item_field}.game",
                 )
-            if game.rules != rules or game.deal_limit != deal_limit:
+            # A game plays the tournament's house rules; its deal limit and tie rule may be
+            # its stage's (18-deal groups, a 24-deal knockout: issue 13).
+            if replace(game.rules, deal_limit=rules.deal_limit, tie_deals=None) != rules:
                 raise place.error(
                     _(
                         "the game “%(label)s” is not played by the tournament's house rules and "

@@ -356,7 +356,9 @@ def sheet_context(game: Game, seating: Seating | None = None) -> dict:
     first = game.first_dealer_seat
     dealers = seats[first:] + seats[:first]
     rules = game.rules
-    rows = min(game.deal_limit, 60) if game.deal_limit else SHEET_ROWS
+    # A knockout game may play past its limit (its tie rule): room for those deals too.
+    extra = 0 if game.tie_deals is None else game.tie_deals + 2
+    rows = min(game.deal_limit + extra, 60) if game.deal_limit else SHEET_ROWS
     entry = getattr(game, "sitting_entry", None)
     return {
         "game": game,

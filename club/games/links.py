@@ -16,6 +16,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -210,10 +211,18 @@ def _disputed(number: int) -> LinkError:
 
 
 def rejection_for(link: ScorerLink, game: Game) -> RejectedDeal | None:
-    """The rejection of the next deal this link's team sent, to show on its phone."""
+    """The rejection of the next deal this link's team sent, to show on its phone; gone
+    once any deal of its number has counted since (even if undone after)."""
+    counted_since = Change.objects.filter(
+        game=game,
+        number=OuterRef("number"),
+        action=Change.Action.RECORDED,
+        made_at__gt=OuterRef("rejected_at"),
+    )
     return (
         RejectedDeal.objects.select_related("rejected_by_link__game_team__team")
         .filter(game=game, number=game.deals_played + 1, sent_by__game_team_id=link.game_team_id)
+        .exclude(Exists(counted_since))
         .first()
     )
 

@@ -487,6 +487,10 @@ def _outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
     """
     if state.finished:
         return True, state.places()
+    if game.ended_early and game.tie_deals is not None and state.leaders_level:
+        # A knockout game cannot end level (RULES.md section E): time was called, then a
+        # correction made it level; it plays on until a deal decides it.
+        return False, {}
     if game.ended_early or state.limit_reached:
         return True, core.final_places(state)
     return False, {}

@@ -132,7 +132,9 @@ class Rules:
     four players J 9 A 10 only (32 cards); the piles still total 56.
     ``tie_deals`` is a knockout's tie rule (RULES.md section E): a game whose
     leaders are level when its deal limit is reached plays that many more
-    deals, then one deal at a time until they differ; ``None`` lets a tie stand.
+    deals, then one deal at a time until they differ; ``None`` lets a tie stand
+    (shared). Without a deal limit it still means the game cannot end level:
+    time called on a level game is played on, one deal at a time.
     """
 
     tables_per_team: int = 12
@@ -183,11 +185,6 @@ class Rules:
         if self.deal_limit is not None and self.deal_limit < 1:
             raise RulesError(_("A deal limit must be at least 1 deal."), field="deal_limit")
         if self.tie_deals is not None:
-            if self.deal_limit is None:
-                raise RulesError(
-                    _("Extra deals for a tie need a deal limit to come after."),
-                    field="tie_deals",
-                )
             if not 0 <= self.tie_deals <= MAX_TIE_DEALS:
                 raise RulesError(
                     _("A tie is played on for 0 to %(most)d extra deals, not %(deals)s."),
@@ -375,13 +372,14 @@ def preset_of(rules: Rules, players: int) -> Preset:
     """The preset these settings are, else Custom.
 
     The deal limit is the club's to set in any preset: a Tables game may stop
-    after 16 deals, an International session is 18 deals (24 in later stages).
+    after 16 deals, an International session is 18 deals (24 in later stages);
+    so is a knockout's tie rule.
     """
 
     def same_but_deals(preset: Rules) -> bool:
         # (compared on the preset's own limit: a points sheet cannot be without one)
         return rules.scoring == preset.scoring and (
-            replace(rules, deal_limit=preset.deal_limit) == preset
+            replace(rules, deal_limit=preset.deal_limit, tie_deals=None) == preset
         )
 
     if same_but_deals(DEFAULT_RULES):

@@ -115,13 +115,10 @@ def default_team_name(players, limit: int = 170) -> str:
 
 
 def search_key(text: str) -> str:
-    """A name as a search compares it: case ignored, and the accents of Latin letters
-    ("José" finds "Jose"); the vowel signs of Malayalam, Marathi or Thai are letters of
-    the name and stay."""
+    """A name as a search compares it: case ignored, and the accents of the Combining
+    Diacritical Marks (U+0300 to U+036F: "José" finds "Jose", "Γιώργος" "γιωργος"); the
+    vowel signs of Malayalam, Marathi or Thai, which are letters of the name, stay.
+    The page's script (club.js, searchKey) narrows the list by the same rule."""
     decomposed = unicodedata.normalize("NFD", " ".join(text.split()).casefold())
-    kept = []
-    for char in decomposed:
-        if unicodedata.combining(char) and kept and kept[-1].isascii():
-            continue  # an accent on a Latin letter
-        kept.append(char)
-    return unicodedata.normalize("NFC", "".join(kept))
+    kept = "".join(char for char in decomposed if not "\u0300" <= char <= "\u036f")
+    return unicodedata.normalize("NFC", kept)

@@ -384,8 +384,17 @@ class StageForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Empty: the tournament's (a knockout on a points sheet plays 24)."),
     )
+    tie_rule = forms.ChoiceField(
+        label=gettext_lazy("A game level at its last deal"),
+        choices=[
+            ("", gettext_lazy("The stage's own: a knockout plays on, the others share")),
+            (stages.PLAY_ON, gettext_lazy("Plays on: extra deals, then one at a time")),
+            (stages.SHARED, gettext_lazy("Shares the place")),
+        ],
+        required=False,
+    )
     tie_deals = WholeNumberField(
-        label=gettext_lazy("Extra deals when a knockout game is level"),
+        label=gettext_lazy("Extra deals when a game is level"),
         min_value=0,
         max_value=core.MAX_TIE_DEALS,
         required=False,

@@ -8,14 +8,29 @@ a fixed number of queries whatever the size of the tournament or its history.
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import Max, Prefetch
 
 from club.games.models import PLAYER_FIELDS, GameTeam, Player, Scoring, in_a_seat
 from club.games.selectors import url_maker
 from club.games.services import Seating
 from club.scoring.names import search_key
-from club.tournaments.models import Bye, Sitting, SittingGame, Tournament, TournamentTeam
+from club.tournaments.models import (
+    Bye,
+    Sitting,
+    SittingGame,
+    Tournament,
+    TournamentEvent,
+    TournamentTeam,
+)
 from club.tournaments.selectors import current_sitting, live_version
+
+
+def page_version(tournament: Tournament) -> str:
+    """A player's page's token: the results' (club.tournaments.selectors.live_version) and
+    the newest line of the tournament's history, so a sitting drawn, adjusted or
+    discarded shows at once (the page says where the player is to sit next)."""
+    newest = TournamentEvent.objects.filter(tournament=tournament).aggregate(n=Max("id"))["n"]
+    return f"{live_version(tournament)}.{newest or 0}"
 
 
 def _seated_teams() -> Prefetch:
@@ -90,7 +105,7 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
         "entry": entry,
         "partners": [p.name for p in entry.team.players if p.pk != player.pk],
         "sitting": sitting,
-        "live_version": live_version(tournament),
+        "live_version": page_version(tournament),
     }
     games = list(
         SittingGame.objects.filter(sitting__tournament=tournament, game__teams__team_id=team_id)

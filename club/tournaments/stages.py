@@ -13,7 +13,8 @@ The decisions behind it (README, "Stages"):
   organiser adds the next one.
 - A stage plays the tournament's form of play (team size, scoring, doubling),
   so that the standings compare like with like; it has its own deal limit
-  (18-deal sessions in the groups, 24 in the knockout).
+  (18-deal sessions in the groups, 24 in the knockout) and tie rule (a
+  knockout plays on; the other stages share a tie unless told to play on).
 - A group stage or a knockout after games have been played is seeded by the
   standings so far; before any game, at random.
 - A team that withdraws gets no new game: its chart opponent sits out that
@@ -40,6 +41,7 @@ from club.tournaments.writes import TournamentError, check_editable, lock, log
 
 MAX_CHART_SITTINGS = 50
 DEFAULT_TIE_DEALS = 2
+PLAY_ON, SHARED = "play_on", "shared"  # the tie rules a stage may have
 KNOCKOUT_DEALS = 24  # RULES.md section E: longer sessions are common in a knockout
 
 
@@ -104,18 +106,31 @@ def _check_between_sittings(tournament: Tournament) -> None:
         )
 
 
-def _deal_limit(tournament: Tournament, kind: str, deal_limit, tie_deals) -> tuple:
-    """The stage's deal limit and tie rule, checked against the tournament's form of play."""
-    if kind != Stage.Kind.KNOCKOUT:
+def _deal_limit(
+    tournament: Tournament, kind: str, deal_limit, tie_deals, tie_rule: str = ""
+) -> tuple:
+    """The stage's deal limit and tie rule, checked against the tournament's form of play.
+
+    The tie rule (RULES.md section E) is the club's: play on (extra deals, then one at a
+    time) or share the place. Unsaid, a knockout plays on and the other stages share; a
+    knockout cannot share, since only one team can go through.
+    """
+    if not tie_rule:
+        tie_rule = PLAY_ON if kind == Stage.Kind.KNOCKOUT else SHARED
+    if tie_rule not in (PLAY_ON, SHARED):
+        raise TournamentError(_("Choose the tie rule: play on, or share."), field="tie_rule")
+    if kind == Stage.Kind.KNOCKOUT and tie_rule == SHARED:
+        raise TournamentError(
+            _("A knockout match cannot end level: only one team goes through. Choose to play on."),
+            field="tie_rule",
+        )
+    if tie_rule == SHARED:
         tie_deals = None
     elif tie_deals is None:
         tie_deals = DEFAULT_TIE_DEALS
     if kind == Stage.Kind.KNOCKOUT and deal_limit is None:
         deal_limit = KNOCKOUT_DEALS if tournament.scoring == core.Scoring.POINTS else None
     limit = deal_limit if deal_limit is not None else tournament.deal_limit
-    if tie_deals is not None and limit is None:
-        # A tables game without a limit is played until one team is out: no tie to break.
-        tie_deals = None
     try:
         core.check_house_rules(replace(tournament.rules, deal_limit=limit, tie_deals=tie_deals))
     except core.RulesError as error:
@@ -156,6 +171,7 @@ def add_stage(
     sittings: int | None = None,
     qualifiers: int | None = None,
     tie_deals: int | None = None,
+    tie_rule: str = "",
     user=None,
     rng: random.Random | None = None,
 ) -> Stage:
@@ -181,7 +197,7 @@ def add_stage(
             charts.bracket_size(qualifiers or 0)
         except charts.StageError as error:
             raise _refused(error) from error
-    deal_limit, tie_deals = _deal_limit(tournament, kind, deal_limit, tie_deals)
+    deal_limit, tie_deals = _deal_limit(tournament, kind, deal_limit, tie_deals, tie_rule)
     stage = Stage(
         tournament=tournament,
         number=tournament.stages.count() + 1,

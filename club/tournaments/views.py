@@ -580,6 +580,7 @@ def stage_add(request: HttpRequest, pk: int) -> HttpResponse:
             sittings=data.get("sittings"),
             qualifiers=data.get("qualifiers"),
             tie_deals=data.get("tie_deals"),
+            tie_rule=data.get("tie_rule") or "",
             user=request.user,
         )
     except TournamentError as error:
@@ -627,6 +628,16 @@ def stage_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def _adjust_stage(request: HttpRequest, pk: int, number: int, form_class, write, done: str):
     """A proposed stage's groups or seeds, as the organiser set them on its page."""
     stage = _stage(pk, number)
+    kind = Stage.Kind.GROUPS if form_class is GroupsForm else Stage.Kind.KNOCKOUT
+    if stage.status != Stage.Status.PROPOSED or stage.kind != kind:
+        messages.error(
+            request,
+            _("%(stage)s is confirmed already; its sittings are drawn from it.")
+            % {"stage": stage.title}
+            if stage.status != Stage.Status.PROPOSED
+            else _("This stage has no groups or seeds of that kind to change."),
+        )
+        return redirect(stage)
     form = form_class(request.POST, stage=stage, entries=selectors.entries_by_id(stage.tournament))
     if form.is_valid():
         try:
@@ -725,7 +736,7 @@ def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     entry = seats.entry_of(tournament, person)
     if entry is None:
         raise Http404(_("This player does not play in this tournament."))
-    if _not_modified(request, selectors.live_version(tournament)):
+    if _not_modified(request, seats.page_version(tournament)):
         return HttpResponse(status=204)
     context = seats.player_page(tournament, person, entry)
     template = (

@@ -14,6 +14,7 @@ from club.archive.load import import_results
 from club.archive.tournament_export import export_tournament_json
 from club.games.models import Game
 from club.tournaments import stages
+from club.tournaments.models import Tournament
 from tests.archive.test_tournament_archive import wipe
 from tests.factories import start_game
 from tests.tournaments.test_stages import event, level_then, next_sitting
@@ -40,7 +41,7 @@ def test_a_tie_broken_game_exports_its_rule_and_imports_as_it_was():
     [written] = json.loads(text)["games"]
     assert written["deal_limit"] == 2 and written["tie_deals"] == 1
     assert len(written["rounds"]) == 3 and written["winner"] == game.winner.team.name
-    assert '"tie_deals"' in export_tournament_json([tournament])
+    assert '"tie_deals"' in export_tournament_json([Tournament.objects.get(pk=tournament.pk)])
     wipe()
     import_results(text)
     again = Game.objects.get()
@@ -60,7 +61,6 @@ def test_a_game_without_a_tie_rule_writes_no_key():
         (lambda g: g.pop("tie_deals"), "the game ends after 2 deals but the file has 3"),
         (lambda g: g.update(tie_deals=-1), "tie"),
         (lambda g: g.update(tie_deals="one"), "tie"),
-        (lambda g: g.pop("deal_limit"), "tie_deals needs a deal_limit"),
     ],
 )
 def test_a_tie_rule_that_does_not_fit_is_refused(change, message):
@@ -71,3 +71,15 @@ def test_a_tie_rule_that_does_not_fit_is_refused(change, message):
     with pytest.raises(ArchiveError, match=message):
         import_results(json.dumps(document))
     assert not Game.objects.exists()
+
+
+def test_a_tournament_in_stages_exports_and_imports_as_its_sittings_and_games():
+    """Its games keep their stage's deal limit and tie rule; the tournament's own house rules
+    are the games' (what the importer checks), and the file exports again the same."""
+    tournament, _game = played_tie()
+    text = export_tournament_json([Tournament.objects.get(pk=tournament.pk)])
+    wipe()
+    import_results(text)
+    [again] = Game.objects.all()
+    assert (again.deal_limit, again.tie_deals, again.deals_played) == (2, 1, 3)
+    assert export_tournament_json([Tournament.objects.get()]) == text

@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from club.games import links
 from club.games.models import Change, PendingDeal, RejectedDeal, Round
-from club.games.services import DealEntry, load_seating
+from club.games.services import DealEntry, load_seating, record_deal, undo_last_deal
 from club.tournaments import selectors, services
 from tests.factories import start_game
 from tests.games.test_scorer_links import deal_post, scorer_url
@@ -174,3 +174,13 @@ def test_the_directors_board_shows_two_differing_entries(organiser_client):
     assert selectors.board_version(tournament, sitting) != before  # the board refreshes
     page = organiser_client.get(reverse("tournaments:board", args=[tournament.pk])).text
     assert "Deal 1: the two teams sent different entries; choose one" in page
+
+
+def test_a_rejection_notice_does_not_come_back_after_an_undo(table, organiser):
+    game, (first, phone_a), (second, phone_b) = table
+    phone_a.post(scorer_url(first, "scorer_send"), deal_post(game))
+    phone_b.post(scorer_url(second, "scorer_reject", 1), {"reason": "wrong piles"})
+    assert "rejected deal 1" in phone_a.get(scorer_url(first)).text
+    record_deal(game=game, number=1, entry=chitras_deal(game), user=organiser)
+    undo_last_deal(game=game, number=1, user=organiser)
+    assert "rejected deal 1" not in phone_a.get(scorer_url(first)).text

@@ -74,11 +74,19 @@ def test_a_game_under_a_tie_rule_never_ends_level(winners, extra):
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"tie_deals": 2}, "need a deal limit"),
         ({"deal_limit": 18, "tie_deals": -1}, "not -1"),
         ({"deal_limit": 18, "tie_deals": 25}, "0 to 24 extra deals"),
     ],
 )
-def test_a_tie_rule_needs_a_limit_and_a_sensible_number(kwargs, message):
+def test_a_tie_rule_needs_a_sensible_number(kwargs, message):
     with pytest.raises(core.RulesError, match=message):
         core.Rules(**kwargs)
+
+
+def test_without_a_deal_limit_a_tie_rule_never_ends_the_game_by_itself():
+    """A knockout on a tables sheet with no limit: the game ends when a team is out, and
+    the rule only stops time being called on a level game (club.games.services)."""
+    rules = core.Rules(tables_per_team=2, tie_deals=2)
+    state = play(rules, [0, 1])
+    assert state.leaders_level and not state.limit_reached
+    assert play(rules, [0, 0]).finished

@@ -10,12 +10,13 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from django.urls import reverse
 
 from club.games import services as scoring
-from club.games.models import Game
+from club.games.models import Game, Player
 from club.games.services import DealEntry, record_deal
 from club.scoring import rules as core
-from club.tournaments import selectors, services, stages
+from club.tournaments import seats, selectors, services, stages
 from club.tournaments.models import Sitting, Stage, Standing, TournamentEvent
 from club.tournaments.services import TournamentError
 from tests.tournaments.helpers import play_sitting, rng, win_game
@@ -367,3 +368,88 @@ def test_win_game_helper_still_ends_one_table_games():
     win_game(game, "Team 01")
     game.refresh_from_db()
     assert game.is_finished
+
+
+# --- What the review found (each a scenario that once went wrong) ----------------------
+
+
+def test_a_correction_that_levels_a_knockout_game_ended_by_time_plays_it_on():
+    tournament = event(teams=2, tables_per_team=6)
+    stage = stages.add_stage(
+        tournament=tournament, kind="knockout", qualifiers=2, deal_limit=6, tie_deals=1
+    )
+    stages.confirm_stage(stage=stage)
+    final = next_sitting(tournament)
+    game = final.games.get().game
+    level_then(game, 0, 0, 0, 1)  # team 1 three deals up, one down: 8 tables to 4
+    scoring.end_game(game=game)  # time: team 1 wins
+    game.refresh_from_db()
+    assert game.is_finished
+    # Deal 1 corrected: team 2 made it, so 6 tables each. A knockout cannot end level.
+    entry = scoring.stored_entries(game, scoring.load_seating(game))[1][0]
+    teams = list(game.teams.order_by("position"))
+    scoring.edit_deal(
+        game=game,
+        number=1,
+        entry=DealEntry(
+            points={0: 26, 1: 30},
+            declarer=teams[1].first_player_id,
+            bid=entry.bid,
+            trump=entry.trump,
+        ),
+    )
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS
+    assert selectors.bracket_of(stage).champion is None
+    level_then(game, 1)  # the next deal decides it
+    game.refresh_from_db()
+    assert game.is_finished and game.teams.get(position=1).place == 1
+
+
+def test_a_knockout_without_a_deal_limit_still_cannot_end_level():
+    tournament = event(teams=2, tables_per_team=6)
+    stage = stages.add_stage(tournament=tournament, kind="knockout", qualifiers=2)
+    assert (stage.deal_limit, stage.tie_deals) == (None, 2)
+    stages.confirm_stage(stage=stage)
+    game = next_sitting(tournament).games.get().game
+    level_then(game, 0, 1)
+    with pytest.raises(scoring.ScoringError, match="cannot end tied"):
+        scoring.end_game(game=game)
+
+
+def test_the_tie_rule_is_the_clubs_but_a_knockout_cannot_share():
+    tournament = event(teams=4)
+    with pytest.raises(TournamentError, match="only one team goes through"):
+        stages.add_stage(tournament=tournament, kind="knockout", qualifiers=4, tie_rule="shared")
+    groups = stages.add_stage(
+        tournament=tournament, kind="groups", sittings=1, tie_rule="play_on", tie_deals=3, rng=rng()
+    )
+    assert groups.tie_deals == 3
+    stages.confirm_stage(stage=groups)
+    assert {g.game.tie_deals for g in next_sitting(tournament).games.select_related("game")} == {3}
+
+
+def test_a_player_page_moves_when_the_next_sitting_is_drawn(client):
+    tournament = event(teams=4)
+    play_sitting(next_sitting(tournament))
+    anu = Player.objects.get(name="Anu Indu")
+    url = reverse("tournaments:player", args=[tournament.pk, anu.pk])
+    tournament.refresh_from_db()
+    version = seats.page_version(tournament)
+    assert client.get(url, {"version": version}).status_code == 204
+    services.propose_sitting(tournament=tournament, rng=rng())
+    fresh = client.get(url, {"version": version})
+    assert fresh.status_code == 200 and "is drawn, not confirmed yet" in fresh.text
+
+
+def test_adjusting_a_confirmed_stage_says_why_nothing_changed(organiser_client):
+    tournament = event(teams=4)
+    stage = stages.add_stage(tournament=tournament, kind="knockout", qualifiers=4, rng=rng())
+    stages.confirm_stage(stage=stage)
+    url = reverse("tournaments:stage_seeds", args=[tournament.pk, 1])
+    answer = organiser_client.post(url, {f"seed{t}": "1" for t in stage.seeds}, follow=True)
+    assert "is confirmed already" in answer.text
+    answer = organiser_client.post(
+        reverse("tournaments:stage_groups", args=[tournament.pk, 1]), {}, follow=True
+    )
+    assert "is confirmed already" in answer.text

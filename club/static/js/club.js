@@ -36,7 +36,9 @@
   // A search box that narrows a list as one types (input[data-filter] names the items,
   // each with its words in data-filter-text); without scripts the form asks the server.
   function searchKey(text) {
-    return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim();
+    // As club.scoring.names.search_key: case folded (final sigma, sharp s), accents gone.
+    return text.toLowerCase().replace(/ς/g, "σ").replace(/ß/g, "ss").normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim();
   }
   document.addEventListener("input", function (event) {
     var box = event.target;
