@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from club.games.models import Player
-from club.tournaments import selectors, services
+from club.tournaments import seats, services
 from tests.tournaments.helpers import make_tournament, play_sitting, rng, win_game
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +89,7 @@ def test_the_players_page_refreshes_like_the_public_pages(client):
     tournament, sitting = seated()
     url = player_url(tournament, "Anu")
     tournament.refresh_from_db()
-    version = selectors.live_version(tournament)
+    version = seats.page_version(tournament)
     assert client.get(url, {"version": version}).status_code == 204
     win_game(game_of(sitting, "Anu").game, "Anu & Biju")
     fresh = client.get(url, {"version": version})
