@@ -8,11 +8,13 @@ a fixed number of queries whatever the size of the tournament or its history.
 
 from __future__ import annotations
 
-from django.db.models import Max, Prefetch
+from dataclasses import dataclass, field
 
-from club.games.models import PLAYER_FIELDS, GameTeam, Player, Scoring, in_a_seat
+from django.db.models import Max
+
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Scoring, in_a_seat
 from club.games.selectors import url_maker
-from club.games.services import Seating
+from club.scoring import rules as core
 from club.scoring.names import search_key
 from club.tournaments.models import (
     Bye,
@@ -33,11 +35,101 @@ def page_version(tournament: Tournament) -> str:
     return f"{live_version(tournament)}.{newest or 0}"
 
 
-def _seated_teams() -> Prefetch:
-    return Prefetch(
-        "game__teams",
-        queryset=GameTeam.objects.select_related("team", *PLAYER_FIELDS).order_by("position"),
-    )
+@dataclass
+class Table:
+    """A game of a sitting as these pages read it: plain values, two queries for any number."""
+
+    sitting: int  # its number
+    label: str
+    game: int
+    url: str
+    finished: bool
+    deals_played: int
+    deal_limit: int | None
+    points: bool
+    dealer_seat: int
+    team_size: int
+    # (team id, team name, tables, score, place, [(player id, name), ...]) in seat order
+    teams: list[tuple] = field(default_factory=list)
+
+    @property
+    def sitting_title(self) -> str:
+        return Sitting.title(self.sitting)
+
+    def seated(self) -> list[tuple[int, str]]:
+        """The players in play order (club.scoring.rules.seat_order)."""
+        return [
+            self.teams[team][5][partner]
+            for team, partner in core.seat_order(len(self.teams), self.team_size)
+        ]
+
+
+def _tables(placed) -> list[Table]:
+    """The games of ``placed`` (SittingGame rows, in order) with their teams and players."""
+    game_url = url_maker("games:detail")
+    tables = {
+        game: Table(
+            number,
+            label,
+            game,
+            game_url(game),
+            status == Game.Status.FINISHED,
+            deals,
+            limit,
+            scoring == Scoring.POINTS,
+            dealer,
+            size,
+        )
+        for number, label, game, status, deals, limit, scoring, dealer, size in placed.values_list(
+            "sitting__number",
+            "table_label",
+            "game_id",
+            "game__status",
+            "game__deals_played",
+            "game__deal_limit",
+            "game__scoring",
+            "game__dealer_seat",
+            "game__team_size",
+        )
+    }
+    seats = [value for seat in PLAYER_FIELDS for value in (f"{seat}_id", f"{seat}__name")]
+    for game, team, name, tables_held, score, place, *players in (
+        GameTeam.objects.filter(game_id__in=tables)
+        .order_by("game_id", "position")
+        .values_list("game_id", "team_id", "team__name", "tables", "score", "place", *seats)
+    ):
+        pairs = [(players[at], players[at + 1]) for at in range(0, 8, 2) if players[at] is not None]
+        tables[game].teams.append((team, name, tables_held, score, place, pairs))
+    return list(tables.values())
+
+
+def _as_player_sees(table: Table, player_id: int | None, team_id: int) -> dict:
+    """A table as a player of team ``team_id`` reads it: seat, partners, opponents, figures."""
+    seated = table.seated()
+    seat = next((at for at, (pk, _name) in enumerate(seated) if pk == player_id), None)
+    own = next(team for team in table.teams if team[0] == team_id)
+    return {
+        "table": table,
+        "seat": None if seat is None else seat + 1,
+        "seats": len(seated),
+        "partners": [name for pk, name in own[5] if pk != player_id],
+        "team": own[1],
+        "opponents": [
+            {"team": team[1], "players": [name for _pk, name in team[5]]}
+            for team in table.teams
+            if team[0] != team_id
+        ],
+        "figures": [
+            {
+                "team": team[1],
+                "figure": team[3] if table.points else team[2],
+                "own": team[0] == team_id,
+                "place": team[4],
+            }
+            for team in table.teams
+        ],
+        "dealer": None if table.finished else seated[table.dealer_seat][1],
+    }
 
 
 def entry_of(tournament: Tournament, player: Player) -> TournamentTeam | None:
@@ -61,40 +153,6 @@ def running_entries(player: Player) -> list[TournamentTeam]:
     )
 
 
-def _table(placed: SittingGame, player: Player | None, team_id: int) -> dict:
-    """A game of the sitting as a player reads it: seat, partners, opponents, the score."""
-    game = placed.game
-    teams = list(game.teams.all())
-    seating = Seating(teams, game.rules)
-    points = game.scoring == Scoring.POINTS
-    own = next(team for team in teams if team.team_id == team_id)
-    seat = seating.seat_of(player.pk) if player is not None else None
-    return {
-        "placed": placed,
-        "game": game,
-        "seat": None if seat is None else seat + 1,
-        "seats": len(seating.players),
-        "partners": [p.name for p in own.players if player is None or p.pk != player.pk],
-        "team": own.team.name,
-        "opponents": [
-            {"team": team.team.name, "players": [p.name for p in team.players]}
-            for team in teams
-            if team.team_id != team_id
-        ],
-        "figures": [
-            {
-                "team": team.team.name,
-                "figure": team.score if points else team.tables,
-                "own": team.team_id == team_id,
-                "place": team.place,
-            }
-            for team in teams
-        ],
-        "points": points,
-        "dealer": seating.players[game.dealer_seat].name if not game.is_finished else None,
-    }
-
-
 def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -> dict:
     """What a player's page shows: the sitting in play, the one drawn next, and their games."""
     sitting = current_sitting(tournament)
@@ -107,23 +165,17 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
         "sitting": sitting,
         "live_version": page_version(tournament),
     }
-    games = list(
-        SittingGame.objects.filter(sitting__tournament=tournament, game__teams__team_id=team_id)
-        .select_related("sitting", "game")
-        .prefetch_related(_seated_teams())
-        .order_by("-sitting__number")
+    tables = _tables(
+        SittingGame.objects.filter(
+            sitting__tournament=tournament, game__teams__team_id=team_id
+        ).order_by("-sitting__number")
     )
-    context["now"] = next(
-        (
-            _table(placed, player, team_id)
-            for placed in games
-            if placed.sitting_id == getattr(sitting, "pk", None)
-        ),
-        None,
-    )
+    now_number = sitting.number if sitting is not None else None
+    now = next((table for table in tables if table.sitting == now_number), None)
+    context["now"] = _as_player_sees(now, player.pk, team_id) if now is not None else None
     context["bye"] = (
         sitting is not None
-        and context["now"] is None
+        and now is None
         and Bye.objects.filter(sitting=sitting, entry=entry).exists()
     )
     proposed = tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
@@ -133,9 +185,9 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
         )
         context["proposed"] = {"sitting": proposed, "table": table}
     context["played"] = [
-        _table(placed, player, team_id)
-        for placed in games
-        if placed.sitting_id != getattr(sitting, "pk", None) or placed.game.is_finished
+        _as_player_sees(table, player.pk, team_id)
+        for table in tables
+        if table is not now or table.finished
     ]
     return context
 
@@ -156,39 +208,34 @@ def draw_page(tournament: Tournament, query: str = "") -> dict:
         return context
     player_url = url_maker("tournaments:player", tournament.pk)
     wanted = search_key(query) if query.strip() else ""
-    for placed in (
-        SittingGame.objects.filter(sitting=sitting)
-        .select_related("game")
-        .prefetch_related(_seated_teams())
-        .order_by("position")
-    ):
-        teams = [
-            {
-                "team": team.team.name,
-                "players": [{"name": p.name, "url": player_url(p.pk)} for p in team.players],
-            }
-            for team in placed.game.teams.all()
-        ]
-        names = [team["team"] for team in teams] + [
-            player["name"] for team in teams for player in team["players"]
-        ]
-        if wanted and not any(wanted in search_key(name) for name in names):
+
+    def side(name: str, players) -> dict:
+        return {
+            "team": name,
+            "players": [{"name": player, "url": player_url(pk)} for pk, player in players],
+            "search": [name, *(player for _pk, player in players)],
+        }
+
+    for table in _tables(SittingGame.objects.filter(sitting=sitting).order_by("position")):
+        teams = [side(team[1], team[5]) for team in table.teams]
+        words = [word for team in teams for word in team["search"]]
+        if wanted and not any(wanted in search_key(word) for word in words):
             continue
         context["tables"].append(
-            {"label": placed.table_label, "game": placed.game, "teams": teams, "search": names}
+            {"label": table.label, "url": table.url, "teams": teams, "search": words}
         )
-    for bye in Bye.objects.filter(sitting=sitting).select_related(
-        "entry__team", *(f"entry__team__{seat}" for seat in PLAYER_FIELDS)
+    seats = [
+        value
+        for seat in PLAYER_FIELDS
+        for value in (f"entry__team__{seat}_id", f"entry__team__{seat}__name")
+    ]
+    for name, *players in Bye.objects.filter(sitting=sitting).values_list(
+        "entry__team__name", *seats
     ):
-        names = [bye.entry.team.name, *(p.name for p in bye.entry.team.players)]
-        if not wanted or any(wanted in search_key(name) for name in names):
-            context["byes"].append(
-                {
-                    "team": bye.entry.team.name,
-                    "players": [
-                        {"name": p.name, "url": player_url(p.pk)} for p in bye.entry.team.players
-                    ],
-                    "search": names,
-                }
-            )
+        bye = side(
+            name,
+            [(players[at], players[at + 1]) for at in range(0, 8, 2) if players[at] is not None],
+        )
+        if not wanted or any(wanted in search_key(word) for word in bye["search"]):
+            context["byes"].append(bye)
     return context
