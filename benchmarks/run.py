@@ -153,6 +153,36 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             "GET seats?q=…, public",
             lambda: pub.get(f"/tournaments/{t.pk}/seats/", {"q": player.name[:4]}),
         )
+        # Every other page a user can open (issue 14): each bounded, so none grows with
+        # the club's history.
+        sitting = t.sittings.exclude(pk=world.bench_sitting.pk).order_by("-number").first()
+        run("home page", "GET /, public", lambda: pub.get("/"))
+        run("home page, a later page", "GET /?page=3, public", lambda: pub.get("/", {"page": 3}))
+        run("the register", "GET /players/, public", lambda: pub.get("/players/"))
+        run(
+            "the register, a search",
+            "GET /players/?q=…, public",
+            lambda: pub.get("/players/", {"q": player.name[:5]}),
+        )
+        run("tournaments", "GET /tournaments/, public", lambda: pub.get("/tournaments/"))
+        run(
+            "a sitting",
+            "GET a sitting's page, public",
+            lambda: pub.get(f"/tournaments/{t.pk}/sittings/{sitting.number}/"),
+        )
+        run(
+            "a sitting's score sheets",
+            "GET sheets, organiser (codes)",
+            lambda: org.get(f"/tournaments/{t.pk}/sittings/{sitting.number}/sheets/"),
+        )
+        run(
+            "projector", "GET projector, public", lambda: pub.get(f"/tournaments/{t.pk}/projector/")
+        )
+        run(
+            "printed standings", "GET print, public", lambda: pub.get(f"/tournaments/{t.pk}/print/")
+        )
+        run("rules page", "GET /rules/, public", lambda: pub.get("/rules/"))
+        run("admin: games", "GET the admin's game list", lambda: org.get("/admin/games/game/"))
         run(
             "player leaderboard",
             "GET, public, first page",

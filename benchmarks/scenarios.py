@@ -136,8 +136,8 @@ def find_world() -> World:
         counts[first] = counts.get(first, 0) + 1
         counts[second] = counts.get(second, 0) + 1
     player_id = max(counts, key=lambda pk: (counts[pk], -pk))
-    user, _ = get_user_model().objects.get_or_create(
-        username="bench-organiser", defaults={"is_staff": True}
+    user, _ = get_user_model().objects.update_or_create(
+        username="bench-organiser", defaults={"is_staff": True, "is_superuser": True}
     )
     organiser = Client()
     organiser.force_login(user)

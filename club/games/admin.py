@@ -70,6 +70,10 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["label", "status", "deals_played", "winner", "created_at"]
     list_filter = ["status"]
     search_fields = ["label"]
+    # The winner's team in the same query; no count of every game ever (a federation's
+    # tens of thousands) beside the filtered one.
+    list_select_related = ["winner__team"]
+    show_full_result_count = False
     readonly_fields = [
         "status",
         "first_dealer_seat",
@@ -80,6 +84,7 @@ class GameAdmin(admin.ModelAdmin):
         # The forms of play: like every house rule, kept as the game was played.
         *FORM_OF_PLAY_FIELDS,
         "deal_limit",
+        "tie_deals",
         "deals_played",
         "dealer_seat",
         "winner",

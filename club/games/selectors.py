@@ -7,12 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from club.games.models import Change, Doubling, Game, LedgerEntry, Pile, Round, Trump
+from club.games.models import Change, Doubling, Game, GameTeam, LedgerEntry, Pile, Round, Trump
 from club.games.services import Seating, load_seating
 from club.scoring import rules as core
+from club.web.paging import page_of
 
 TEAM_COLOURS = ["#c0392b", "#1f6fb2", "#1e8449", "#8e44ad"]
 
@@ -291,3 +293,32 @@ def in_play_before(game: Game, seating: Seating, number: int) -> list[int]:
         )
     )
     return [team.position for team in seating.teams if balances.get(team.pk, 0) > 0]
+
+
+# --- The games list --------------------------------------------------------------
+
+IN_PROGRESS_SHOWN = 60  # more than a federation's busiest night has tables
+FINISHED_PER_PAGE = 30
+
+
+def game_list_page(number: int = 1) -> dict:
+    """The home page's games: up to :data:`IN_PROGRESS_SHOWN` being played (newest first),
+    and one page of the finished ones, latest finished first. Five queries at any size."""
+    cards = Prefetch("teams", queryset=GameTeam.objects.select_related("team").order_by("position"))
+    playing = Game.objects.filter(status=Game.Status.IN_PROGRESS)
+    finished = (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .select_related("winner__team")
+        .prefetch_related(cards)
+        .order_by("-finished_at", "-id")
+    )
+    page = page_of(finished, number, FINISHED_PER_PAGE)
+    return {
+        "in_progress": list(
+            playing.prefetch_related(cards).order_by("-created_at", "-id")[:IN_PROGRESS_SHOWN]
+        ),
+        "in_progress_count": playing.count(),
+        "in_progress_shown": IN_PROGRESS_SHOWN,
+        "finished": page.items,
+        "page": page,
+    }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -11,29 +10,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from club.games import links, services
+from club.games import links, selectors, services
 from club.games.forms import DealForm, NewGameForm, form_of_play_words
 from club.games.idempotency import one_time
-from club.games.models import Game, GameTeam, Player
+from club.games.models import Game, Player
 from club.games.selectors import attach_seating, game_page, in_play_before
 from club.games.services import ScoringError, describe, entry_from_round, load_seating
 from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
+from club.web.paging import page_number
 from club.web.posts import posted_deal_number
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = Game.objects.select_related("winner__team").prefetch_related(
-        Prefetch("teams", queryset=GameTeam.objects.select_related("team").order_by("position"))
-    )
-    return render(
-        request,
-        "games/list.html",
-        {
-            "in_progress": [g for g in games if not g.is_finished],
-            "finished": [g for g in games if g.is_finished],
-        },
-    )
+    """The games: those being played first, then the finished ones a page at a time, so
+    the page is the same size in a club's first week and its tenth year."""
+    return render(request, "games/list.html", selectors.game_list_page(page_number(request)))
 
 
 @organiser_required

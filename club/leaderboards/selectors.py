@@ -67,6 +67,7 @@ from club.leaderboards.models import (
     TeamTotals,
 )
 from club.tournaments.seats import running_entries
+from club.web.paging import page_of
 
 
 @dataclass(frozen=True)
@@ -456,52 +457,59 @@ def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 16
     }
 
 
-PROFILE_GAMES = 50
+PROFILE_GAMES = 50  # a page of the profile's games
+CHART_GAMES = 200  # the rating chart's points: the latest rated games
 
 
-def player_profile(player: Player) -> dict:
-    """What the profile shows: details, rating, form, figures and the latest games.
+def player_profile(player: Player, page: int = 1) -> dict:
+    """What the profile shows: details, rating, form, figures and a page of games.
 
-    The figures are the player's maintained totals; the games listed are the
-    latest :data:`PROFILE_GAMES`, so a long career costs the same as a short one.
+    The figures are the player's maintained totals; the games are shown
+    :data:`PROFILE_GAMES` a page, the chart the latest :data:`CHART_GAMES`
+    rated games; so a long career costs the same as a short one.
     """
     totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
     row = Row(subject=player, rating=None, **(totals or {}))
     rating = PlayerRating.objects.filter(player=player).first()
     row.rating = rating.rating if rating else None
     mine = GameTeam.objects.filter(in_a_seat(player))
-    seats = list(
+    ordered = (
         mine.select_related("game", "team", *PLAYER_FIELDS)
-        .annotate(
-            teams_at_game=_count(GameTeam.objects.filter(game=OuterRef("game"))),
-        )
-        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")[
-            :PROFILE_GAMES
-        ]
+        .annotate(teams_at_game=_count(GameTeam.objects.filter(game=OuterRef("game"))))
+        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
     )
-    lines = [
-        GameLine(
+    games = page_of(ordered, page, PROFILE_GAMES)
+
+    def line(seat) -> GameLine:
+        return GameLine(
             game_team=seat,
             partners=[other for other in seat.players if other.pk != player.pk],
             teams=seat.teams_at_game,
         )
-        for seat in seats
-    ]
-    finished = [line for line in lines if line.game.is_finished]
-    changes = list(RatingChange.objects.filter(player=player).order_by("position"))
+
+    lines = [line(seat) for seat in games.items]
+    # The form: the latest five finished games, whichever page is read. The first page
+    # holds them unless the player's latest games are still being played.
+    latest = [item for item in lines if item.game.is_finished][:5] if games.number == 1 else []
+    if len(latest) < 5 and games.total > len(latest) + sum(
+        1 for item in lines if not item.game.is_finished
+    ):
+        latest = [line(seat) for seat in ordered.filter(game__status=Game.Status.FINISHED)[:5]]
+    changes = list(RatingChange.objects.filter(player=player).order_by("-position")[:CHART_GAMES])
+    changes.reverse()
     change_by_game = {change.game_id: change for change in changes}
-    for line in lines:
-        change = change_by_game.get(line.game.pk)
-        line.rating_delta = None if change is None else change.after - change.before
-    games_count = mine.count()  # always asked, so the page's queries are the same for all
+    for item in lines:
+        change = change_by_game.get(item.game.pk)
+        item.rating_delta = None if change is None else change.after - change.before
     return {
         "player": player,
         "figures": row,
         "rating": rating,
-        "form": [line.badge for line in finished[:5]],
+        "form": [item.badge for item in latest],
         "chart": rating_chart(changes),
         "games": lines,
-        "games_count": games_count,
+        "games_page": games,
+        "games_count": games.total,
         # Tournaments being played now: the player's page there says where they sit.
         "playing_in": running_entries(player),
     }

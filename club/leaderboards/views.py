@@ -5,6 +5,8 @@ Reading is public; every write is for organisers and goes through one service.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,6 +20,9 @@ from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm
 from club.leaderboards.services import PlayerImportError, RegisterError
 from club.tournaments.models import Tournament
 from club.web.auth import is_organiser, organiser_required
+from club.web.paging import kept_query, page_number, page_of
+
+REGISTER_PER_PAGE = 50  # the register a page at a time: 5,000 players at a federation
 
 
 def _partial(request: HttpRequest, template: str, part: str) -> str:
@@ -31,10 +36,16 @@ def player_list(request: HttpRequest) -> HttpResponse:
     form = RegisterSearchForm(request.GET)
     data = form.cleaned_data if form.is_valid() else {}
     players = selectors.register(search=data.get("q", ""), active=data.get("active", ""))
+    page = page_of(players, page_number(request), REGISTER_PER_PAGE, kept_query(request))
     return render(
         request,
         _partial(request, "leaderboards/players.html", "results"),
-        {"form": form, "players": players, "can_write": is_organiser(request.user)},
+        {
+            "form": form,
+            "players": page.items,
+            "page": page,
+            "can_write": is_organiser(request.user),
+        },
     )
 
 
@@ -162,7 +173,8 @@ def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
     version = selectors.live_version(player)
     if _not_modified(request, version):
         return HttpResponse(status=204)
-    context = selectors.player_profile(player)
+    context = selectors.player_profile(player, page_number(request))
+    context["games_page"] = replace(context["games_page"], query=kept_query(request))
     context["live_version"] = version
     context["can_write"] = is_organiser(request.user)
     return render(request, _partial(request, "leaderboards/player.html", "live"), context)

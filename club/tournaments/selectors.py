@@ -27,6 +27,7 @@ from club.tournaments.models import (
     TournamentEvent,
     TournamentTeam,
 )
+from club.web.paging import page_of
 
 
 def format_points(value: Decimal) -> str:
@@ -330,12 +331,24 @@ def sitting_page(sitting: Sitting) -> dict:
     return context
 
 
-def tournament_lists() -> dict:
-    tournaments = list(Tournament.objects.all())
+FINISHED_PER_PAGE = 25
+
+
+def tournament_lists(number: int = 1) -> dict:
+    """Running and upcoming tournaments, and a page of the finished ones (newest first)."""
+    current = list(
+        Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("-starts_on", "-id")
+    )
+    page = page_of(
+        Tournament.objects.filter(status=Tournament.Status.FINISHED).order_by("-starts_on", "-id"),
+        number,
+        FINISHED_PER_PAGE,
+    )
     return {
-        "running": [t for t in tournaments if t.status == Tournament.Status.RUNNING],
-        "upcoming": [t for t in tournaments if t.status == Tournament.Status.DRAFT],
-        "finished": [t for t in tournaments if t.status == Tournament.Status.FINISHED],
+        "running": [t for t in current if t.status == Tournament.Status.RUNNING],
+        "upcoming": [t for t in current if t.status == Tournament.Status.DRAFT],
+        "finished": page.items,
+        "page": page,
     }
 
 

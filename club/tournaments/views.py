@@ -38,6 +38,7 @@ from club.tournaments.models import Sitting, Stage, Standing, Tournament, Tourna
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
 from club.web.net import phones_cannot_reach
+from club.web.paging import page_number
 
 
 def _not_modified(request: HttpRequest, version: str) -> bool:
@@ -46,7 +47,9 @@ def _not_modified(request: HttpRequest, version: str) -> bool:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html", selectors.tournament_lists())
+    return render(
+        request, "tournaments/list.html", selectors.tournament_lists(page_number(request))
+    )
 
 
 @organiser_required

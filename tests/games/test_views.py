@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from club.games.models import Change, Game, Round
 from club.games.services import DealEntry, load_seating, record_deal
+from club.scoring import rules as core
 from tests.factories import deal_form, start_game
 
 pytestmark = pytest.mark.django_db
@@ -28,11 +29,47 @@ class TestGameList:
         assert game.label in response.text
         assert "No game has finished yet." in response.text
 
-    def test_list_query_count_does_not_grow_with_games(self, client, django_assert_max_num_queries):
+    def test_list_query_count_does_not_grow_with_games(self, client, django_assert_num_queries):
+        # Being played: their list, its teams and their count; finished: their count, a
+        # page, its teams.
         for _ in range(5):
             start_game(3)
-        with django_assert_max_num_queries(4):
+        finished(2)
+        with django_assert_num_queries(6):
             client.get(reverse("games:list"))
+        finished(40)
+        with django_assert_num_queries(6):
+            client.get(reverse("games:list"))
+
+    def test_finished_games_are_paged_latest_first_and_a_bad_page_reads_the_first(self, client):
+        games = finished(31)
+        first = client.get(reverse("games:list")).text
+        assert games[-1].label in first and games[0].label not in first
+        assert "Page 1 of 2 (31 in all)" in first and 'href="?page=2"' in first
+        second = client.get(reverse("games:list"), {"page": "2"}).text
+        assert games[0].label in second and "In progress" not in second
+        assert 'href="?page=1"' in second
+        for bad in ("0", "-3", "two", "99999999"):
+            page = client.get(reverse("games:list"), {"page": bad})
+            assert page.status_code == 200
+            assert ("Page 1 of 2" in page.text) or ("Page 2 of 2" in page.text)
+
+
+def finished(count: int) -> list:
+    """``count`` games of one table a team, each won in its one deal, oldest first."""
+    games = []
+    for _ in range(count):
+        game = start_game(2, rules=core.Rules(tables_per_team=1))
+        seating = load_seating(game)
+        record_deal(
+            game=game,
+            number=1,
+            entry=DealEntry(
+                points={0: 56, 1: 0}, declarer=seating.players[0].pk, bid=28, trump="spades"
+            ),
+        )
+        games.append(game)
+    return games
 
 
 class TestNewGame:

@@ -255,5 +255,8 @@ def test_profile_lists_the_latest_games_only(client, club, monkeypatch):
     response = client.get(anu.get_absolute_url())
     assert len(response.context["games"]) == 2
     assert response.context["games_count"] == 4
-    assert "The latest 2 of 4 games." in response.content.decode()
+    assert "Page 1 of 2 (4 in all)" in response.content.decode()
+    second = client.get(anu.get_absolute_url(), {"page": "2"})
+    assert len(second.context["games"]) == 2 and second.context["games_page"].number == 2
+    assert second.context["form"] == response.context["form"]  # the latest, on every page
     assert response.context["figures"].played == 3

@@ -134,7 +134,7 @@ QUERIES = {
     "player leaderboard": 4,  # live version, tournaments for the filter, count, page
     "team leaderboard": 4,
     "player leaderboard, one tournament": 4,
-    "register": 1,
+    "register": 2,  # its count and one page (issue 14)
     "player profile": 9,  # with the tournaments being played now (issue 13)
 }
 

@@ -41,11 +41,13 @@ ALLOWED = {
     "tr": {"class"},
     "td": {"class"},
     "th": {"class", "scope"},
-    "a": {"href"},
-    "span": {"class", "title"},
+    "a": {"href", "class"},
+    "span": {"class", "title", "aria-hidden"},
     "b": set(),
     "div": {"class"},
     "li": {"class"},
+    "ul": {"class"},
+    "strong": set(),
 }
 
 
@@ -205,3 +207,29 @@ def test_leaderboard_rows_and_a_profiles_games_with_hostile_names(kind):
         for index, name in enumerate(HOSTILE)
     ]
     only_own_markup(board_tags.profile_games(lines), HOSTILE)
+
+
+def test_the_home_pages_game_cards_with_hostile_names():
+    class Teams(list):
+        def all(self):
+            return self
+
+    games = []
+    for index, name in enumerate(HOSTILE):
+        teams = Teams(
+            SimpleNamespace(pk=10 * index + seat, team=SimpleNamespace(name=n), tables=t, score=0)
+            for seat, (n, t) in enumerate([(name, 0), (HOSTILE[0], 4)])
+        )
+        games.append(
+            SimpleNamespace(
+                pk=index + 1,
+                label=name,
+                deals_played=index,
+                scoring="tables",
+                teams=teams,
+                winner_id=teams[1].pk if index % 2 else None,
+                winner=SimpleNamespace(team=teams[1].team),
+            )
+        )
+    markup = only_own_markup(club_tags.game_cards(games), [*HOSTILE, HOSTILE[0]])
+    assert [tag for tag, _attrs in markup.elements].count("a") == len(HOSTILE)

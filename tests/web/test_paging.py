@@ -1,0 +1,69 @@
+"""Long lists a page at a time (issue 14, What to build 2): the register of players, the
+finished tournaments, a player's games and the home page's finished games are read a count
+and one page at a time, so no page grows with the club's history."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import RequestFactory
+from django.urls import reverse
+
+from club.games.models import Player
+from club.tournaments.models import Tournament
+from club.web.paging import kept_query, page_number, page_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("raw", "number"),
+    [("2", 2), ("1", 1), ("0", 1), ("-1", 1), ("two", 1), ("", 1), ("9" * 20, 1), ("٣", 1)],
+)
+def test_a_page_number_is_a_whole_number_from_1(raw, number):
+    assert page_number(RequestFactory().get("/", {"page": raw})) == number
+
+
+def test_the_pager_keeps_the_search_but_not_the_page_or_the_poll():
+    request = RequestFactory().get("/", {"q": "Anu & co", "page": "3", "version": "9"})
+    assert kept_query(request) == "q=Anu+%26+co"
+
+
+def test_a_page_past_the_end_reads_the_last():
+    for name in ("Anu", "Biju", "Chitra"):
+        Player.objects.create(name=name)
+    page = page_of(Player.objects.order_by("name"), 7, 2)
+    assert (page.number, page.pages, page.total) == (2, 2, 3)
+    assert [p.name for p in page.items] == ["Chitra"]
+    assert page.previous_link == "?page=1" and page.next_link == ""
+
+
+def test_the_register_is_paged_and_keeps_its_search(client):
+    for number in range(120):
+        Player.objects.create(name=f"Player {number:03d}")
+    first = client.get(reverse("leaderboards:players"))
+    assert first.text.count('class="register-name"') == 50
+    assert "120 players" in first.text and "Page 1 of 3 (120 in all)" in first.text
+    found = client.get(reverse("leaderboards:players"), {"q": "Player 0", "page": "2"})
+    # "Player 0" finds Player 000 to 099: 100, two pages of them.
+    assert "100 players" in found.text and "Page 2 of 2 (100 in all)" in found.text
+    assert found.text.count('class="register-name"') == 50
+    assert 'href="?q=Player+0&amp;page=1"' in found.text
+
+
+def test_finished_tournaments_are_paged(client):
+    for number in range(30):
+        Tournament.objects.create(
+            name=f"Cup {number:02d}",
+            starts_on=datetime.date(2026, 1, 1) + datetime.timedelta(days=number),
+            status=Tournament.Status.FINISHED,
+        )
+    Tournament.objects.create(
+        name="Running cup", starts_on=datetime.date(2026, 12, 1), status="running"
+    )
+    first = client.get(reverse("tournaments:list")).text
+    assert "Cup 29" in first and "Cup 04" not in first and "Running cup" in first
+    assert "Page 1 of 2 (30 in all)" in first
+    second = client.get(reverse("tournaments:list"), {"page": "2"}).text
+    assert "Cup 04" in second and "Running cup" in second
