@@ -132,6 +132,35 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
         }
     )
+
+
+def cache_settings(url: str) -> dict:
+    """The ``pages`` cache (club.web.pages) from DJANGO_CACHE_URL: this process's memory
+    by default; ``redis://host:6379/0`` for a Redis shared by several app servers;
+    ``none`` to keep no page."""
+    if not url or url == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "club-pages",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "club-pages",
+        }
+    if url == "none":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(
+        f"DJANGO_CACHE_URL must be redis://host:port/db, locmem or none, not {url!r}."
+    )
+
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": cache_settings(os.environ.get("DJANGO_CACHE_URL", "")),
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # /health/ answers 503 "disk": "full" when a disk it watches has less free space

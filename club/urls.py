@@ -11,6 +11,7 @@ from django.views.i18n import set_language
 
 from club.middleware import DatabaseLostMiddleware
 from club.ops.health import database_status, disk_status
+from club.web.language import choose_language
 
 
 def server_error(request):
@@ -38,6 +39,7 @@ def health(request):
 urlpatterns = [
     path("health/", health, name="health"),
     path("language/", set_language, name="set_language"),
+    path("language/choose/", choose_language, name="choose_language"),
     path("admin/", admin.site.urls),
     # No password reset by email: the club has no mail server; an admin resets passwords.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

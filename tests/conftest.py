@@ -1,10 +1,20 @@
 import os
 
 import pytest
+from django.core.cache import caches
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM
 # would otherwise refuse to be called from the live-server tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(autouse=True)
+def no_page_from_another_test():
+    """Each test's database starts again at id 1: the pages one test cached (club.web.pages)
+    must not meet the next test's pages under the same key."""
+    caches["pages"].clear()
+    yield
+    caches["pages"].clear()
 
 
 @pytest.fixture(autouse=True)

@@ -22,12 +22,13 @@ PUBLIC = "public"  # anyone may read it
 ORGANISER = "organiser"  # staff only; everyone else is sent to log in and nothing changes
 SCORER = "scorer"  # whoever holds a working scorer link of the game
 SIGNED_IN = "signed in"  # any logged-in account
-ANYONE = "anyone"  # a post anyone may send: the language choice
+ANYONE = "anyone"  # the language choice, by a post (Django's) or a get (the pages' own)
 
 # url name -> (rule, methods, kwargs key); the kwargs come from the world below.
 RULES = {
     "health": (PUBLIC, ["get"], None),
     "set_language": (ANYONE, ["post"], None),
+    "choose_language": (ANYONE, ["get"], None),
     "login": (PUBLIC, ["get"], None),
     "logout": (SIGNED_IN, [], None),
     "password_change": (SIGNED_IN, ["get"], None),
@@ -313,6 +314,15 @@ def test_anyone_may_choose_the_language(role, world, clients):
     response = clients[role].post(reverse("set_language"), {"language": "ml", "next": "/"})
     assert response.status_code == 302
     assert response.cookies["django_language"].value == "ml"
+    # The footer's switch, a plain GET with no token (club.web.language), does the same,
+    # and goes back only to a page of this site.
+    response = clients[role].get(reverse("choose_language"), {"language": "th", "next": "/rules/"})
+    assert response.status_code == 302 and response["Location"] == "/rules/"
+    assert response.cookies["django_language"].value == "th"
+    away = clients[role].get(
+        reverse("choose_language"), {"language": "xx", "next": "https://evil.example/"}
+    )
+    assert away["Location"] == "/" and "django_language" not in away.cookies
 
 
 def every_row():

@@ -27,16 +27,22 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
-# A public read of the game page or of its live fragment: the game, its seating
-# (teams with their players), its deals, their piles, their ledger and the
-# latest changes.
-GAME_PAGE = 6
+# A public read of the game page or of its live fragment, rendered: its key
+# (club.web.pages: the game's version and the club's), then the game, its
+# seating (teams with their players), its deals, their piles, their ledger and
+# the latest changes.
+GAME_PAGE = 8
+# The same page again, kept under its key: the key's two queries only.
+GAME_PAGE_KEPT = 2
 # A live poll that already shows the newest version: the game's version only.
 GAME_POLL_UNCHANGED = 1
-# The tournament page: the tournament, its confirmed sittings, every team of
-# their games, the byes, the standings, the live version and its stages.
-TOURNAMENT_PAGE = 7
-TOURNAMENT_LIVE = 6
+# The tournament page, rendered: its key (the tournament, its live version, its
+# newest line of history, the club's version), then the tournament, its
+# confirmed sittings, every team of their games, the byes, the standings, the
+# live version and its stages.
+TOURNAMENT_PAGE = 11
+TOURNAMENT_LIVE = 10
+TOURNAMENT_KEPT = 4
 TOURNAMENT_POLL_UNCHANGED = 2
 # Recording a deal through the organiser's form (htmx): session and user, the
 # game and its seating for the form; then in one transaction the locked game,
@@ -246,3 +252,29 @@ class TestTournamentPages:
             unchanged.append(count)
         assert changed == [TOURNAMENT_LIVE, TOURNAMENT_LIVE]
         assert unchanged == [TOURNAMENT_POLL_UNCHANGED, TOURNAMENT_POLL_UNCHANGED]
+
+
+class TestKeptPages:
+    """Read again, a public page comes from the pages cache under its key (club.web.pages):
+    the same bytes as its render, for the key's queries only."""
+
+    def test_the_game_page(self, client, short_and_long_games):
+        for game in short_and_long_games:
+            url = game.get_absolute_url()
+            _count, first = counted(lambda url=url: client.get(url))
+            count, again = counted(lambda url=url: client.get(url))
+            assert again.content == first.content
+            assert count == GAME_PAGE_KEPT
+            assert again["ETag"] and again["Cache-Control"] == "no-cache"
+            etag = again["ETag"]
+            _count, fresh = counted(
+                lambda url=url, etag=etag: client.get(url, HTTP_IF_NONE_MATCH=etag)
+            )
+            assert fresh.status_code == 304
+
+    def test_the_tournament_page(self, client):
+        tournament = tournament_with(8, 2)
+        url = tournament.get_absolute_url()
+        _count, first = counted(lambda: client.get(url))
+        count, again = counted(lambda: client.get(url))
+        assert again.content == first.content and count == TOURNAMENT_KEPT

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "club.games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        from club.games import versions  # noqa: F401  (moves the pages' token with a rename)

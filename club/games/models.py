@@ -834,3 +834,23 @@ class SubmittedForm(models.Model):
 
     def __str__(self) -> str:
         return f"{self.path} {self.key}"
+
+
+class ClubVersion(models.Model):
+    """The club's own change token for cached pages (club.web.pages): one row.
+
+    ``names`` moves whenever a player, a team or a tournament is saved (a
+    rename shows on every page that names them); ``generation`` is new after a
+    restore, so no page cached before it can be served after it, whichever
+    server cached it.
+    """
+
+    generation = models.CharField(max_length=32, default="")
+    names = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("club version")
+        verbose_name_plural = _("club versions")
+
+    def __str__(self) -> str:
+        return f"{self.generation}.{self.names}"

@@ -16,8 +16,10 @@ from club.games.idempotency import one_time
 from club.games.models import Game, Player
 from club.games.selectors import attach_seating, game_page, in_play_before
 from club.games.services import ScoringError, describe, entry_from_round, load_seating
+from club.games.versions import club_version
 from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
+from club.web.pages import cached_page
 from club.web.paging import page_number
 from club.web.posts import posted_deal_number
 
@@ -76,6 +78,16 @@ def live_version(game: Game) -> str:
     return f"{int(game.updated_at.timestamp())}.{game.updated_at.microsecond:06d}"
 
 
+def _game_version(request: HttpRequest, pk: int):
+    """The game page's key for everyone's copy (club.web.pages): the game's own token (its
+    live poll's) and the club's; None for a game that does not exist (its 404 is not kept)."""
+    updated = Game.objects.filter(pk=pk).values_list("updated_at", flat=True).first()
+    if updated is None:
+        return None
+    return f"{int(updated.timestamp())}.{updated.microsecond:06d}", club_version
+
+
+@cached_page(_game_version)
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     if request.GET.get("version") == live_version(game):

@@ -71,6 +71,7 @@ from club.games.models import (
     Scoring,
     Team,
 )
+from club.games.versions import new_generation
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.leaderboards.services import rebuild_ratings
@@ -217,6 +218,8 @@ TABLES = _tables()
 
 # Tables of the club's apps a backup leaves out on purpose, and why.
 NOT_BACKED_UP = {
+    # The cached pages' token (club.games.versions): a restored club gets a new one.
+    "games.clubversion": "the cached pages' change token, made new on restore",
     # One-time keys of forms already answered, kept a week against a phone
     # sending a form twice (clear_submitted_forms); a restored club starts with none.
     "games.submittedform": "answers to resent forms, kept only for a week",
@@ -787,7 +790,9 @@ def restore(
                     no_style(), [model for _key, model in TABLES]
                 ):
                     cursor.execute(statement)
-            # What the backup leaves out is derived from what it holds.
+            # What the backup leaves out is derived from what it holds; and the club is a
+            # new one under the same ids: no page cached before may be served after.
+            new_generation()
             figures.rebuild_all()
             if MISSING_IN.get(manifest["version"], {}).get("leaderboards.ratingchange"):
                 rebuild_ratings()

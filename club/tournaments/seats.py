@@ -31,8 +31,12 @@ def page_version(tournament: Tournament) -> str:
     """A player's page's token: the results' (club.tournaments.selectors.live_version) and
     the newest line of the tournament's history, so a sitting drawn, adjusted or
     discarded shows at once (the page says where the player is to sit next)."""
-    newest = TournamentEvent.objects.filter(tournament=tournament).aggregate(n=Max("id"))["n"]
-    return f"{live_version(tournament)}.{newest or 0}"
+    return f"{live_version(tournament)}.{newest_event(tournament)}"
+
+
+def newest_event(tournament: Tournament) -> int:
+    """The id of the newest line of the tournament's history (0 before any)."""
+    return TournamentEvent.objects.filter(tournament=tournament).aggregate(n=Max("id"))["n"] or 0
 
 
 @dataclass

@@ -21,6 +21,7 @@ from club.games.idempotency import one_time
 from club.games.link_views import link_rows, sheet_context
 from club.games.models import PLAYER_FIELDS, GameTeam, Player, Scoring
 from club.games.services import Seating
+from club.games.versions import club_version
 from club.tournaments import seats, selectors, services, stages
 from club.tournaments.forms import (
     AdjustSittingForm,
@@ -38,6 +39,7 @@ from club.tournaments.models import Sitting, Stage, Standing, Tournament, Tourna
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
 from club.web.net import phones_cannot_reach
+from club.web.pages import cached_page
 from club.web.paging import page_number
 
 
@@ -123,10 +125,32 @@ def _stage_form(context: dict) -> StageForm:
     )
 
 
+def _tournament_version(request: HttpRequest, pk: int, **_kwargs):
+    """A tournament's public pages' key (club.web.pages): its results and live games (the
+    live poll's token), then its newest line of history (draws, stages, registrations)
+    and the club's token."""
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None:
+        return None
+    return selectors.live_version(
+        tournament
+    ), lambda: f"{seats.newest_event(tournament)}|{club_version()}"
+
+
+def _player_version(request: HttpRequest, pk: int, player: int):
+    """A player's page's key: the page's own token (it polls by it) and the club's."""
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None:
+        return None
+    return seats.page_version(tournament), club_version
+
+
+@cached_page(_tournament_version)
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _detail(request, get_object_or_404(Tournament, pk=pk))
 
 
+@cached_page(_tournament_version)
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings and games fragment the public page polls for."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -137,6 +161,7 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/detail.html#live", context)
 
 
+@cached_page(_tournament_version)
 def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     version = None
@@ -622,6 +647,7 @@ def _stage_page(request: HttpRequest, stage: Stage, status: int = 200, **forms):
     return render(request, "tournaments/stage.html", context, status=status)
 
 
+@cached_page(_tournament_version)
 @require_safe
 def stage_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A stage's groups and chart, or its bracket: public, and printable."""
@@ -730,6 +756,7 @@ def stage_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 # --- Where the players sit -------------------------------------------------------------
 
 
+@cached_page(_player_version)
 @require_safe
 def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     """A player's page in the tournament: the sitting in play, the next one, their games.
@@ -750,6 +777,7 @@ def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     return render(request, template, context)
 
 
+@cached_page(_tournament_version)
 @require_safe
 def seats_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Where do I sit: the sitting in play, table by table, findable by name."""

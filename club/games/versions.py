@@ -1,0 +1,54 @@
+"""The club's change token for cached pages: read in one query, moved with any rename.
+
+Every cached page's key holds it (club.web.pages), beside its own object's
+version (a game's ``updated_at``, a tournament's results version ...): a
+player renamed in the register, a team renamed, a tournament edited in the
+admin, or a whole club restored from a backup then changes the key of every
+page, so none is served as it was.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from club.games.models import ClubVersion, Player, Team
+
+
+def club_version() -> str:
+    """``generation.names``; the row is made on first use."""
+    row = ClubVersion.objects.filter(pk=1).values_list("generation", "names").first()
+    if row is None:
+        new_generation()
+        return club_version()
+    return f"{row[0]}.{row[1]}"
+
+
+def bump_names() -> None:
+    """A name or a detail every page may show has changed: move the token (in the
+    caller's transaction, so it moves exactly when the change is committed)."""
+    if not ClubVersion.objects.filter(pk=1).update(names=F("names") + 1):
+        new_generation()
+
+
+def new_generation() -> None:
+    """A new club under the same ids (a restore): no page cached before can match."""
+    try:
+        with transaction.atomic():
+            ClubVersion.objects.update_or_create(pk=1, defaults={"generation": uuid.uuid4().hex})
+    except IntegrityError:  # made at the same moment by another request: it is there now
+        pass
+
+
+@receiver(post_save, sender=Player, dispatch_uid="club-version-player")
+@receiver(post_delete, sender=Player, dispatch_uid="club-version-player-gone")
+@receiver(post_save, sender=Team, dispatch_uid="club-version-team")
+@receiver(post_delete, sender=Team, dispatch_uid="club-version-team-gone")
+def names_changed(sender, **kwargs) -> None:
+    if kwargs.get("raw"):  # loaddata and restores write rows as they were
+        return
+    bump_names()

@@ -1,0 +1,211 @@
+"""Public pages kept under their version are never stale (issue 14, What to build 1).
+
+Each test reads a page as a visitor does (no session: it is kept), changes the
+club the way the app does (a deal recorded, corrected, undone, a game ended, a
+deal confirmed from phones, a rename, a merge, an admin edit, a restore), and
+reads it again: the page shows the change at once. A cached page also equals a
+fresh render of the same version.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.cache import caches
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from club.games import links
+from club.games.models import Player
+from club.games.services import (
+    DealEntry,
+    edit_deal,
+    end_game,
+    load_seating,
+    record_deal,
+    undo_last_deal,
+)
+from club.leaderboards import services as register
+from club.ops import backup
+from club.tournaments import services as tournaments
+from tests.factories import start_game
+from tests.tournaments.helpers import make_tournament, rng
+
+pytestmark = pytest.mark.django_db
+
+
+def made(game, number, points=(30, 26), team=0):
+    seating = load_seating(game)
+    return DealEntry(
+        points={0: points[0], 1: points[1]},
+        declarer=seating.players[team].pk,
+        bid=28,
+        trump="hearts",
+    )
+
+
+def read(url, **headers):
+    return Client().get(url, headers=headers).text
+
+
+def kept(url):
+    """Read twice: the second answer comes from the pages cache (and equals the first)."""
+    first, second = Client().get(url), Client().get(url)
+    assert first.content == second.content
+    assert first["ETag"] == second["ETag"]
+    return second.text
+
+
+def test_a_kept_page_equals_a_fresh_render():
+    game = start_game(2)
+    record_deal(game=game, number=1, entry=made(game, 1))
+    url = game.get_absolute_url()
+    cached = kept(url)
+    caches["pages"].clear()
+    assert read(url) == cached
+
+
+def test_record_correct_undo_and_end_show_at_once():
+    game = start_game(2)
+    url = game.get_absolute_url()
+    assert "Deal 1 of" not in kept(url) and "Deal 1" in kept(url)
+    record_deal(game=game, number=1, entry=made(game, 1))
+    page = kept(url)
+    assert 'class="declaring"' in page and ">30<" in page
+    edit_deal(game=game, number=1, entry=made(game, 1, points=(34, 22)))
+    page = kept(url)
+    assert ">34<" in page and ">30<" not in page
+    undo_last_deal(game=game, number=1)
+    assert 'class="declaring"' not in kept(url)
+    record_deal(game=game, number=1, entry=made(game, 1))
+    end_game(game=game)
+    assert "Time was called" in kept(url)
+
+
+def test_a_deal_confirmed_from_the_phones_shows_at_once():
+    game = start_game(2, require_confirmation=True)
+    url = game.get_absolute_url()
+    kept(url)
+    first, second = links.issue_links(game=game)
+    links.send_deal(link=first, number=1, entry=made(game, 1))
+    kept(url)
+    links.confirm_deal(link=second, number=1)
+    assert 'class="declaring"' in kept(url)
+
+
+def test_a_rename_and_a_merge_show_on_the_game_page():
+    game = start_game(2)
+    url = game.get_absolute_url()
+    assert "Anu" in kept(url)
+    anu = Player.objects.get(name="Anu")
+    register.update_player(player=anu, name="Anupama")
+    assert "Anupama" in kept(url)
+    spare = register.register_player(name="Anupama K")
+    register.merge_players(keep=spare, fold=Player.objects.get(name="Anupama"))
+    page = kept(url)
+    assert "Anupama K" in page
+
+
+def test_the_tournament_page_follows_results_draws_and_an_admin_edit():
+    tournament = make_tournament(teams=4, tables_per_team=1)
+    url = tournament.get_absolute_url()
+    assert "No sitting has been played yet." in kept(url)
+    sitting = tournaments.confirm_sitting(
+        sitting=tournaments.propose_sitting(tournament=tournament, rng=rng()), rng=rng()
+    )
+    assert "Sitting 1" in kept(url)
+    game = sitting.games.first().game
+    record_deal(game=game, number=1, entry=made(game, 1, points=(56, 0)))
+    assert kept(url).count("badge finished") >= 1
+    tournament.refresh_from_db()
+    tournament.name = "Monsoon Cup, renamed"
+    tournament.save()  # as the admin saves it
+    assert "Monsoon Cup, renamed" in kept(url)
+
+
+@pytest.mark.django_db(transaction=True)  # flush, as on a real server
+def test_a_restore_serves_no_page_cached_before_it(tmp_path):
+    game = start_game(2, label="Before the restore")
+    url = game.get_absolute_url()
+    record_deal(game=game, number=1, entry=made(game, 1))
+    kept(url)
+    before = Client().get(url)["ETag"]
+    path = tmp_path / "club.json"
+    path.write_text(backup.make_backup().text, encoding="utf-8")
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore_club", str(path), verbosity=0)
+    # The same game under the same id and version, but a new club: a new key.
+    assert "Before the restore" in kept(url)
+    assert Client().get(url)["ETag"] != before
+
+
+def test_signed_in_readers_and_readers_with_a_message_get_their_own_page(organiser_client):
+    game = start_game(2)
+    url = game.get_absolute_url()
+    kept(url)
+    page = organiser_client.get(url)
+    assert "Record deal 1" in page.text and "ETag" not in page  # the organiser's form
+    visitor = Client()
+    visitor.cookies["messages"] = "x"
+    assert "ETag" not in visitor.get(url)
+
+
+def test_each_language_has_its_own_copy():
+    game = start_game(2)
+    url = game.get_absolute_url()
+    english = kept(url)
+    client = Client()
+    client.cookies["django_language"] = "ml"
+    malayalam = client.get(url).text
+    assert malayalam != english and 'lang="ml"' in malayalam
+
+
+def test_a_cached_page_carries_no_form_token():
+    game = start_game(2)
+    page = kept(game.get_absolute_url())
+    assert "csrfmiddlewaretoken" not in page and "X-CSRFToken" not in page
+    # The language switch works without one.
+    answer = Client().get(reverse("choose_language"), {"language": "es", "next": "/"})
+    assert answer.status_code == 302
+
+
+def test_a_missing_game_is_not_kept():
+    assert Client().get("/games/999999/").status_code == 404
+    start_game(2)
+    assert Client().get("/games/999999/").status_code == 404
+
+
+def test_app_servers_sharing_redis_never_serve_a_stale_page(settings):
+    """The shared backend, for real: the pages cache is Redis at 127.0.0.1:6379, as
+    several app servers would share it. What one server kept, another finds there; after
+    a write, both read a new key."""
+    import redis
+
+    server = redis.Redis(host="127.0.0.1", port=6379, db=15, socket_connect_timeout=1)
+    try:
+        server.ping()
+    except redis.exceptions.ConnectionError:
+        pytest.skip("no Redis at 127.0.0.1:6379")
+    prefix = f"club-test-{datetime.datetime.now().timestamp()}"
+    settings.CACHES = {
+        **settings.CACHES,
+        "pages": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/15",
+            "KEY_PREFIX": prefix,
+        },
+    }
+    try:
+        game = start_game(2)
+        url = game.get_absolute_url()
+        first = kept(url)
+        assert len(server.keys(f"{prefix}*")) == 1  # kept in Redis, for every server
+        record_deal(game=game, number=1, entry=made(game, 1))
+        second = kept(url)
+        assert second != first and 'class="declaring"' in second
+        assert len(server.keys(f"{prefix}*")) == 2
+    finally:
+        for key in server.keys(f"{prefix}*"):
+            server.delete(key)
