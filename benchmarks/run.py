@@ -103,9 +103,21 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             lambda: sc.sql_game_page(game.pk),
         )
         run(
+            "game page, rendered",
+            "GET, public, its kept copy dropped first",
+            lambda: (sc.drop_kept_pages(), pub.get(game_url))[1],
+            lambda: sc.sql_game_page(game.pk),
+        )
+        run(
             "tournament standings",
             "GET tournament page, public",
             lambda: pub.get(f"/tournaments/{t.pk}/"),
+            lambda: sc.sql_standings(t.pk),
+        )
+        run(
+            "tournament standings, rendered",
+            "GET, public, its kept copy dropped first",
+            lambda: (sc.drop_kept_pages(), pub.get(f"/tournaments/{t.pk}/"))[1],
             lambda: sc.sql_standings(t.pk),
         )
         t_version = tournament_version(type(t).objects.get(pk=t.pk))  # bumped by the setup

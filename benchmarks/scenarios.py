@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import F, Func, Max
 from django.test import Client
@@ -533,3 +534,8 @@ def count_queries(action: Callable[[], object]) -> int:
     with CaptureQueriesContext(connection) as captured:
         action()
     return len(captured.captured_queries)
+
+
+def drop_kept_pages() -> None:
+    """Empty the pages cache (club.web.pages), so the next public page is rendered."""
+    caches["pages"].clear()

@@ -74,6 +74,7 @@ class GameAdmin(admin.ModelAdmin):
     # tens of thousands) beside the filtered one.
     list_select_related = ["winner__team"]
     show_full_result_count = False
+    list_per_page = 50
     readonly_fields = [
         "status",
         "first_dealer_seat",

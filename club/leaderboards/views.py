@@ -15,11 +15,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from club.games.idempotency import one_time
 from club.games.models import Player
+from club.games.versions import club_version
 from club.leaderboards import selectors, services
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import PlayerImportError, RegisterError
 from club.tournaments.models import Tournament
 from club.web.auth import is_organiser, organiser_required
+from club.web.pages import cached_page
 from club.web.paging import kept_query, page_number, page_of
 
 REGISTER_PER_PAGE = 50  # the register a page at a time: 5,000 players at a federation
@@ -168,6 +170,20 @@ def _not_modified(request: HttpRequest, version: str) -> bool:
     return request.GET.get("version") == version
 
 
+def _profile_version(request: HttpRequest, pk: int):
+    """A profile's key for everyone's copy (club.web.pages): its live token, the club's."""
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        return None
+    return selectors.live_version(player), club_version
+
+
+def _board_version(request: HttpRequest):
+    """A leaderboard's key: the ratings' token (its live poll's) and the club's."""
+    return selectors.live_version(), club_version
+
+
+@cached_page(_profile_version)
 def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     version = selectors.live_version(player)
@@ -237,9 +253,11 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
     )
 
 
+@cached_page(_board_version)
 def player_board(request: HttpRequest) -> HttpResponse:
     return _board(request, "players")
 
 
+@cached_page(_board_version)
 def team_board(request: HttpRequest) -> HttpResponse:
     return _board(request, "teams")

@@ -29,6 +29,7 @@ from club.games.services import (
 )
 from club.leaderboards import services as register
 from club.ops import backup
+from club.scoring import rules as core
 from club.tournaments import services as tournaments
 from tests.factories import start_game
 from tests.tournaments.helpers import make_tournament, rng
@@ -209,3 +210,17 @@ def test_app_servers_sharing_redis_never_serve_a_stale_page(settings):
     finally:
         for key in server.keys(f"{prefix}*"):
             server.delete(key)
+
+
+def test_a_profile_and_the_leaderboard_follow_a_finished_game():
+    game = start_game(2, rules=core.Rules(tables_per_team=1), label="The first one")
+    anu = Player.objects.get(name="Anu")
+    profile, board = anu.get_absolute_url(), reverse("leaderboards:player_board")
+    assert "The first one" in kept(profile)
+    assert "No finished game matches these filters yet." in kept(board)
+    record_deal(game=game, number=1, entry=made(game, 1, points=(56, 0)))  # Anu's team wins
+    assert "No finished game matches these filters yet." not in kept(board)
+    assert "Anu" in kept(board)
+    assert 'class="form-badges"' in kept(profile)  # the form badge of the game just won
+    register.update_player(player=anu, name="Anu Varghese")
+    assert "Anu Varghese" in kept(board) and "Anu Varghese" in kept(profile)
