@@ -1,0 +1,302 @@
+"""The harness over real HTTP (issue 14, What to build 5): gunicorn in production mode.
+
+    python -m benchmarks.http [--preset small|large|federation] [--database sqlite|postgres]
+        [--workers 2] [--seconds 6] [--out results]
+
+Against the harness's own club (``python -m benchmarks --preset P`` makes it), it
+starts ``gunicorn club.wsgi`` twice on 127.0.0.1, with ``DJANGO_DEBUG=0``, a random
+secret key and the harness's URLs (``benchmarks.http_settings``: the project's plus
+the trivial view that is the framework's floor): once as it runs, keeping public
+pages under their version (club.web.pages), once with ``DJANGO_CACHE_URL=none``, so
+every page is rendered. For each page it sends requests from 1 and from 16
+connections (keep-alive, as browsers do) for ``--seconds`` each, and reports p50
+and p95 latency, requests per second and the gunicorn workers' CPU per request
+(their user and system time, from /proc, over the requests answered). Then the
+capacity: spectators whose pages poll every 5 s (the tournament's live fragment,
+nothing new: 204) at a rising rate from 16 connections, until the p95 passes
+100 ms; the last rate under it, times 5 s, is how many spectators the workers hold.
+
+The load generator runs on the same machine and takes CPU from the workers: the
+report gives the load average before each run. Run by hand, never in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from benchmarks.__main__ import database_url
+from loadtest.run import HOST, free_port, start_gunicorn, stop_gunicorn
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def workers_of(server: subprocess.Popen) -> list[int]:
+    """The gunicorn arbiter's worker processes (their parent is the arbiter)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == server.pid:
+                pids.append(int(entry.name))
+    return pids
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def hammer(port: int, path: str, connections: int, seconds: float, headers: dict) -> dict:
+    """Closed loop: each connection sends the next request when the last is answered."""
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def loop():
+        connection = http.client.HTTPConnection(HOST, port, timeout=30)
+        mine = []
+        while time.monotonic() < deadline:
+            start = time.perf_counter()
+            try:
+                connection.request("GET", path, headers=headers)
+                response = connection.getresponse()
+                response.read()
+                if response.status >= 500:
+                    errors[0] += 1
+            except (OSError, http.client.HTTPException):
+                errors[0] += 1
+                connection.close()
+                connection = http.client.HTTPConnection(HOST, port, timeout=30)
+                continue
+            mine.append(time.perf_counter() - start)
+        connection.close()
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=loop) for _ in range(connections)]
+    begun = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - begun
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "per_second": len(latencies) / elapsed,
+        "p50": percentile(latencies, 0.50),
+        "p95": percentile(latencies, 0.95),
+        "errors": errors[0],
+    }
+
+
+def paced(port: int, path: str, rate: float, seconds: float, headers: dict) -> float:
+    """Open loop: ``rate`` requests a second spread over 16 connections, each timed from
+    when it was due (so time waiting for a free connection counts). Returns the p95."""
+    connections = 16
+    interval = connections / rate
+    latencies: list[float] = []
+    lock = threading.Lock()
+    start_all = time.perf_counter() + 0.05
+
+    def loop(offset: float):
+        connection = http.client.HTTPConnection(HOST, port, timeout=30)
+        due = start_all + offset
+        mine = []
+        while due < start_all + seconds:
+            wait = due - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            try:
+                connection.request("GET", path, headers=headers)
+                connection.getresponse().read()
+            except (OSError, http.client.HTTPException):
+                connection.close()
+                connection = http.client.HTTPConnection(HOST, port, timeout=30)
+                mine.append(30.0)
+            else:
+                mine.append(time.perf_counter() - due)
+            due += interval
+        connection.close()
+        with lock:
+            latencies.extend(mine)
+
+    threads = [
+        threading.Thread(target=loop, args=(index * interval / connections,))
+        for index in range(connections)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    latencies.sort()
+    return percentile(latencies, 0.95)
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+
+
+def the_club() -> dict[str, str]:
+    """The pages to ask for, with the ids of the harness's club (as benchmarks.scenarios)."""
+    import django
+
+    django.setup()
+    from benchmarks import scenarios as sc
+    from club.tournaments.selectors import live_version
+
+    world = sc.find_world()
+    t = world.tournament
+    return {
+        "framework floor (trivial view)": "/bench/trivial/",
+        "game page": f"/games/{world.game.pk}/",
+        "tournament standings": f"/tournaments/{t.pk}/",
+        "tournament live, unchanged (204)": f"/tournaments/{t.pk}/live/?version={live_version(t)}",
+        "player leaderboard": "/leaderboards/players/",
+        "player profile": f"/players/{world.player.pk}/",
+        "home page": "/",
+    }
+
+
+def measure(port: int, server, pages: dict[str, str], seconds: float) -> list[dict]:
+    rows = []
+    pids = workers_of(server)
+    for name, path in pages.items():
+        headers = {"Host": f"{HOST}:{port}", "Accept-Encoding": "gzip"}
+        if "live" in name:
+            headers["HX-Request"] = "true"
+        hammer(port, path, 1, 0.5, headers)  # warm: the first render of the version
+        for connections in (1, 16):
+            before = cpu_seconds(pids)
+            result = hammer(port, path, connections, seconds, headers)
+            used = cpu_seconds(pids) - before
+            result.update(
+                page=name,
+                connections=connections,
+                cpu_ms=1000 * used / max(result["requests"], 1),
+                load=os.getloadavg()[0],
+            )
+            rows.append(result)
+            print(
+                f"  {name:<36} {connections:>2} conn: p50 {result['p50']:6.2f} ms, "
+                f"p95 {result['p95']:6.2f} ms, {result['per_second']:7.1f}/s, "
+                f"CPU {result['cpu_ms']:.2f} ms/request, errors {result['errors']}",
+                flush=True,
+            )
+    return rows
+
+
+def capacity(port: int, path: str, seconds: float) -> tuple[int, list[tuple[int, float]]]:
+    """The most spectators (polling every 5 s) whose polls keep a p95 under 100 ms."""
+    headers = {"Host": f"{HOST}:{port}", "HX-Request": "true"}
+    steps = []
+    held = 0
+    for rate in (100, 200, 400, 600, 800, 1000, 1200, 1400, 1600, 2000):
+        p95 = paced(port, path, rate, seconds, headers)
+        steps.append((rate, p95))
+        print(f"  {rate:>5} polls/s ({rate * 5:>6} spectators): p95 {p95:7.2f} ms", flush=True)
+        if p95 >= 100:
+            break
+        held = rate * 5
+    return held, steps
+
+
+def report(args, kept, rendered, held, steps) -> str:
+    lines = [
+        f"### HTTP · {args.database} · {args.preset} · gunicorn --workers {args.workers}",
+        "",
+        f"{os.cpu_count()} CPUs shared by gunicorn, the database and the load generator; "
+        f"{args.seconds:g} s a row; latency from the client, CPU per request the workers' own.",
+        "",
+        "| page | pages | connections | p50 ms | p95 ms | requests/s | workers' CPU ms/request |"
+        " errors | load |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, rows in (("kept", kept), ("rendered", rendered)):
+        for row in rows:
+            lines.append(
+                f"| {row['page']} | {label} | {row['connections']} | {row['p50']:.2f} | "
+                f"{row['p95']:.2f} | {row['per_second']:.1f} | {row['cpu_ms']:.2f} | "
+                f"{row['errors']} | {row['load']:.1f} |"
+            )
+    lines += [
+        "",
+        f"Capacity: spectators polling the tournament's live fragment every 5 s (204), "
+        f"p95 under 100 ms: **{held:,}** "
+        f"({', '.join(f'{rate}/s: {p95:.1f} ms' for rate, p95 in steps)}).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.http", description=__doc__)
+    parser.add_argument("--preset", choices=["small", "large", "federation"], default="small")
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--out", type=Path, default=BASE_DIR / "results")
+    args = parser.parse_args(argv)
+    os.environ.update(
+        DATABASE_URL=database_url(args.preset, args.database),
+        DJANGO_SETTINGS_MODULE="benchmarks.http_settings",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS=HOST,
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_LOG_LEVEL="WARNING",
+    )
+    sys.path.insert(0, str(BASE_DIR))
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input"],
+        cwd=BASE_DIR,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    pages = the_club()
+    results = {}
+    for label, cache in (("kept", ""), ("rendered", "none")):
+        os.environ["DJANGO_CACHE_URL"] = cache
+        port = free_port()
+        log = Path(f"/tmp/fiftysix-bench-http-{label}.log")
+        server = start_gunicorn(port, args.workers, log)
+        try:
+            time.sleep(1)
+            print(f"==> {label} pages, gunicorn on {HOST}:{port}", flush=True)
+            results[label] = measure(port, server, pages, args.seconds)
+            if label == "kept":
+                held, steps = capacity(port, pages["tournament live, unchanged (204)"], 5.0)
+        finally:
+            stop_gunicorn(server)
+    text = report(args, results["kept"], results["rendered"], held, steps)
+    args.out.mkdir(exist_ok=True)
+    path = args.out / f"http-{args.database}-{args.preset}.md"
+    path.write_text(text)
+    print(text)
+    print(f"Written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
