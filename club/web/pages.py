@@ -17,13 +17,15 @@ keys in it, and is rendered for them. The cached pages carry no CSRF token
 switch is a plain GET).
 
 A reload that already holds the page gets 304 Not Modified from its ETag, the
-same token. One render per key per process: a burst of readers of a new
-version waits for the first to render it rather than rendering it too.
+same token. A kept page is gzipped once, when it is kept, not at every read.
+One render per key per process: a burst of readers of a new version waits for
+the first to render it rather than rendering it too.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import threading
 
@@ -102,12 +104,21 @@ def cached_page(version_of):
                         response = view(request, *args, **kwargs)
                         if response.status_code != 200 or response.streaming:
                             return response
-                        kept = (response.content, response["Content-Type"])
+                        # Compressed once, with the page: a kept page holds no secret, so
+                        # the random padding against BREACH (GZipMiddleware) is not needed.
+                        packed = gzip.compress(response.content, compresslevel=6, mtime=0)
+                        kept = (response.content, response["Content-Type"], packed)
                         cache.set(key, kept, TIMEOUT)
-            response = HttpResponse(kept[0], content_type=kept[1])
+            if len(kept) > 2 and "gzip" in request.headers.get("Accept-Encoding", ""):
+                response = HttpResponse(kept[2], content_type=kept[1])
+                response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
+            else:
+                response = HttpResponse(kept[0], content_type=kept[1])
             response["ETag"] = etag
             response["Cache-Control"] = "no-cache"  # a browser asks again, with the ETag
-            patch_vary_headers(response, ("Cookie", "Accept-Language", "HX-Request"))
+            patch_vary_headers(
+                response, ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request")
+            )
             return response
 
         return wrapped

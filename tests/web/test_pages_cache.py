@@ -224,3 +224,16 @@ def test_a_profile_and_the_leaderboard_follow_a_finished_game():
     assert 'class="form-badges"' in kept(profile)  # the form badge of the game just won
     register.update_player(player=anu, name="Anu Varghese")
     assert "Anu Varghese" in kept(board) and "Anu Varghese" in kept(profile)
+
+
+def test_a_kept_page_goes_out_gzipped_once_and_reads_the_same():
+    import gzip
+
+    game = start_game(2)
+    url = game.get_absolute_url()
+    plain = kept(url)
+    packed = [Client().get(url, headers={"accept-encoding": "gzip"}) for _ in range(2)]
+    assert {answer["Content-Encoding"] for answer in packed} == {"gzip"}
+    assert packed[0].content == packed[1].content  # compressed when kept, not per read
+    assert gzip.decompress(packed[0].content).decode() == plain
+    assert "Accept-Encoding" in packed[0]["Vary"]
