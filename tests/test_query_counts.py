@@ -36,14 +36,15 @@ GAME_PAGE = 8
 GAME_PAGE_KEPT = 2
 # A live poll that already shows the newest version: the game's version only.
 GAME_POLL_UNCHANGED = 1
-# The tournament page, rendered: its key (the tournament, its live version, its
-# newest line of history, the club's version), then the tournament, its
-# confirmed sittings, every team of their games, the byes, the standings, the
-# live version and its stages.
-TOURNAMENT_PAGE = 11
-TOURNAMENT_LIVE = 10
-TOURNAMENT_KEPT = 4
-TOURNAMENT_POLL_UNCHANGED = 2
+# The tournament page, rendered: its key (the tournament's results version, its
+# live games' newest change and its newest line of history in one query; the
+# club's version), then the tournament, its confirmed sittings, every team of
+# their games, the byes, the standings, the live version and its stages.
+TOURNAMENT_PAGE = 9
+TOURNAMENT_LIVE = 8
+TOURNAMENT_KEPT = 2
+# A live poll that already shows the newest version: the key's first query only.
+TOURNAMENT_POLL_UNCHANGED = 1
 # Recording a deal through the organiser's form (htmx): session and user, the
 # game and its seating for the form; then in one transaction the locked game,
 # its seating, the round, piles, ledger, tables, game and history writes and the

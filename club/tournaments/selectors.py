@@ -10,7 +10,7 @@ from collections import defaultdict
 from decimal import Decimal
 from itertools import combinations
 
-from django.db.models import Count, F, Max, Prefetch, Q
+from django.db.models import Count, F, Max, OuterRef, Prefetch, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -40,8 +40,33 @@ def live_version(tournament: Tournament) -> str:
     newest = Game.objects.filter(
         sitting_entry__sitting__tournament=tournament, status=Game.Status.IN_PROGRESS
     ).aggregate(newest=Max("updated_at"))["newest"]
+    return _live_token(tournament.results_version, newest)
+
+
+def _live_token(results_version: int, newest) -> str:
     stamp = int(newest.timestamp() * 1_000_000) if newest else 0
-    return f"{tournament.results_version}.{stamp}"
+    return f"{results_version}.{stamp}"
+
+
+def page_tokens(pk: int) -> tuple[str, int] | None:
+    """A tournament's live token (as :func:`live_version` reads it) and the id of its newest
+    line of history, in one query; None for no such tournament (club.web.pages' keys)."""
+    in_play = Game.objects.filter(
+        sitting_entry__sitting__tournament=OuterRef("pk"), status=Game.Status.IN_PROGRESS
+    ).order_by("-updated_at")
+    events = TournamentEvent.objects.filter(tournament=OuterRef("pk")).order_by("-id")
+    row = (
+        Tournament.objects.filter(pk=pk)
+        .annotate(
+            newest_game=Subquery(in_play.values("updated_at")[:1]),
+            newest_event=Subquery(events.values("id")[:1]),
+        )
+        .values_list("results_version", "newest_game", "newest_event")
+        .first()
+    )
+    if row is None:
+        return None
+    return _live_token(row[0], row[1]), row[2] or 0
 
 
 def standing_rows(tournament: Tournament) -> list[dict]:

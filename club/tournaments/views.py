@@ -129,20 +129,20 @@ def _tournament_version(request: HttpRequest, pk: int, **_kwargs):
     """A tournament's public pages' key (club.web.pages): its results and live games (the
     live poll's token), then its newest line of history (draws, stages, registrations)
     and the club's token."""
-    tournament = Tournament.objects.filter(pk=pk).first()
-    if tournament is None:
+    tokens = selectors.page_tokens(pk)  # one query for the three
+    if tokens is None:
         return None
-    return selectors.live_version(
-        tournament
-    ), lambda: f"{seats.newest_event(tournament)}|{club_version()}"
+    live, newest_event = tokens
+    return live, lambda: f"{newest_event}|{club_version()}"
 
 
 def _player_version(request: HttpRequest, pk: int, player: int):
     """A player's page's key: the page's own token (it polls by it) and the club's."""
-    tournament = Tournament.objects.filter(pk=pk).first()
-    if tournament is None:
+    tokens = selectors.page_tokens(pk)
+    if tokens is None:
         return None
-    return seats.page_version(tournament), club_version
+    live, newest_event = tokens
+    return f"{live}.{newest_event}", club_version  # as seats.page_version reads it
 
 
 @cached_page(_tournament_version)

@@ -373,8 +373,8 @@ class TestQueryCounts:
     @pytest.mark.parametrize("sittings", [1, 3])
     def test_the_public_page(self, client, django_assert_max_num_queries, sittings):
         tournament = self.tournament_with(sittings)
-        # Rendered: the four of its key (club.web.pages), then the page's seven.
-        with django_assert_max_num_queries(11):
+        # Rendered: the two of its key (club.web.pages), then the page's seven.
+        with django_assert_max_num_queries(9):
             response = client.get(tournament.get_absolute_url())
         assert response.text.count('class="card sitting"') == sittings + 1
 
@@ -388,9 +388,9 @@ class TestQueryCounts:
     def test_the_live_fragment(self, client, django_assert_max_num_queries, sittings):
         tournament = self.tournament_with(sittings)
         url = reverse("tournaments:live", args=[tournament.pk])
-        with django_assert_max_num_queries(10):
+        with django_assert_max_num_queries(8):
             response = client.get(url)
-        with django_assert_max_num_queries(2):
+        with django_assert_max_num_queries(1):
             assert client.get(url, {"version": response.context["live_version"]}).status_code == 204
 
 
