@@ -6,6 +6,7 @@ development secret key. Production sets ``DJANGO_DEBUG=0``, and then a missing
 """
 
 import datetime
+import hashlib
 import os
 from pathlib import Path
 
@@ -134,6 +135,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 
+def release() -> str:
+    """This deploy's name: DJANGO_RELEASE, else a digest of the collected static files'
+    manifest (new with every change of CSS or JS), else of the code's version."""
+    given = os.environ.get("DJANGO_RELEASE", "").strip()
+    if given:
+        return given
+    for path in (BASE_DIR / "staticfiles" / "staticfiles.json", BASE_DIR / "pyproject.toml"):
+        try:
+            return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        except OSError:
+            continue
+    return "unknown"
+
+
 def cache_settings(url: str) -> dict:
     """The ``pages`` cache (club.web.pages) from DJANGO_CACHE_URL: this process's memory
     by default; ``redis://host:6379/0`` for a Redis shared by several app servers;
@@ -148,7 +163,9 @@ def cache_settings(url: str) -> dict:
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
-            "KEY_PREFIX": "club-pages",
+            # A release's pages are its own: new templates, translations or static file
+            # names (or another time zone) never meet pages kept by the one before.
+            "KEY_PREFIX": f"club-pages-{release()}-{os.environ.get('DJANGO_TIME_ZONE', 'UTC')}",
         }
     if url == "none":
         return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}

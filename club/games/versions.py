@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from club.games.models import ClubVersion, Player, Team
+from club.games.models import ClubVersion, Game, Player, Team
 
 
 def club_version() -> str:
@@ -44,11 +45,18 @@ def new_generation() -> None:
         pass
 
 
+@receiver(post_delete, sender=Game, dispatch_uid="club-version-game-gone")
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="club-version-login")
 @receiver(post_save, sender=Player, dispatch_uid="club-version-player")
 @receiver(post_delete, sender=Player, dispatch_uid="club-version-player-gone")
 @receiver(post_save, sender=Team, dispatch_uid="club-version-team")
 @receiver(post_delete, sender=Team, dispatch_uid="club-version-team-gone")
 def names_changed(sender, **kwargs) -> None:
+    """A player, a team or an organiser's login saved, or a game deleted (in the admin)."""
     if kwargs.get("raw"):  # loaddata and restores write rows as they were
         return
+    if sender is not Player and sender is not Team and sender is not Game:
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and set(update_fields) <= {"last_login", "password"}:
+            return  # a login, not a rename: no page shows it
     bump_names()

@@ -5,7 +5,7 @@ from django.dispatch import receiver
 
 from club.games.signals import game_changed
 from club.games.versions import bump_names
-from club.tournaments.models import Tournament
+from club.tournaments.models import Bye, Sitting, SittingGame, Stage, Tournament, TournamentTeam
 from club.tournaments.services import results_changed
 
 
@@ -14,9 +14,16 @@ def rebuild_standings_for_game(sender, game, was_finished, **kwargs):
     results_changed(game, was_finished)
 
 
-@receiver(post_save, sender=Tournament, dispatch_uid="club-version-tournament")
-@receiver(post_delete, sender=Tournament, dispatch_uid="club-version-tournament-gone")
 def tournament_saved(sender, **kwargs):
-    """A tournament's name, dates or status shows on pages beyond its own: move the token."""
+    """A tournament, its teams, sittings, tables, byes or stages saved (by a service or in
+    the admin): what its pages and the players' profiles list may change, so the club's
+    token for kept pages moves (club.games.versions)."""
     if not kwargs.get("raw"):
         bump_names()
+
+
+for model in (Tournament, TournamentTeam, Sitting, SittingGame, Bye, Stage):
+    post_save.connect(tournament_saved, sender=model, dispatch_uid=f"club-version-{model.__name__}")
+    post_delete.connect(
+        tournament_saved, sender=model, dispatch_uid=f"club-version-{model.__name__}-gone"
+    )

@@ -63,9 +63,16 @@ def _key(request: HttpRequest, version: str) -> str:
         repr(query),
         version,
         getattr(request, "LANGUAGE_CODE", ""),
-        "htmx" if request.headers.get("HX-Request") else "page",
+        # The views answer a fragment to htmx and to a poll (?version=): so does the key.
+        "fragment" if getattr(request, "htmx", False) or "version" in request.GET else "page",
     ]
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def _headers(response: HttpResponse, etag: str) -> None:
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"  # a browser asks again, with the ETag
+    patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request"))
 
 
 def cached_page(version_of):
@@ -89,13 +96,16 @@ def cached_page(version_of):
             if request.GET.get("version") == own:
                 return HttpResponse(status=204)  # a live poll that shows this version already
             key = _key(request, f"{own}|{rest()}")
-            etag = f'"{key[:32]}"'
+            etag = f'W/"{key[:32]}"'  # weak: the gzipped and the plain copy are one page
             if etag in request.headers.get("If-None-Match", ""):
                 response = HttpResponseNotModified()
-                response["ETag"] = etag
+                _headers(response, etag)
                 return response
             cache = caches[ALIAS]
-            kept = cache.get(key)
+            try:
+                kept = cache.get(key)
+            except Exception:  # the shared cache is down: render, as if nothing were kept
+                return view(request, *args, **kwargs)
             if kept is None:
                 with _lock(key):
                     kept = cache.get(key)
@@ -114,11 +124,7 @@ def cached_page(version_of):
                 response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
             else:
                 response = HttpResponse(kept[0], content_type=kept[1])
-            response["ETag"] = etag
-            response["Cache-Control"] = "no-cache"  # a browser asks again, with the ETag
-            patch_vary_headers(
-                response, ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request")
-            )
+            _headers(response, etag)
             return response
 
         return wrapped

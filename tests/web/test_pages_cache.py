@@ -237,3 +237,64 @@ def test_a_kept_page_goes_out_gzipped_once_and_reads_the_same():
     assert packed[0].content == packed[1].content  # compressed when kept, not per read
     assert gzip.decompress(packed[0].content).decode() == plain
     assert "Accept-Encoding" in packed[0]["Vary"]
+
+
+# --- What the review of the cache found (each once served stale or poisoned) ------------
+
+
+def test_a_poll_or_a_false_htmx_header_cannot_poison_the_whole_page():
+    tournament = make_tournament(teams=4)
+    tournaments.confirm_sitting(
+        sitting=tournaments.propose_sitting(tournament=tournament, rng=rng()), rng=rng()
+    )
+    projector = reverse("tournaments:projector", args=[tournament.pk])
+    assert "<html" not in Client().get(projector, {"version": "junk"}).text  # a fragment
+    assert "<html" in Client().get(projector).text  # and the page stays a page
+    game = start_game(2)
+    url = game.get_absolute_url()
+    assert "<html" in Client().get(url, headers={"hx-request": "false"}).text
+    fragment = Client().get(url, headers={"hx-request": "true"}).text
+    assert "<html" not in fragment
+
+
+def test_an_admin_edit_of_a_sittings_table_label_shows_at_once():
+    tournament = make_tournament(teams=4)
+    sitting = tournaments.confirm_sitting(
+        sitting=tournaments.propose_sitting(tournament=tournament, rng=rng()), rng=rng()
+    )
+    url = reverse("tournaments:seats", args=[tournament.pk])
+    assert "Table 1" in kept(url)
+    table = sitting.games.get(position=0)
+    table.table_label = "The window table"
+    table.save()  # as the admin's inline saves it
+    assert "The window table" in kept(url)
+
+
+def test_a_profile_lists_a_running_tournament_its_team_was_registered_in():
+    first = make_tournament(name="Spring Cup", teams=2)
+    tournaments.confirm_sitting(
+        sitting=tournaments.propose_sitting(tournament=first, rng=rng()), rng=rng()
+    )
+    anu = Player.objects.get(name="Anu")
+    profile = anu.get_absolute_url()
+    assert "Playing in Spring Cup" in kept(profile)
+    second = tournaments.create_tournament(
+        name="Autumn Cup", starts_on=datetime.date(2026, 10, 1), rules=core.Rules()
+    )
+    tournaments.register_team(tournament=second, first="Anu", second="Biju")
+    tournaments.register_team(tournament=second, first="Chitra", second="Dev")
+    tournaments.confirm_sitting(
+        sitting=tournaments.propose_sitting(tournament=second, rng=rng()), rng=rng()
+    )
+    assert "Playing in Autumn Cup" in kept(profile)
+
+
+def test_an_organisers_rename_shows_in_a_games_history(django_user_model):
+    olive = django_user_model.objects.create_user(username="olive", password="x", is_staff=True)
+    game = start_game(2)
+    record_deal(game=game, number=1, entry=made(game, 1), user=olive)
+    url = game.get_absolute_url()
+    assert "olive" in kept(url)
+    olive.username = "olive-the-director"
+    olive.save()
+    assert "olive-the-director" in kept(url)

@@ -107,4 +107,8 @@
     document.querySelectorAll("[data-clock]").forEach(function (el) { el.textContent = text; });
   }
   window.setInterval(tick, 15000);
+  // At once too, and after each swap: a page kept under its version (club.web.pages)
+  // carries the time it was rendered, not the time it is read.
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:load", tick);
 })();
