@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
-import secrets
 import subprocess
 import sys
 import threading
@@ -33,7 +32,7 @@ import time
 from pathlib import Path
 
 from benchmarks.__main__ import database_url
-from loadtest.run import HOST, free_port, start_gunicorn, stop_gunicorn
+from loadtest.run import HOST, free_port, production_environment, start_gunicorn, stop_gunicorn
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
@@ -258,16 +257,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--out", type=Path, default=BASE_DIR / "results")
     args = parser.parse_args(argv)
-    os.environ.update(
-        DATABASE_URL=database_url(args.preset, args.database),
-        DJANGO_SETTINGS_MODULE="benchmarks.http_settings",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS=HOST,
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_LOG_LEVEL="WARNING",
+    production_environment(
+        database_url(args.preset, args.database), settings="benchmarks.http_settings"
     )
-    sys.path.insert(0, str(BASE_DIR))
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--no-input"],
         cwd=BASE_DIR,

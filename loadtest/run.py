@@ -355,6 +355,21 @@ class Run:
 # --- Setting up and tearing down ---------------------------------------------------------
 
 
+def production_environment(url: str, settings: str = "club.settings") -> None:
+    """gunicorn's environment as production has it (DEBUG off, a random secret key, only
+    127.0.0.1 allowed, no TLS redirect on loopback), on the database at ``url``."""
+    os.environ.update(
+        DATABASE_URL=url,
+        DJANGO_SETTINGS_MODULE=settings,
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS=HOST,
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_LOG_LEVEL="WARNING",
+    )
+    sys.path.insert(0, str(BASE_DIR))
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
@@ -660,16 +675,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=BASE_DIR / "results")
     args = parser.parse_args()
 
-    os.environ.update(
-        DATABASE_URL=database_url(args),
-        DJANGO_SETTINGS_MODULE="club.settings",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS=HOST,
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_LOG_LEVEL="WARNING",
-    )
-    sys.path.insert(0, str(BASE_DIR))
+    production_environment(database_url(args))
     print(f"Preparing {os.environ['DATABASE_URL']} ...", flush=True)
     fresh_database(args)
     manage("migrate", "--no-input")
