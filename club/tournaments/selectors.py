@@ -510,13 +510,25 @@ def director_board(
 # --- Stages ---------------------------------------------------------------------
 
 
-def knockout_winners(stage: Stage) -> dict[frozenset[int], int]:
-    """The winner of each finished game of the stage, by its pair of registered teams."""
-    entry_of = dict(
-        TournamentTeam.objects.filter(tournament_id=stage.tournament_id).values_list(
-            "team_id", "id"
+def _registered(stage: Stage, entries: dict[int, TournamentTeam] | None = None):
+    """Each registered team's entry id by its team, and the entries that withdrew: from
+    the entries the caller has read already, else in one query."""
+    if entries is None:
+        rows = TournamentTeam.objects.filter(tournament_id=stage.tournament_id).values_list(
+            "team_id", "id", "withdrawn_at"
         )
-    )
+    else:
+        rows = [(entry.team_id, entry.pk, entry.withdrawn_at) for entry in entries.values()]
+    entry_of, withdrawn = {}, set()
+    for team_id, entry_id, withdrawn_at in rows:
+        entry_of[team_id] = entry_id
+        if withdrawn_at is not None:
+            withdrawn.add(entry_id)
+    return entry_of, withdrawn
+
+
+def knockout_winners(stage: Stage, entry_of: dict[int, int]) -> dict[frozenset[int], int]:
+    """The winner of each finished game of the stage, by its pair of registered teams."""
     games: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
     for game_id, status, team_id, place in GameTeam.objects.filter(
         game__sitting_entry__sitting__stage=stage
@@ -531,15 +543,11 @@ def knockout_winners(stage: Stage) -> dict[frozenset[int], int]:
     return winners
 
 
-def bracket_of(stage: Stage) -> charts.Bracket:
+def bracket_of(stage: Stage, entries: dict[int, TournamentTeam] | None = None) -> charts.Bracket:
     """A knockout's bracket as the results so far make it; a withdrawn team's opponent
-    goes through without playing."""
-    winners = knockout_winners(stage)
-    withdrawn = set(
-        TournamentTeam.objects.filter(tournament_id=stage.tournament_id)
-        .exclude(withdrawn_at=None)
-        .values_list("id", flat=True)
-    )
+    goes through without playing. ``entries``: the tournament's, if read already."""
+    entry_of, withdrawn = _registered(stage, entries)
+    winners = knockout_winners(stage, entry_of)
     bracket = charts.bracket(stage.seeds, winners)
     for _round in bracket.rounds:
         walkovers = {
@@ -589,13 +597,8 @@ def _chart_rows(stage: Stage, entries: dict[int, TournamentTeam]) -> list[dict]:
     return rows
 
 
-def _match_games(stage: Stage) -> dict[frozenset[int], SittingGame]:
+def _match_games(stage: Stage, entry_of: dict[int, int]) -> dict[frozenset[int], SittingGame]:
     """The game each pair of teams played (or plays) in the stage: the newest."""
-    entry_of = dict(
-        TournamentTeam.objects.filter(tournament_id=stage.tournament_id).values_list(
-            "team_id", "id"
-        )
-    )
     placed = (
         SittingGame.objects.filter(sitting__stage=stage)
         .select_related("game", "sitting")
@@ -633,8 +636,9 @@ def stage_page(stage: Stage) -> dict:
 
 
 def _bracket_context(stage: Stage, entries: dict[int, TournamentTeam]) -> dict:
-    bracket = bracket_of(stage)
-    games = _match_games(stage) if stage.status == Stage.Status.CONFIRMED else {}
+    bracket = bracket_of(stage, entries)
+    entry_of, _withdrawn = _registered(stage, entries)
+    games = _match_games(stage, entry_of) if stage.status == Stage.Status.CONFIRMED else {}
     rounds = []
     for number, matches in enumerate(bracket.rounds, start=1):
         template, values = charts.round_title(number, len(bracket.rounds))
