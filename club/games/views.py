@@ -75,7 +75,11 @@ def _deal_form(game: Game, context: dict, data=None) -> DealForm:
 
 def live_version(game: Game) -> str:
     """The token the live page carries (games/detail.html: updated_at as "U.u")."""
-    return f"{int(game.updated_at.timestamp())}.{game.updated_at.microsecond:06d}"
+    return _token(game.updated_at)
+
+
+def _token(updated) -> str:
+    return f"{int(updated.timestamp())}.{updated.microsecond:06d}"
 
 
 def _game_version(request: HttpRequest, pk: int):
@@ -84,7 +88,7 @@ def _game_version(request: HttpRequest, pk: int):
     updated = Game.objects.filter(pk=pk).values_list("updated_at", flat=True).first()
     if updated is None:
         return None
-    return f"{int(updated.timestamp())}.{updated.microsecond:06d}", club_version
+    return _token(updated), club_version
 
 
 @cached_page(_game_version)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Max
-
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Scoring, in_a_seat
 from club.games.selectors import url_maker
 from club.scoring import rules as core
@@ -21,22 +19,18 @@ from club.tournaments.models import (
     Sitting,
     SittingGame,
     Tournament,
-    TournamentEvent,
     TournamentTeam,
 )
-from club.tournaments.selectors import current_sitting, live_version
+from club.tournaments.selectors import current_sitting, page_tokens
 
 
-def page_version(tournament: Tournament) -> str:
+def page_version(tournament_id: int) -> str | None:
     """A player's page's token: the results' (club.tournaments.selectors.live_version) and
     the newest line of the tournament's history, so a sitting drawn, adjusted or
-    discarded shows at once (the page says where the player is to sit next)."""
-    return f"{live_version(tournament)}.{newest_event(tournament)}"
-
-
-def newest_event(tournament: Tournament) -> int:
-    """The id of the newest line of the tournament's history (0 before any)."""
-    return TournamentEvent.objects.filter(tournament=tournament).aggregate(n=Max("id"))["n"] or 0
+    discarded shows at once (the page says where the player is to sit next); one query
+    (``page_tokens``). None for no such tournament."""
+    tokens = page_tokens(tournament_id)
+    return None if tokens is None else f"{tokens[0]}.{tokens[1]}"
 
 
 @dataclass
@@ -167,7 +161,7 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
         "entry": entry,
         "partners": [p.name for p in entry.team.players if p.pk != player.pk],
         "sitting": sitting,
-        "live_version": page_version(tournament),
+        "live_version": page_version(tournament.pk),
     }
     tables = _tables(
         SittingGame.objects.filter(

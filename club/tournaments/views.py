@@ -138,11 +138,8 @@ def _tournament_version(request: HttpRequest, pk: int, **_kwargs):
 
 def _player_version(request: HttpRequest, pk: int, player: int):
     """A player's page's key: the page's own token (it polls by it) and the club's."""
-    tokens = selectors.page_tokens(pk)
-    if tokens is None:
-        return None
-    live, newest_event = tokens
-    return f"{live}.{newest_event}", club_version  # as seats.page_version reads it
+    version = seats.page_version(pk)
+    return None if version is None else (version, club_version)
 
 
 @cached_page(_tournament_version)
@@ -766,7 +763,7 @@ def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     entry = seats.entry_of(tournament, person)
     if entry is None:
         raise Http404(_("This player does not play in this tournament."))
-    if _not_modified(request, seats.page_version(tournament)):
+    if _not_modified(request, seats.page_version(tournament.pk)):
         return HttpResponse(status=204)
     context = seats.player_page(tournament, person, entry)
     template = (

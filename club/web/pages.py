@@ -119,11 +119,12 @@ def cached_page(version_of):
                         packed = gzip.compress(response.content, compresslevel=6, mtime=0)
                         kept = (response.content, response["Content-Type"], packed)
                         cache.set(key, kept, TIMEOUT)
-            if len(kept) > 2 and "gzip" in request.headers.get("Accept-Encoding", ""):
-                response = HttpResponse(kept[2], content_type=kept[1])
+            content, content_type, packed = kept
+            if "gzip" in request.headers.get("Accept-Encoding", ""):
+                response = HttpResponse(packed, content_type=content_type)
                 response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
             else:
-                response = HttpResponse(kept[0], content_type=kept[1])
+                response = HttpResponse(content, content_type=content_type)
             _headers(response, etag)
             return response
 

@@ -89,7 +89,7 @@ def test_the_players_page_refreshes_like_the_public_pages(client):
     tournament, sitting = seated()
     url = player_url(tournament, "Anu")
     tournament.refresh_from_db()
-    version = seats.page_version(tournament)
+    version = seats.page_version(tournament.pk)
     assert client.get(url, {"version": version}).status_code == 204
     win_game(game_of(sitting, "Anu").game, "Anu & Biju")
     fresh = client.get(url, {"version": version})

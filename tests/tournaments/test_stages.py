@@ -435,7 +435,7 @@ def test_a_player_page_moves_when_the_next_sitting_is_drawn(client):
     anu = Player.objects.get(name="Anu Indu")
     url = reverse("tournaments:player", args=[tournament.pk, anu.pk])
     tournament.refresh_from_db()
-    version = seats.page_version(tournament)
+    version = seats.page_version(tournament.pk)
     assert client.get(url, {"version": version}).status_code == 204
     services.propose_sitting(tournament=tournament, rng=rng())
     fresh = client.get(url, {"version": version})
