@@ -161,8 +161,11 @@ def cache_settings(url: str) -> dict:
         }
     if url.startswith(("redis://", "rediss://", "unix://")):
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's own backend, keeping its clients (club/web/cache.py).
+            "BACKEND": "club.web.cache.RedisCache",
             "LOCATION": url,
+            # A Redis that does not answer within half a second: the page is rendered.
+            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
             # A release's pages are its own: new templates, translations or static file
             # names (or another time zone) never meet pages kept by the one before.
             "KEY_PREFIX": f"club-pages-{release()}-{os.environ.get('DJANGO_TIME_ZONE', 'UTC')}",

@@ -8,3 +8,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from club.games import versions  # noqa: F401  (moves the pages' token with a rename)
+        from club.web import pages
+
+        pages.watch_writes()  # the shared pages cache's write counter, in every process

@@ -20,6 +20,22 @@ A reload that already holds the page gets 304 Not Modified from its ETag, the
 same token. A kept page is gzipped once, when it is kept, not at every read.
 One render per key per process: a burst of readers of a new version waits for
 the first to render it rather than rendering it too.
+
+With a shared cache (Redis), reading the key costs more than serving the page:
+one to four queries. So the cache also holds the club's *write counter*, moved
+after every committed transaction that wrote a row any page could show
+(:func:`watch_writes` sees every INSERT, UPDATE and DELETE on every database
+connection of every process: the services, the admin, imports, restores,
+management commands). A request reads the counter first, then the page's key
+from the database; the answer is kept beside the counter's value it read, for
+a minute at most. The next visitor who reads the same counter gets it from that
+memo, with no query at all. A write commits, then moves the counter, before
+its own answer is sent: a request that starts after it reads the new counter,
+whichever server it reaches. Only a request that overlaps a commit may still
+see the state just before it, as any read that races a write would. In this
+process's own memory (the default) there is no counter: another gunicorn
+worker's write would not reach it, so the key is read from the database on
+every request.
 """
 
 from __future__ import annotations
@@ -27,16 +43,40 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import logging
+import re
 import threading
+import time
 
 from django.conf import settings
 from django.core.cache import caches
+from django.db import transaction
+from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 
 ALIAS = "pages"
 TIMEOUT = 6 * 3600  # a version no longer asked for ages out; an exact key needs no expiry
+WRITES = "writes"  # the write counter's key in the pages cache
+MEMO_TIMEOUT = 60  # a memo outlives no write made with the counter; this bounds any other
+# Rows no page shows: a session, a one-time key, a login attempt.
+UNSEEN = frozenset(
+    {
+        "django_session",
+        "games_submittedform",
+        "axes_accessattempt",
+        "axes_accesslog",
+        "axes_accessfailurelog",
+    }
+)
+_WRITE = re.compile(
+    r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO|TRUNCATE"
+    r"|DELETE|INSERT|ALTER|DROP|CREATE)\b\s*(?:TABLE\s+)?(?:ONLY\s+)?\"?(\w*)",
+    re.IGNORECASE,
+)
+logger = logging.getLogger(__name__)
 _locks: dict[str, threading.Lock] = {}
+_seen: list[int | None] = [None]  # the write counter as this process last read it
 _locks_guard = threading.Lock()
 
 
@@ -54,6 +94,83 @@ def served_from_cache(request: HttpRequest) -> bool:
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and "messages" not in request.COOKIES  # django.contrib.messages' cookie storage
     )
+
+
+def counting() -> bool:
+    """Whether the write counter is kept: only in a cache every process shares."""
+    chosen = getattr(settings, "PAGES_WRITE_COUNTER", None)
+    if chosen is not None:
+        return bool(chosen)
+    backend = settings.CACHES.get(ALIAS, {}).get("BACKEND", "")
+    return not backend.endswith(("LocMemCache", "DummyCache"))
+
+
+def _recall(cache, request: HttpRequest) -> tuple[str | None, tuple | None]:
+    """The memo's key for the write counter as it is now, and what it holds (or None).
+
+    One round trip when the counter has not moved since this process last read it:
+    the counter and that value's memo are read together (one MGET, one instant), and
+    the memo counts only if the counter read beside it is the value it was kept under.
+    (None, None) when the counter cannot be read: the key is read from the database.
+    """
+    guess = _seen[0]
+    guessed = _key(request, f"memo|{guess}") if guess is not None else None
+    try:
+        found = cache.get_many([WRITES, guessed] if guessed else [WRITES])
+        counter = found.get(WRITES)
+        if counter is None:
+            # Evicted or never set: start past every value it had (no old memo can match).
+            counter = time.time_ns()
+            if not cache.add(WRITES, counter, None):
+                counter = cache.get(WRITES)
+                if counter is None:
+                    return None, None
+        if counter == guess:
+            return guessed, found.get(guessed)
+        _seen[0] = counter
+        memo = _key(request, f"memo|{counter}")
+        return memo, cache.get(memo)
+    except Exception:  # the shared cache is down: the key is read from the database
+        return None, None
+
+
+def _move_counter() -> None:
+    cache = caches[ALIAS]
+    try:
+        try:
+            cache.incr(WRITES)
+        except ValueError:  # gone (evicted, or a new release): start past every old value
+            if not cache.add(WRITES, time.time_ns(), None):
+                cache.incr(WRITES)
+    except Exception:
+        logger.warning("The pages cache's write counter could not be moved", exc_info=True)
+
+
+def _writes(execute, sql, params, many, context):
+    result = execute(sql, params, many, context)
+    found = _WRITE.match(sql) if isinstance(sql, str) else None
+    if found and found.group(1).lower() not in UNSEEN and counting():
+        connection = context["connection"]
+        # Once per transaction: a callback already waiting here, or in a block around
+        # this one, will run at the commit (one in a savepoint rolled back is gone).
+        level = set(connection.savepoint_ids)
+        if not any(
+            func is _move_counter and set(sids) <= level
+            for sids, func, _robust in connection.run_on_commit
+        ):
+            transaction.on_commit(_move_counter, using=connection.alias, robust=True)
+    return result
+
+
+def _watch(sender, connection, **kwargs) -> None:
+    if _writes not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_writes)
+
+
+def watch_writes() -> None:
+    """Move the write counter after each commit that wrote, on every connection made from
+    now on (club.games' ready(): every process that loads the apps, commands included)."""
+    connection_created.connect(_watch, dispatch_uid="club-pages-writes")
 
 
 def _key(request: HttpRequest, version: str) -> str:
@@ -89,19 +206,32 @@ def cached_page(version_of):
         def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if not served_from_cache(request):
                 return view(request, *args, **kwargs)
-            found = version_of(request, *args, **kwargs)
-            if found is None:
-                return view(request, *args, **kwargs)
-            own, rest = found
-            if request.GET.get("version") == own:
-                return HttpResponse(status=204)  # a live poll that shows this version already
-            key = _key(request, f"{own}|{rest()}")
-            etag = f'W/"{key[:32]}"'  # weak: the gzipped and the plain copy are one page
+            cache = caches[ALIAS]
+            # Read before the key: a write committed after this read moves it past.
+            memo, hit = _recall(cache, request) if counting() else (None, None)
+            polled = request.GET.get("version")
+            if hit is not None and polled == hit[0]:
+                return HttpResponse(status=204)  # a live poll that shows this version
+            if hit is not None and hit[2] is not None:
+                own, etag, kept = hit
+            else:
+                found = version_of(request, *args, **kwargs)
+                if found is None:
+                    return view(request, *args, **kwargs)
+                own, rest = found
+                if polled == own:
+                    if memo is not None and hit is None:
+                        _remember(cache, memo, (own, None, None))
+                    return HttpResponse(status=204)
+                key = _key(request, f"{own}|{rest()}")
+                etag = f'W/"{key[:32]}"'  # weak: the gzipped and the plain copy are one page
+                kept = None
             if etag in request.headers.get("If-None-Match", ""):
                 response = HttpResponseNotModified()
                 _headers(response, etag)
                 return response
-            cache = caches[ALIAS]
+            if kept is not None:
+                return _answer(request, kept, etag)
             try:
                 kept = cache.get(key)
             except Exception:  # the shared cache is down: render, as if nothing were kept
@@ -119,15 +249,28 @@ def cached_page(version_of):
                         packed = gzip.compress(response.content, compresslevel=6, mtime=0)
                         kept = (response.content, response["Content-Type"], packed)
                         cache.set(key, kept, TIMEOUT)
-            content, content_type, packed = kept
-            if "gzip" in request.headers.get("Accept-Encoding", ""):
-                response = HttpResponse(packed, content_type=content_type)
-                response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
-            else:
-                response = HttpResponse(content, content_type=content_type)
-            _headers(response, etag)
-            return response
+            if memo is not None:
+                _remember(cache, memo, (own, etag, kept))
+            return _answer(request, kept, etag)
 
         return wrapped
 
     return decorator
+
+
+def _remember(cache, memo: str, value: tuple) -> None:
+    try:
+        cache.set(memo, value, MEMO_TIMEOUT)
+    except Exception:  # the shared cache is down: the next request reads the key again
+        pass
+
+
+def _answer(request: HttpRequest, kept: tuple, etag: str) -> HttpResponse:
+    content, content_type, packed = kept
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(packed, content_type=content_type)
+        response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
+    else:
+        response = HttpResponse(content, content_type=content_type)
+    _headers(response, etag)
+    return response

@@ -1,0 +1,105 @@
+"""The shared cache's write counter (club.web.pages): a kept page read with no query.
+
+Every test of test_pages_cache runs here again with the counter on, in transactions
+that commit as a server's do (the counter moves after a commit, never before): each
+change still shows at once. Then what is the counter's own: a read from the memo asks
+the database nothing, a transaction moves it once, a write no page shows (a session, a
+one-time key) and a write rolled back do not move it, and a savepoint rolled back does
+not lose the move its transaction still owes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.cache import caches
+from django.db import transaction
+from django.test import Client
+
+from club.games.models import Player
+from club.games.services import record_deal
+from club.games.views import live_version
+from club.web import pages
+from tests.factories import start_game
+from tests.web.test_pages_cache import *  # noqa: F403  (the same tests, with the counter)
+from tests.web.test_pages_cache import made
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def write_counter(settings):
+    settings.PAGES_WRITE_COUNTER = True
+    pages._seen[0] = None
+
+
+def counter():
+    return caches["pages"].get(pages.WRITES)
+
+
+def test_a_page_read_from_the_memo_asks_the_database_nothing(django_assert_num_queries):
+    game = start_game(2)
+    url = game.get_absolute_url()
+    first = Client().get(url)
+    with django_assert_num_queries(0):
+        again = Client().get(url)
+        reload = Client().get(url, headers={"if-none-match": first["ETag"]})
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert reload.status_code == 304
+    record_deal(game=game, number=1, entry=made(game, 1))
+    moved = Client().get(url)  # the counter moved: the key is read again, the page anew
+    assert moved.content != first.content and 'class="declaring"' in moved.text
+
+
+def test_a_live_poll_with_nothing_new_is_answered_from_the_memo(django_assert_num_queries):
+    game = start_game(2)
+    url = game.get_absolute_url()
+    token = live_version(game)
+    assert Client().get(url, {"version": token}).status_code == 204  # read from the database
+    with django_assert_num_queries(0):
+        assert Client().get(url, {"version": token}).status_code == 204
+
+
+def test_a_transaction_moves_the_counter_once_however_many_rows_it_writes():
+    game = start_game(2)
+    before = counter() or 0
+    record_deal(game=game, number=1, entry=made(game, 1))  # a dozen rows, one commit
+    assert counter() == before + 1
+
+
+def test_a_write_no_page_shows_and_a_write_rolled_back_leave_it():
+    start_game(2)
+    Client().get("/")  # the counter exists
+    before = counter()
+    SessionStore().create()  # a session: no page shows it
+    assert counter() == before
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Player.objects.create(name="Never saved")
+        raise RuntimeError
+    assert counter() == before
+    assert not Player.objects.filter(name="Never saved").exists()
+
+
+def test_a_savepoint_rolled_back_does_not_lose_the_move_its_transaction_owes():
+    start_game(2)
+    Client().get("/")
+    before = counter()
+    with transaction.atomic():
+        try:
+            with transaction.atomic():  # a savepoint: its write registers the move
+                Player.objects.create(name="Rolled back")
+                raise RuntimeError
+        except RuntimeError:
+            pass
+        Player.objects.create(name="Kept")  # the transaction still writes
+    assert counter() == before + 1
+
+
+def test_a_counter_the_cache_lost_starts_past_every_value_it_had():
+    game = start_game(2)
+    url = game.get_absolute_url()
+    Client().get(url)
+    old = counter()
+    caches["pages"].delete(pages.WRITES)  # evicted, or Redis restarted empty
+    page = Client().get(url)
+    assert page.status_code == 200 and counter() > old
