@@ -69,3 +69,25 @@ def test_the_same_seed_gives_the_same_club():
     assert first == again
     assert first["deals"] > 0 and first["games"] == 12
     assert other != first
+
+
+def test_games_that_reach_their_deal_limit_are_written_finished_and_replay_alike():
+    """large and federation end every fifth tournament's games at 30 deals, and every
+    fourth plays 4-team games to 60: each game written must be what the services make of
+    its deals (it once was written still in progress at its limit)."""
+    plan = synthetic.Plan(
+        **{
+            **synthetic.PRESETS["small"].__dict__,
+            "tournaments": 2,
+            "deal_limit_every": 1,
+            "four_team_every": 2,
+            "seed": 35,
+        }
+    )
+    synthetic.generate(plan, say=lambda text: None, check=0)
+    games = Game.objects.filter(sitting_entry__isnull=False)
+    assert games.filter(deal_limit__isnull=False).count() == games.count()
+    assert all(game.status == Game.Status.FINISHED for game in games)
+    at_limit = [game for game in games if game.deals_played == game.deal_limit]
+    assert at_limit  # some games were ended by their limit, not by a team left alone
+    assert synthetic.check_games(games.values_list("pk", flat=True)) == games.count()

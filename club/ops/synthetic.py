@@ -194,6 +194,10 @@ def play_game(
     rules: core.Rules = core.DEFAULT_RULES,
 ) -> tuple[list[core.Deal], list[core.Settlement], core.GameState]:
     """Deal random valid deals through the rules core until one team is left or the limit."""
+    if deal_limit and rules.deal_limit != deal_limit:
+        # The state knows its limit (GameState.limit_reached): the game is over at it,
+        # as the deal services decide when they replay it.
+        rules = replace(rules, deal_limit=deal_limit)
     state = core.initial_state(team_count, first_dealer, rules)
     deals, settlements = [], []
     while (
