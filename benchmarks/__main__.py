@@ -160,6 +160,12 @@ def main(argv=None) -> int:
         "--skip-archive", action="store_true", help="skip exporting the whole archive"
     )
     parser.add_argument(
+        "--cache",
+        default="redis://127.0.0.1:6379/11",
+        help="the pages cache (DJANGO_CACHE_URL), emptied first: Redis as production runs it "
+        "(a kept page is read with no query), or locmem (the key read from the database)",
+    )
+    parser.add_argument(
         "--summary",
         action="store_true",
         help="print one table of every preset and database found in --out, and stop",
@@ -176,6 +182,7 @@ def main(argv=None) -> int:
         raise SystemExit("The benchmark never runs on the club's own database.")
     prepare(args.preset, url)
     os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_CACHE_URL"] = args.cache
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
     sys.path.insert(0, str(ROOT))
 
@@ -186,8 +193,11 @@ def main(argv=None) -> int:
     settings.DEBUG = False  # no query log while timing; static files stay as in development
     settings.ROOT_URLCONF = "benchmarks.urls"
 
+    from django.core.cache import caches
+
     from benchmarks import report, run
 
+    caches["pages"].clear()  # no page kept by an earlier run (Redis outlives the process)
     started = time.perf_counter()
     results = run.run_all(repeat=args.repeat, budget=args.budget, skip=tuple(args.skip))
     if not args.skip_archive:
@@ -196,6 +206,7 @@ def main(argv=None) -> int:
     results["meta"].update(
         preset=args.preset,
         database=args.database,
+        cache=args.cache,
         seconds=time.perf_counter() - started,
         python=platform.python_version(),
         machine=f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}",

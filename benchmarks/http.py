@@ -4,17 +4,21 @@
         [--workers 2] [--seconds 6] [--out results]
 
 Against the harness's own club (``python -m benchmarks --preset P`` makes it), it
-starts ``gunicorn club.wsgi`` twice on 127.0.0.1, with ``DJANGO_DEBUG=0``, a random
-secret key and the harness's URLs (``benchmarks.http_settings``: the project's plus
-the trivial view that is the framework's floor): once as it runs, keeping public
-pages under their version (club.web.pages), once with ``DJANGO_CACHE_URL=none``, so
-every page is rendered. For each page it sends requests from 1 and from 16
-connections (keep-alive, as browsers do) for ``--seconds`` each, and reports p50
+starts ``gunicorn club.wsgi`` three times on 127.0.0.1, with ``DJANGO_DEBUG=0``, a
+random secret key and the harness's URLs (``benchmarks.http_settings``: the project's
+plus the trivial view that is the framework's floor): keeping public pages under their
+version (club.web.pages) in the machine's Redis (``--redis``, as production runs it:
+the write counter lets a kept page be served with no query), then in each worker's
+own memory (the default: the key is read from the database), then with
+``DJANGO_CACHE_URL=none``, so every page is rendered. For each page it sends requests
+from 1 and from 16 connections (keep-alive, as browsers do) for ``--seconds`` each, and reports p50
 and p95 latency, requests per second and the gunicorn workers' CPU per request
 (their user and system time, from /proc, over the requests answered). Then the
 capacity: spectators whose pages poll every 5 s (the tournament's live fragment,
 nothing new: 204) at a rising rate from 16 connections, until the p95 passes
 100 ms; the last rate under it, times 5 s, is how many spectators the workers hold.
+Last, two app servers sharing the Redis: a second gunicorn beside the first, both
+asked for the tournament's page at once from 8 connections each.
 
 The load generator runs on the same machine and takes CPU from the workers: the
 report gives the load average before each run. Run by hand, never in CI.
@@ -157,6 +161,36 @@ def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
 
 
+def two_servers(ports: list[int], servers, path: str, seconds: float) -> list[dict]:
+    """Both servers asked at once (8 connections each): each one's latency and CPU."""
+    pids = [workers_of(server) for server in servers]
+    before = [cpu_seconds(p) for p in pids]
+    results: list[dict] = [{} for _ in ports]
+
+    def run(index: int) -> None:
+        headers = {"Host": f"{HOST}:{ports[index]}", "Accept-Encoding": "gzip"}
+        results[index] = hammer(ports[index], path, 8, seconds, headers)
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(ports))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for index, result in enumerate(results):
+        used = cpu_seconds(pids[index]) - before[index]
+        result.update(
+            server=index + 1,
+            cpu_ms=1000 * used / max(result["requests"], 1),
+            load=os.getloadavg()[0],
+        )
+        print(
+            f"  server {index + 1}: p50 {result['p50']:6.2f} ms, p95 {result['p95']:6.2f} ms, "
+            f"{result['per_second']:7.1f}/s, CPU {result['cpu_ms']:.2f} ms/request",
+            flush=True,
+        )
+    return results
+
+
 def the_club() -> dict[str, str]:
     """The pages to ask for, with the ids of the harness's club (as benchmarks.scenarios)."""
     import django
@@ -172,7 +206,10 @@ def the_club() -> dict[str, str]:
         "game page": f"/games/{world.game.pk}/",
         "tournament standings": f"/tournaments/{t.pk}/",
         "tournament live, unchanged (204)": f"/tournaments/{t.pk}/live/?version={live_version(t)}",
+        "tournament live, changed (the fragment)": f"/tournaments/{t.pk}/live/?version=0.0",
+        "projector": f"/tournaments/{t.pk}/projector/",
         "player leaderboard": "/leaderboards/players/",
+        "team leaderboard": "/leaderboards/teams/",
         "player profile": f"/players/{world.player.pk}/",
         "home page": "/",
     }
@@ -221,18 +258,19 @@ def capacity(port: int, path: str, seconds: float) -> tuple[int, list[tuple[int,
     return held, steps
 
 
-def report(args, kept, rendered, held, steps) -> str:
+def report(args, runs: dict[str, list[dict]], held, steps, pair: list[dict]) -> str:
     lines = [
         f"### HTTP · {args.database} · {args.preset} · gunicorn --workers {args.workers}",
         "",
-        f"{os.cpu_count()} CPUs shared by gunicorn, the database and the load generator; "
-        f"{args.seconds:g} s a row; latency from the client, CPU per request the workers' own.",
+        f"{os.cpu_count()} CPUs shared by gunicorn, the database, Redis and the load "
+        f"generator; {args.seconds:g} s a row; latency from the client, CPU per request the "
+        "workers' own.",
         "",
         "| page | pages | connections | p50 ms | p95 ms | requests/s | workers' CPU ms/request |"
         " errors | load |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for label, rows in (("kept", kept), ("rendered", rendered)):
+    for label, rows in runs.items():
         for row in rows:
             lines.append(
                 f"| {row['page']} | {label} | {row['connections']} | {row['p50']:.2f} | "
@@ -241,12 +279,27 @@ def report(args, kept, rendered, held, steps) -> str:
             )
     lines += [
         "",
-        f"Capacity: spectators polling the tournament's live fragment every 5 s (204), "
-        f"p95 under 100 ms: **{held:,}** "
+        f"Capacity (kept in Redis): spectators polling the tournament's live fragment every "
+        f"5 s (204), p95 under 100 ms: **{held:,}** "
         f"({', '.join(f'{rate}/s: {p95:.1f} ms' for rate, p95 in steps)}).",
+        "",
+        "Two app servers sharing the Redis, the tournament's page from 8 connections each at "
+        "once: "
+        + "; ".join(
+            f"server {row['server']} p50 {row['p50']:.2f} ms, p95 {row['p95']:.2f} ms, "
+            f"{row['per_second']:.0f}/s, {row['cpu_ms']:.2f} ms CPU a request"
+            for row in pair
+        )
+        + ".",
         "",
     ]
     return "\n".join(lines)
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
 
 
 def main(argv=None) -> int:
@@ -255,6 +308,7 @@ def main(argv=None) -> int:
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/12", help="emptied first")
     parser.add_argument("--out", type=Path, default=BASE_DIR / "results")
     args = parser.parse_args(argv)
     production_environment(
@@ -267,21 +321,41 @@ def main(argv=None) -> int:
         stdout=subprocess.DEVNULL,
     )
     pages = the_club()
-    results = {}
-    for label, cache in (("kept", ""), ("rendered", "none")):
+    flush_redis(args.redis)
+    runs: dict[str, list[dict]] = {}
+    held, steps, pair = 0, [], []
+    for label, cache in (
+        ("kept in Redis", args.redis),
+        ("kept in each worker's memory", "locmem"),
+        ("rendered", "none"),
+    ):
         os.environ["DJANGO_CACHE_URL"] = cache
         port = free_port()
-        log = Path(f"/tmp/fiftysix-bench-http-{label}.log")
+        log = Path(f"/tmp/fiftysix-bench-http-{cache.split(':')[0]}.log")
         server = start_gunicorn(port, args.workers, log)
         try:
             time.sleep(1)
-            print(f"==> {label} pages, gunicorn on {HOST}:{port}", flush=True)
-            results[label] = measure(port, server, pages, args.seconds)
-            if label == "kept":
+            print(f"==> {label}, gunicorn on {HOST}:{port}", flush=True)
+            runs[label] = measure(port, server, pages, args.seconds)
+            if cache == args.redis:
                 held, steps = capacity(port, pages["tournament live, unchanged (204)"], 5.0)
+                second_port = free_port()
+                second = start_gunicorn(
+                    second_port, args.workers, Path("/tmp/fiftysix-bench-http-second.log")
+                )
+                try:
+                    print("==> two app servers sharing Redis", flush=True)
+                    pair = two_servers(
+                        [port, second_port],
+                        [server, second],
+                        pages["tournament standings"],
+                        args.seconds,
+                    )
+                finally:
+                    stop_gunicorn(second)
         finally:
             stop_gunicorn(server)
-    text = report(args, results["kept"], results["rendered"], held, steps)
+    text = report(args, runs, held, steps, pair)
     args.out.mkdir(exist_ok=True)
     path = args.out / f"http-{args.database}-{args.preset}.md"
     path.write_text(text)

@@ -6,19 +6,24 @@ import json
 from pathlib import Path
 
 PRESETS = ["small", "large", "federation"]
-# The issue's targets (p95, milliseconds); pages and fragments share one.
+# The issues' targets (p95, milliseconds), by database where they differ: issue 5's
+# writes; issue 14's pages (a kept page read 5 ms; any page rendered 15 ms on SQLite,
+# 25 on PostgreSQL; the deal that ends a game 30 and 40).
 TARGETS = {
-    "record a deal": 30.0,
-    "record the deal that ends a game": 30.0,
-    "correct deal 1 of 60": 100.0,
+    "record a deal": {"sqlite": 30.0, "postgres": 30.0},
+    "record the deal that ends a game": {"sqlite": 30.0, "postgres": 40.0},
+    "correct deal 1 of 60": {"sqlite": 100.0, "postgres": 100.0},
 }
-PAGE_TARGET = 25.0
+KEPT_TARGET = 5.0
+PAGE_TARGET = {"sqlite": 15.0, "postgres": 25.0}
 
 
-def target_for(name: str) -> float | None:
+def target_for(name: str, database: str = "sqlite", kept: bool = False) -> float | None:
     if name.startswith("export"):
         return None  # judged by deals per second and memory instead
-    return TARGETS.get(name, PAGE_TARGET)
+    if kept:
+        return KEPT_TARGET
+    return TARGETS.get(name, PAGE_TARGET)[database]
 
 
 def _small(results: dict, out: Path | None) -> dict:
@@ -40,14 +45,15 @@ def markdown(results: dict, out: Path | None = Path("results")) -> str:
         f"game page: a {meta['game_deals']}-deal game; profile: {meta['player']}. "
         f"{meta['machine']}; Python {meta['python']}. Framework floor (trivial view through "
         f"the same middleware): median {trivial['median_ms']:.2f} ms, "
-        f"p95 {trivial['p95_ms']:.2f} ms.",
+        f"p95 {trivial['p95_ms']:.2f} ms. Pages kept in "
+        f"{meta.get('cache') or 'each process' + chr(39) + 's memory'}.",
         "",
         "| scenario | median ms | p95 ms | target p95 | queries | SQL floor ms "
         "| × framework floor | × SQL floor | × small (median) |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in results["rows"]:
-        target = target_for(row["name"])
+        target = target_for(row["name"], meta["database"], row.get("kept", False))
         verdict = ""
         if target is not None:
             verdict = f"{target:.0f} ({'met' if row['p95_ms'] <= target else 'missed'})"
@@ -104,19 +110,21 @@ def summary(out: Path = Path("results")) -> str:
     names = [row["name"] for row in runs[columns[-1]]["rows"]]
     head = " | ".join(f"{db} {preset} p95" for db, preset in columns)
     lines = [
-        f"| scenario | target p95 ms | {head} | queries (every preset) |",
+        f"| scenario | target p95 ms (SQLite / PostgreSQL) | {head} | queries (every preset) |",
         "|---|---:|" + "---:|" * len(columns) + "---|",
     ]
     for name in names:
-        cells, queries = [], set()
+        cells, queries, kept = [], set(), False
         for column in columns:
             row = next((r for r in runs[column]["rows"] if r["name"] == name), None)
             cells.append("" if row is None else f"{row['p95_ms']:.1f}")
             if row is not None:
                 queries.add(row["queries"])
-        target = target_for(name)
+                kept = row.get("kept", False)
+        targets = {target_for(name, db, kept) for db in ("sqlite", "postgres")}
+        shown = " / ".join(f"{t:.0f}" for t in sorted(targets) if t is not None)
         lines.append(
-            f"| {name} | {'' if target is None else f'{target:.0f}'} | {' | '.join(cells)} "
+            f"| {name} | {shown} | {' | '.join(cells)} "
             f"| {', '.join(str(q) for q in sorted(queries))} |"
         )
     return "\n".join(lines) + "\n"
@@ -153,8 +161,9 @@ def plot(out: Path, target: Path) -> None:
                         xs.append(run["meta"]["deals"])
                         ys.append(row["median_ms"])
             axis.plot(xs, ys, marker="os^D"[index % 4], color=colours[index % 20], label=name)
-        axis.axhline(PAGE_TARGET, color="grey", linestyle="--", linewidth=1)
-        axis.text(xs[0] if xs else 1, PAGE_TARGET * 1.08, "25 ms page target", color="grey")
+        line = PAGE_TARGET[database]
+        axis.axhline(line, color="grey", linestyle="--", linewidth=1)
+        axis.text(xs[0] if xs else 1, line * 1.08, f"{line:.0f} ms page target", color="grey")
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_xlabel("deals in the database")

@@ -103,3 +103,35 @@ def test_a_counter_the_cache_lost_starts_past_every_value_it_had():
     caches["pages"].delete(pages.WRITES)  # evicted, or Redis restarted empty
     page = Client().get(url)
     assert page.status_code == 200 and counter() > old
+
+
+def test_every_kept_page_is_read_again_with_no_query(django_assert_num_queries):
+    from django.urls import reverse
+
+    from club.tournaments import services as tournaments
+    from tests.tournaments.helpers import make_tournament, rng
+
+    tournament = make_tournament(teams=4)
+    sitting = tournaments.confirm_sitting(
+        sitting=tournaments.propose_sitting(tournament=tournament, rng=rng()), rng=rng()
+    )
+    game = sitting.games.first().game
+    record_deal(game=game, number=1, entry=made(game, 1))
+    anu = Player.objects.get(name="Anu")
+    urls = [
+        game.get_absolute_url(),
+        tournament.get_absolute_url(),
+        reverse("tournaments:live", args=[tournament.pk]),
+        reverse("tournaments:projector", args=[tournament.pk]),
+        reverse("tournaments:seats", args=[tournament.pk]),
+        reverse("tournaments:player", args=[tournament.pk, anu.pk]),
+        reverse("leaderboards:player_board"),
+        reverse("leaderboards:team_board"),
+        anu.get_absolute_url(),
+    ]
+    for url in urls:
+        first = Client().get(url)
+        assert first.status_code == 200, url
+        with django_assert_num_queries(0):
+            again = Client().get(url)
+        assert again.content == first.content, url
