@@ -780,7 +780,7 @@ def _append(state: RatingsState, game: Game) -> bool:
     return True
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # inside the deal's transaction: fails with it
 def rate_game(game: Game) -> None:
     """Bring the ratings up to date after a change to ``game`` (finished now or before)."""
     state = _lock_state()

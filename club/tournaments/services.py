@@ -632,16 +632,21 @@ def results_changed(game: Game, was_finished: bool = True) -> None:
         of_game.update(results_version=F("results_version") + 1)  # none if not a tournament's
 
 
-def game_results(tournament: Tournament) -> list[ranking.GameResult]:
+def game_results(
+    tournament: Tournament, entry_of: dict[int, int] | None = None
+) -> list[ranking.GameResult]:
     """The finished games of the tournament as the standings calculator reads them.
 
     Read from the tournament's sittings down: asking the database for finished
     games first would walk every finished game of the club (SQLite takes the
     status index), so which games are finished is decided here, not in SQL.
     """
-    entry_of = dict(
-        TournamentTeam.objects.filter(tournament=tournament).order_by().values_list("team_id", "id")
-    )
+    if entry_of is None:  # team id -> registered team id
+        entry_of = dict(
+            TournamentTeam.objects.filter(tournament=tournament)
+            .order_by()
+            .values_list("team_id", "id")
+        )
     of_tournament = {"game__sitting_entry__sitting__tournament": tournament}
     points = tournament.scoring == core.Scoring.POINTS  # every game is scored as its tournament
     # game id -> (tables each team started with, [(game team id, entry id, place, tables, score)])
@@ -741,11 +746,14 @@ def finish_import(*, tournament: Tournament, status: str, final: bool) -> Tourna
 
 def _rebuild_standings(tournament: Tournament) -> None:
     """Derive the standings from the finished games and store them (caller holds the lock)."""
-    entries = list(tournament.entries.values_list("id", flat=True))
+    # The registered teams once, in the order of the register (by team name).
+    registered = list(tournament.entries.values_list("id", "team_id"))
+    entries = [entry for entry, _team in registered]
     byes = Counter(
         Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
     )
-    table = ranking.standings(entries, game_results(tournament), scheme_of(tournament))
+    results = game_results(tournament, {team: entry for entry, team in registered})
+    table = ranking.standings(entries, results, scheme_of(tournament))
     Standing.objects.filter(tournament=tournament).delete()
     Standing.objects.bulk_create(
         Standing(
