@@ -441,6 +441,9 @@ class Game(HouseRules):
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             # Ratings: finished games in the order they finished.
             models.Index(fields=["finished_at", "id"], name="game_finished_order"),
+            # The home page's finished games, latest first, a page at a time: read in the
+            # index's order (without it, every finished game of the club was sorted).
+            models.Index(fields=["status", "-finished_at", "-id"], name="game_status_finished"),
         ]
 
     def __str__(self) -> str:

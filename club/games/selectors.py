@@ -299,6 +299,9 @@ def in_play_before(game: Game, seating: Seating, number: int) -> list[int]:
 
 IN_PROGRESS_SHOWN = 60  # more than a federation's busiest night has tables
 FINISHED_PER_PAGE = 30
+# The finished games are counted up to here, no further: the pager then says "more
+# than" (club.web.paging), and the home page costs the same however long the club plays.
+FINISHED_COUNTED = 3000
 
 
 def game_list_page(number: int = 1) -> dict:
@@ -312,7 +315,7 @@ def game_list_page(number: int = 1) -> dict:
         .prefetch_related(cards)
         .order_by("-finished_at", "-id")
     )
-    page = page_of(finished, number, FINISHED_PER_PAGE)
+    page = page_of(finished, number, FINISHED_PER_PAGE, count_up_to=FINISHED_COUNTED)
     return {
         "in_progress": list(
             playing.prefetch_related(cards).order_by("-created_at", "-id")[:IN_PROGRESS_SHOWN]

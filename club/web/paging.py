@@ -4,6 +4,10 @@ A list that grows with the club's history (finished games, the register of
 players, finished tournaments, a player's games) is shown a page at a time:
 a count and one slice, two queries whatever the club's size. A page past the
 end shows the last; a page that is not a whole number shows the first.
+
+A list without bound (the home page's finished games) counts no further than
+``count_up_to``: beyond it the pager says "more than", and the count costs the
+same on the thousandth night as on the hundredth.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ class Page:
     pages: int
     total: int
     query: str = ""  # the rest of the page's query string, to keep in the pager's links
+    capped: bool = False  # ``total`` is where counting stopped: there are more
 
     @property
     def previous(self) -> int | None:
@@ -54,10 +59,23 @@ def kept_query(request: HttpRequest, *drop: str) -> str:
     return urlencode([(key, value) for key, value in request.GET.items() if key not in dropped])
 
 
-def page_of(queryset, number: int, per_page: int, query: str = "") -> Page:
+def page_of(
+    queryset, number: int, per_page: int, query: str = "", count_up_to: int | None = None
+) -> Page:
     """One page of ``queryset`` (already ordered): its count and its slice."""
-    total = queryset.count()
+    if count_up_to is None:
+        total, capped = queryset.count(), False
+    else:
+        total = queryset.order_by()[: count_up_to + 1].count()
+        capped = total > count_up_to
+        total = min(total, count_up_to)
     pages = max(1, -(-total // per_page))
-    number = min(max(number, 1), pages)
+    number = max(number, 1) if capped else min(max(number, 1), pages)
     offset = (number - 1) * per_page
-    return Page(list(queryset[offset : offset + per_page]), number, pages, total, query)
+    items = list(queryset[offset : offset + per_page])
+    if capped:
+        if not items:  # past the end of a list too long to count: its first page
+            return page_of(queryset, 1, per_page, query, count_up_to)
+        # How far it goes is not counted: there is a next page while this one is full.
+        pages = max(pages, number + 1 if len(items) == per_page else number)
+    return Page(items, number, pages, total, query, capped)

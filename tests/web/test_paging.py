@@ -39,6 +39,33 @@ def test_a_page_past_the_end_reads_the_last():
     assert page.previous_link == "?page=1" and page.next_link == ""
 
 
+def test_a_list_too_long_to_count_says_more_than_and_pages_on(client, monkeypatch):
+    for number in range(7):
+        Player.objects.create(name=f"Player {number}")
+    players = Player.objects.order_by("name")
+    page = page_of(players, 1, 2, count_up_to=4)
+    assert (page.capped, page.total, page.pages) == (True, 4, 2)
+    assert [p.name for p in page.items] == ["Player 0", "Player 1"]
+    third = page_of(players, 3, 2, count_up_to=4)  # past what was counted: it goes on
+    assert [p.name for p in third.items] == ["Player 4", "Player 5"] and third.next == 4
+    last = page_of(players, 4, 2, count_up_to=4)
+    assert [p.name for p in last.items] == ["Player 6"] and last.next is None
+    assert page_of(players, 9, 2, count_up_to=4).number == 1  # far past the end: the first
+    exact = page_of(players, 1, 2, count_up_to=7)
+    assert (exact.capped, exact.total, exact.pages) == (False, 7, 4)
+    # On the home page: the finished games past the count say "more than".
+    from club.games import selectors
+    from club.games.services import end_game
+    from tests.factories import start_game
+
+    for _ in range(3):
+        end_game(game=start_game(2))
+    monkeypatch.setattr(selectors, "FINISHED_PER_PAGE", 1)
+    monkeypatch.setattr(selectors, "FINISHED_COUNTED", 2)
+    home = client.get("/").text
+    assert "Page 1 (more than 2 in all)" in home and 'rel="next"' in home
+
+
 def test_the_register_is_paged_and_keeps_its_search(client):
     for number in range(120):
         Player.objects.create(name=f"Player {number:03d}")
