@@ -444,6 +444,8 @@ class Game(HouseRules):
             # The home page's finished games, latest first, a page at a time: read in the
             # index's order (without it, every finished game of the club was sorted).
             models.Index(fields=["status", "-finished_at", "-id"], name="game_status_finished"),
+            # The home page's key (club.web.pages): the newest change of any game.
+            models.Index(fields=["updated_at"], name="game_updated"),
         ]
 
     def __str__(self) -> str:

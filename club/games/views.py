@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,6 +25,15 @@ from club.web.paging import page_number
 from club.web.posts import posted_deal_number
 
 
+def _home_version(request: HttpRequest):
+    """The home page's key: the newest change of any game (a game started, a deal recorded,
+    corrected or undone, a game ended all move it; a game deleted moves the club's token)
+    and the club's token. One query on an index, whatever the club's size."""
+    newest = Game.objects.aggregate(newest=Max("updated_at"))["newest"]
+    return (_token(newest) if newest else "0"), club_version
+
+
+@cached_page(_home_version)
 def game_list(request: HttpRequest) -> HttpResponse:
     """The games: those being played first, then the finished ones a page at a time, so
     the page is the same size in a club's first week and its tenth year."""

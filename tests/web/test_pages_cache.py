@@ -302,3 +302,20 @@ def test_an_organisers_rename_shows_in_a_games_history(django_user_model):
     olive.username = "olive-the-director"
     olive.save()
     assert "olive-the-director" in kept(url)
+
+
+def test_the_home_page_follows_every_game_started_played_ended_renamed_or_deleted():
+    assert "Home night" not in kept("/")
+    game = start_game(2, label="Home night")
+    assert "Home night" in kept("/")
+    record_deal(game=game, number=1, entry=made(game, 1))
+    first = kept("/")
+    end_game(game=game)
+    ended = kept("/")
+    assert ended != first and "Home night" in ended
+    team = game.teams.first().team
+    team.name = "The Bold Ones"
+    team.save()  # as the admin saves it
+    assert "The Bold Ones" in kept("/")
+    game.delete()  # as the admin deletes it
+    assert "Home night" not in kept("/")
