@@ -190,8 +190,13 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
         # Every other page a user can open (issue 14): each bounded, so none grows with
         # the club's history.
         sitting = t.sittings.exclude(pk=world.bench_sitting.pk).order_by("-number").first()
-        run("home page", "GET /, public", lambda: pub.get("/"))
-        run("home page, a later page", "GET /?page=3, public", lambda: pub.get("/", {"page": 3}))
+        run("home page", "GET /, public", lambda: pub.get("/"), kept=True)
+        run(
+            "home page, a later page",
+            "GET /?page=3, public",
+            lambda: pub.get("/", {"page": 3}),
+            kept=True,
+        )
         run("the register", "GET /players/, public", lambda: pub.get("/players/"))
         run(
             "the register, a search",
