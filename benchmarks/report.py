@@ -145,7 +145,7 @@ def plot(out: Path, target: Path) -> None:
     if not runs:
         return
     databases = sorted({run["meta"]["database"] for run in runs})
-    fig, axes = plt.subplots(1, len(databases), figsize=(7 * len(databases), 6.5), squeeze=False)
+    fig, axes = plt.subplots(1, len(databases), figsize=(7 * len(databases), 9.5), squeeze=False)
     for axis, database in zip(axes[0], databases, strict=True):
         mine = sorted(
             (run for run in runs if run["meta"]["database"] == database),
@@ -172,7 +172,8 @@ def plot(out: Path, target: Path) -> None:
         axis.grid(True, which="both", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.16, 1, 1))
+    # Fifty scenarios: the legend takes the lower part of the figure, under the plots.
+    fig.tight_layout(rect=(0, 0.3, 1, 1))
     target.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(target, dpi=110)
     plt.close(fig)
