@@ -136,17 +136,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 
 def release() -> str:
-    """This deploy's name: DJANGO_RELEASE, else a digest of the collected static files'
-    manifest (new with every change of CSS or JS), else of the code's version."""
+    """This deploy's name: DJANGO_RELEASE, else a digest of what makes the pages' bytes: the
+    code, templates, translations and static files of ``club/`` and the collected static
+    files' manifest. A deploy that changes any of them never meets pages kept by the one
+    before in a shared cache (the keys hold it)."""
     given = os.environ.get("DJANGO_RELEASE", "").strip()
     if given:
         return given
-    for path in (BASE_DIR / "staticfiles" / "staticfiles.json", BASE_DIR / "pyproject.toml"):
+    digest = hashlib.sha256()
+    kinds = {".py", ".html", ".mo", ".css", ".js", ".svg", ".json"}
+    found = [p for p in (BASE_DIR / "club").rglob("*") if p.suffix in kinds and p.is_file()]
+    found.append(BASE_DIR / "staticfiles" / "staticfiles.json")
+    for path in sorted(found):
         try:
-            return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+            data = path.read_bytes()
         except OSError:
             continue
-    return "unknown"
+        digest.update(str(path.relative_to(BASE_DIR)).encode() + b"\0" + data)
+    return digest.hexdigest()[:12]
 
 
 def cache_settings(url: str) -> dict:

@@ -319,3 +319,24 @@ def test_the_home_page_follows_every_game_started_played_ended_renamed_or_delete
     assert "The Bold Ones" in kept("/")
     game.delete()  # as the admin deletes it
     assert "Home night" not in kept("/")
+
+
+def test_a_deploy_that_changes_a_template_or_the_code_is_a_new_release(tmp_path, monkeypatch):
+    """The shared cache's keys hold the release: a deploy of new templates, code or
+    translations (with the static files unchanged) never serves a page the last one kept."""
+    from club import settings as club_settings
+
+    monkeypatch.delenv("DJANGO_RELEASE", raising=False)
+    (tmp_path / "club" / "templates").mkdir(parents=True)
+    page = tmp_path / "club" / "templates" / "page.html"
+    page.write_text("<p>before</p>")
+    (tmp_path / "club" / "views.py").write_text("x = 1\n")
+    monkeypatch.setattr(club_settings, "BASE_DIR", tmp_path)
+    first = club_settings.release()
+    assert club_settings.release() == first  # the same files, the same release
+    page.write_text("<p>after</p>")
+    second = club_settings.release()
+    (tmp_path / "club" / "views.py").write_text("x = 2\n")
+    assert len({first, second, club_settings.release()}) == 3
+    monkeypatch.setenv("DJANGO_RELEASE", "v56")
+    assert club_settings.release() == "v56"

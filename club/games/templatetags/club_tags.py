@@ -197,7 +197,7 @@ def game_cards(games) -> SafeString:
         }
         cards.append(
             f'<a class="card game-card" href="{game_url(game.pk)}">'
-            f"<strong>{text(game.label)}</strong>"
+            f"<strong>{text(game.label)}</strong> "  # a space before the count, as the words read
             f'<span class="muted">{text(deals)}</span>'
             f'<ul class="team-tables">{"".join(teams)}</ul>{won}</a>'
         )
