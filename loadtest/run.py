@@ -455,7 +455,11 @@ def build_world(scorers: int, seed: int) -> World:
     return World(tournament=tournament.pk, games=games, users=names)
 
 
-def start_gunicorn(port: int, workers: int, log: Path) -> subprocess.Popen:
+def start_gunicorn(
+    port: int, workers: int, log: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """gunicorn on 127.0.0.1:``port``, answering /health/; ``env``: its environment
+    (this process's when None)."""
     server = subprocess.Popen(
         [
             sys.executable,
@@ -472,6 +476,7 @@ def start_gunicorn(port: int, workers: int, log: Path) -> subprocess.Popen:
             "120",
         ],
         cwd=BASE_DIR,
+        env=env,
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,

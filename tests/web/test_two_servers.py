@@ -18,17 +18,16 @@ import http.client
 import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
+from loadtest.run import HOST, free_port, start_gunicorn, stop_gunicorn
+
 ROOT = Path(settings.BASE_DIR)
-HOST = "127.0.0.1"
 TOKEN = re.compile(r'data-live-version="([0-9.]+)"')
 
 pytestmark = pytest.mark.skipif(
@@ -53,12 +52,6 @@ else:
 game.refresh_from_db()
 print(game.pk, f"{int(game.updated_at.timestamp())}.{game.updated_at.microsecond:06d}")
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 def get(port: int, path: str) -> tuple[int, str]:
@@ -118,37 +111,9 @@ def test_two_servers_sharing_redis_never_serve_a_stale_page(tmp_path, redis_url)
     servers, ports = [], []
     try:
         for number in range(2):
-            port = free_port()
-            servers.append(
-                subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "gunicorn",
-                        "club.wsgi",
-                        "--workers",
-                        "2",
-                        "--bind",
-                        f"{HOST}:{port}",
-                    ],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=(tmp_path / f"server-{number}.log").open("w"),
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            )
-            ports.append(port)
-        deadline = time.monotonic() + 60
-        for port in ports:
-            while True:
-                try:
-                    if get(port, "/health/")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                assert time.monotonic() < deadline, "a server did not start"
-                time.sleep(0.2)
+            ports.append(free_port())
+            log = tmp_path / f"server-{number}.log"
+            servers.append(start_gunicorn(ports[-1], 2, log, env=env))
 
         page = f"/games/{pk}/"
         for number in range(1, 5):
@@ -171,6 +136,4 @@ def test_two_servers_sharing_redis_never_serve_a_stale_page(tmp_path, redis_url)
                     assert get(port, f"{page}?version={old}")[0] == 200  # a poll finds it
     finally:
         for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(timeout=30)
+            stop_gunicorn(server)
