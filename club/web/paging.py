@@ -75,7 +75,7 @@ def page_of(
     items = list(queryset[offset : offset + per_page])
     if capped:
         if not items:  # past the end of a list too long to count: its first page
-            return page_of(queryset, 1, per_page, query, count_up_to)
+            number, items = 1, list(queryset[:per_page])
         # How far it goes is not counted: there is a next page while this one is full.
         pages = max(pages, number + 1 if len(items) == per_page else number)
     return Page(items, number, pages, total, query, capped)
