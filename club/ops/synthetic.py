@@ -200,11 +200,7 @@ def play_game(
         rules = replace(rules, deal_limit=deal_limit)
     state = core.initial_state(team_count, first_dealer, rules)
     deals, settlements = [], []
-    while (
-        not state.finished
-        and not state.limit_reached
-        and not (deal_limit and state.deals_played >= deal_limit)
-    ):
+    while not state.finished and not state.limit_reached:
         deal = random_deal(state, rng)
         settlement, state = core.settle(state, deal)
         deals.append(deal)

@@ -148,8 +148,9 @@ def _move_counter() -> None:
 
 def _writes(execute, sql, params, many, context):
     result = execute(sql, params, many, context)
-    found = _WRITE.match(sql) if isinstance(sql, str) else None
-    if found and found.group(1).lower() not in UNSEEN and counting():
+    # The settings first: in a worker's own memory (the default) there is no counter.
+    found = _WRITE.match(sql) if counting() and isinstance(sql, str) else None
+    if found and found.group(1).lower() not in UNSEEN:
         connection = context["connection"]
         # Once per transaction: a callback already waiting here, or in a block around
         # this one, will run at the commit (one in a savepoint rolled back is gone).
