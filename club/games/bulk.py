@@ -93,12 +93,7 @@ def _settle_result(played: PlayedGame, now: datetime) -> GameTeam | None:
     services._apply_outcome(game, seating, played.state)
     if game.is_finished and not was_finished:
         game.finished_at = played.finished_at or now
-    out_in: dict[int, int] = {}
-    for settlement in played.settlements:
-        for team in settlement.eliminated:
-            out_in[team] = settlement.number
-    for team in seating.teams:
-        team.out_in_deal = out_in.get(team.position)
+    services.set_replayed_teams(seating, played.settlements)
     game.updated_at = now
     return game.winner
 

@@ -446,6 +446,9 @@ class Game(HouseRules):
             models.Index(fields=["status", "-finished_at", "-id"], name="game_status_finished"),
             # The home page's key (club.web.pages): the newest change of any game.
             models.Index(fields=["updated_at"], name="game_updated"),
+            # The admin's list of games, newest first (the model's order), a page at a
+            # time: without it, every game of the club was sorted for each page.
+            models.Index(fields=["-created_at", "-id"], name="game_created_order"),
         ]
 
     def __str__(self) -> str:
@@ -477,6 +480,10 @@ class GameTeam(Players):
         _("points"), default=0, db_default=0
     )  # points scoring: the total
     kodis = models.PositiveSmallIntegerField(_("kodis"), default=0, db_default=0)
+    # The deals it declared (its declaring team's), and made: the standings count them.
+    # Derived like the rest, so a backup leaves them out and restore counts them again.
+    declared = models.PositiveIntegerField(_("contracts declared"), default=0, db_default=0)
+    made = models.PositiveIntegerField(_("contracts made"), default=0, db_default=0)
 
     class Meta:
         verbose_name = _("team in a game")

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from django.db import IntegrityError, transaction
-from django.db.models.functions import Lower
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -525,7 +526,35 @@ GAME_OUTCOME_FIELDS = [
     "finished_at",
     "updated_at",
 ]
-TEAM_OUTCOME_FIELDS = ["tables", "place", "out_in_deal", "score", "kodis"]
+TEAM_OUTCOME_FIELDS = ["tables", "place", "out_in_deal", "score", "kodis", "declared", "made"]
+
+
+def set_replayed_teams(seating: Seating, settlements: Sequence[core.Settlement]) -> None:
+    """What each team's row counts over the deals (a replay's): the deal it went out in,
+    and the contracts it declared and made."""
+    out_in: dict[int, int] = {}
+    declared = [0] * len(seating.teams)
+    made = [0] * len(seating.teams)
+    for settlement in settlements:
+        for team in settlement.eliminated:
+            out_in[team] = settlement.number
+        declared[settlement.declaring_team] += 1
+        made[settlement.declaring_team] += settlement.made
+    for team in seating.teams:
+        team.out_in_deal = out_in.get(team.position)
+        team.declared = declared[team.position]
+        team.made = made[team.position]
+
+
+def recount_contracts(games=None) -> None:
+    """Count every team's contracts again from the stored deals, in one statement (a
+    restore, whose backup leaves the counts out; ``games``: only these)."""
+    teams = GameTeam.objects.all() if games is None else GameTeam.objects.filter(game__in=games)
+    deals = Round.objects.filter(declaring_team=OuterRef("pk")).order_by().values("declaring_team")
+    teams.update(
+        declared=Coalesce(Subquery(deals.annotate(n=Count("pk")).values("n")), 0),
+        made=Coalesce(Subquery(deals.filter(made=True).annotate(n=Count("pk")).values("n")), 0),
+    )
 
 
 def ledger_entry(round_: Round, team: GameTeam, settlement: core.Settlement) -> LedgerEntry:
@@ -572,13 +601,8 @@ def _save_derived(
         for team in seating.teams
     )
 
-    out_in: dict[int, int] = {}
-    for settlement in settlements:
-        for team in settlement.eliminated:
-            out_in[team] = settlement.number
     _apply_outcome(game, seating, state)
-    for team in seating.teams:
-        team.out_in_deal = out_in.get(team.position)
+    set_replayed_teams(seating, settlements)
     GameTeam.objects.bulk_update(seating.teams, TEAM_OUTCOME_FIELDS)
     game.save(update_fields=GAME_OUTCOME_FIELDS)
 
@@ -727,6 +751,9 @@ def record_deal(*, game: Game, number: int, entry: DealEntry, user=None, link=No
     for team in seating.teams:
         if team.position in settlement.eliminated:
             team.out_in_deal = number
+    declaring = seating.teams[settlement.declaring_team]
+    declaring.declared += 1
+    declaring.made += settlement.made
     GameTeam.objects.bulk_update(seating.teams, TEAM_OUTCOME_FIELDS)
     game.save(
         update_fields=[

@@ -71,6 +71,7 @@ from club.games.models import (
     Scoring,
     Team,
 )
+from club.games.services import recount_contracts
 from club.games.versions import new_generation
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
@@ -264,11 +265,17 @@ ABSTRACT_FIELDS_AFTER = {
 }
 
 
+# Columns a backup leaves out at every version: counts derived from the rows it
+# holds, counted again on restore (like the leaderboards' figures).
+DERIVED = {"games.gameteam": ("declared", "made")}
+
+
 def fields_of(model: type[models.Model]) -> list[models.Field]:
     """The columns a backup writes for ``model``, in the format's order."""
     if _is_user_model(model):
         return [model._meta.get_field(name) for name in USER_FIELDS]
-    fields = list(model._meta.concrete_fields)
+    derived = DERIVED.get(model._meta.label_lower, ())
+    fields = [field for field in model._meta.concrete_fields if field.name not in derived]
     placed = ABSTRACT_FIELDS_AFTER.get(model._meta.label_lower)
     if placed is not None:
         abstract, after = placed
@@ -793,6 +800,7 @@ def restore(
             # What the backup leaves out is derived from what it holds; and the club is a
             # new one under the same ids: no page cached before may be served after.
             new_generation()
+            recount_contracts()
             figures.rebuild_all()
             if MISSING_IN.get(manifest["version"], {}).get("leaderboards.ratingchange"):
                 rebuild_ratings()

@@ -574,18 +574,20 @@ def check_games(game_ids) -> int:
             if ledger[round_.pk] != replayed_ledger:
                 fail(f"{deal} ledger", ledger[round_.pk], replayed_ledger)
         finished, places = scoring._outcome(game, state)
-        out_in: dict[int, int] = {}
-        for settlement in settlements:
-            for team in settlement.eliminated:
-                out_in[team] = settlement.number
+        stored_teams = {
+            team.position: (team.out_in_deal, team.declared, team.made) for team in seating.teams
+        }
+        scoring.set_replayed_teams(seating, settlements)  # the replay's counts, in place
         for team in seating.teams:
-            stored = (team.tables, team.score, team.kodis, team.place, team.out_in_deal)
+            stored = (team.tables, team.score, team.kodis, team.place, *stored_teams[team.position])
             replayed = (
                 state.tables[team.position],
                 state.scores[team.position],
                 state.kodis[team.position],
                 places.get(team.position),
-                out_in.get(team.position),
+                team.out_in_deal,
+                team.declared,
+                team.made,
             )
             if stored != replayed:
                 fail(f"team {team.team.name}", stored, replayed)

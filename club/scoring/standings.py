@@ -133,7 +133,8 @@ class PointsScheme:
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    # A plain int first: the standings test every number of every game.
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _check_scheme(by_team_count: Mapping[int, Sequence[int]]) -> None:
@@ -231,7 +232,8 @@ def _ranked(values: Mapping[int, int]) -> dict[int, int]:
 def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme) -> None:
     game = result.game
     teams = tuple(result.teams)
-    if len(set(teams)) != len(teams):
+    members = set(teams)
+    if len(members) != len(teams):
         raise StandingsError(_("Game %(game)s lists a team twice."), game=game)
     if len(teams) not in TEAM_COUNTS:
         raise StandingsError(
@@ -239,14 +241,13 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
             game=game,
             count=len(teams),
         )
-    for team in teams:
-        if team not in registered:
-            raise StandingsError(
-                _("Game %(game)s has a team (%(team)s) not entered in the tournament."),
-                game=game,
-                team=team,
-            )
-    if set(result.places) != set(teams):
+    if not members <= registered:
+        raise StandingsError(
+            _("Game %(game)s has a team (%(team)s) not entered in the tournament."),
+            game=game,
+            team=next(team for team in teams if team not in registered),
+        )
+    if result.places.keys() != members:
         raise StandingsError(_("Game %(game)s must give a place for each of its teams."), game=game)
     places = dict(result.places)
     if not all(_is_int(place) for place in places.values()) or _ranked(places) != places:
@@ -254,7 +255,7 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
             _("The places in game %(game)s must run 1, 2, ..., a shared place skipping the next."),
             game=game,
         )
-    if set(result.tables_end) != set(teams):
+    if result.tables_end.keys() != members:
         raise StandingsError(
             _("Game %(game)s must give the tables each of its teams ended with."), game=game
         )
@@ -274,7 +275,7 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
             game=game,
         )
     if result.scores is not None:
-        if set(result.scores) != set(teams):
+        if result.scores.keys() != members:
             raise StandingsError(
                 _("Game %(game)s must give the score of each of its teams."), game=game
             )
@@ -283,7 +284,7 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
                 _("The scores of game %(game)s must be whole numbers, not negative."), game=game
             )
     for counts in (result.declared, result.made):
-        if not set(counts) <= set(teams):
+        if not counts.keys() <= members:
             raise StandingsError(
                 _("Game %(game)s counts contracts for a team not in the game."), game=game
             )
@@ -391,6 +392,7 @@ def standings(
     declared = dict.fromkeys(order, 0)
     made = dict.fromkeys(order, 0)
     difference = dict.fromkeys(order, 0)
+    points_by_place: dict[tuple[int, ...], dict[int, Fraction]] = {}  # by the game's places
     for result in results:
         if result.scores is not None:
             total = sum(result.scores.values())
@@ -398,10 +400,20 @@ def standings(
             for team in result.teams:
                 # own - each other team's score = count * own - the game's total
                 difference[team] += count * result.scores[team] - total
-        for team, earned in _game_points(scheme, result.places).items():
-            points[team] += earned
+        places = result.places
+        shape = tuple(sorted(places.values()))
+        by_place = points_by_place.get(shape)
+        if by_place is None:  # most games share one of a few shapes: (1, 2), (1, 1) ...
+            sharing = Counter(shape)
+            by_place = {
+                place: points_for(scheme, len(shape), place, sharing[place]) for place in sharing
+            }
+            points_by_place[shape] = by_place
+        alone = shape.count(1) == 1  # sole_winner(result)
+        for team, place in places.items():
+            points[team] += by_place[place]
             games[team] += 1
-            won[team] += result.places[team] == 1 and (shared_first_wins or sole_winner(result))
+            won[team] += place == 1 and (shared_first_wins or alone)
             net[team] += result.tables_end[team] - result.tables_start
             declared[team] += result.declared.get(team, 0)
             made[team] += result.made.get(team, 0)

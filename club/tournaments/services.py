@@ -14,16 +14,17 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.games import links
 from club.games import services as scoring
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, Round, in_a_seat, rules_fields
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat, rules_fields
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -632,6 +633,17 @@ def results_changed(game: Game, was_finished: bool = True) -> None:
         of_game.update(results_version=F("results_version") + 1)  # none if not a tournament's
 
 
+class _Member(NamedTuple):
+    """A registered team's result at one game of the tournament."""
+
+    entry: int
+    place: int | None
+    tables: int
+    score: int
+    declared: int
+    made: int
+
+
 def game_results(
     tournament: Tournament, entry_of: dict[int, int] | None = None
 ) -> list[ranking.GameResult]:
@@ -649,44 +661,39 @@ def game_results(
         )
     of_tournament = {"game__sitting_entry__sitting__tournament": tournament}
     points = tournament.scoring == core.Scoring.POINTS  # every game is scored as its tournament
-    # game id -> (tables each team started with, [(game team id, entry id, place, tables, score)])
-    games: dict[int, tuple[int, list[tuple[int, int, int | None, int, int]]]] = {}
-    for game_id, status, tables_start, game_team, team, place, tables, score in (
+    # game id -> (tables each team started with, its teams)
+    games: dict[int, tuple[int, list[_Member]]] = {}
+    for game_id, status, tables_start, team, place, tables, score, declared, made in (
         GameTeam.objects.filter(**of_tournament)
         .order_by("game_id", "position")
         .values_list(
             "game_id",
             "game__status",
             "game__tables_per_team",
-            "id",
             "team_id",
             "place",
             "tables",
             "score",
+            "declared",
+            "made",
         )
     ):
         if status == Game.Status.FINISHED:
             games.setdefault(game_id, (tables_start, []))[1].append(
-                (game_team, entry_of[team], place, tables, score)
+                _Member(entry_of[team], place, tables, score, declared, made)
             )
-    contracts: dict[int, tuple[int, int]] = {
-        row["declaring_team"]: (row["declared"], row["made"])
-        for row in Round.objects.filter(**of_tournament)
-        .values("declaring_team")
-        .annotate(declared=Count("id"), made=Count("id", filter=Q(made=True)))
-    }
     results = []
     for game_id, (tables_start, members) in games.items():
         results.append(
             ranking.GameResult(
                 game=game_id,
-                teams=tuple(entry for _, entry, _, _, _ in members),
-                places={entry: place or len(members) for _, entry, place, _, _ in members},
+                teams=tuple(member.entry for member in members),
+                places={member.entry: member.place or len(members) for member in members},
                 tables_start=tables_start,
-                tables_end={entry: tables for _, entry, _, tables, _ in members},
-                declared={entry: contracts.get(pk, (0, 0))[0] for pk, entry, _, _, _ in members},
-                made={entry: contracts.get(pk, (0, 0))[1] for pk, entry, _, _, _ in members},
-                scores={entry: score for _, entry, _, _, score in members} if points else None,
+                tables_end={member.entry: member.tables for member in members},
+                declared={member.entry: member.declared for member in members},
+                made={member.entry: member.made for member in members},
+                scores={member.entry: member.score for member in members} if points else None,
             )
         )
     return results
@@ -744,33 +751,66 @@ def finish_import(*, tournament: Tournament, status: str, final: bool) -> Tourna
     return tournament
 
 
+CENT = Decimal("0.01")  # a standing's points are kept to two places
+# A standing's figures, in the order _rebuild_standings compares them.
+STANDING_FIELDS = [
+    "place",
+    "shared",
+    "points",
+    "games",
+    "won",
+    "net_tables",
+    "score_difference",
+    "declared",
+    "made",
+    "byes",
+]
+
+
 def _rebuild_standings(tournament: Tournament) -> None:
     """Derive the standings from the finished games and store them (caller holds the lock)."""
-    # The registered teams once, in the order of the register (by team name).
-    registered = list(tournament.entries.values_list("id", "team_id"))
-    entries = [entry for entry, _team in registered]
-    byes = Counter(
-        Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
-    )
-    results = game_results(tournament, {team: entry for entry, team in registered})
-    table = ranking.standings(entries, results, scheme_of(tournament))
-    Standing.objects.filter(tournament=tournament).delete()
-    Standing.objects.bulk_create(
-        Standing(
-            tournament=tournament,
-            entry_id=row.team,
-            place=row.place,
-            shared=row.shared,
-            points=Decimal(row.points.numerator) / Decimal(row.points.denominator),
-            games=row.games,
-            won=row.won,
-            net_tables=row.net_tables,
-            score_difference=row.score_difference,
-            declared=row.declared,
-            made=row.made,
-            byes=byes.get(row.team, 0),
+    # The registered teams once, in the order of the register (by team name), with
+    # their byes and the standing each has now.
+    registered = list(
+        tournament.entries.annotate(bye_count=Count("byes")).values_list(
+            "id", "team_id", "bye_count", *(f"standing__{name}" for name in STANDING_FIELDS)
         )
-        for row in table
     )
+    entries = [entry for entry, *_ in registered]
+    byes = {entry: count for entry, _team, count, *_ in registered}
+    stored = {entry: tuple(now) for entry, _team, _count, *now in registered if now[0] is not None}
+    results = game_results(tournament, {team: entry for entry, team, *_ in registered})
+    table = ranking.standings(entries, results, scheme_of(tournament))
+    # Only the rows that changed are written (a game that ends moves a few teams), in
+    # place: an upsert on the entry, one row each.
+    changed = []
+    for row in table:
+        figures = (
+            row.place,
+            row.shared,
+            (Decimal(row.points.numerator) / Decimal(row.points.denominator)).quantize(CENT),
+            row.games,
+            row.won,
+            row.net_tables,
+            row.score_difference,
+            row.declared,
+            row.made,
+            byes.get(row.team, 0),
+        )
+        if stored.get(row.team) != figures:
+            changed.append(
+                Standing(
+                    tournament=tournament,
+                    entry_id=row.team,
+                    **dict(zip(STANDING_FIELDS, figures, strict=True)),
+                )
+            )
+    if changed:
+        Standing.objects.bulk_create(
+            changed,
+            update_conflicts=True,
+            unique_fields=["entry"],
+            update_fields=STANDING_FIELDS,
+        )
     Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
     tournament.results_version += 1

@@ -63,6 +63,13 @@ def assert_stored_as_replayed(game: Game) -> None:
     assert [team.tables for team in teams] == state.tables
     assert [team.score for team in teams] == state.scores
     assert [team.kodis for team in teams] == state.kodis
+    assert [(team.declared, team.made) for team in teams] == [
+        (
+            sum(s.declaring_team == team.position for s in settlements),
+            sum(s.declaring_team == team.position and s.made for s in settlements),
+        )
+        for team in teams
+    ]
     assert game.deals_played == len(settlements)
     if game.rules.scoring == core.Scoring.TABLES:
         assert sum(state.tables) == game.tables_per_team * len(teams)  # tables conserved

@@ -195,6 +195,16 @@ def assert_consistent(game):
     assert [t.out_in_deal for t in GameTeam.objects.filter(game=game).order_by("position")] == [
         out_in.get(team) for team in range(len(teams))
     ]
+    # Each team's contracts are its deals declared and made, as the standings count them.
+    assert [
+        (t.declared, t.made) for t in GameTeam.objects.filter(game=game).order_by("position")
+    ] == [
+        (
+            sum(s.declaring_team == team for s in settlements),
+            sum(s.declaring_team == team and s.made for s in settlements),
+        )
+        for team in range(len(teams))
+    ]
 
 
 # --- create_game -------------------------------------------------------------

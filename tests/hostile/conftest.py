@@ -206,6 +206,13 @@ def check_invariants() -> None:
             for team in range(teams)
         }
         assert stored == expected, game.label
+        contracts = [(0, 0)] * teams
+        for s in settlements:
+            declared, made = contracts[s.declaring_team]
+            contracts[s.declaring_team] = (declared + 1, made + s.made)
+        assert [(team.declared, team.made) for team in game.teams.order_by("position")] == (
+            contracts
+        ), game.label
         for round_ in game.rounds.prefetch_related("piles"):
             assert sum(pile.points for pile in round_.piles.all()) == core.TOTAL_POINTS
 
