@@ -60,6 +60,15 @@ RECORD_DEAL = 23
 # and the tournament's version, with begin and commit: 20; and the one-time
 # key's four, as above: 24.
 CORRECT_DEAL = 24
+# Recording the deal that ends a tournament's game: the deal's writes as above;
+# then the standings (the tournament locked, its register with byes and standings,
+# its games' teams, the standings that moved, its version), the game's figures
+# (its seats, its deals, the players' and teams' rows, their totals added in two
+# upserts) and its ratings (the ratings' state locked with the last position and
+# this game's, the games finished since, its seats, its players' ratings, the
+# changes, the ratings, the state, the teams' ratings: their totals, their
+# players, the moved ones). However many games and teams the tournament has.
+ENDING_DEAL = 44
 
 
 def alternating(seating, number: int, variant: int = 0) -> DealEntry:
@@ -200,6 +209,36 @@ class TestDealWrites:
             assert count == RECORD_DEAL
         tournament.refresh_from_db()
         assert tournament.results_version == before + 2
+
+
+class TestTheDealThatEndsAGame:
+    def test_costs_the_same_in_a_small_and_a_bigger_tournament(
+        self, organiser_client, django_assert_max_num_queries, small_and_bigger_tournaments
+    ):
+        counts = []
+        for tournament in small_and_bigger_tournaments:
+            game = (
+                Game.objects.filter(
+                    sitting_entry__sitting__tournament=tournament,
+                    status=Game.Status.IN_PROGRESS,
+                )
+                .order_by("pk")
+                .first()
+            )
+            entry = alternating(load_seating(game), 1)  # one table each: the first deal ends it
+            with django_assert_max_num_queries(ENDING_DEAL):
+                count, response = counted(
+                    lambda game=game, entry=entry: organiser_client.post(
+                        reverse("games:record", args=[game.pk]), form_data(entry, 1), **HTMX
+                    )
+                )
+            assert response.status_code == 200 and "errorlist" not in response.text
+            game.refresh_from_db()
+            assert game.is_finished
+            standing = tournament.standings.get(entry__team=game.winner.team)
+            assert standing.won >= 1 and standing.declared >= 1
+            counts.append(count)
+        assert counts == [ENDING_DEAL, ENDING_DEAL]
 
 
 def tournament_with(teams: int, sittings: int):

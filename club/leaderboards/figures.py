@@ -26,7 +26,15 @@ from django.db.models import Max, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round, in_a_seat
+from club.games.models import (
+    PLAYER_FIELDS,
+    Doubling,
+    Game,
+    GameTeam,
+    LedgerEntry,
+    Round,
+    in_a_seat,
+)
 from club.leaderboards.models import (
     PlayerGameFigures,
     PlayerRating,
@@ -63,21 +71,15 @@ def _bigger(current: int | None, bid: int | None) -> int | None:
 
 
 def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[TeamGameFigures]]:
-    """The rows of the finished games among ``game_ids``, from their stored deals: five queries."""
-    games = {
-        game["id"]: game
-        for game in Game.objects.filter(pk__in=game_ids, status=Game.Status.FINISHED).values(
-            "id", "created_at", "scoring"
-        )
-    }
-    if not games:
-        return [], []
-    ids = list(games)
-    tournament_of = dict(
-        SittingGame.objects.filter(game_id__in=ids).values_list("game_id", "sitting__tournament_id")
-    )
+    """The rows of the finished games among ``game_ids``, from their stored deals: two queries.
+
+    A team's tables net is the tables it ended with less those it started with
+    (its ledger's changes add up to that, the ledger being a replay's); a kodi
+    game starts every team again at each kodi, so its net is read from its
+    ledger (a third query, for those games only).
+    """
     seats = list(
-        GameTeam.objects.filter(game_id__in=ids).values(
+        GameTeam.objects.filter(game_id__in=game_ids, game__status=Game.Status.FINISHED).values(
             "id",
             "game_id",
             "team_id",
@@ -86,15 +88,40 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
             "third_player_id",
             "fourth_player_id",
             "place",
+            "tables",
+            "game__created_at",
+            "game__scoring",
+            "game__kodi",
+            "game__tables_per_team",
+            "game__sitting_entry__sitting__tournament_id",
         )
     )
+    if not seats:
+        return [], []
+    ids = sorted({seat["game_id"] for seat in seats})
     side: dict[int, dict] = {}  # seat id -> the team's figures at that game
     declarer: dict[tuple[int, int], dict] = {}  # (game, player) -> declared, made, biggest
     for seat in seats:
         figures = _blank()
         figures["played"] = 1
         figures["won"] = int(seat["place"] == 1)
+        # Tables net counts tables: on a points sheet every team holds its start.
+        if seat["game__scoring"] == "tables" and not seat["game__kodi"]:
+            figures["tables_net"] = seat["tables"] - seat["game__tables_per_team"]
         side[seat["id"]] = figures
+    kodi_games = {
+        seat["game_id"]
+        for seat in seats
+        if seat["game__scoring"] == "tables" and seat["game__kodi"]
+    }
+    if kodi_games:
+        for seat_id, net in (
+            LedgerEntry.objects.filter(game_team__game_id__in=kodi_games)
+            .values("game_team_id")
+            .annotate(net=Sum("change"))
+            .values_list("game_team_id", "net")
+        ):
+            side[seat_id]["tables_net"] = net or 0
     seats_of_game: dict[int, list[int]] = defaultdict(list)
     for seat in seats:
         seats_of_game[seat["game_id"]].append(seat["id"])
@@ -124,23 +151,13 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
                 # Declaring and made, or defending and the declarer failed, is a win.
                 won = made if seat_id == declaring else not made
                 side[seat_id][f"{name}_{'won' if won else 'lost'}"] += 1
-    # Tables net counts tables: on a points sheet the ledger holds points, not tables.
-    tables_games = [game_id for game_id in ids if games[game_id]["scoring"] == "tables"]
-    for seat_id, net in (
-        LedgerEntry.objects.filter(game_team__game_id__in=tables_games)
-        .values("game_team_id")
-        .annotate(net=Sum("change"))
-        .values_list("game_team_id", "net")
-    ):
-        side[seat_id]["tables_net"] = net or 0
-
     players, teams = [], []
     for seat in seats:
         game_id = seat["game_id"]
         where = {
             "game_id": game_id,
-            "tournament_id": tournament_of.get(game_id),
-            "played_on": timezone.localdate(games[game_id]["created_at"]),
+            "tournament_id": seat["game__sitting_entry__sitting__tournament_id"],
+            "played_on": timezone.localdate(seat["game__created_at"]),
         }
         figures = side[seat["id"]]
         teams.append(TeamGameFigures(team_id=seat["team_id"], **where, **figures))
@@ -199,23 +216,70 @@ def _refresh_totals(players: Iterable[int], teams: Iterable[int]) -> None:
         )
 
 
+def _add_to_totals(players: list[PlayerGameFigures], teams: list[TeamGameFigures]) -> None:
+    """Add these games' rows to their sides' totals: one upsert a table.
+
+    For games that had no rows before (finishing now): a side's totals are the
+    sum of its game rows, so adding the new rows keeps them so, without summing
+    the side's whole history again. Each row is moved in place by the database
+    (``played = played + 1``), so two games finishing at once both count.
+    """
+    for totals, key, rows in (
+        (PlayerTotals, "player_id", players),
+        (TeamTotals, "team_id", teams),
+    ):
+        if not rows:
+            continue
+        table = _table(totals)
+        extra = ", rating" if totals is TeamTotals else ""
+        values = ", ".join(
+            "(" + ", ".join(["%s"] * (len(FIELDS) + 1 + bool(extra))) + ")" for _ in rows
+        )
+        params = [
+            value
+            for row in rows
+            for value in (
+                *(getattr(row, name) for name in FIELDS),
+                getattr(row, key),
+                *((0.0,) if extra else ()),
+            )
+        ]
+        added = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in COUNTS)
+        # The bigger bid of the two; a side's first bid made when it had none.
+        bigger = (
+            f"biggest_bid = CASE WHEN excluded.biggest_bid IS NULL THEN {table}.biggest_bid "
+            f"WHEN {table}.biggest_bid IS NULL OR excluded.biggest_bid > {table}.biggest_bid "
+            f"THEN excluded.biggest_bid ELSE {table}.biggest_bid END"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} ({', '.join(FIELDS)}, {key}{extra}) VALUES {values} "
+                f"ON CONFLICT ({key}) DO UPDATE SET {added}, {bigger}",
+                params,
+            )
+
+
 def refresh_team_ratings(players: Iterable[int] | None = None) -> None:
     """A team's rating on the board is the mean of its players' current ratings.
 
-    For the teams of the ``players`` given; for every team if None.
+    For the teams of the ``players`` given; for every team if None. Read as
+    plain values and written back only where a rating moved.
     """
-    totals = TeamTotals.objects.select_related("team")
+    totals = TeamTotals.objects.all()
     if players is not None:
         players = set(players)
         totals = totals.filter(in_a_seat(players, "team__", lookup="__in"))
-    totals = list(totals)
-    wanted = {p for row in totals for p in row.team.player_ids}
+    rows = list(totals.values_list("id", "rating", *(f"team__{name}_id" for name in PLAYER_FIELDS)))
+    wanted = {player for _pk, _rating, *seats in rows for player in seats if player is not None}
     found = {
         rating.player_id: rating for rating in PlayerRating.objects.filter(player_id__in=wanted)
     }
-    for row in totals:
-        row.rating = ratings.team_rating(found, *row.team.player_ids_in_order)
-    TeamTotals.objects.bulk_update(totals, ["rating"], batch_size=500)
+    moved = []
+    for pk, rating, *seats in rows:
+        now = ratings.team_rating(found, *(player for player in seats if player is not None))
+        if now != rating:
+            moved.append(TeamTotals(pk=pk, rating=now))
+    TeamTotals.objects.bulk_update(moved, ["rating"], batch_size=500)
 
 
 def refresh_games(game_ids: list[int], *, had_rows: bool = True) -> None:
@@ -240,6 +304,9 @@ def refresh_games(game_ids: list[int], *, had_rows: bool = True) -> None:
     players, teams = _games_figures(game_ids)
     PlayerGameFigures.objects.bulk_create(players)
     TeamGameFigures.objects.bulk_create(teams)
+    if not had_rows:
+        _add_to_totals(players, teams)
+        return
     _refresh_totals(
         before_players | {row.player_id for row in players},
         before_teams | {row.team_id for row in teams},

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -565,12 +565,26 @@ def rated_games() -> list[ratings.RatedGame]:
     return _rated(_finished_in_order())
 
 
-def _lock_state() -> RatingsState:
-    # Two games finishing at once each rate; the lock makes them take turns.
-    state = RatingsState.objects.select_for_update().filter(pk=1).first()
+def _lock_state(game: Game | None = None) -> RatingsState:
+    """The ratings' state, locked: two games finishing at once each rate, in turn.
+
+    Read with it, in the same statement: ``top``, the last position rated, and for
+    ``game``, ``rated_at``, its position if it is rated.
+    """
+    locked = RatingsState.objects.select_for_update(of=("self",)).annotate(
+        top=Subquery(
+            RatingChange.objects.order_by("-position").values("position")[:1],
+        ),
+        rated_at=Subquery(
+            RatingChange.objects.filter(game_id=None if game is None else game.pk)
+            .order_by()
+            .values("position")[:1]
+        ),
+    )
+    state = locked.filter(pk=1).first()
     if state is None:
         RatingsState.objects.get_or_create(pk=1)
-        state = RatingsState.objects.select_for_update().get(pk=1)
+        state = locked.get(pk=1)
     return state
 
 
@@ -603,8 +617,13 @@ def _write_changes(games, start, base_position: int):
 
 
 def _save_ratings(final: dict[int, ratings.PlayerRating], gone: set[int]) -> None:
-    """Write the current rating of the players in ``final``; players in ``gone`` have none."""
-    PlayerRating.objects.filter(player_id__in=set(final) | gone).delete()
+    """Write the current rating of the players in ``final``; players in ``gone`` have none.
+
+    In place (an upsert): a game finishing writes its players' rows in one statement.
+    """
+    gone = gone - set(final)
+    if gone:
+        PlayerRating.objects.filter(player_id__in=gone).delete()
     PlayerRating.objects.bulk_create(
         (
             PlayerRating(
@@ -617,6 +636,9 @@ def _save_ratings(final: dict[int, ratings.PlayerRating], gone: set[int]) -> Non
             for rating in final.values()
         ),
         batch_size=1000,
+        update_conflicts=True,
+        unique_fields=["player"],
+        update_fields=["mu", "sigma", "rating", "games"],
     )
 
 
@@ -772,7 +794,7 @@ def _append(state: RatingsState, game: Game) -> bool:
         )
         for found in PlayerRating.objects.filter(player_id__in=players)
     }
-    position = _next_position()
+    position = 0 if state.top is None else state.top + 1  # after the last game rated
     final = _write_changes(rated, start, position)
     _save_ratings(final, set())
     _stamp(state, position + 1)
@@ -783,13 +805,8 @@ def _append(state: RatingsState, game: Game) -> bool:
 @transaction.atomic(savepoint=False)  # inside the deal's transaction: fails with it
 def rate_game(game: Game) -> None:
     """Bring the ratings up to date after a change to ``game`` (finished now or before)."""
-    state = _lock_state()
-    rated_at = (
-        RatingChange.objects.filter(game_id=game.pk)
-        .order_by()
-        .values_list("position", flat=True)
-        .first()
-    )
+    state = _lock_state(game)
+    rated_at = state.rated_at
     finished = game.status == Game.Status.FINISHED and game.finished_at is not None
     if finished and rated_at is None and _append(state, game):
         return
