@@ -64,7 +64,7 @@ class BoardForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        widget=QuickSelect,  # one option per tournament of the club's history
+        widget=QuickSelect,  # the newest tournaments, and the one chosen (views)
     )
     sort = forms.ChoiceField(
         required=False, choices=[(key, key) for key in SORTS], widget=forms.HiddenInput

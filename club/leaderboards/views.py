@@ -212,12 +212,26 @@ def _columns():
     ]
 
 
+# The boards' filter offers the newest tournaments, not every one of the club's history
+# (200 at a federation); any other is reached from its own page ("Results out").
+OFFERED_TOURNAMENTS = 25
+
+
+def _offered_tournaments(request: HttpRequest) -> list[Tournament]:
+    """The newest tournaments, and the one the filter names if it is older."""
+    newest = Tournament.objects.order_by("-starts_on", "name").only("pk", "name")
+    offered = list(newest[:OFFERED_TOURNAMENTS])
+    chosen = request.GET.get("tournament", "")
+    if chosen.isdigit() and int(chosen) not in {t.pk for t in offered}:
+        offered.extend(newest.filter(pk=int(chosen)))
+    return offered
+
+
 def _board(request: HttpRequest, kind: str) -> HttpResponse:
     version = selectors.live_version()
     if _not_modified(request, version):
         return HttpResponse(status=204)
-    tournaments = Tournament.objects.order_by("-starts_on", "name").only("pk", "name")
-    form = BoardForm(request.GET, tournaments=tournaments)
+    form = BoardForm(request.GET, tournaments=_offered_tournaments(request))
     filters = form.filters()
     sort, descending = form.sorting()
     board = selectors.player_board_page if kind == "players" else selectors.team_board_page

@@ -9,6 +9,7 @@ from django.urls import reverse
 from club.games.models import Player
 from club.games.services import DealEntry, TeamEntry, create_game
 from club.leaderboards import selectors
+from club.leaderboards.views import OFFERED_TOURNAMENTS
 from club.scoring import rules as core
 from club.tournaments.models import Tournament
 from tests.factories import pid
@@ -168,3 +169,24 @@ def test_query_counts_do_not_grow_with_the_club(client, club, extra, django_asse
     board = client.get(reverse("leaderboards:player_board")).context["board"]
     assert board.total == 6 + 4 * extra
     assert len(board.rows) == min(board.total, selectors.PER_PAGE)
+
+
+def test_the_boards_filter_offers_the_newest_tournaments_and_the_one_chosen(client, db):
+    """Not every tournament of the club's history: an older one comes from its own page."""
+    cups = [
+        Tournament.objects.create(
+            name=f"Cup {day:02d}", starts_on=datetime.date(2025, 1, 1) + datetime.timedelta(day)
+        )
+        for day in range(OFFERED_TOURNAMENTS + 5)
+    ]
+    board = reverse("leaderboards:player_board")
+    offered = client.get(board).context["form"].fields["tournament"].choices
+    assert [name for _pk, name in offered[1:]] == [c.name for c in cups[::-1][:OFFERED_TOURNAMENTS]]
+    oldest = cups[0]
+    response = client.get(f"{board}?tournament={oldest.pk}")
+    form = response.context["form"]
+    assert form.is_valid() and form.cleaned_data["tournament"] == oldest.pk
+    assert (oldest.pk, oldest.name) in form.fields["tournament"].choices
+    page = client.get(reverse("tournaments:detail", args=[oldest.pk])).content.decode()
+    assert f"{board}?tournament={oldest.pk}" in page
+    assert f"{reverse('leaderboards:team_board')}?tournament={oldest.pk}" in page
