@@ -222,8 +222,11 @@ def _offered_tournaments(request: HttpRequest) -> list[Tournament]:
     newest = Tournament.objects.order_by("-starts_on", "name").only("pk", "name")
     offered = list(newest[:OFFERED_TOURNAMENTS])
     chosen = request.GET.get("tournament", "")
-    if chosen.isdigit() and int(chosen) not in {t.pk for t in offered}:
-        offered.extend(newest.filter(pk=int(chosen)))
+    # An id the database can hold (ASCII digits: "²" is a digit too); anything else
+    # the form refuses as no tournament of the list.
+    if chosen.isascii() and chosen.isdigit() and len(chosen) < 19:
+        if int(chosen) not in {t.pk for t in offered}:
+            offered.extend(newest.filter(pk=int(chosen)))
     return offered
 
 
