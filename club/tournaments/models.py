@@ -258,6 +258,21 @@ class Bye(models.Model):
         return f"{self.sitting}: {self.entry}"
 
 
+# A standing's figures: what the standings derive for each team, and pages read.
+STANDING_FIGURES = (
+    "place",
+    "shared",
+    "points",
+    "games",
+    "won",
+    "net_tables",
+    "score_difference",
+    "declared",
+    "made",
+    "byes",
+)
+
+
 class Standing(models.Model):
     """A team's line in the standings: derived from results, rebuilt when they change."""
 

@@ -18,6 +18,7 @@ from club.games.models import PLAYER_FIELDS, Game, GameTeam, PendingDeal, Player
 from club.games.selectors import url_maker
 from club.scoring import stages as charts
 from club.tournaments.models import (
+    STANDING_FIGURES,
     Bye,
     Sitting,
     SittingGame,
@@ -75,16 +76,7 @@ def standing_rows(tournament: Tournament) -> list[dict]:
         Standing.objects.filter(tournament=tournament)
         .order_by("place", "entry__team__name")
         .values(
-            "place",
-            "shared",
-            "points",
-            "games",
-            "won",
-            "net_tables",
-            "score_difference",
-            "declared",
-            "made",
-            "byes",
+            *STANDING_FIGURES,
             withdrawn=F("entry__withdrawn_at"),
             team=F("entry__team__name"),
             **{seat: F(f"entry__team__{seat}__name") for seat in PLAYER_FIELDS},

@@ -30,6 +30,7 @@ from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.tournaments import stages
 from club.tournaments.models import (
+    STANDING_FIGURES,
     Bye,
     Sitting,
     SittingGame,
@@ -752,19 +753,6 @@ def finish_import(*, tournament: Tournament, status: str, final: bool) -> Tourna
 
 
 CENT = Decimal("0.01")  # a standing's points are kept to two places
-# A standing's figures, in the order _rebuild_standings compares them.
-STANDING_FIELDS = [
-    "place",
-    "shared",
-    "points",
-    "games",
-    "won",
-    "net_tables",
-    "score_difference",
-    "declared",
-    "made",
-    "byes",
-]
 
 
 def _rebuild_standings(tournament: Tournament) -> None:
@@ -773,7 +761,7 @@ def _rebuild_standings(tournament: Tournament) -> None:
     # their byes and the standing each has now.
     registered = list(
         tournament.entries.annotate(bye_count=Count("byes")).values_list(
-            "id", "team_id", "bye_count", *(f"standing__{name}" for name in STANDING_FIELDS)
+            "id", "team_id", "bye_count", *(f"standing__{name}" for name in STANDING_FIGURES)
         )
     )
     entries = [entry for entry, *_ in registered]
@@ -802,7 +790,7 @@ def _rebuild_standings(tournament: Tournament) -> None:
                 Standing(
                     tournament=tournament,
                     entry_id=row.team,
-                    **dict(zip(STANDING_FIELDS, figures, strict=True)),
+                    **dict(zip(STANDING_FIGURES, figures, strict=True)),
                 )
             )
     if changed:
@@ -810,7 +798,7 @@ def _rebuild_standings(tournament: Tournament) -> None:
             changed,
             update_conflicts=True,
             unique_fields=["entry"],
-            update_fields=STANDING_FIELDS,
+            update_fields=list(STANDING_FIGURES),
         )
     Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
     tournament.results_version += 1
