@@ -73,8 +73,25 @@ def start(argv: list[str]) -> None:
     manage("runserver", address)
 
 
+def ensure_test_tools() -> None:
+    """axe-core for the accessibility tests (package-lock.json), where npm is found: a
+    machine without it skips those tests (CI, with REQUIRE_BROWSER=1, installs npm)."""
+    lock = ROOT / "package-lock.json"
+    stamp = ROOT / "node_modules" / ".package-lock-digest"
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        return
+    say("Installing the browser test tools (package-lock.json)")
+    run(npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
+    stamp.write_text(digest)
+
+
 def test(argv: list[str]) -> None:
     ensure_venv()
+    ensure_test_tools()
     env = dict(os.environ)
     database = env.get("DATABASE_URL") or "SQLite"
     say(f"Running the test suite on {database.split('@')[-1]}")
