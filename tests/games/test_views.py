@@ -1,5 +1,7 @@
 """The game pages through Django's test client: every form, its errors, and the htmx fragments."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -466,3 +468,22 @@ class TestCorrections:
         assert client.get(reverse("games:edit", args=[played.pk, 1])).status_code == 302
         played.refresh_from_db()
         assert played.deals_played == 2
+
+
+def test_a_refused_field_names_its_error_for_a_screen_reader(organiser_client):
+    """The field is marked invalid and described by its error, which the page holds
+    under the id the field names (WCAG 2.2: errors identified, linked to their field)."""
+    game = start_game(2)
+    seating = load_seating(game)
+    response = organiser_client.post(
+        reverse("games:record", args=[game.pk]),
+        deal_form(1, declarer=seating.players[0].pk, bid="10", trump="hearts", p0=30, p1=26),
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    bid = re.search(r'<[^>]*name="bid"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in bid
+    described = re.search(r'aria-describedby="([^"]+)"', bid).group(1)
+    error = re.search(rf'<div id="{described}">(.*?)</div>', html, re.S)
+    assert error is not None and "error" in error.group(1)
+    assert not Round.objects.filter(game=game).exists()
