@@ -101,19 +101,18 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
     ids = sorted({seat["game_id"] for seat in seats})
     side: dict[int, dict] = {}  # seat id -> the team's figures at that game
     declarer: dict[tuple[int, int], dict] = {}  # (game, player) -> declared, made, biggest
+    kodi_games: set[int] = set()
     for seat in seats:
         figures = _blank()
         figures["played"] = 1
         figures["won"] = int(seat["place"] == 1)
         # Tables net counts tables: on a points sheet every team holds its start.
-        if seat["game__scoring"] == "tables" and not seat["game__kodi"]:
-            figures["tables_net"] = seat["tables"] - seat["game__tables_per_team"]
+        if seat["game__scoring"] == "tables":
+            if seat["game__kodi"]:
+                kodi_games.add(seat["game_id"])  # from the ledger, below
+            else:
+                figures["tables_net"] = seat["tables"] - seat["game__tables_per_team"]
         side[seat["id"]] = figures
-    kodi_games = {
-        seat["game_id"]
-        for seat in seats
-        if seat["game__scoring"] == "tables" and seat["game__kodi"]
-    }
     if kodi_games:
         for seat_id, net in (
             LedgerEntry.objects.filter(game_team__game_id__in=kodi_games)

@@ -571,16 +571,12 @@ def _lock_state(game: Game | None = None) -> RatingsState:
     Read with it, in the same statement: ``top``, the last position rated, and for
     ``game``, ``rated_at``, its position if it is rated.
     """
-    locked = RatingsState.objects.select_for_update(of=("self",)).annotate(
-        top=Subquery(
-            RatingChange.objects.order_by("-position").values("position")[:1],
-        ),
-        rated_at=Subquery(
-            RatingChange.objects.filter(game_id=None if game is None else game.pk)
-            .order_by()
-            .values("position")[:1]
-        ),
-    )
+    read = {"top": Subquery(RatingChange.objects.order_by("-position").values("position")[:1])}
+    if game is not None:
+        read["rated_at"] = Subquery(
+            RatingChange.objects.filter(game_id=game.pk).order_by().values("position")[:1]
+        )
+    locked = RatingsState.objects.select_for_update(of=("self",)).annotate(**read)
     state = locked.filter(pk=1).first()
     if state is None:
         RatingsState.objects.get_or_create(pk=1)
@@ -707,13 +703,12 @@ def _finished_in_order(after: tuple | None = None) -> list[int]:
     return list(games.order_by("finished_at", "id").values_list("pk", flat=True))
 
 
-def _next_position() -> int:
-    """The position after the last game rated."""
-    top = RatingChange.objects.aggregate(top=Max("position"))["top"]
-    return 0 if top is None else top + 1
+def _next_position(state: RatingsState) -> int:
+    """The position after the last game rated (read with the locked state)."""
+    return 0 if state.top is None else state.top + 1
 
 
-def _position_for(game: Game) -> int:
+def _position_for(state: RatingsState, game: Game) -> int:
     """Where ``game`` goes in the rating order: before the first rated game finished after it."""
     later = _finished_in_order((game.finished_at, game.pk))
     if later:
@@ -725,7 +720,7 @@ def _position_for(game: Game) -> int:
         )
         if found is not None:
             return found
-    return _next_position()
+    return _next_position(state)
 
 
 def _rerate_from(
@@ -794,7 +789,7 @@ def _append(state: RatingsState, game: Game) -> bool:
         )
         for found in PlayerRating.objects.filter(player_id__in=players)
     }
-    position = 0 if state.top is None else state.top + 1  # after the last game rated
+    position = _next_position(state)
     final = _write_changes(rated, start, position)
     _save_ratings(final, set())
     _stamp(state, position + 1)
@@ -812,7 +807,7 @@ def rate_game(game: Game) -> None:
         return
     positions = [] if rated_at is None else [rated_at]
     if finished:
-        positions.append(_position_for(game))
+        positions.append(_position_for(state, game))
     if not positions:
         _stamp(state, state.games)
         return

@@ -212,13 +212,16 @@ def points_for(scheme: PointsScheme, team_count: int, place: int, sharing: int) 
     return Fraction(sum(span), sharing)
 
 
+def _place_points(scheme: PointsScheme, shape: tuple[int, ...]) -> dict[int, Fraction]:
+    """Tournament points of each place of a game whose places, sorted, are ``shape``."""
+    sharing = Counter(shape)
+    return {place: points_for(scheme, len(shape), place, sharing[place]) for place in sharing}
+
+
 def _game_points(scheme: PointsScheme, places: Mapping[int, int]) -> dict[int, Fraction]:
     """Tournament points of each team of ``places`` (a valid competition ranking)."""
-    sharing = Counter(places.values())
-    return {
-        team: points_for(scheme, len(places), place, sharing[place])
-        for team, place in places.items()
-    }
+    by_place = _place_points(scheme, tuple(sorted(places.values())))
+    return {team: by_place[place] for team, place in places.items()}
 
 
 def _ranked(values: Mapping[int, int]) -> dict[int, int]:
@@ -402,14 +405,10 @@ def standings(
                 difference[team] += count * result.scores[team] - total
         places = result.places
         shape = tuple(sorted(places.values()))
-        by_place = points_by_place.get(shape)
-        if by_place is None:  # most games share one of a few shapes: (1, 2), (1, 1) ...
-            sharing = Counter(shape)
-            by_place = {
-                place: points_for(scheme, len(shape), place, sharing[place]) for place in sharing
-            }
-            points_by_place[shape] = by_place
-        alone = shape.count(1) == 1  # sole_winner(result)
+        if shape not in points_by_place:  # most games share a few shapes: (1, 2), (1, 1) ...
+            points_by_place[shape] = _place_points(scheme, shape)
+        by_place = points_by_place[shape]
+        alone = sole_winner(result)
         for team, place in places.items():
             points[team] += by_place[place]
             games[team] += 1
