@@ -2,6 +2,7 @@ import os
 
 import pytest
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM
 # would otherwise refuse to be called from the live-server tests.
@@ -11,10 +12,21 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 @pytest.fixture(autouse=True)
 def no_page_from_another_test():
     """Each test's database starts again at id 1: the pages one test cached (club.web.pages)
-    must not meet the next test's pages under the same key."""
-    caches["pages"].clear()
+    must not meet the next test's pages under the same key.
+
+    Only a cache in this process's memory is emptied. A test that keeps pages in Redis
+    (tests/web) owns a key prefix and deletes its own keys: emptying the database
+    (FLUSHDB) here, at a teardown that may still see that test's settings, emptied it
+    under the other half of CI, which runs the same test on the same Redis at once."""
+    _clear_local_pages()
     yield
-    caches["pages"].clear()
+    _clear_local_pages()
+
+
+def _clear_local_pages() -> None:
+    cache = caches["pages"]
+    if isinstance(cache, LocMemCache):
+        cache.clear()
 
 
 @pytest.fixture(autouse=True)
