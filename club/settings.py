@@ -73,6 +73,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Work a write may leave until its answer is sent (the boards' figures and ratings
+    # of a game that ends: club.web.after, club.leaderboards.owed).
+    "club.web.after.AfterAnswerMiddleware",
     # Pages and JSON compressed for browsers that ask (55 KB of standings are about 9 KB);
     # Django's gzip pads each response by a random amount against BREACH. Static files
     # are WhiteNoise's, compressed ahead, and never come through here.

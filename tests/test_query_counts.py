@@ -18,8 +18,10 @@ from django.urls import reverse
 
 from club.games.models import Game
 from club.games.services import DealEntry, end_game, load_seating, record_deal
+from club.leaderboards.models import PlayerTotals
 from club.tournaments import services as tournaments
 from club.tournaments.selectors import live_version
+from club.web import after
 from tests.factories import start_game
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
 
@@ -60,15 +62,22 @@ RECORD_DEAL = 23
 # and the tournament's version, with begin and commit: 20; and the one-time
 # key's four, as above: 24.
 CORRECT_DEAL = 24
-# Recording the deal that ends a tournament's game: the deal's writes as above;
-# then the standings (the tournament locked, its register with byes and standings,
-# its games' teams, the standings that moved, its version), the game's figures
-# (its seats, its deals, the players' and teams' rows, their totals added in two
-# upserts) and its ratings (the ratings' state locked with the last position and
-# this game's, the games finished since, its seats, its players' ratings, the
-# changes, the ratings, the state, the teams' ratings: their totals, their
-# players, the moved ones). However many games and teams the tournament has.
-ENDING_DEAL = 44
+# Recording the deal that ends a tournament's game, until its answer: the deal's
+# writes as above and the scorer links expired; then the standings (the
+# tournament locked, its register with byes and standings, its games' teams, the
+# standings that moved, its version) and the game marked as owing the boards
+# their work (one insert); the page's reads and the one-time key's answer: 29.
+ENDING_DEAL = 29
+# Then, once the answer is sent (club.web.after, club.leaderboards.owed): whether
+# any game is owed, the ratings' state locked, the games owed, the games, which
+# of them are counted already; the game's figures (its seats, its deals, the players' and
+# teams' rows, their totals added in two upserts) and its ratings (the state
+# locked again with the last position and this game's, the games finished since,
+# its seats, its players' ratings, the changes, the ratings, the state, the
+# teams' ratings: their totals, their players, the moved ones); the owed row
+# deleted, with the begin and commit: 24. However many games and teams the
+# tournament has.
+AFTER_ENDING_DEAL = 24
 
 
 def alternating(seating, number: int, variant: int = 0) -> DealEntry:
@@ -213,9 +222,18 @@ class TestDealWrites:
 
 class TestTheDealThatEndsAGame:
     def test_costs_the_same_in_a_small_and_a_bigger_tournament(
-        self, organiser_client, django_assert_max_num_queries, small_and_bigger_tournaments
+        self,
+        organiser_client,
+        django_assert_max_num_queries,
+        small_and_bigger_tournaments,
+        monkeypatch,
     ):
         counts = []
+        run = after._run
+        answered: list[int] = []  # the queries made when each answer went out
+        monkeypatch.setattr(
+            after, "_run", lambda queue: (answered.append(len(connection.queries_log)), run(queue))
+        )
         for tournament in small_and_bigger_tournaments:
             game = (
                 Game.objects.filter(
@@ -226,19 +244,22 @@ class TestTheDealThatEndsAGame:
                 .first()
             )
             entry = alternating(load_seating(game), 1)  # one table each: the first deal ends it
-            with django_assert_max_num_queries(ENDING_DEAL):
-                count, response = counted(
-                    lambda game=game, entry=entry: organiser_client.post(
-                        reverse("games:record", args=[game.pk]), form_data(entry, 1), **HTMX
-                    )
+            with (
+                django_assert_max_num_queries(ENDING_DEAL + AFTER_ENDING_DEAL),
+                CaptureQueriesContext(connection) as queries,
+            ):
+                response = organiser_client.post(
+                    reverse("games:record", args=[game.pk]), form_data(entry, 1), **HTMX
                 )
             assert response.status_code == 200 and "errorlist" not in response.text
             game.refresh_from_db()
             assert game.is_finished
             standing = tournament.standings.get(entry__team=game.winner.team)
             assert standing.won >= 1 and standing.declared >= 1
-            counts.append(count)
-        assert counts == [ENDING_DEAL, ENDING_DEAL]
+            assert PlayerTotals.objects.filter(player=game.winner.team.first_player).exists()
+            until = answered[-1] - queries.initial_queries
+            counts.append((until, len(queries) - until))
+        assert counts == [(ENDING_DEAL, AFTER_ENDING_DEAL)] * 2
 
 
 def tournament_with(teams: int, sittings: int):

@@ -166,3 +166,15 @@ class TeamTotals(Figures):
     class Meta:
         verbose_name = _("team's totals")
         verbose_name_plural = _("teams' totals")
+
+
+class OwedGame(models.Model):
+    """A game whose figures and rating are owed: it finished, or changed after finishing,
+    in a request that sent its answer first (club.web.after). Written in the change's own
+    transaction; ``services.catch_up`` does the work and deletes the row, after the
+    answer or before any reader of the figures or ratings, whichever comes first."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self) -> str:
+        return str(self.game_id)

@@ -1,25 +1,26 @@
-"""Ratings and leaderboard figures follow finished games, in the transaction of the change."""
+"""Ratings and leaderboard figures follow finished games: in the transaction of the change,
+or, for a change made through a page, once its answer has gone out (club.leaderboards.owed)."""
 
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
 from club.games.models import Game, GameTeam
 from club.games.signals import game_changed
-from club.leaderboards import figures
+from club.leaderboards import figures, owed
 from club.leaderboards.models import RatingChange
-from club.leaderboards.services import rate_game, unrate_deleted_game
+from club.leaderboards.services import catch_up, unrate_deleted_game
 from club.tournaments.models import SittingGame
 
 
 @receiver(game_changed, dispatch_uid="leaderboards-ratings")
 def follow_game(sender, game, was_finished, **kwargs):
     if game.is_finished or was_finished:
-        figures.refresh_game(game, was_finished=was_finished)
-        rate_game(game)
+        owed.follow(game, was_finished=was_finished)
 
 
 @receiver(pre_delete, sender=Game, dispatch_uid="leaderboards-game-deleted-before")
 def remember_deleted_game(sender, instance, **kwargs):
+    catch_up()  # games left owed first: the ratings re-rated below are theirs too
     sides = list(
         GameTeam.objects.filter(game=instance).values_list(
             "team_id", "first_player_id", "second_player_id", "third_player_id", "fourth_player_id"

@@ -58,6 +58,7 @@ from club.games.models import (
 )
 from club.leaderboards import figures
 from club.leaderboards.models import (
+    OwedGame,
     PlayerGameFigures,
     PlayerRating,
     PlayerTotals,
@@ -66,6 +67,7 @@ from club.leaderboards.models import (
     TeamGameFigures,
     TeamTotals,
 )
+from club.leaderboards.services import catch_up
 from club.tournaments.seats import running_entries
 from club.web.paging import page_of
 
@@ -382,6 +384,7 @@ def team_board(filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool =
 
 def register(*, search: str = "", active: str = "") -> QuerySet:
     """The club's players, found by name, nickname or member number."""
+    catch_up()  # their ratings as of every finished game (club.leaderboards.owed)
     players = Player.objects.select_related("rating").annotate(
         has_games=Exists(GameTeam.objects.filter(in_a_seat(OuterRef("pk"))))
     )
@@ -515,11 +518,27 @@ def player_profile(player: Player, page: int = 1) -> dict:
     }
 
 
+def _ratings_rebuilt_at() -> datetime.datetime | None:
+    """When the ratings last moved, once any work owed to the boards is done (owed.py):
+    in one query, with whether any is owed, when none is."""
+    state = (
+        RatingsState.objects.filter(pk=1)
+        .values_list("rebuilt_at", Exists(OwedGame.objects.all()))
+        .first()
+    )
+    if state is not None and not state[1]:
+        return state[0]
+    if catch_up() or state is not None:
+        return RatingsState.objects.filter(pk=1).values_list("rebuilt_at", flat=True).first()
+    return None
+
+
 def live_version(player: Player | None = None) -> str:
     """The token live pages carry: it changes when the ratings are rebuilt (every change
     to a finished game rebuilds them) and, on a profile, when one of the player's games
-    records anything."""
-    rebuilt = RatingsState.objects.filter(pk=1).values_list("rebuilt_at", flat=True).first()
+    records anything. Every leaderboard page reads it first, so the work a finished game
+    owes the boards (club.leaderboards.owed) is done before any of them reads a figure."""
+    rebuilt = _ratings_rebuilt_at()
     stamp = int(rebuilt.timestamp() * 1_000_000) if rebuilt else 0
     if player is None:
         return str(stamp)

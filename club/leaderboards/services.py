@@ -36,7 +36,13 @@ from club.games.models import (
     in_a_seat,
 )
 from club.leaderboards import figures
-from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
+from club.leaderboards.models import (
+    OwedGame,
+    PlayerGameFigures,
+    PlayerRating,
+    RatingChange,
+    RatingsState,
+)
 from club.scoring import names, ratings
 from club.scoring.messages import Refusal
 from club.tournaments.models import TournamentTeam
@@ -222,6 +228,7 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     ``fold``. Teams keep their names, so a pair that now has two teams keeps
     both. Ratings are rebuilt afterwards.
     """
+    catch_up()  # the boards first owe nothing: the merge recounts from what they hold
     # Lock both in a fixed order so two merges of the same pair cannot deadlock.
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])}
     if keep.pk == fold.pk:
@@ -823,3 +830,47 @@ def unrate_deleted_game(position: int, players: Iterable[int]) -> None:
     """
     state = _lock_state()
     _rerate_from(state, position, None, players)
+
+
+# --- Work owed to the boards (club.leaderboards.owed) ------------------------------
+
+
+def catch_up() -> int:
+    """Do the work owed for every game that waits for it (owed.py); returns how many.
+
+    One query when nothing is owed. The ratings' lock makes two catch-ups (a worker
+    after its answer, a reader in another) take turns: the second finds nothing left.
+    One game owed (the deal that ended it) is rated as it would have been at once.
+    Several are rated again together from the first place any of them held or now
+    takes: one at a time, an earlier one's row could name a game no longer finished.
+    """
+    if not OwedGame.objects.exists():
+        return 0
+    with transaction.atomic():
+        state = _lock_state()
+        owed = list(OwedGame.objects.order_by("pk").values_list("pk", "game_id"))
+        games = Game.objects.in_bulk([game for _pk, game in owed])
+        counted = set(
+            PlayerGameFigures.objects.filter(game_id__in=games)
+            .values_list("game_id", flat=True)
+            .distinct()
+        )
+        for game in games.values():
+            figures.refresh_game(game, was_finished=game.pk in counted)
+        if len(games) == 1:
+            rate_game(next(iter(games.values())))
+        elif games:
+            positions = list(
+                RatingChange.objects.filter(game_id__in=games).values_list("position", flat=True)
+            )
+            positions += [
+                _position_for(state, game)
+                for game in games.values()
+                if game.status == Game.Status.FINISHED and game.finished_at is not None
+            ]
+            if positions:
+                _rerate_from(state, min(positions), None)
+            else:
+                _stamp(state, state.games)
+        OwedGame.objects.filter(pk__in=[pk for pk, _game in owed]).delete()
+    return len(owed)

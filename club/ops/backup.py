@@ -75,7 +75,7 @@ from club.games.services import recount_contracts
 from club.games.versions import new_generation
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
-from club.leaderboards.services import rebuild_ratings
+from club.leaderboards.services import catch_up, rebuild_ratings
 from club.scoring.messages import Refusal
 from club.scoring.standings import StandingsError
 from club.tournaments.models import (
@@ -230,6 +230,8 @@ NOT_BACKED_UP = {
     "leaderboards.teamgamefigures": "derived from the deals, recomputed on restore",
     "leaderboards.playertotals": "derived from the deals, recomputed on restore",
     "leaderboards.teamtotals": "derived from the deals, recomputed on restore",
+    # Work an answer left for after it was sent; a backup is taken once it is done.
+    "leaderboards.owedgame": "work owed to the boards, done before a backup is read",
 }
 
 
@@ -431,6 +433,7 @@ def _render(manifest: dict, tables: dict[str, list[str]]) -> Iterator[str]:
 def make_backup(created_at: datetime.datetime | None = None) -> Backup:
     """The whole club as one backup document, read from one consistent snapshot."""
     created_at = created_at or timezone.now()
+    catch_up()  # the ratings as of every finished game (club.leaderboards.owed)
     # Read every table as of one moment: a deal recorded meanwhile must not
     # leave a round in the backup without its piles and ledger.
     with one_snapshot():

@@ -138,7 +138,7 @@ QUERIES = {
     "player leaderboard": 6,  # key (2), live version, tournaments for the filter, count, page
     "team leaderboard": 6,
     "player leaderboard, one tournament": 6,
-    "register": 2,  # its count and one page (issue 14)
+    "register": 3,  # work owed to the boards (none), its count and one page (issue 14)
     "player profile": 13,  # key (4), then the page with the tournaments being played now
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}

@@ -1,0 +1,41 @@
+"""The leaderboards follow a game that finished, or changed after finishing.
+
+Its figures (club.leaderboards.figures) and the ratings (services.rate_game) are
+brought up to date from the game as it now is. A change made through a page
+leaves that work until its answer has gone out (club.web.after): the scorer who
+records the deal that ends a game is answered once the game, its deals and the
+tournament's standings are written, and the worker brings the boards up to
+date before it takes its next request. The change's own transaction records
+the game as *owed* (:class:`OwedGame`), so the work is never lost and never
+read stale: every reader of the figures or ratings calls ``services.catch_up`` first
+(``selectors.live_version``, which the boards, the profile and their kept
+copies read; the register; a merge; a backup), and whoever comes first does it.
+Outside a request (commands, imports from the command line, tests calling the
+services) the work is done at once, in the change's transaction, as before.
+
+Doing it is the same whenever it is done: a game's rows are written again from
+the game as it is when the work runs (the cheap path, adding to its sides'
+totals, when it has none yet), and the ratings are brought up to date from its
+place in the order games finished. A game changed twice before the work runs is
+owed once; a game deleted meanwhile takes its row with it (the delete's own
+receivers see to its figures and ratings).
+"""
+
+from __future__ import annotations
+
+from club.games.models import Game
+from club.leaderboards import figures
+from club.leaderboards.models import OwedGame
+from club.leaderboards.services import catch_up, rate_game
+from club.web import after
+
+
+def follow(game: Game, *, was_finished: bool) -> None:
+    """``game`` finished, or was finished before this change (games.signals.game_changed)."""
+    if after.answering():
+        OwedGame.objects.bulk_create([OwedGame(game=game)], ignore_conflicts=True)
+        after.later(catch_up)
+        return
+    catch_up()  # a game left owed first: its rows and ratings are this one's ground
+    figures.refresh_game(game, was_finished=was_finished)
+    rate_game(game)
