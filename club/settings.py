@@ -6,7 +6,6 @@ development secret key. Production sets ``DJANGO_DEBUG=0``, and then a missing
 """
 
 import datetime
-import hashlib
 import os
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from club.web.net import parse_networks, parse_public_url
+from club.web.release import release_of
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -95,6 +95,10 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# Work a write may leave until its answer is sent (club.web.after): the leaderboards'
+# figures and ratings of a game that ends. False does it in the request, as before.
+CLUB_WORK_AFTER_ANSWER = env_flag("DJANGO_WORK_AFTER_ANSWER", True)
+
 ROOT_URLCONF = "club.urls"
 
 TEMPLATES = [
@@ -142,21 +146,8 @@ def release() -> str:
     """This deploy's name: DJANGO_RELEASE, else a digest of what makes the pages' bytes: the
     code, templates, translations and static files of ``club/`` and the collected static
     files' manifest. A deploy that changes any of them never meets pages kept by the one
-    before in a shared cache (the keys hold it)."""
-    given = os.environ.get("DJANGO_RELEASE", "").strip()
-    if given:
-        return given
-    digest = hashlib.sha256()
-    kinds = {".py", ".html", ".mo", ".css", ".js", ".svg", ".json"}
-    found = [p for p in (BASE_DIR / "club").rglob("*") if p.suffix in kinds and p.is_file()]
-    found.append(BASE_DIR / "staticfiles" / "staticfiles.json")
-    for path in sorted(found):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        digest.update(str(path.relative_to(BASE_DIR)).encode() + b"\0" + data)
-    return digest.hexdigest()[:12]
+    before in a shared cache (the keys hold it), and the scorers' app updates itself."""
+    return release_of(BASE_DIR)
 
 
 def cache_settings(url: str) -> dict:

@@ -4,6 +4,8 @@ import pytest
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 
+from club.web import after
+
 # Playwright's sync API runs an event loop in the test thread; Django's ORM
 # would otherwise refuse to be called from the live-server tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -27,6 +29,18 @@ def _clear_local_pages() -> None:
     cache = caches["pages"]
     if isinstance(cache, LocMemCache):
         cache.clear()
+
+
+@pytest.fixture
+def live_server(live_server, settings):
+    """The live server does at once what an answer may leave until after it is sent
+    (club.web.after): its request threads share the test's database (one connection on
+    SQLite), and a test that has its answer goes on reading, or empties the database,
+    while the work would still be running. The work after the answer is tested through
+    the test client, which runs it before the call returns (tests/leaderboards/test_owed.py)."""
+    settings.CLUB_WORK_AFTER_ANSWER = False
+    yield live_server
+    assert after.wait_until_done(), "work left after an answer was still running after 30 s"
 
 
 @pytest.fixture(autouse=True)

@@ -36,6 +36,9 @@ def follow(game: Game, *, was_finished: bool) -> None:
         OwedGame.objects.bulk_create([OwedGame(game=game)], ignore_conflicts=True)
         after.later(catch_up)
         return
-    catch_up()  # a game left owed first: its rows and ratings are this one's ground
+    # Games left owed first: their rows and ratings are this change's ground. If this
+    # game was one of them, its work was just done from the game as it now is.
+    if game.pk in catch_up():
+        return
     figures.refresh_game(game, was_finished=was_finished)
     rate_game(game)

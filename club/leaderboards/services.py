@@ -835,8 +835,8 @@ def unrate_deleted_game(position: int, players: Iterable[int]) -> None:
 # --- Work owed to the boards (club.leaderboards.owed) ------------------------------
 
 
-def catch_up() -> int:
-    """Do the work owed for every game that waits for it (owed.py); returns how many.
+def catch_up() -> set[int]:
+    """Do the work owed for every game that waits for it (owed.py); returns their ids.
 
     One query when nothing is owed. The ratings' lock makes two catch-ups (a worker
     after its answer, a reader in another) take turns: the second finds nothing left.
@@ -845,7 +845,7 @@ def catch_up() -> int:
     takes: one at a time, an earlier one's row could name a game no longer finished.
     """
     if not OwedGame.objects.exists():
-        return 0
+        return set()
     with transaction.atomic():
         state = _lock_state()
         owed = list(OwedGame.objects.order_by("pk").values_list("pk", "game_id"))
@@ -873,4 +873,4 @@ def catch_up() -> int:
             else:
                 _stamp(state, state.games)
         OwedGame.objects.filter(pk__in=[pk for pk, _game in owed]).delete()
-    return len(owed)
+    return {game for _pk, game in owed}

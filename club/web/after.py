@@ -24,9 +24,11 @@ it. A failure here is logged and left for the next reader.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 logger = logging.getLogger(__name__)
@@ -50,12 +52,32 @@ def later(work: Callable[[], object]) -> None:
         queue.append(work)
 
 
+# Answers sent whose work is not done yet, in this process: counted from the moment the
+# answer leaves the view, so that :func:`wait_until_done` (tests whose live server
+# answers in another thread) never sees a gap between the answer and its work.
+_owed = 0
+_done = threading.Condition()
+
+
 def _run(queue: list[Callable[[], object]]) -> None:
-    for work in queue:
-        try:
-            work()
-        except Exception:  # owed work stays owed: the next reader does it
-            logger.exception("Work left until after the answer failed: %r", work)
+    global _owed
+    try:
+        for work in queue:
+            try:
+                work()
+            except Exception:  # owed work stays owed: the next reader does it
+                logger.exception("Work left until after the answer failed: %r", work)
+    finally:
+        with _done:
+            _owed -= 1
+            _done.notify_all()
+
+
+def wait_until_done(timeout: float = 30.0) -> bool:
+    """Wait until every answer this process sent has done its work (for tests: a live
+    server's thread may still be at it when the test has its answer)."""
+    with _done:
+        return _done.wait_for(lambda: _owed <= 0, timeout)
 
 
 class AfterAnswerMiddleware:
@@ -65,6 +87,8 @@ class AfterAnswerMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not settings.CLUB_WORK_AFTER_ANSWER:
+            return self.get_response(request)  # the work is done in the request, at once
         token = _queue.set([])
         try:
             response = self.get_response(request)
@@ -72,6 +96,9 @@ class AfterAnswerMiddleware:
         finally:
             _queue.reset(token)
         if queue:
+            global _owed
+            with _done:
+                _owed += 1
             # Django closes the response after its body is sent, and runs these then.
             response._resource_closers.append(lambda: _run(queue))
         return response
