@@ -11,6 +11,7 @@ from django.views.i18n import set_language
 
 from club.middleware import DatabaseLostMiddleware
 from club.ops.health import database_status, disk_status
+from club.web.installable import manifest, offline, service_worker
 from club.web.language import choose_language
 
 
@@ -38,6 +39,10 @@ def health(request):
 
 urlpatterns = [
     path("health/", health, name="health"),
+    # The scorers' installable app (club/web/installable.py): the worker's scope is the site.
+    path("sw.js", service_worker, name="service_worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("offline/", offline, name="offline"),
     path("language/", set_language, name="set_language"),
     path("language/choose/", choose_language, name="choose_language"),
     path("admin/", admin.site.urls),

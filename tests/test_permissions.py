@@ -27,6 +27,9 @@ ANYONE = "anyone"  # the language choice, by a post (Django's) or a get (the pag
 # url name -> (rule, methods, kwargs key); the kwargs come from the world below.
 RULES = {
     "health": (PUBLIC, ["get"], None),
+    "service_worker": (PUBLIC, ["get"], None),
+    "manifest": (PUBLIC, ["get"], None),
+    "offline": (PUBLIC, ["get"], None),
     "set_language": (ANYONE, ["post"], None),
     "choose_language": (ANYONE, ["get"], None),
     "login": (PUBLIC, ["get"], None),

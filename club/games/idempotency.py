@@ -33,6 +33,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from club.games.models import SubmittedForm
+from club.web.installable import DEAL_SENT
 from club.web.keys import FIELD, key_of
 from club.web.posts import page_sent_from
 
@@ -49,6 +50,7 @@ KEPT_HEADERS = (
     "HX-Retarget",
     "HX-Reswap",
     "HX-Trigger",
+    DEAL_SENT,
 )
 
 

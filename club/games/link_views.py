@@ -27,6 +27,7 @@ from club.games.selectors import game_page
 from club.games.services import ScoringError, Seating, describe, held_deal, load_seating
 from club.scoring import rules as core
 from club.web.auth import organiser_required
+from club.web.installable import deal_sent
 from club.web.net import phones_cannot_reach, public_url
 from club.web.posts import posted_deal_number
 
@@ -257,6 +258,7 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
         request.POST,
     )
     context_extra: dict = {}
+    sent = None  # the deal's number, once written
     if form.is_valid():
         try:
             result = links.send_deal(
@@ -271,9 +273,12 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
             else:
                 form.add_scoring_error(error)
         else:
+            sent = form.cleaned_data["number"]
             if not request.htmx and not _game_over(game):
                 anchor = "#waiting" if isinstance(result, PendingDeal) else "#settlement"
-                return redirect(reverse("games:scorer", args=[link.token]) + anchor)
+                return deal_sent(
+                    redirect(reverse("games:scorer", args=[link.token]) + anchor), sent
+                )
             # The deal that ends the game also ends the link: show the result here,
             # since the link's page now only says it has expired.
             context_extra["just_recorded"] = not isinstance(result, PendingDeal)
@@ -288,7 +293,8 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     context = _scorer_context(link, game, form)
     context.update(context_extra)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
-    return render(request, template, context)
+    response = render(request, template, context)
+    return deal_sent(response, sent) if sent is not None else response
 
 
 def _game_over(game: Game) -> bool:

@@ -20,6 +20,7 @@ from club.games.services import ScoringError, describe, entry_from_round, load_s
 from club.games.versions import club_version
 from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
+from club.web.installable import deal_sent
 from club.web.pages import cached_page
 from club.web.paging import page_number
 from club.web.posts import posted_deal_number
@@ -245,14 +246,17 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
             context = game_page(game, seating=seating)
         else:
             if not request.htmx:
-                return redirect(reverse("games:detail", args=[game.pk]) + "#settlement")
+                return deal_sent(
+                    redirect(reverse("games:detail", args=[game.pk]) + "#settlement"),
+                    recorded.number,
+                )
             # The game and its teams as the write left them: no need to read them again.
             game = recorded.game
             context = game_page(game, seating=recorded.seating)
             context["just_recorded"] = True
             if not game.is_finished:
                 context["form"] = _deal_form(game, context)
-            return render(request, "games/detail.html#live", context)
+            return deal_sent(render(request, "games/detail.html#live", context), recorded.number)
     else:
         game.refresh_from_db()
         held = services.held_deal(game, number)

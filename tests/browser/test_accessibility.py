@@ -34,7 +34,7 @@ world = test_permissions.world
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-NOT_PAGES = {"health", "tournaments:live"}
+NOT_PAGES = {"health", "tournaments:live", "service_worker", "manifest"}
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 RUN_AXE = """async (tags) => {
   const found = await axe.run(document, {runOnly: {type: 'tag', values: tags}});

@@ -1,0 +1,167 @@
+"""The phone at the table without the network (issue 15): Playwright's offline mode.
+
+A scorer opens the table's link once; the service worker keeps the page. With no
+network, deals recorded are kept on the phone (IndexedDB) with their one-time keys,
+listed as waiting; when the network comes back they are sent by themselves, in
+order, each once. A deal whose number was taken meanwhile is shown to fix, not
+lost; a deal whose answer was lost on the way is answered from its one-time key.
+
+Seats in play order (RULES.md A): Anu, Chitra, Biju, Dev. Each deal below: Chitra
+bids 30 hearts and takes 36 of 56, made, Anu & Biju pay one table.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from club.games import links
+from club.games.models import Round, SubmittedForm
+from club.games.services import DealEntry, record_deal
+from club.web import release
+from tests.browser.conftest import PHONE
+from tests.factories import pid, start_game
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.filterwarnings("ignore:No directory at:UserWarning"),
+]
+
+
+def fill_deal(page: Page, bid: str = "30", chitra: str = "36") -> None:
+    select = page.locator("select[name=declarer]")
+    option = select.locator("option", has_text=re.compile(r"^Chitra \("))
+    select.select_option(option.get_attribute("value"))
+    page.locator("input[name=bid]").fill(bid)
+    page.locator("select[name=trump]").select_option("hearts")
+    page.locator("input[name=points_0]").fill(str(56 - int(chitra)))
+    page.locator("input[name=points_1]").fill(chitra)
+
+
+def installed(page: Page, url: str) -> None:
+    """Open ``url`` until the service worker controls it and has kept a copy of it."""
+    page.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.reload()  # through the worker now: it keeps this page
+    page.wait_for_function(
+        "url => caches.open('club-pages').then(c => c.match(url)).then(r => !!r)",
+        arg=url,
+    )
+
+
+@pytest.fixture
+def scorer(browser, live_server):
+    game = start_game(2, first_dealer=0, label="Church hall table 2")
+    (link,) = links.issue_links(game=game)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    url = f"{live_server.url}/s/{link.token}/"
+    installed(page, url)
+    yield game, context, page, url
+    context.close()
+
+
+def test_three_deals_recorded_offline_arrive_once_and_in_order(scorer, live_server, screenshot):
+    game, context, page, url = scorer
+    context.set_offline(True)
+    for number in (1, 2, 3):
+        fill_deal(page, bid=str(29 + number))
+        page.get_by_role("button", name=f"Record deal {number}").click()
+        expect(page.locator("#offline-queue li")).to_have_count(number)
+        expect(page.locator("#kept-note")).to_be_visible()
+    expect(page.locator("#offline-queue")).to_contain_text("waiting to send")
+    expect(page.get_by_role("button", name="Record deal 4")).to_be_visible()
+    screenshot(page, "three-deals-waiting")
+    assert not Round.objects.filter(game=game).exists()  # nothing reached the club yet
+
+    context.set_offline(False)
+    # Sent by themselves; the page then shows the game as the club has it.
+    expect(page.locator("#offline-queue")).to_have_count(0, timeout=20_000)
+    expect(page.locator("#kept-note")).to_have_count(0)
+    bids = list(Round.objects.filter(game=game).order_by("number").values_list("number", "bid"))
+    assert bids == [(1, 30), (2, 31), (3, 32)]
+    assert (
+        SubmittedForm.objects.filter(path=url.removeprefix(live_server.url) + "deals/").count() == 3
+    )
+    # The public page shows the three deals, once each.
+    public = context.new_page()
+    public.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(public.locator("table.deals tbody tr")).to_have_count(3)
+    screenshot(public, "public-page-after")
+
+
+def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer):
+    game, context, page, url = scorer
+    context.set_offline(True)
+    fill_deal(page, bid="33")
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.locator("#offline-queue li")).to_have_count(1)
+    # Meanwhile the organiser records deal 1 from another phone.
+    record_deal(
+        game=game,
+        number=1,
+        entry=DealEntry(points={0: 20, 1: 36}, declarer=pid("Chitra"), bid=30, trump="hearts"),
+    )
+    context.set_offline(False)
+    refused = page.locator("#offline-queue li.refused")
+    expect(refused).to_have_count(1, timeout=20_000)
+    expect(refused.get_by_role("alert")).to_contain_text("Deal 1 is already recorded")
+    assert list(Round.objects.filter(game=game).values_list("bid", flat=True)) == [30]
+    # Put back in the form, it is sent as deal 2.
+    refused.get_by_role("button", name="Put it back in the form").click()
+    expect(page.locator("#offline-queue")).to_have_count(0)
+    expect(page.locator("input[name=bid]")).to_have_value("33")
+    page.get_by_role("button", name="Record deal 2").click()
+    expect(page.get_by_role("button", name="Record deal 3")).to_be_visible()
+    assert list(
+        Round.objects.filter(game=game).order_by("number").values_list("bid", flat=True)
+    ) == [30, 33]
+
+
+def test_an_answer_lost_on_the_way_is_answered_from_the_one_time_key(scorer):
+    game, context, page, url = scorer
+    lost = {"count": 0}
+
+    def lose_the_answer(route):
+        # The request reaches the club; its answer never reaches the phone.
+        route.fetch()
+        lost["count"] += 1
+        route.abort("internetdisconnected")
+
+    context.route(re.compile(r".*/s/[^/]+/deals/$"), lose_the_answer)
+    fill_deal(page, bid="34")
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.locator("#offline-queue li")).to_have_count(1)
+    assert lost["count"] == 1
+    assert Round.objects.filter(game=game).count() == 1  # it was recorded
+    context.unroute(re.compile(r".*/s/[^/]+/deals/$"))
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-queue")).to_have_count(0, timeout=20_000)
+    assert list(Round.objects.filter(game=game).values_list("number", "bid")) == [(1, 34)]
+
+
+def test_the_service_worker_updates_itself_after_a_release(scorer, monkeypatch):
+    game, context, page, url = scorer
+    first = page.evaluate("caches.keys()")
+    assert [name for name in first if name.startswith("club-static-")] == [
+        f"club-static-{release.current()}"
+    ]
+    monkeypatch.setenv("DJANGO_RELEASE", "the-next-release")
+    release.current.cache_clear()
+    try:
+        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        page.wait_for_function(
+            "caches.keys().then(names => names.includes('club-static-the-next-release')"
+            " && names.filter(n => n.startsWith('club-static-')).length === 1)"
+        )
+        # The page still loads with no network, from the new release's files.
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("#kept-note")).to_be_visible()
+        expect(page.get_by_role("button", name="Record deal 1")).to_be_visible()
+    finally:
+        release.current.cache_clear()
