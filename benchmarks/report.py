@@ -12,6 +12,9 @@ PRESETS = ["small", "large", "federation"]
 TARGETS = {
     "record a deal": {"sqlite": 30.0, "postgres": 30.0},
     "record the deal that ends a game": {"sqlite": 30.0, "postgres": 40.0},
+    # What the scorer waits for; the row above is the worker's whole time, with the
+    # boards' work after the answer (club.web.after).
+    "record the deal that ends a game, until answered": {"sqlite": 30.0, "postgres": 40.0},
     "correct deal 1 of 60": {"sqlite": 100.0, "postgres": 100.0},
 }
 KEPT_TARGET = 5.0

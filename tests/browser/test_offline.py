@@ -94,7 +94,7 @@ def test_three_deals_recorded_offline_arrive_once_and_in_order(scorer, live_serv
     screenshot(public, "public-page-after")
 
 
-def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer):
+def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer, screenshot):
     game, context, page, url = scorer
     context.set_offline(True)
     fill_deal(page, bid="33")
@@ -110,6 +110,10 @@ def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer):
     refused = page.locator("#offline-queue li.refused")
     expect(refused).to_have_count(1, timeout=20_000)
     expect(refused.get_by_role("alert")).to_contain_text("Deal 1 is already recorded")
+    # The page shows the game as the club has it now: deal 1 counted, deal 2 next.
+    expect(page.locator(".scorer")).to_contain_text("11")
+    expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
+    screenshot(page, "refused-to-fix")
     assert list(Round.objects.filter(game=game).values_list("bid", flat=True)) == [30]
     # Put back in the form, it is sent as deal 2.
     refused.get_by_role("button", name="Put it back in the form").click()
@@ -165,3 +169,16 @@ def test_the_service_worker_updates_itself_after_a_release(scorer, monkeypatch):
         expect(page.get_by_role("button", name="Record deal 1")).to_be_visible()
     finally:
         release.current.cache_clear()
+
+
+def test_a_public_page_shows_the_version_it_last_saw_with_its_time_offline(scorer, live_server):
+    game, context, page, url = scorer
+    public = f"{live_server.url}/games/{game.pk}/"
+    installed(page, public)
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_have_text("Church hall table 2")
+    expect(page.locator("#kept-note")).to_contain_text(re.compile(r"as it was at \d\d:\d\d"))
+    # A page never opened on this phone: the worker's own page says so.
+    page.goto(f"{live_server.url}/tournaments/")
+    expect(page.locator("h1")).to_have_text("No network")

@@ -230,6 +230,7 @@
     if (sending || !window.clubQueue) return Promise.resolve();
     sending = true;
     var sentAny = false;
+    var refusedAny = false;
     return window.clubQueue.all().then(function (entries) {
       var waiting = entries.filter(function (entry) { return entry.state === "waiting"; });
       // In order, one at a time; a deal waits while one kept before it is refused or unsent.
@@ -240,6 +241,7 @@
         }
         return sendOne(waiting[index]).then(function (outcome) {
           if (outcome === "sent") sentAny = true;
+          if (outcome === "refused") refusedAny = true;
           if (outcome === "later") return "later";
           return next(index + 1);
         });
@@ -254,6 +256,10 @@
         return;
       }
       show(entries);
+      // The game moved on: show it as the club has it now, the refused deals above it.
+      if ((sentAny || refusedAny) && window.htmx && document.getElementById("live")) {
+        window.htmx.ajax("GET", window.location.pathname, {target: "#live", select: "#live", swap: "outerHTML"});
+      }
     }, function () { sending = false; });
   }
 
