@@ -34,6 +34,23 @@ def _browser_missing(reason: str):
     pytest.skip(reason)
 
 
+class Chromium:
+    """Debian's Chromium, whose new profiles run no service worker unless a test asks
+    (``service_workers="allow"``: tests/browser/test_offline.py). The scorers' app
+    installs one on every page; the other tests test the pages, and a worker left
+    running in a profile can hold its closing up."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("service_workers", "block")
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
@@ -46,7 +63,7 @@ def browser():
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
-        yield browser
+        yield Chromium(browser)
         browser.close()
 
 

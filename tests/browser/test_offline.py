@@ -56,7 +56,9 @@ def installed(page: Page, url: str) -> None:
 def scorer(browser, live_server):
     game = start_game(2, first_dealer=0, label="Church hall table 2")
     (link,) = links.issue_links(game=game)
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, service_workers="allow"
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     url = f"{live_server.url}/s/{link.token}/"

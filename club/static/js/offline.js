@@ -48,7 +48,11 @@
     var piles = entry.fields.filter(function (pair) { return pair[0].indexOf("points_") === 0; })
       .map(function (pair) { return pair[1] || "0"; }).join(" / ");
     var declarer = field(entry, "declarer");
-    if (!declarer || declarer === "pass") return say("all_pass", {piles: piles});
+    // Everyone passed: in the form's own words for it (a form of play without it never
+    // sends one).
+    if (!declarer || declarer === "pass") {
+      return say("passed", {passed: optionText(form, "declarer", "pass"), piles: piles});
+    }
     return say("contract", {
       declarer: optionText(form, "declarer", declarer),
       bid: field(entry, "bid"),
