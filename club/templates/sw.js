@@ -100,7 +100,9 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && DEAL_POST.test(url.pathname)) {
+  // A deal the page sends from its queue (offline.js) goes to the network as it is:
+  // if it fails, it is still in the queue, to be sent again with the same key.
+  if (request.method === "POST" && DEAL_POST.test(url.pathname) && !request.headers.get("X-Club-Queued")) {
     var copy = request.clone();
     event.respondWith(fetch(request).catch(function () { return keepDeal(copy, url.pathname); }));
     return;

@@ -81,8 +81,10 @@ def test_three_deals_recorded_offline_arrive_once_and_in_order(scorer, live_serv
     assert not Round.objects.filter(game=game).exists()  # nothing reached the club yet
 
     context.set_offline(False)
-    # Sent by themselves; the page then shows the game as the club has it.
-    expect(page.locator("#offline-queue")).to_have_count(0, timeout=20_000)
+    # Sent by themselves (an entry leaves the phone only on the club's word that it
+    # was written); the page then shows the game as the club has it.
+    page.wait_for_function("clubQueue.all().then(entries => entries.length === 0)", timeout=30_000)
+    expect(page.locator("#offline-queue")).to_have_count(0)
     expect(page.locator("#kept-note")).to_have_count(0)
     bids = list(Round.objects.filter(game=game).order_by("number").values_list("number", "bid"))
     assert bids == [(1, 30), (2, 31), (3, 32)]
@@ -110,7 +112,7 @@ def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer, screens
     )
     context.set_offline(False)
     refused = page.locator("#offline-queue li.refused")
-    expect(refused).to_have_count(1, timeout=20_000)
+    expect(refused).to_have_count(1, timeout=30_000)
     expect(refused.get_by_role("alert")).to_contain_text("Deal 1 is already recorded")
     # The page shows the game as the club has it now: deal 1 counted, deal 2 next.
     expect(page.locator(".scorer")).to_contain_text("11")
@@ -146,7 +148,7 @@ def test_an_answer_lost_on_the_way_is_answered_from_the_one_time_key(scorer):
     assert Round.objects.filter(game=game).count() == 1  # it was recorded
     context.unroute(re.compile(r".*/s/[^/]+/deals/$"))
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(page.locator("#offline-queue")).to_have_count(0, timeout=20_000)
+    page.wait_for_function("clubQueue.all().then(entries => entries.length === 0)", timeout=30_000)
     assert list(Round.objects.filter(game=game).values_list("number", "bid")) == [(1, 34)]
 
 
