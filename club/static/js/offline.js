@@ -231,7 +231,7 @@
   }
 
   function send() {
-    if (sending || !window.clubQueue) return Promise.resolve();
+    if (sending || !window.clubQueue || !controlled()) return Promise.resolve();
     sending = true;
     var sentAny = false;
     var refusedAny = false;
@@ -267,8 +267,12 @@
     }, function () { sending = false; });
   }
 
+  function controlled() {
+    return "serviceWorker" in navigator && !!navigator.serviceWorker.controller;
+  }
+
   function refresh(kept) {
-    if (!window.clubQueue) return Promise.resolve();
+    if (!window.clubQueue || !controlled()) return Promise.resolve();
     return window.clubQueue.all().then(function (entries) {
       freshForm(entries, kept);
       show(entries);
@@ -285,12 +289,23 @@
     if ("serviceWorker" in navigator && root.dataset.serviceWorker) {
       navigator.serviceWorker.register(root.dataset.serviceWorker, {scope: "/"}).catch(function () {});
     }
-    if (!window.indexedDB || !window.clubQueue) return;
+    window.addEventListener("online", function () { note(false); send(); });
+    window.addEventListener("offline", function () { note(true); });
+    start();
+    // A first visit: the worker takes the page over once it is installed.
+    if ("serviceWorker" in navigator) navigator.serviceWorker.addEventListener("controllerchange", start);
+  });
+
+  // Deals are kept on the phone only by the service worker: a page it does not control
+  // (the first visit, or a browser that runs none) has none to show or send, and opens
+  // no database; it starts once the worker takes it over.
+  var started = false;
+  function start() {
+    if (started || !window.indexedDB || !window.clubQueue || !controlled()) return;
+    started = true;
     refresh().then(function (entries) {
       if (entries.length && navigator.onLine) send();
     });
-    window.addEventListener("online", function () { note(false); send(); });
-    window.addEventListener("offline", function () { note(true); });
     window.setInterval(function () {
       if (navigator.onLine) {
         window.clubQueue.all().then(function (entries) {
@@ -298,7 +313,7 @@
         });
       }
     }, RETRY_MS);
-  });
+  }
   // The form the queue advanced is replaced when htmx swaps the page in: show it again.
   document.addEventListener("htmx:load", function () { refresh(); });
   // The service worker kept the deal just sent (no network): list it, clear the form.
