@@ -34,7 +34,7 @@ from club.leaderboards.models import OwedGame, PlayerRating, PlayerTotals
 from club.leaderboards.services import catch_up, merge_players
 from club.scoring import rules as core
 from club.web import after
-from tests.factories import deal_form, pid
+from tests.factories import deal, deal_form, pid
 
 from .test_maintained import _win, assert_in_step
 
@@ -73,27 +73,11 @@ def test_every_kind_of_change_left_owed_is_done_before_any_reader_sees_the_board
     # Two changes to finished games before anyone reads: each game owed once.
     with answer_not_yet_sent():
         edit_deal(
-            game=club["B"],
-            number=2,
-            entry=DealEntry(
-                points={0: 26, 1: 30},
-                declarer=pid("Chitra"),
-                bid=29,
-                trump="clubs",
-                doubling="redouble",
-            ),
+            game=club["B"], number=2, entry=deal({0: 26, 1: 30}, "Chitra", 29, "clubs", "redouble")
         )
         undo_last_deal(game=club["A"], number=2)
         edit_deal(
-            game=club["B"],
-            number=2,
-            entry=DealEntry(
-                points={0: 25, 1: 31},
-                declarer=pid("Chitra"),
-                bid=29,
-                trump="clubs",
-                doubling="redouble",
-            ),
+            game=club["B"], number=2, entry=deal({0: 25, 1: 31}, "Chitra", 29, "clubs", "redouble")
         )
     assert owed() == {club["A"].pk, club["B"].pk}
     visitor_reads_the_boards()
