@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from club.games.models import Change, Doubling, Game, GameTeam, LedgerEntry, Pile, Round, Trump
 from club.games.services import Seating, load_seating
 from club.scoring import rules as core
+from club.scoring.wire import rules_to_wire, state_to_wire
 from club.web.paging import page_of
 
 TEAM_COLOURS = ["#c0392b", "#1f6fb2", "#1e8449", "#8e44ad"]
@@ -239,6 +240,8 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
         tables=[team.tables for team in teams],
         dealer=game.dealer_seat,
         deals_played=game.deals_played,
+        scores=[team.score for team in teams],
+        kodis=[team.kodis for team in teams],
     )
     context = {
         "game": game,
@@ -275,8 +278,21 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
             dealer=seating.players[state.dealer],
             first_bidder=seating.players[state.first_bidder],
             cards=core.card_setup(state.seated_players, game.small_deck),
+            phone_rules=phone_rules(state, seating),
         )
     return context
+
+
+def phone_rules(state: core.GameState, seating: Seating) -> dict:
+    """What the phone needs to work out a deal kept offline (static/js/rules.js): the
+    game's rules and state, and who sits where, by the ids and names the deal form uses."""
+    return {
+        "rules": rules_to_wire(state.rules),
+        "state": state_to_wire(state),
+        "seats": [str(player.pk) for player in seating.players],
+        "players": [player.name for player in seating.players],
+        "teams": seating.names,
+    }
 
 
 def in_play_before(game: Game, seating: Seating, number: int) -> list[int]:

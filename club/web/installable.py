@@ -35,6 +35,7 @@ STATIC_FILES = (
     "js/live.js",
     "js/offline.js",
     "js/queue.js",
+    "js/rules.js",
     "django_htmx/htmx-2.min.js",
     "django_htmx/django-htmx.js",
     "fonts/noto-sans-latin-400-normal.woff2",

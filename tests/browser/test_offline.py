@@ -13,8 +13,10 @@ bids 30 hearts and takes 36 of 56, made, Anu & Biju pay one table.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from club.games import links
@@ -40,16 +42,35 @@ def fill_deal(page: Page, bid: str = "30", chitra: str = "36") -> None:
     page.locator("input[name=points_1]").fill(chitra)
 
 
+QUEUE_EMPTY = "clubQueue.all().then(entries => entries.length === 0)"
+
+
+def until(page: Page, expression: str, arg=None, timeout: float = 30) -> None:
+    """Wait until the page's ``expression`` (a promise, awaited) comes true.
+
+    Not ``page.wait_for_function``: it takes a promise for a true value and
+    returns at once. A page that navigates meanwhile is asked again.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout} s: {expression}")
+        page.wait_for_timeout(100)
+
+
 def installed(page: Page, url: str) -> None:
     """Open ``url`` until the service worker controls it and has kept a copy of it."""
     page.goto(url)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.reload()  # through the worker now: it keeps this page
-    page.wait_for_function(
-        "url => caches.open('club-pages').then(c => c.match(url)).then(r => !!r)",
-        arg=url,
-    )
+    until(page, "url => caches.open('club-pages').then(c => c.match(url)).then(r => !!r)", url)
 
 
 @pytest.fixture
@@ -77,17 +98,33 @@ def test_three_deals_recorded_offline_arrive_once_and_in_order(scorer, live_serv
         expect(page.locator("#kept-note")).to_be_visible()
     expect(page.locator("#offline-queue")).to_contain_text("waiting to send")
     expect(page.get_by_role("button", name="Record deal 4")).to_be_visible()
+    # The phone's count of each, from the state the one before left: Anu & Biju pay a
+    # table a deal; and who deals next (Anu dealt deal 1, so Dev deals deal 4).
+    counts = page.locator("#offline-queue .phone-count")
+    expect(counts).to_have_text(
+        [
+            f"The phone's count: made · Anu & Biju: -1 → {11 - n} · Chitra & Dev: +1 → {13 + n}"
+            for n in range(3)
+        ]
+    )
+    expect(page.locator("[data-dealer-line]")).to_have_text(
+        "If the club counts the same, Dev deals next and Anu bids first."
+    )
     screenshot(page, "three-deals-waiting")
     assert not Round.objects.filter(game=game).exists()  # nothing reached the club yet
 
     context.set_offline(False)
     # Sent by themselves (an entry leaves the phone only on the club's word that it
     # was written); the page then shows the game as the club has it.
-    page.wait_for_function("clubQueue.all().then(entries => entries.length === 0)", timeout=30_000)
+    until(page, QUEUE_EMPTY)
     expect(page.locator("#offline-queue")).to_have_count(0)
     expect(page.locator("#kept-note")).to_have_count(0)
     bids = list(Round.objects.filter(game=game).order_by("number").values_list("number", "bid"))
     assert bids == [(1, 30), (2, 31), (3, 32)]
+    # The club counted as the phone did.
+    game.refresh_from_db()
+    assert [team.tables for team in game.teams.order_by("position")] == [9, 15]
+    assert game.dealer_seat == 3
     assert (
         SubmittedForm.objects.filter(path=url.removeprefix(live_server.url) + "deals/").count() == 3
     )
@@ -130,6 +167,33 @@ def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer, screens
     ) == [30, 33]
 
 
+def test_a_deal_the_rules_refuse_is_shown_to_fix_before_the_network_is_back(scorer, screenshot):
+    game, context, page, url = scorer
+    context.set_offline(True)
+    fill_deal(page, bid="31")
+    page.locator("input[name=points_0]").fill("30")  # 30 + 36: not the 56 of the pack
+    page.get_by_role("button", name="Record deal 1").click()
+    item = page.locator("#offline-queue li")
+    expect(item).to_have_count(1)
+    expect(item.locator(".error")).to_have_text(
+        "The phone cannot work this deal out: check it against the cards, or put it back "
+        "in the form to fix it."
+    )
+    expect(page.locator("[data-dealer-line]")).to_have_text("Anu deals; Chitra bids first.")
+    screenshot(page, "cannot-work-out")
+    item.get_by_role("button", name="Put it back in the form").click()
+    expect(page.locator("#offline-queue")).to_have_count(0)
+    expect(page.locator("input[name=points_0]")).to_have_value("30")
+    page.locator("input[name=points_0]").fill("20")
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.locator("#offline-queue .phone-count")).to_have_text(
+        "The phone's count: made · Anu & Biju: -1 → 11 · Chitra & Dev: +1 → 13"
+    )
+    context.set_offline(False)
+    until(page, QUEUE_EMPTY)
+    assert list(Round.objects.filter(game=game).values_list("number", "bid")) == [(1, 31)]
+
+
 def test_an_answer_lost_on_the_way_is_answered_from_the_one_time_key(scorer):
     game, context, page, url = scorer
     lost = {"count": 0}
@@ -148,7 +212,7 @@ def test_an_answer_lost_on_the_way_is_answered_from_the_one_time_key(scorer):
     assert Round.objects.filter(game=game).count() == 1  # it was recorded
     context.unroute(re.compile(r".*/s/[^/]+/deals/$"))
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.wait_for_function("clubQueue.all().then(entries => entries.length === 0)", timeout=30_000)
+    until(page, QUEUE_EMPTY)
     assert list(Round.objects.filter(game=game).values_list("number", "bid")) == [(1, 34)]
 
 
@@ -162,9 +226,10 @@ def test_the_service_worker_updates_itself_after_a_release(scorer, monkeypatch):
     release.current.cache_clear()
     try:
         page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-        page.wait_for_function(
+        until(
+            page,
             "caches.keys().then(names => names.includes('club-static-the-next-release')"
-            " && names.filter(n => n.startsWith('club-static-')).length === 1)"
+            " && names.filter(n => n.startsWith('club-static-')).length === 1)",
         )
         # The page still loads with no network, from the new release's files.
         context.set_offline(True)

@@ -48,6 +48,9 @@
     var piles = entry.fields.filter(function (pair) { return pair[0].indexOf("points_") === 0; })
       .map(function (pair) { return pair[1] || "0"; }).join(" / ");
     var declarer = field(entry, "declarer");
+    if (declarer.indexOf("thani:") === 0) {
+      return optionText(form, "declarer", declarer) + " · " + say(field(entry, "thani_made") === "yes" ? "made" : "failed");
+    }
     // Everyone passed: in the form's own words for it (a form of play without it never
     // sends one).
     if (!declarer || declarer === "pass") {
@@ -69,69 +72,150 @@
     return entry.page === window.location.pathname;
   }
 
+  function element(tag, className, text) {
+    var made = document.createElement(tag);
+    if (className) made.className = className;
+    if (text !== undefined) made.textContent = text;
+    return made;
+  }
+
+  function phoneRules() {
+    var source = document.getElementById("phone-rules");
+    if (!source || !window.clubRules) return null;
+    try { return JSON.parse(source.textContent); } catch (error) { return null; }
+  }
+
+  // What each waiting deal settles to on the phone's count (rules.js), in the order kept,
+  // from the game as this page last had it, each from the state the one before left; and
+  // that state after them all. A deal not next in line (one before it refused, or not
+  // worked out) is left to the club's answer.
+  function workOut(mine) {
+    var wire = phoneRules();
+    var state = wire && wire.state;
+    var worked = {};
+    mine.forEach(function (entry) {
+      if (!state || entry.state !== "waiting" || entry.number !== state.deals_played + 1) {
+        state = null;
+        return;
+      }
+      try {
+        var deal = window.clubRules.dealFromFields(
+          {rules: wire.rules, state: state, seats: wire.seats},
+          function (name) { return field(entry, name); });
+        var settled = window.clubRules.settle(wire.rules, state, deal);
+        worked[entry.id] = settled;
+        state = settled.finished ? null : settled.after;
+      } catch (error) {  // a deal the rules refuse (error.code), or one the phone cannot read
+        worked[entry.id] = {cannot: true};
+        state = null;
+      }
+    });
+    return {wire: wire, worked: worked, after: mine.some(function (e) { return worked[e.id]; }) ? state : null};
+  }
+
+  // "The phone's count: made · Lions: +4 → 16 · Tigers: -4 → 8", and what else it brings.
+  function countLines(settled, wire) {
+    var deal = settled.settlement;
+    var points = wire.rules.scoring === "points";
+    var changes = points ? deal.scored : deal.transfers;
+    var totals = points ? deal.score_after : deal.tables_after;
+    var parts = [deal.made ? say("made") : say("failed")];
+    wire.teams.forEach(function (name, team) {
+      if (changes[team]) parts.push(name + ": " + (changes[team] > 0 ? "+" : "") + changes[team] + " → " + totals[team]);
+    });
+    var lines = [say("phone_count", {outcome: parts.join(" · ")})];
+    deal.kodi.forEach(function (team) {
+      lines.push(say("kodi", {team: wire.teams[team], tables: wire.rules.tables_per_team}));
+    });
+    deal.eliminated.forEach(function (team) { lines.push(say("out", {team: wire.teams[team]})); });
+    if (settled.finished) lines.push(say("ends"));
+    return lines;
+  }
+
+  function fixOrDrop(entry) {
+    var buttons = element("p", "actions");
+    var fix = element("button", "", say("fix"));
+    fix.type = "button";
+    fix.addEventListener("click", function () { putBack(entry); });
+    var drop = element("button", "danger", say("drop"));
+    drop.type = "button";
+    drop.addEventListener("click", function () {
+      if (window.confirm(say("drop_confirm", {number: entry.number}))) {
+        window.clubQueue.remove(entry.id).then(refresh);
+      }
+    });
+    buttons.appendChild(fix);
+    buttons.appendChild(drop);
+    return buttons;
+  }
+
   function show(entries) {
     var form = dealForm();
     var mine = entries.filter(here);
     var list = document.getElementById("offline-queue");
     if (!mine.length) {
       if (list) list.remove();
+      dealerLine(null);
       return;
     }
     if (!list) {
-      list = document.createElement("section");
+      list = element("section", "card offline-queue");
       list.id = "offline-queue";
-      list.className = "card offline-queue";
       list.setAttribute("aria-live", "polite");
       var anchor = form || document.querySelector("main > *");
       anchor.parentNode.insertBefore(list, anchor);
     }
     list.replaceChildren();
-    var heading = document.createElement("h2");
-    heading.textContent = say("heading", {count: mine.length});
-    list.appendChild(heading);
-    var items = document.createElement("ol");
+    list.appendChild(element("h2", "", say("heading", {count: mine.length})));
+    var worked = workOut(mine);
+    var items = element("ol");
     mine.forEach(function (entry) {
-      var item = document.createElement("li");
-      item.className = "queued " + entry.state;
+      var item = element("li", "queued " + entry.state);
       item.dataset.queued = entry.id;
-      var line = document.createElement("p");
-      var name = document.createElement("b");
-      name.textContent = say("deal", {number: entry.number});
-      line.appendChild(name);
+      var line = element("p");
+      line.appendChild(element("b", "", say("deal", {number: entry.number})));
       line.appendChild(document.createTextNode(" " + summary(entry, form) + " · "));
-      var state = document.createElement("span");
-      state.className = "state";
-      state.textContent = entry.state === "refused" ? say("refused") : say("waiting");
-      line.appendChild(state);
+      line.appendChild(element("span", "state", entry.state === "refused" ? say("refused") : say("waiting")));
       item.appendChild(line);
-      if (entry.state === "refused") {
-        var answer = document.createElement("p");
-        answer.className = "error";
-        answer.setAttribute("role", "alert");
-        answer.textContent = entry.answer || say("refused");
-        item.appendChild(answer);
-        var buttons = document.createElement("p");
-        buttons.className = "actions";
-        var fix = document.createElement("button");
-        fix.type = "button";
-        fix.textContent = say("fix");
-        fix.addEventListener("click", function () { putBack(entry); });
-        var drop = document.createElement("button");
-        drop.type = "button";
-        drop.className = "danger";
-        drop.textContent = say("drop");
-        drop.addEventListener("click", function () {
-          if (window.confirm(say("drop_confirm", {number: entry.number}))) {
-            window.clubQueue.remove(entry.id).then(refresh);
-          }
+      var settled = worked.worked[entry.id];
+      if (settled && settled.cannot) {
+        item.appendChild(element("p", "error", say("cannot")));
+        item.appendChild(fixOrDrop(entry));
+      } else if (settled) {
+        countLines(settled, worked.wire).forEach(function (text, index) {
+          item.appendChild(element("p", index ? "count-news" : "phone-count", text));
         });
-        buttons.appendChild(fix);
-        buttons.appendChild(drop);
-        item.appendChild(buttons);
+      }
+      if (entry.state === "refused") {
+        var answer = element("p", "error", entry.answer || say("refused"));
+        answer.setAttribute("role", "alert");
+        item.appendChild(answer);
+        item.appendChild(fixOrDrop(entry));
       }
       items.appendChild(item);
     });
     list.appendChild(items);
+    dealerLine(worked);
+  }
+
+  // Who deals next, in the card above the form: after the deals kept here, as the phone
+  // counts them (the club's line comes back once none can be worked out).
+  function dealerLine(worked) {
+    var line = document.querySelector("[data-dealer-line]");
+    if (!line) return;
+    var after = worked && worked.after;
+    if (!after) {
+      if (line.classList.contains("phone-count")) {
+        line.innerHTML = line.dataset.club;  // the server's own words, as it wrote them
+        line.classList.remove("phone-count");
+      }
+      return;
+    }
+    if (!line.classList.contains("phone-count")) line.dataset.club = line.innerHTML;
+    line.classList.add("phone-count");
+    var wire = worked.wire;
+    var bidder = window.clubRules.nextSeat(wire.rules, after, after.dealer);
+    line.textContent = say("next_dealer", {dealer: wire.players[after.dealer], bidder: wire.players[bidder]});
   }
 
   // A refused entry goes back into the form to be fixed and sent again (a new key:
@@ -149,7 +233,7 @@
     });
     var key = form.querySelector("[name=idempotency_key]");
     if (key) key.value = uuid();
-    window.clubQueue.remove(entry.id).then(refresh).then(function () {
+    window.clubQueue.remove(entry.id).then(function () { return refresh(); }).then(function () {
       form.dispatchEvent(new Event("change", {bubbles: true}));
       var first = form.querySelector("select, input:not([type=hidden])");
       if (first) first.focus();
@@ -157,28 +241,33 @@
   }
 
   // A page drawn from the phone's copy (its form's key may have been used since), or a
-  // form whose deal was just kept: a new key, and the number after the deals kept.
+  // form whose deal was just kept: a new key. Always: the number after the deals kept
+  // here, or the page's own once none is (one put back in the form leaves the queue).
   function freshForm(entries, kept) {
     var form = dealForm();
-    if (!form || !(root.dataset.keptAt || kept)) return;
-    var key = form.querySelector("[name=idempotency_key]");
-    if (key) key.value = uuid();
+    if (!form) return;
+    if (root.dataset.keptAt || kept) {
+      var key = form.querySelector("[name=idempotency_key]");
+      if (key) key.value = uuid();
+    }
     if (kept) {
       form.querySelectorAll("input[name=bid], input[data-pile]").forEach(function (input) { input.value = ""; });
       form.dispatchEvent(new Event("change", {bubbles: true}));
       delete form.dataset.dirty;
     }
     var number = form.querySelector("[name=number]");
+    if (!number) return;
+    if (!form.dataset.pageNumber) form.dataset.pageNumber = number.value;
     var numbers = entries.filter(here).map(function (entry) { return entry.number; });
-    if (number && numbers.length) {
-      var next = Math.max(Number(number.value) || 0, Math.max.apply(null, numbers) + 1);
-      number.value = String(next);
-      // The heading and the button name the deal: their number moves with it.
-      [document.querySelector("[data-deal-number]"), form.querySelector("button[type=submit]")]
-        .forEach(function (el) {
-          if (el) el.textContent = el.textContent.replace(/\d+/, String(next));
-        });
-    }
+    var next = Number(form.dataset.pageNumber) || 0;
+    if (numbers.length) next = Math.max(next, Math.max.apply(null, numbers) + 1);
+    if (String(next) === number.value) return;
+    number.value = String(next);
+    // The heading and the button name the deal: their number moves with it.
+    [document.querySelector("[data-deal-number]"), form.querySelector("button[type=submit]")]
+      .forEach(function (el) {
+        if (el) el.textContent = el.textContent.replace(/\d+/, String(next));
+      });
   }
 
   // Says, at the top of the page, that there is no network (and, for a page drawn from
