@@ -24,6 +24,7 @@ from club.games.models import Round, SubmittedForm
 from club.games.services import DealEntry, record_deal
 from club.web import release
 from tests.browser.conftest import PHONE
+from tests.browser.test_accessibility import AXE, RUN_AXE, TAGS
 from tests.factories import pid, start_game
 
 pytestmark = [
@@ -111,6 +112,10 @@ def test_three_deals_recorded_offline_arrive_once_and_in_order(scorer, live_serv
         "If the club counts the same, Dev deals next and Anu bids first."
     )
     screenshot(page, "three-deals-waiting")
+    # The queue and the phone's count pass axe as the pages do (test_accessibility.py).
+    if AXE.exists():
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
+        assert page.evaluate(RUN_AXE, TAGS) == []
     assert not Round.objects.filter(game=game).exists()  # nothing reached the club yet
 
     context.set_offline(False)
