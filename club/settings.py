@@ -18,6 +18,13 @@ from club.web.net import parse_networks, parse_public_url
 from club.web.release import release_of
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Where the club's own files go (the SQLite database, the collected static files): the
+# project folder in a checkout; DJANGO_DATA_DIR, else the folder the command runs in,
+# for the package installed from its wheel (whose BASE_DIR is site-packages).
+DATA_DIR = Path(
+    os.environ.get("DJANGO_DATA_DIR")
+    or (BASE_DIR if (BASE_DIR / "manage.py").exists() else Path.cwd())
+).resolve()
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -119,8 +126,9 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "club.wsgi.application"
 
-# SQLite next to the code unless DATABASE_URL names another database.
-DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'club.sqlite3'}"
+# SQLite in the data folder (the project folder in a checkout) unless DATABASE_URL names
+# another database.
+DEFAULT_DATABASE_URL = f"sqlite:///{DATA_DIR / 'club.sqlite3'}"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
@@ -147,7 +155,7 @@ def release() -> str:
     code, templates, translations and static files of ``club/`` and the collected static
     files' manifest. A deploy that changes any of them never meets pages kept by the one
     before in a shared cache (the keys hold it), and the scorers' app updates itself."""
-    return release_of(BASE_DIR)
+    return release_of(BASE_DIR, DATA_DIR / "staticfiles")  # (STATIC_ROOT, set below)
 
 
 def cache_settings(url: str) -> dict:
@@ -257,7 +265,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = DATA_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "club" / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import importlib.metadata
 import json
 import os
 import tempfile
@@ -308,10 +309,15 @@ def _points_to_user(field: models.Field) -> bool:
 
 
 def app_version() -> str:
+    """The project's version: its pyproject.toml in a checkout, else the installed package's."""
     try:
         with open(Path(settings.BASE_DIR) / "pyproject.toml", "rb") as handle:
             return str(tomllib.load(handle)["project"]["version"])
     except (OSError, KeyError, tomllib.TOMLDecodeError):
+        pass
+    try:
+        return importlib.metadata.version("fiftysix-club")
+    except importlib.metadata.PackageNotFoundError:
         return "unknown"
 
 
