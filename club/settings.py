@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "ninja",  # the API's docs: Swagger UI from its own static files (club/api)
     "club.games",
     "club.tournaments",
     "club.leaderboards",
@@ -105,6 +106,8 @@ MIDDLEWARE = [
 # Work a write may leave until its answer is sent (club.web.after): the leaderboards'
 # figures and ratings of a game that ends. False does it in the request, as before.
 CLUB_WORK_AFTER_ANSWER = env_flag("DJANGO_WORK_AFTER_ANSWER", True)
+# Requests one client may make of the API in a period (club/api): "600/m"; "" for no limit.
+CLUB_API_RATE = os.environ.get("DJANGO_API_RATE", "600/m").strip()
 
 ROOT_URLCONF = "club.urls"
 

@@ -9,6 +9,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.i18n import set_language
 
+from club.api.views import api
 from club.middleware import DatabaseLostMiddleware
 from club.ops.health import database_status, disk_status
 from club.web.installable import manifest, offline, service_worker
@@ -46,6 +47,8 @@ urlpatterns = [
     path("language/", set_language, name="set_language"),
     path("language/choose/", choose_language, name="choose_language"),
     path("admin/", admin.site.urls),
+    # The read-only API, its schema and its docs (club/api).
+    path("api/v1/", api.urls),
     # No password reset by email: the club has no mail server; an admin resets passwords.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -44,6 +44,13 @@ def live_server(live_server, settings):
 
 
 @pytest.fixture(autouse=True)
+def no_api_rate(settings):
+    """The suite asks the API far more than a client may (club/api); tests/api checks the
+    limit with a rate of its own."""
+    settings.CLUB_API_RATE = ""
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher is slow on purpose; tests only need logins to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -100,6 +100,15 @@ RULES = {
     "leaderboards:player_active": (ORGANISER, ["post"], "player"),
     "leaderboards:player_board": (PUBLIC, ["get"], None),
     "leaderboards:team_board": (PUBLIC, ["get"], None),
+    # The read-only API (club/api): GET only, what the public pages show.
+    "api:index": (PUBLIC, ["get"], None),
+    "api:api-root": (PUBLIC, ["get"], None),
+    "api:openapi-json": (PUBLIC, ["get"], None),
+    "api:openapi-view": (PUBLIC, ["get"], None),
+    "api:games": (PUBLIC, ["get"], None),
+    "api:game": (PUBLIC, ["get"], "game"),
+    "api:tournaments": (PUBLIC, ["get"], None),
+    "api:tournament": (PUBLIC, ["get"], "tournament"),
 }
 
 

@@ -554,6 +554,18 @@ def export_json() -> str:
     return "".join(stream_json())
 
 
+def game_object(game_id: int) -> dict | None:
+    """One game as this format writes it (a game of ``games``), for the API; None if none.
+
+    Three queries however long the game: its row, its teams, its deals.
+    """
+    rows = list(Game.objects.filter(id=game_id).values_list(*_GAME_FIELDS))
+    if not rows:
+        return None
+    (game,) = _read_chunk(rows)
+    return json.loads(_game_json(game, ""))
+
+
 def export_document() -> dict:
     """Every game of the club as a ``fiftysix-results/1`` document (plain data)."""
     return json.loads(export_json())

@@ -108,7 +108,9 @@ def _standing_rows(tournament: Tournament, *, shared_first_wins: bool = False) -
     ]
 
 
-def _tournament_object(tournament: Tournament) -> dict:
+def tournament_object(tournament: Tournament) -> dict:
+    """The tournament as this format writes it (its teams, settings, sittings with their
+    draws, and standings), without its games: the archive's head, and the API's (club/api)."""
     rules = tournament.rules
     data: dict = {
         "name": tournament.name,
@@ -181,7 +183,7 @@ def stream_tournament_json(tournaments: Sequence[Tournament]) -> Iterator[str]:
 
 
 def _tournament_document_json(tournament: Tournament, pad: str) -> Iterator[str]:
-    head = {"format": FORMAT, "tournament": _tournament_object(tournament)}
+    head = {"format": FORMAT, "tournament": tournament_object(tournament)}
     return _document_json(head, _tournament_export_games(tournament), pad)
 
 

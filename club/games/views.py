@@ -26,7 +26,7 @@ from club.web.paging import page_number
 from club.web.posts import posted_deal_number
 
 
-def _home_version(request: HttpRequest):
+def home_version(request: HttpRequest):
     """The home page's key: the newest change of any game (a game started, a deal recorded,
     corrected or undone, a game ended all move it; a game deleted moves the club's token)
     and the club's token. One query on an index, whatever the club's size."""
@@ -34,7 +34,7 @@ def _home_version(request: HttpRequest):
     return (_token(newest) if newest else "0"), club_version
 
 
-@cached_page(_home_version)
+@cached_page(home_version)
 def game_list(request: HttpRequest) -> HttpResponse:
     """The games: those being played first, then the finished ones a page at a time, so
     the page is the same size in a club's first week and its tenth year."""
@@ -93,7 +93,7 @@ def _token(updated) -> str:
     return f"{int(updated.timestamp())}.{updated.microsecond:06d}"
 
 
-def _game_version(request: HttpRequest, pk: int):
+def game_version(request: HttpRequest, pk: int):
     """The game page's key for everyone's copy (club.web.pages): the game's own token (its
     live poll's) and the club's; None for a game that does not exist (its 404 is not kept)."""
     updated = Game.objects.filter(pk=pk).values_list("updated_at", flat=True).first()
@@ -102,7 +102,7 @@ def _game_version(request: HttpRequest, pk: int):
     return _token(updated), club_version
 
 
-@cached_page(_game_version)
+@cached_page(game_version)
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     if request.GET.get("version") == live_version(game):

@@ -125,7 +125,7 @@ def _stage_form(context: dict) -> StageForm:
     )
 
 
-def _tournament_version(request: HttpRequest, pk: int, **_kwargs):
+def tournament_version(request: HttpRequest, pk: int, **_kwargs):
     """A tournament's public pages' key (club.web.pages): its results and live games (the
     live poll's token), then its newest line of history (draws, stages, registrations)
     and the club's token."""
@@ -142,12 +142,12 @@ def _player_version(request: HttpRequest, pk: int, player: int):
     return None if version is None else (version, club_version)
 
 
-@cached_page(_tournament_version)
+@cached_page(tournament_version)
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _detail(request, get_object_or_404(Tournament, pk=pk))
 
 
-@cached_page(_tournament_version)
+@cached_page(tournament_version)
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings and games fragment the public page polls for."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -158,7 +158,7 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/detail.html#live", context)
 
 
-@cached_page(_tournament_version)
+@cached_page(tournament_version)
 def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     version = None
@@ -644,7 +644,7 @@ def _stage_page(request: HttpRequest, stage: Stage, status: int = 200, **forms):
     return render(request, "tournaments/stage.html", context, status=status)
 
 
-@cached_page(_tournament_version)
+@cached_page(tournament_version)
 @require_safe
 def stage_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A stage's groups and chart, or its bracket: public, and printable."""
@@ -774,7 +774,7 @@ def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     return render(request, template, context)
 
 
-@cached_page(_tournament_version)
+@cached_page(tournament_version)
 @require_safe
 def seats_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Where do I sit: the sitting in play, table by table, findable by name."""

@@ -242,7 +242,7 @@ def _tournament_games(tournament: Tournament):
 
 
 def replayed_tournament_json(tournament: Tournament) -> str:
-    head = tournament_export._tournament_object(tournament)
+    head = tournament_export.tournament_object(tournament)
     # The sittings as they read with a query per sitting, before they were read together.
     head["sittings"] = [
         {

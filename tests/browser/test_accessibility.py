@@ -62,11 +62,12 @@ def pages_for(role: str, world) -> list[str]:
         reverse(name, kwargs=kwargs_for(key, world))
         for name, (rule, methods, key) in RULES.items()
         # Not the health check, the live fragment the tournament page polls (checked
-        # inside that page) nor the downloads (archive:): no page of their own.
+        # inside that page), the downloads (archive:) nor the API (api:): no page of their
+        # own (the API's docs page is Swagger UI's, tests/api/test_docs.py).
         if rule in readable
         and "get" in methods
         and name not in NOT_PAGES
-        and not name.startswith("archive:")
+        and not name.startswith(("archive:", "api:"))
     ]
 
 
