@@ -109,6 +109,11 @@ RULES = {
     "api:game": (PUBLIC, ["get"], "game"),
     "api:tournaments": (PUBLIC, ["get"], None),
     "api:tournament": (PUBLIC, ["get"], "tournament"),
+    "api:players": (PUBLIC, ["get"], None),
+    "api:player": (PUBLIC, ["get"], "player"),
+    "api:team": (PUBLIC, ["get"], "team"),
+    "api:player_board": (PUBLIC, ["get"], None),
+    "api:team_board": (PUBLIC, ["get"], None),
 }
 
 
@@ -178,6 +183,7 @@ def kwargs_for(key, world):
         "tournament_player": {"pk": world["tournament"].pk, "player": world["player"].pk},
         "entry": {"pk": world["tournament"].pk, "entry": world["tournament"].entries.first().pk},
         "player": {"pk": world["player"].pk},
+        "team": {"pk": world["game"].teams.first().team_id},
         "token": {"token": world["link"].token},
         "token_deal": {"token": world["link"].token, "number": 2},
     }[key]

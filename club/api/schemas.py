@@ -42,6 +42,9 @@ class Index(Schema):
     docs: str = Field(description="Its documentation, to read and try in a browser.")
     games: str
     tournaments: str
+    players: str
+    player_board: str
+    team_board: str
 
 
 class Paged(Schema):
@@ -125,3 +128,98 @@ class TournamentDetail(TournamentSummary):
         description="The tournament as `fiftysix-results/1` writes it: its settings, "
         "teams, confirmed sittings with their draws (`sittings`) and the standings."
     )
+
+
+# --- Players, teams and the leaderboards ----------------------------------------------
+
+Sort = Literal[
+    "rating",
+    "name",
+    "played",
+    "won",
+    "win_share",
+    "declared",
+    "made",
+    "doubles_won",
+    "doubles_lost",
+    "redoubles_won",
+    "redoubles_lost",
+    "tables_net",
+    "biggest_bid",
+]
+
+
+class Figures(Schema):
+    """A side's figures over the finished games counted (the leaderboards' columns)."""
+
+    rating: float | None = Field(description="OpenSkill ordinal; null before a rated game.")
+    played: int
+    won: int
+    win_share: float | None = Field(description="Won / played, 0 to 1; null if none played.")
+    declared: int
+    made: int
+    doubles_won: int
+    doubles_lost: int
+    redoubles_won: int
+    redoubles_lost: int
+    tables_net: int
+    biggest_bid: int | None = Field(description="The biggest bid made; null if none.")
+
+
+class PlayerSummary(Schema):
+    id: int
+    name: str
+    rating: float | None
+    page: str
+    url: str
+
+
+class PlayerPage(Paged):
+    results: list[PlayerSummary]
+
+
+class PlayerGame(Schema):
+    game: int
+    label: str
+    status: Literal["in_progress", "finished"]
+    team: str
+    partners: list[str]
+    teams: int = Field(description="How many teams the game had.")
+    place: int | None
+    rating_change: float | None
+    url: str
+
+
+class PlayerDetail(PlayerSummary):
+    figures: Figures
+    form: list[str] = Field(
+        description="The latest five finished games, newest first: W won, L last, else the place."
+    )
+    games_count: int
+    games: list[PlayerGame] = Field(description="The latest games (50), newest first.")
+
+
+class TeamDetail(Schema):
+    id: int
+    name: str
+    players: list[str]
+    figures: Figures
+    url: str
+
+
+class BoardRow(Figures):
+    rank: int
+    id: int
+    name: str
+    players: list[str] = Field(description="A team's players; empty on the players' board.")
+    url: str = Field(description="The player or team in the API.")
+
+
+class Board(Schema):
+    count: int = Field(description="Sides on the board, every page.")
+    page: int = Field(description="The page shown (a page past the end shows the last).")
+    pages: int
+    page_size: int
+    sort: Sort
+    order: Literal["asc", "desc"]
+    results: list[BoardRow]

@@ -15,84 +15,24 @@ static files, under the strict CSP) at /api/v1/docs/.
 
 from __future__ import annotations
 
-import functools
 from typing import Literal
-from urllib.parse import urlencode
 
-from django.conf import settings
-from django.core.cache import caches
 from django.db.models import Prefetch
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest
 from django.urls import reverse
-from ninja import Field, NinjaAPI, Path, Query, Schema, Status
+from ninja import Field, NinjaAPI, Path, Query, Status
 from ninja.decorators import decorate_view
-from ninja.throttling import SimpleRateThrottle
 
+from club.api import boards
 from club.api import schemas as out
+from club.api.common import Pages, by_id, limited, paged
 from club.archive.export import game_object
 from club.archive.tournament_export import tournament_object
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat
 from club.games.views import game_version, home_version
 from club.tournaments.models import Tournament
 from club.tournaments.views import tournament_version
-from club.web.net import client_ip
 from club.web.pages import cached_page
-
-COUNT_LIMIT = 10_000
-
-
-class ClientRate(SimpleRateThrottle):
-    """``CLUB_API_RATE`` requests a client may make (by its address behind our proxies)."""
-
-    scope = "api"
-    cache_format = "club-api-%(scope)s-%(ident)s"
-
-    def __init__(self) -> None:  # the rate is read per request: a setting tests may change
-        self.history: list = []
-
-    def allow_request(self, request: HttpRequest) -> bool:
-        rate = settings.CLUB_API_RATE
-        if not rate:
-            return True
-        self.cache = caches["default"]
-        self.rate = rate
-        self.num_requests, self.duration = self.parse_rate(rate)
-        return super().allow_request(request)
-
-    def get_cache_key(self, request: HttpRequest) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
-
-
-def limited(run):
-    """429 for a client past its rate, kept answers included (outermost)."""
-
-    @functools.wraps(run)
-    def wrapped(request: HttpRequest, *args, **kwargs):
-        throttle = ClientRate()
-        if not throttle.allow_request(request):
-            response = JsonResponse({"detail": "Too many requests: wait a moment."}, status=429)
-            wait = throttle.wait()
-            if wait:
-                response["Retry-After"] = str(max(1, round(wait)))
-            return response
-        return run(request, *args, **kwargs)
-
-    return wrapped
-
-
-def by_id(version_of):
-    """A page's version function for an answer whose path holds an id not yet checked (the
-    answer is kept before the operation reads its parameters): an id that is not one is
-    kept nowhere, and the operation refuses it (422)."""
-
-    def version(request: HttpRequest, pk, **kwargs):
-        text = str(pk)
-        if not (text.isascii() and text.isdigit() and 0 < int(text) <= out.MAX_ID):
-            return None
-        return version_of(request, pk=int(text))
-
-    return version
-
 
 api = NinjaAPI(
     title="56 Club results",
@@ -124,35 +64,9 @@ def index(request: HttpRequest):
         "docs": reverse("api:openapi-view"),
         "games": reverse("api:games"),
         "tournaments": reverse("api:tournaments"),
-    }
-
-
-class Pages(Schema):
-    page: int = Field(1, ge=1, le=out.MAX_PAGE, description="The page, from 1.")
-    page_size: int = Field(out.PAGE_SIZE, ge=1, le=out.MAX_PAGE_SIZE)
-
-
-def _paged(request: HttpRequest, queryset, pages: Pages) -> tuple[list, dict]:
-    """One page of ``queryset`` (ordered), its count to COUNT_LIMIT and its neighbours."""
-    total = queryset.order_by()[: COUNT_LIMIT + 1].count()
-    capped = total > COUNT_LIMIT
-    offset = (pages.page - 1) * pages.page_size
-    items = list(queryset[offset : offset + pages.page_size])
-    more = (offset + len(items) < min(total, COUNT_LIMIT)) or (
-        capped and len(items) == pages.page_size
-    )
-
-    def link(number: int) -> str:
-        query = {**request.GET.dict(), "page": number}
-        return f"{request.path}?{urlencode(query)}"
-
-    return items, {
-        "count": min(total, COUNT_LIMIT),
-        "count_capped": capped,
-        "page": pages.page,
-        "page_size": pages.page_size,
-        "next": link(pages.page + 1) if more else None,
-        "previous": link(pages.page - 1) if pages.page > 1 else None,
+        "players": reverse("api:players"),
+        "player_board": reverse("api:player_board"),
+        "team_board": reverse("api:team_board"),
     }
 
 
@@ -222,7 +136,7 @@ def games(request: HttpRequest, filters: Query[GameFilters]):
         found = found.filter(
             pk__in=GameTeam.objects.filter(in_a_seat(filters.player)).values("game_id")
         )
-    items, page = _paged(request, found, filters)
+    items, page = paged(request, found, filters)
     return {**page, "results": [_game(game) for game in items]}
 
 
@@ -272,7 +186,7 @@ def tournaments(request: HttpRequest, filters: Query[TournamentFilters]):
     found = Tournament.objects.order_by("-starts_on", "-id")
     if filters.status:
         found = found.filter(status=filters.status)
-    items, page = _paged(request, found, filters)
+    items, page = paged(request, found, filters)
     return {**page, "results": [_tournament(tournament) for tournament in items]}
 
 
@@ -302,3 +216,6 @@ def tournament(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
         for stage in found.stages.order_by("number")
     ]
     return {**_tournament(found), "stages": stages, "archive": tournament_object(found)}
+
+
+api.add_router("/", boards.router)

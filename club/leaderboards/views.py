@@ -170,7 +170,7 @@ def _not_modified(request: HttpRequest, version: str) -> bool:
     return request.GET.get("version") == version
 
 
-def _profile_version(request: HttpRequest, pk: int):
+def profile_version(request: HttpRequest, pk: int):
     """A profile's key for everyone's copy (club.web.pages): its live token, the club's."""
     player = Player.objects.filter(pk=pk).first()
     if player is None:
@@ -178,12 +178,12 @@ def _profile_version(request: HttpRequest, pk: int):
     return selectors.live_version(player), club_version
 
 
-def _board_version(request: HttpRequest):
+def board_version(request: HttpRequest):
     """A leaderboard's key: the ratings' token (its live poll's) and the club's."""
     return selectors.live_version(), club_version
 
 
-@cached_page(_profile_version)
+@cached_page(profile_version)
 def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     version = selectors.live_version(player)
@@ -270,11 +270,11 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
     )
 
 
-@cached_page(_board_version)
+@cached_page(board_version)
 def player_board(request: HttpRequest) -> HttpResponse:
     return _board(request, "players")
 
 
-@cached_page(_board_version)
+@cached_page(board_version)
 def team_board(request: HttpRequest) -> HttpResponse:
     return _board(request, "teams")

@@ -56,7 +56,12 @@ def test_the_index_names_every_part(client):
         "docs": "/api/v1/docs/",
         "games": "/api/v1/games/",
         "tournaments": "/api/v1/tournaments/",
+        "players": "/api/v1/players/",
+        "player_board": "/api/v1/leaderboards/players/",
+        "team_board": "/api/v1/leaderboards/teams/",
     }
+    for url in index.values():  # each answers
+        assert client.get(url).status_code == 200, url
     assert get(client, index["openapi"])["openapi"].startswith("3.")
 
 

@@ -1,0 +1,220 @@
+"""The API's players, teams and leaderboards (club/api): the boards' own reads, as JSON.
+
+The leaderboards take the pages' filters (a period, a tournament) and order, and
+are kept under the boards' token; every read of figures or ratings goes through
+``selectors.live_version`` first, so the work a finished game owes the boards is
+done before any figure is read (club.leaderboards.owed).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Annotated, Literal
+
+from django.http import HttpRequest
+from django.urls import reverse
+from ninja import Field, Path, Query, Router, Schema, Status
+from ninja.decorators import decorate_view
+from pydantic import BeforeValidator
+
+from club.api import schemas as out
+from club.api.common import Pages, by_id, limited, paged
+from club.games.models import PLAYER_FIELDS, Player, Team
+from club.leaderboards import selectors
+from club.leaderboards.models import TeamTotals
+from club.leaderboards.views import board_version, profile_version
+from club.web.pages import cached_page
+
+router = Router()
+
+FIGURES = [name for name in out.Figures.model_fields if name not in {"rating", "win_share"}]
+
+
+def _figures(row: selectors.Row) -> dict:
+    return {
+        "rating": row.rating,
+        "win_share": row.win_share,
+        **{name: getattr(row, name) for name in FIGURES},
+    }
+
+
+def _player_url(pk: int) -> str:
+    return reverse("api:player", kwargs={"pk": pk})
+
+
+def _team_url(pk: int) -> str:
+    return reverse("api:team", kwargs={"pk": pk})
+
+
+class PlayerFilters(Pages):
+    search: str = Field("", max_length=100, description="Part of a name, nickname or number.")
+
+
+@router.get(
+    "/players/",
+    response=out.answers(out.PlayerPage),
+    url_name="players",
+    summary="The club's players, by name",
+    tags=["players and teams"],
+)
+@decorate_view(limited)
+def players(request: HttpRequest, filters: Query[PlayerFilters]):
+    found = selectors.register(search=filters.search)
+    items, page = paged(request, found, filters)
+    return {
+        **page,
+        "results": [
+            {
+                "id": player.pk,
+                "name": player.name,
+                "rating": getattr(getattr(player, "rating", None), "rating", None),
+                "page": player.get_absolute_url(),
+                "url": _player_url(player.pk),
+            }
+            for player in items
+        ],
+    }
+
+
+@router.get(
+    "/players/{pk}/",
+    response=out.answers(out.PlayerDetail, missing=True),
+    url_name="player",
+    summary="A player's profile: rating, figures, form and latest games",
+    tags=["players and teams"],
+)
+@decorate_view(cached_page(by_id(profile_version)), limited)
+def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
+    found = Player.objects.filter(pk=pk).first()
+    if found is None:
+        return Status(404, {"detail": "No player has this id."})
+    selectors.live_version(found)  # the boards' owed work first
+    profile = selectors.player_profile(found)
+    return {
+        "id": found.pk,
+        "name": found.name,
+        "rating": profile["figures"].rating,
+        "page": found.get_absolute_url(),
+        "url": _player_url(found.pk),
+        "figures": _figures(profile["figures"]),
+        "form": profile["form"],
+        "games_count": profile["games_count"],
+        "games": [
+            {
+                "game": line.game.pk,
+                "label": line.game.label,
+                "status": line.game.status,
+                "team": line.game_team.team.name,
+                "partners": [partner.name for partner in line.partners],
+                "teams": line.teams,
+                "place": line.game_team.place,
+                "rating_change": line.rating_delta,
+                "url": reverse("api:game", kwargs={"pk": line.game.pk}),
+            }
+            for line in profile["games"]
+        ],
+    }
+
+
+@router.get(
+    "/teams/{pk}/",
+    response=out.answers(out.TeamDetail, missing=True),
+    url_name="team",
+    summary="A team's players, rating and figures",
+    tags=["players and teams"],
+)
+@decorate_view(cached_page(by_id(lambda request, pk: board_version(request))), limited)
+def team(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
+    selectors.live_version()  # the boards' owed work first
+    found = Team.objects.select_related(*PLAYER_FIELDS).filter(pk=pk).first()
+    if found is None:
+        return Status(404, {"detail": "No team has this id."})
+    totals = TeamTotals.objects.filter(team=found).values("rating", *FIGURES).first() or {}
+    row = selectors.Row(subject=found, **{"rating": None, **totals})
+    if not totals.get("played"):
+        row.rating = None  # a team that has not played a finished game has no rating
+    return {
+        "id": found.pk,
+        "name": found.name,
+        "players": [player.name for player in found.players],
+        "figures": _figures(row),
+        "url": _team_url(found.pk),
+    }
+
+
+def _iso_day(value):
+    """A day only as YYYY-MM-DD (pydantic would also take a number of seconds since 1970)."""
+    if value is None or isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return value
+    raise ValueError("a day is written YYYY-MM-DD")
+
+
+Day = Annotated[datetime.date, BeforeValidator(_iso_day)]
+
+
+class BoardFilters(Schema):
+    start: Day | None = Field(None, description="Games from this day on (YYYY-MM-DD).")
+    end: Day | None = Field(None, description="Games up to this day (YYYY-MM-DD).")
+    tournament: int | None = Field(None, ge=1, le=out.MAX_ID, description="One tournament's games.")
+    sort: out.Sort = Field(selectors.DEFAULT_SORT, description="The column ranked by.")
+    order: Literal["asc", "desc"] = "desc"
+    page: int = Field(1, ge=1, le=out.MAX_PAGE)
+
+
+def _board(request: HttpRequest, kind: str, filters: BoardFilters) -> dict:
+    board = selectors.player_board_page if kind == "players" else selectors.team_board_page
+    found = board(
+        selectors.Filters(start=filters.start, end=filters.end, tournament=filters.tournament),
+        sort=filters.sort,
+        descending=filters.order == "desc",
+        page=filters.page,
+    )
+    link = _player_url if kind == "players" else _team_url
+    return {
+        "count": found.total,
+        "page": found.page,
+        "pages": found.pages,
+        "page_size": selectors.PER_PAGE,
+        "sort": filters.sort,
+        "order": filters.order,
+        "results": [
+            {
+                "rank": row.rank,
+                "id": row.subject.pk,
+                "name": row.name,
+                "players": [player.name for player in row.players],
+                "url": link(row.subject.pk),
+                **_figures(row),
+            }
+            for row in found.rows
+        ],
+    }
+
+
+@router.get(
+    "/leaderboards/players/",
+    response=out.answers(out.Board),
+    url_name="player_board",
+    summary="The players' leaderboard, as its page ranks it",
+    tags=["leaderboards"],
+)
+@decorate_view(cached_page(board_version), limited)
+def player_board(request: HttpRequest, filters: Query[BoardFilters]):
+    selectors.live_version()  # the boards' owed work first
+    return _board(request, "players", filters)
+
+
+@router.get(
+    "/leaderboards/teams/",
+    response=out.answers(out.Board),
+    url_name="team_board",
+    summary="The teams' leaderboard, as its page ranks it",
+    tags=["leaderboards"],
+)
+@decorate_view(cached_page(board_version), limited)
+def team_board(request: HttpRequest, filters: Query[BoardFilters]):
+    selectors.live_version()  # the boards' owed work first
+    return _board(request, "teams", filters)

@@ -1,0 +1,99 @@
+"""What every operation of the API shares: its rate per client, its pages, its kept answers."""
+
+from __future__ import annotations
+
+import functools
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest, JsonResponse
+from ninja import Field, Schema
+from ninja.throttling import SimpleRateThrottle
+
+from club.api import schemas as out
+from club.web.net import client_ip
+
+COUNT_LIMIT = 10_000
+
+
+class ClientRate(SimpleRateThrottle):
+    """``CLUB_API_RATE`` requests a client may make (by its address behind our proxies)."""
+
+    scope = "api"
+    cache_format = "club-api-%(scope)s-%(ident)s"
+
+    def __init__(self) -> None:  # the rate is read per request: a setting tests may change
+        self.history: list = []
+
+    def allow_request(self, request: HttpRequest) -> bool:
+        rate = settings.CLUB_API_RATE
+        if not rate:
+            return True
+        self.cache = caches["default"]
+        self.rate = rate
+        self.num_requests, self.duration = self.parse_rate(rate)
+        return super().allow_request(request)
+
+    def get_cache_key(self, request: HttpRequest) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+def limited(run):
+    """429 for a client past its rate, kept answers included (outermost)."""
+
+    @functools.wraps(run)
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        throttle = ClientRate()
+        if not throttle.allow_request(request):
+            response = JsonResponse({"detail": "Too many requests: wait a moment."}, status=429)
+            wait = throttle.wait()
+            if wait:
+                response["Retry-After"] = str(max(1, round(wait)))
+            return response
+        return run(request, *args, **kwargs)
+
+    return wrapped
+
+
+def by_id(version_of):
+    """A page's version function for an answer whose path holds an id not yet checked (the
+    answer is kept before the operation reads its parameters): an id that is not one is
+    kept nowhere, and the operation refuses it (422)."""
+
+    def version(request: HttpRequest, pk, **kwargs):
+        text = str(pk)
+        if not (text.isascii() and text.isdigit() and 0 < int(text) <= out.MAX_ID):
+            return None
+        return version_of(request, pk=int(text))
+
+    return version
+
+
+class Pages(Schema):
+    page: int = Field(1, ge=1, le=out.MAX_PAGE, description="The page, from 1.")
+    page_size: int = Field(out.PAGE_SIZE, ge=1, le=out.MAX_PAGE_SIZE)
+
+
+def paged(request: HttpRequest, queryset, pages: Pages) -> tuple[list, dict]:
+    """One page of ``queryset`` (ordered), its count to COUNT_LIMIT and its neighbours."""
+    total = queryset.order_by()[: COUNT_LIMIT + 1].count()
+    capped = total > COUNT_LIMIT
+    offset = (pages.page - 1) * pages.page_size
+    items = list(queryset[offset : offset + pages.page_size])
+    more = (offset + len(items) < min(total, COUNT_LIMIT)) or (
+        capped and len(items) == pages.page_size
+    )
+
+    def link(number: int) -> str:
+        query = {**request.GET.dict(), "page": number}
+        return f"{request.path}?{urlencode(query)}"
+
+    return items, {
+        "count": min(total, COUNT_LIMIT),
+        "count_capped": capped,
+        "page": pages.page,
+        "page_size": pages.page_size,
+        "next": link(pages.page + 1) if more else None,
+        "previous": link(pages.page - 1) if pages.page > 1 else None,
+    }
