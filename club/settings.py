@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from club.web.net import parse_networks, parse_public_url
+from club.web.net import parse_networks, parse_origins, parse_public_url
 from club.web.release import release_of
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -106,6 +106,9 @@ MIDDLEWARE = [
 # Work a write may leave until its answer is sent (club.web.after): the leaderboards'
 # figures and ratings of a game that ends. False does it in the request, as before.
 CLUB_WORK_AFTER_ANSWER = env_flag("DJANGO_WORK_AFTER_ANSWER", True)
+# The club websites that may show its embeddable standings and game cards in an <iframe>
+# (club/web/embed.py); no other page may be framed by anyone.
+CLUB_EMBED_ORIGINS = parse_origins(os.environ.get("DJANGO_EMBED_ORIGINS", ""))
 # Requests one client may make of the API in a period (club/api): "600/m"; "" for no limit.
 CLUB_API_RATE = os.environ.get("DJANGO_API_RATE", "600/m").strip()
 

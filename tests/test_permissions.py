@@ -59,6 +59,8 @@ RULES = {
     "tournaments:new": (ORGANISER, ["get", "post"], None),
     "tournaments:detail": (PUBLIC, ["get"], "tournament"),
     "tournaments:live": (PUBLIC, ["get"], "tournament"),
+    "tournaments:embed": (PUBLIC, ["get"], "tournament"),
+    "games:embed": (PUBLIC, ["get"], "game"),
     "tournaments:projector": (PUBLIC, ["get"], "tournament"),
     "tournaments:board": (ORGANISER, ["get"], "tournament"),
     "tournaments:register": (ORGANISER, ["post"], "tournament"),

@@ -9,6 +9,7 @@ urlpatterns = [
     path("rules/", views.rules_page, name="rules"),
     path("games/new/", views.game_new, name="new"),
     path("games/<int:pk>/", views.game_detail, name="detail"),
+    path("games/<int:pk>/embed/", views.game_embed, name="embed"),
     path("games/<int:pk>/deals/", views.deal_record, name="record"),
     path("games/<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="edit"),
     path("games/<int:pk>/deals/undo/", views.deal_undo, name="undo"),

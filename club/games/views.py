@@ -20,6 +20,7 @@ from club.games.services import ScoringError, describe, entry_from_round, load_s
 from club.games.versions import club_version
 from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
+from club.web.embed import embeddable
 from club.web.installable import deal_sent
 from club.web.pages import cached_page
 from club.web.paging import page_number
@@ -100,6 +101,19 @@ def game_version(request: HttpRequest, pk: int):
     if updated is None:
         return None
     return _token(updated), club_version
+
+
+@embeddable
+@cached_page(game_version)
+def game_embed(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's live card (its tables, the last deal, who deals), for a club's website to
+    show in an <iframe> (club/web/embed.py); it refreshes itself as the game page does."""
+    game = get_object_or_404(Game, pk=pk)
+    if request.GET.get("version") == live_version(game):
+        return HttpResponse(status=204)
+    polled = "version" in request.GET or request.htmx
+    template = "games/embed.html#live" if polled else "games/embed.html"
+    return render(request, template, game_page(game, whole=False))
 
 
 @cached_page(game_version)

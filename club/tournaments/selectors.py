@@ -221,6 +221,16 @@ def live_context(tournament: Tournament, version: str | None = None) -> dict:
     }
 
 
+def embed_context(tournament: Tournament, version: str | None = None) -> dict:
+    """What the embeddable standings show (tournaments/embed.html): the standings alone."""
+    return {
+        "tournament": tournament,
+        "standings": standing_rows(tournament),
+        "points_sheet": tournament.scoring == Scoring.POINTS,
+        "live_version": version or live_version(tournament),
+    }
+
+
 PROJECTOR_ROWS = 12  # teams or games a projector panel shows before the next panel
 
 

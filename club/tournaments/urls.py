@@ -9,6 +9,7 @@ urlpatterns = [
     path("new/", views.tournament_new, name="new"),
     path("<int:pk>/", views.tournament_detail, name="detail"),
     path("<int:pk>/live/", views.tournament_live, name="live"),
+    path("<int:pk>/embed/", views.tournament_embed, name="embed"),
     path("<int:pk>/projector/", views.tournament_projector, name="projector"),
     path("<int:pk>/board/", views.director_board, name="board"),
     path("<int:pk>/teams/", views.team_register, name="register"),

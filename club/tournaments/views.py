@@ -38,6 +38,7 @@ from club.tournaments.forms import (
 from club.tournaments.models import Sitting, Stage, Standing, Tournament, TournamentTeam
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
+from club.web.embed import embeddable
 from club.web.net import phones_cannot_reach
 from club.web.pages import cached_page
 from club.web.paging import page_number
@@ -156,6 +157,20 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = selectors.live_context(tournament, version)
     return render(request, "tournaments/detail.html#live", context)
+
+
+@embeddable
+@cached_page(tournament_version)
+def tournament_embed(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings alone, for a club's website to show in an <iframe> (club/web/embed.py);
+    they refresh themselves as the tournament page's do."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    version = selectors.live_version(tournament)
+    if _not_modified(request, version):
+        return HttpResponse(status=204)
+    polled = "version" in request.GET or request.htmx
+    template = "tournaments/embed.html#live" if polled else "tournaments/embed.html"
+    return render(request, template, selectors.embed_context(tournament, version))
 
 
 @cached_page(tournament_version)

@@ -105,6 +105,33 @@ def parse_public_url(text: str) -> str:
     return text
 
 
+def parse_origins(text: str) -> list[str]:
+    """``DJANGO_EMBED_ORIGINS``: the club websites that may frame its embeddable pages,
+    comma-separated origins (``https://club.example``, ``http://localhost:8080``).
+    Refused unless each is an http(s) origin: a scheme and a host, no path."""
+    origins = []
+    for part in text.split(","):
+        part = part.strip().rstrip("/")
+        if not part:
+            continue
+        parts = urlsplit(part)
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.path
+            or parts.query
+            or parts.fragment
+            or parts.username
+            or any(character in part for character in " ;'\"")
+        ):
+            raise ImproperlyConfigured(
+                f"DJANGO_EMBED_ORIGINS names {part!r}; give the club websites that may show "
+                "its pages, as https://club.example, comma-separated, with no path."
+            )
+        origins.append(f"{parts.scheme}://{parts.netloc.lower()}")
+    return origins
+
+
 def public_url(request: HttpRequest, path: str) -> str:
     """The address of ``path`` as a phone at a table reaches it: the club's public
     address (settings.PUBLIC_URL) when one is set, else the one this request came to."""
