@@ -220,8 +220,10 @@ def queries(client, url) -> int:
 # and the teams of the page's games with their players.
 GAMES_LIST = 5
 # A game: its key (the game's token, the club's), the game with its sitting, its teams
-# with their players, then the archive's row, teams and deals.
-GAME = 7
+# with their players, then the archive's row, teams and deals: its deals are one query on
+# SQLite, three on PostgreSQL (club.archive.export reads the rounds, ledger and piles
+# apart there, where that is faster).
+GAME = {"sqlite": 7, "postgresql": 9}
 # A tournament: its key (one query for three tokens, the club's), the tournament, its
 # stages, then the archive's head: the teams, sittings, their games, byes, standings.
 TOURNAMENT = 12
@@ -240,7 +242,7 @@ def test_query_counts_do_not_grow_with_the_club(client):
     }
     assert counts == {
         "list": GAMES_LIST,
-        "game": GAME,
+        "game": GAME[connection.vendor],
         "tournament": TOURNAMENT,
         "tournaments": TOURNAMENTS_LIST,
     }
