@@ -157,6 +157,13 @@ def main(argv=None) -> int:
         help="skip the scenarios whose name holds WORD (e.g. leaderboard: minutes at large)",
     )
     parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="WORD",
+        help="measure only the scenarios whose name holds WORD (e.g. api)",
+    )
+    parser.add_argument(
         "--skip-archive", action="store_true", help="skip exporting the whole archive"
     )
     parser.add_argument(
@@ -199,7 +206,9 @@ def main(argv=None) -> int:
 
     caches["pages"].clear()  # no page kept by an earlier run (Redis outlives the process)
     started = time.perf_counter()
-    results = run.run_all(repeat=args.repeat, budget=args.budget, skip=tuple(args.skip))
+    results = run.run_all(
+        repeat=args.repeat, budget=args.budget, skip=tuple(args.skip), only=tuple(args.only)
+    )
     if not args.skip_archive:
         print("==> exporting the whole archive (JSON, then CSV) in a process of its own")
         results["archive"] = {fmt: archive_export(url, fmt) for fmt in ("json", "csv")}

@@ -6,6 +6,7 @@ import time
 import uuid
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import connection
 
 from benchmarks import scenarios as sc
@@ -85,7 +86,17 @@ def measure(
     return timing
 
 
-def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
+def run_all(
+    *, repeat: int, budget: float, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()
+) -> dict:
+    def wanted(name: str) -> bool:
+        """Not skipped (--skip WORD), and named by --only WORD when any is given."""
+        if any(word in name for word in skip):
+            return False
+        return not only or any(word in name for word in only)
+
+    # The harness asks the API far more often than a client may (DJANGO_API_RATE).
+    settings.CLUB_API_RATE = ""
     world = sc.find_world()
     t, game, player = world.tournament, world.game, world.player
     print(
@@ -105,8 +116,8 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             """``kept``: a page club.web.pages keeps. It is measured twice: a visitor's read
             of the page already kept for its version, then (", rendered") its first render
             after a change, the pages cache emptied before each request."""
-            if any(word in name for word in skip):
-                print(f"  {name:<28} skipped (--skip)", flush=True)
+            if not wanted(name):
+                print(f"  {name:<28} skipped (--skip, --only)", flush=True)
                 return
             timing = measure(name, what, action, repeat=repeat, budget=budget, sql=sql, warm=kept)
             timing.extra["kept"] = kept
@@ -249,6 +260,69 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             "printed standings", "GET print, public", lambda: pub.get(f"/tournaments/{t.pk}/print/")
         )
         run("rules page", "GET /rules/, public", lambda: pub.get("/rules/"))
+        # The read API and the embeddable pages (issue 16).
+        long_game = world.long_game
+        team = long_game.teams.values_list("team_id", flat=True).first()
+        run("api: index", "GET /api/v1/", lambda: pub.get("/api/v1/"))
+        run("api: docs", "GET /api/v1/docs/", lambda: pub.get("/api/v1/docs/"))
+        run("api: schema", "GET /api/v1/schema/", lambda: pub.get("/api/v1/schema/"))
+        run("api: games", "GET /api/v1/games/", lambda: pub.get("/api/v1/games/"), kept=True)
+        run(
+            "api: games, one player's",
+            "GET /api/v1/games/?player=",
+            lambda: pub.get("/api/v1/games/", {"player": player.pk}),
+            kept=True,
+        )
+        run(
+            "api: a game",
+            "GET /api/v1/games/{id}/, 60 deals",
+            lambda: pub.get(f"/api/v1/games/{long_game.pk}/"),
+            kept=True,
+        )
+        run("api: tournaments", "GET /api/v1/tournaments/", lambda: pub.get("/api/v1/tournaments/"))
+        run(
+            "api: a tournament",
+            "GET /api/v1/tournaments/{id}/",
+            lambda: pub.get(f"/api/v1/tournaments/{t.pk}/"),
+            kept=True,
+        )
+        run("api: players", "GET /api/v1/players/", lambda: pub.get("/api/v1/players/"))
+        run(
+            "api: a player",
+            "GET /api/v1/players/{id}/, the busiest",
+            lambda: pub.get(f"/api/v1/players/{player.pk}/"),
+            kept=True,
+        )
+        run(
+            "api: a team",
+            "GET /api/v1/teams/{id}/",
+            lambda: pub.get(f"/api/v1/teams/{team}/"),
+            kept=True,
+        )
+        run(
+            "api: player leaderboard",
+            "GET /api/v1/leaderboards/players/",
+            lambda: pub.get("/api/v1/leaderboards/players/"),
+            kept=True,
+        )
+        run(
+            "api: team leaderboard, one tournament",
+            "GET /api/v1/leaderboards/teams/?tournament=",
+            lambda: pub.get("/api/v1/leaderboards/teams/", {"tournament": t.pk}),
+            kept=True,
+        )
+        run(
+            "embed: standings",
+            "GET the standings to frame",
+            lambda: pub.get(f"/tournaments/{t.pk}/embed/"),
+            kept=True,
+        )
+        run(
+            "embed: game card",
+            "GET a game's card to frame",
+            lambda: pub.get(f"/games/{game.pk}/embed/"),
+            kept=True,
+        )
         run("admin: games", "GET the admin's game list", lambda: org.get("/admin/games/game/"))
         run(
             "player leaderboard",
@@ -337,7 +411,7 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
             game = next(ending)
             return post_deal(game, 1, sc.scoring.load_seating(game))
 
-        if not any(word in "record the deal that ends a game" for word in skip):
+        if wanted("record the deal that ends a game"):
             answer = sc.Timing(
                 name="record the deal that ends a game, until answered",
                 what="POST; the answer sent, the boards' figures and ratings still to do",
@@ -389,7 +463,7 @@ def run_all(*, repeat: int, budget: float, skip: tuple[str, ...] = ()) -> dict:
     finally:
         sc.remove_bench_games(world)
         writer.remove()
-    rebuild = None if "rebuild" in skip else rebuild_from_scratch()
+    rebuild = rebuild_from_scratch() if wanted("rebuild") else None
 
     rows = []
     for timing in timings:
