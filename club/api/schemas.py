@@ -111,6 +111,11 @@ class TournamentPage(Paged):
     results: list[TournamentSummary]
 
 
+class ChartSitting(Schema):
+    games: list[list[str]] = Field(description="Each game's teams, by name.")
+    byes: list[str]
+
+
 class StageSummary(Schema):
     number: int
     kind: Literal["sittings", "groups", "round_robin", "knockout"]
@@ -120,6 +125,13 @@ class StageSummary(Schema):
     tie_deals: int | None
     confirmed_at: datetime.datetime | None
     page: str
+    groups: dict[str, list[str]] = Field(
+        description="Groups A and B: each group's teams (a confirmed stage's; else empty)."
+    )
+    chart: list[ChartSitting] = Field(
+        description="Groups and round robin: the sittings drawn ahead (a confirmed stage's)."
+    )
+    seeds: list[str] = Field(description="A knockout's seeds, the first first (once confirmed).")
 
 
 class TournamentDetail(TournamentSummary):

@@ -202,19 +202,35 @@ def tournament(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     found = Tournament.objects.filter(pk=pk).first()
     if found is None:
         return Status(404, {"detail": "No tournament has this id."})
-    stages = [
-        {
-            "number": stage.number,
-            "kind": stage.kind,
-            "status": stage.status,
-            "title": stage.title,
-            "deal_limit": stage.deal_limit,
-            "tie_deals": stage.tie_deals,
-            "confirmed_at": stage.confirmed_at,
-            "page": stage.get_absolute_url(),
-        }
-        for stage in found.stages.order_by("number")
-    ]
+    name_of = dict(found.entries.values_list("id", "team__name"))
+
+    def names(ids) -> list[str]:
+        return [name_of.get(entry, "") for entry in ids or []]
+
+    stages = []
+    for stage in found.stages.order_by("number"):
+        drawn = stage.status == stage.Status.CONFIRMED  # a proposed draw may still change
+        stages.append(
+            {
+                "number": stage.number,
+                "kind": stage.kind,
+                "status": stage.status,
+                "title": stage.title,
+                "deal_limit": stage.deal_limit,
+                "tie_deals": stage.tie_deals,
+                "confirmed_at": stage.confirmed_at,
+                "page": stage.get_absolute_url(),
+                "groups": {key: names(ids) for key, ids in stage.groups.items()} if drawn else {},
+                "chart": [
+                    {
+                        "games": [names(game) for game in sitting.get("games", [])],
+                        "byes": names(sitting.get("byes")),
+                    }
+                    for sitting in (stage.chart if drawn else [])
+                ],
+                "seeds": names(stage.seeds) if drawn else [],
+            }
+        )
     return {**_tournament(found), "stages": stages, "archive": tournament_object(found)}
 
 

@@ -20,6 +20,7 @@ from club.archive.tournament_export import export_tournament_json
 from club.games.models import Game, Round
 from club.games.services import end_game, record_deal
 from club.tournaments import services as tournaments
+from club.tournaments import stages
 from club.tournaments.models import Tournament
 from club.web import pages
 from tests.factories import deal, pid, start_game
@@ -225,8 +226,9 @@ GAMES_LIST = 5
 # apart there, where that is faster).
 GAME = {"sqlite": 7, "postgresql": 9}
 # A tournament: its key (one query for three tokens, the club's), the tournament, its
-# stages, then the archive's head: the teams, sittings, their games, byes, standings.
-TOURNAMENT = 12
+# teams' names and its stages (their draws by name), then the archive's head: the teams,
+# sittings, their games, byes, standings.
+TOURNAMENT = 13
 TOURNAMENTS_LIST = 2
 
 
@@ -261,3 +263,22 @@ def test_query_counts_do_not_grow_with_the_club(client):
         "tournament": queries(client, f"/api/v1/tournaments/{big.pk}/"),
         "tournaments": queries(client, "/api/v1/tournaments/"),
     } == counts
+
+
+def test_a_tournaments_stages_carry_their_draw_by_team_name_once_confirmed(client):
+    tournament = make_tournament("Onam Cup", teams=8)
+    stage = stages.add_stage(tournament=tournament, kind="groups", sittings=3, rng=rng(9))
+    (proposed,) = get(client, f"/api/v1/tournaments/{tournament.pk}/")["stages"]
+    assert (proposed["status"], proposed["groups"], proposed["chart"]) == ("proposed", {}, [])
+    stages.confirm_stage(stage=stage)
+    stage.refresh_from_db()
+    (shown,) = get(client, f"/api/v1/tournaments/{tournament.pk}/")["stages"]
+    name = dict(tournament.entries.values_list("id", "team__name"))
+    assert shown["status"] == "confirmed" and shown["kind"] == "groups"
+    assert shown["groups"] == {key: [name[i] for i in ids] for key, ids in stage.groups.items()}
+    assert sorted(sum(shown["groups"].values(), [])) == sorted(name.values())
+    assert len(shown["chart"]) == 3
+    assert shown["chart"][0]["games"] == [
+        [name[i] for i in game] for game in stage.chart[0]["games"]
+    ]
+    assert shown["page"] == f"/tournaments/{tournament.pk}/stages/1/"
