@@ -7,6 +7,7 @@ development secret key. Production sets ``DJANGO_DEBUG=0``, and then a missing
 
 import datetime
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -18,13 +19,18 @@ from club.web.net import parse_networks, parse_origins, parse_public_url
 from club.web.release import release_of
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# Where the club's own files go (the SQLite database, the collected static files): the
-# project folder in a checkout; DJANGO_DATA_DIR, else the folder the command runs in,
-# for the package installed from its wheel (whose BASE_DIR is site-packages).
-DATA_DIR = Path(
-    os.environ.get("DJANGO_DATA_DIR")
-    or (BASE_DIR if (BASE_DIR / "manage.py").exists() else Path.cwd())
-).resolve()
+# Where the club's own files go (the SQLite database, the collected static files):
+# DJANGO_DATA_DIR; in a checkout the project folder by default. The package installed
+# from its wheel (whose BASE_DIR is site-packages) must be given one.
+if os.environ.get("DJANGO_DATA_DIR"):
+    DATA_DIR = Path(os.environ["DJANGO_DATA_DIR"]).resolve()
+elif (BASE_DIR / "manage.py").exists():
+    DATA_DIR = BASE_DIR
+else:  # an installed package: commands and gunicorn must agree on one folder
+    raise ImproperlyConfigured(
+        "DJANGO_DATA_DIR is not set: give the folder for the club's database and static files "
+        "(the same for fiftysix-club and for gunicorn), such as /srv/club."
+    )
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -111,6 +117,11 @@ CLUB_WORK_AFTER_ANSWER = env_flag("DJANGO_WORK_AFTER_ANSWER", True)
 CLUB_EMBED_ORIGINS = parse_origins(os.environ.get("DJANGO_EMBED_ORIGINS", ""))
 # Requests one client may make of the API in a period (club/api): "600/m"; "" for no limit.
 CLUB_API_RATE = os.environ.get("DJANGO_API_RATE", "600/m").strip()
+if CLUB_API_RATE and not re.fullmatch(r"[1-9][0-9]{0,6}/[smhd]", CLUB_API_RATE):
+    raise ImproperlyConfigured(
+        f"DJANGO_API_RATE is {CLUB_API_RATE!r}; give requests per second, minute, hour or "
+        "day, such as 600/m, or leave it empty for no limit."
+    )
 
 ROOT_URLCONF = "club.urls"
 
@@ -196,6 +207,17 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "pages": cache_settings(os.environ.get("DJANGO_CACHE_URL", "")),
 }
+# The API's count of each client's requests (club/api/common.py): in the pages' Redis when
+# there is one, so every worker and app server counts together; else this process's memory.
+CACHES["api-rate"] = (
+    {**CACHES["pages"], "KEY_PREFIX": "club-api-rate"}
+    if CACHES["pages"]["BACKEND"] == "club.web.cache.RedisCache"
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "club-api-rate",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    }
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # /health/ answers 503 "disk": "full" when a disk it watches has less free space

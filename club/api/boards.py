@@ -19,7 +19,7 @@ from ninja.decorators import decorate_view
 from pydantic import BeforeValidator
 
 from club.api import schemas as out
-from club.api.common import Pages, by_id, limited, paged
+from club.api.common import Pages, by_id, english, limited, paged
 from club.games.models import PLAYER_FIELDS, Player, Team
 from club.leaderboards import selectors
 from club.leaderboards.models import TeamTotals
@@ -58,7 +58,7 @@ class PlayerFilters(Pages):
     summary="The club's players, by name",
     tags=["players and teams"],
 )
-@decorate_view(limited)
+@decorate_view(english, limited)
 def players(request: HttpRequest, filters: Query[PlayerFilters]):
     found = selectors.register(search=filters.search)
     items, page = paged(request, found, filters)
@@ -84,7 +84,7 @@ def players(request: HttpRequest, filters: Query[PlayerFilters]):
     summary="A player's profile: rating, figures, form and latest games",
     tags=["players and teams"],
 )
-@decorate_view(cached_page(by_id(profile_version)), limited)
+@decorate_view(cached_page(by_id(profile_version)), english, limited)
 def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     found = Player.objects.filter(pk=pk).first()
     if found is None:
@@ -124,7 +124,7 @@ def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     summary="A team's players, rating and figures",
     tags=["players and teams"],
 )
-@decorate_view(cached_page(by_id(lambda request, pk: board_version(request))), limited)
+@decorate_view(cached_page(by_id(lambda request, pk: board_version(request))), english, limited)
 def team(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     selectors.live_version()  # the boards' owed work first
     found = Team.objects.select_related(*PLAYER_FIELDS).filter(pk=pk).first()
@@ -201,7 +201,7 @@ def _board(request: HttpRequest, kind: str, filters: BoardFilters) -> dict:
     summary="The players' leaderboard, as its page ranks it",
     tags=["leaderboards"],
 )
-@decorate_view(cached_page(board_version), limited)
+@decorate_view(cached_page(board_version), english, limited)
 def player_board(request: HttpRequest, filters: Query[BoardFilters]):
     selectors.live_version()  # the boards' owed work first
     return _board(request, "players", filters)
@@ -214,7 +214,7 @@ def player_board(request: HttpRequest, filters: Query[BoardFilters]):
     summary="The teams' leaderboard, as its page ranks it",
     tags=["leaderboards"],
 )
-@decorate_view(cached_page(board_version), limited)
+@decorate_view(cached_page(board_version), english, limited)
 def team_board(request: HttpRequest, filters: Query[BoardFilters]):
     selectors.live_version()  # the boards' owed work first
     return _board(request, "teams", filters)

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, JsonResponse
+from django.utils import translation
 from ninja import Field, Schema
 from ninja.throttling import SimpleRateThrottle
 
@@ -30,13 +31,26 @@ class ClientRate(SimpleRateThrottle):
         rate = settings.CLUB_API_RATE
         if not rate:
             return True
-        self.cache = caches["default"]
+        self.cache = caches["api-rate"]
         self.rate = rate
         self.num_requests, self.duration = self.parse_rate(rate)
         return super().allow_request(request)
 
     def get_cache_key(self, request: HttpRequest) -> str:
         return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+def english(run):
+    """The API's words are English whatever the client's language (its field names are the
+    format's); its kept answers are one copy for every language."""
+
+    @functools.wraps(run)
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        request.LANGUAGE_CODE = "en"
+        with translation.override("en"):
+            return run(request, *args, **kwargs)
+
+    return wrapped
 
 
 def limited(run):
@@ -71,7 +85,12 @@ def by_id(version_of):
 
 
 class Pages(Schema):
-    page: int = Field(1, ge=1, le=out.MAX_PAGE, description="The page, from 1.")
+    page: int = Field(
+        1,
+        ge=1,
+        le=out.MAX_PAGE,
+        description="The page, from 1. Past the 10,000th item a page is empty: filter instead.",
+    )
     page_size: int = Field(out.PAGE_SIZE, ge=1, le=out.MAX_PAGE_SIZE)
 
 
@@ -80,10 +99,9 @@ def paged(request: HttpRequest, queryset, pages: Pages) -> tuple[list, dict]:
     total = queryset.order_by()[: COUNT_LIMIT + 1].count()
     capped = total > COUNT_LIMIT
     offset = (pages.page - 1) * pages.page_size
-    items = list(queryset[offset : offset + pages.page_size])
-    more = (offset + len(items) < min(total, COUNT_LIMIT)) or (
-        capped and len(items) == pages.page_size
-    )
+    # A page costs what it skips: none is read past where the list is counted.
+    items = list(queryset[offset : offset + pages.page_size]) if offset < COUNT_LIMIT else []
+    more = offset + len(items) < min(total, COUNT_LIMIT)
 
     def link(number: int) -> str:
         query = {**request.GET.dict(), "page": number}

@@ -15,7 +15,7 @@ from ninja import Field, Schema
 MAX_ID = 2**63 - 1  # the largest id a database column holds: larger ones are refused (422)
 PAGE_SIZE = 25
 MAX_PAGE_SIZE = 100
-MAX_PAGE = 100_000
+MAX_PAGE = 10_000
 
 
 class Message(Schema):

@@ -25,7 +25,7 @@ from ninja.decorators import decorate_view
 
 from club.api import boards
 from club.api import schemas as out
-from club.api.common import Pages, by_id, limited, paged
+from club.api.common import Pages, by_id, english, limited, paged
 from club.archive.export import game_object
 from club.archive.tournament_export import tournament_object
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat
@@ -57,7 +57,7 @@ api = NinjaAPI(
     summary="Where things are",
     tags=["index"],
 )
-@decorate_view(limited)
+@decorate_view(english, limited)
 def index(request: HttpRequest):
     return {
         "openapi": reverse("api:openapi-json"),
@@ -125,7 +125,7 @@ class GameFilters(Pages):
     summary="Games, newest first",
     tags=["games"],
 )
-@decorate_view(cached_page(home_version), limited)
+@decorate_view(cached_page(home_version), english, limited)
 def games(request: HttpRequest, filters: Query[GameFilters]):
     found = _games().order_by("-id")
     if filters.status:
@@ -147,7 +147,7 @@ def games(request: HttpRequest, filters: Query[GameFilters]):
     summary="A game, with every deal's settlement",
     tags=["games"],
 )
-@decorate_view(cached_page(by_id(game_version)), limited)
+@decorate_view(cached_page(by_id(game_version)), english, limited)
 def game(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     found = _games().filter(pk=pk).first()
     archived = game_object(pk) if found is not None else None
@@ -181,7 +181,7 @@ class TournamentFilters(Pages):
     summary="Tournaments, newest first",
     tags=["tournaments"],
 )
-@decorate_view(limited)
+@decorate_view(english, limited)
 def tournaments(request: HttpRequest, filters: Query[TournamentFilters]):
     found = Tournament.objects.order_by("-starts_on", "-id")
     if filters.status:
@@ -197,7 +197,7 @@ def tournaments(request: HttpRequest, filters: Query[TournamentFilters]):
     summary="A tournament, with its stages, sittings and draws, and standings",
     tags=["tournaments"],
 )
-@decorate_view(cached_page(by_id(tournament_version)), limited)
+@decorate_view(cached_page(by_id(tournament_version)), english, limited)
 def tournament(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     found = Tournament.objects.filter(pk=pk).first()
     if found is None:

@@ -15,6 +15,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from club.api import common
 from club.archive.export import export_document
 from club.archive.tournament_export import export_tournament_json
 from club.games.models import Game, Round
@@ -282,3 +283,18 @@ def test_a_tournaments_stages_carry_their_draw_by_team_name_once_confirmed(clien
         [name[i] for i in game] for game in stage.chart[0]["games"]
     ]
     assert shown["page"] == f"/tournaments/{tournament.pk}/stages/1/"
+
+
+def test_a_list_is_counted_and_read_no_further_than_its_limit(client, monkeypatch):
+    monkeypatch.setattr(common, "COUNT_LIMIT", 3)
+    for number in range(5):
+        start_game(2, label=f"Table {number}")
+    first = get(client, "/api/v1/games/?page_size=2")
+    assert (first["count"], first["count_capped"]) == (3, True)
+    second = get(client, "/api/v1/games/?page_size=2&page=2")
+    assert len(second["results"]) == 2 and second["next"] is None
+    pages.caches[pages.ALIAS].clear()
+    with CaptureQueriesContext(connection) as captured:
+        past = get(client, "/api/v1/games/?page_size=2&page=3")
+    assert past["results"] == [] and past["next"] is None
+    assert not [q for q in captured.captured_queries if "LIMIT 2 OFFSET" in q["sql"]]

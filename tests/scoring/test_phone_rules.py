@@ -281,3 +281,49 @@ def test_the_phone_settles_a_known_deal_to_the_known_tables():
     assert answered["settlement"]["transfers"] == [-4, 12, -4, -4]
     assert answered["after"]["tables"] == [8, 24, 8, 8]
     assert answered["after"]["dealer"] == 1  # the deal passes to the left
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"bid": "1e1"}, "bid"),  # Number() reads 10; the deal form refuses it
+        ({"bid": "0x1c"}, "bid"),
+        ({"bid": ""}, "bid"),
+        ({"points_0": "+20"}, "points"),
+        ({"points_0": "20.0"}, "points"),
+        ({"points_0": ""}, "points"),
+    ],
+)
+def test_the_phone_reads_whole_numbers_only_as_the_deal_form_does(fields, field):
+    rules = preset_rules(Preset.TABLES)
+    state = core.initial_state(2, 0, rules)
+    posted = {
+        "declarer": player_id(1),
+        "bid": "30",
+        "trump": "hearts",
+        "doubling": "none",
+        "points_0": "20",
+        "points_1": "36",
+        **fields,
+    }
+    game = {
+        "rules": rules_to_wire(rules),
+        "state": state_to_wire(state),
+        "seats": [player_id(seat) for seat in range(4)],
+    }
+    [[answered]] = run_phone([{**game, "deals": [{"fields": posted}]}])
+    assert answered == {"refused": field}
+    [[fine]] = run_phone(
+        [
+            {
+                **game,
+                "deals": [
+                    {
+                        "fields": {**posted, **dict.fromkeys(fields, None)}
+                        | {"bid": "30", "points_0": "20"}
+                    }
+                ],
+            }
+        ]
+    )
+    assert fine["settlement"]["made"] is True

@@ -15,12 +15,13 @@
   var sending = false;
   var words = {};
 
+  // The page's words for ``name``, each {placeholder} filled once (a team named "{tables}"
+  // stays as it is named).
   function say(name, values) {
-    var text = words[name] || name;
-    Object.keys(values || {}).forEach(function (key) {
-      text = text.split("{" + key + "}").join(values[key]);
+    values = values || {};
+    return (words[name] || name).replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
     });
-    return text;
   }
 
   function uuid() {
@@ -93,6 +94,7 @@
     var wire = phoneRules();
     var state = wire && wire.state;
     var worked = {};
+    var ended = false;
     mine.forEach(function (entry) {
       if (!state || entry.state !== "waiting" || entry.number !== state.deals_played + 1) {
         state = null;
@@ -104,13 +106,15 @@
           function (name) { return field(entry, name); });
         var settled = window.clubRules.settle(wire.rules, state, deal);
         worked[entry.id] = settled;
+        ended = settled.finished;
         state = settled.finished ? null : settled.after;
       } catch (error) {  // a deal the rules refuse (error.code), or one the phone cannot read
         worked[entry.id] = {cannot: true};
         state = null;
       }
     });
-    return {wire: wire, worked: worked, after: mine.some(function (e) { return worked[e.id]; }) ? state : null};
+    var any = mine.some(function (e) { return worked[e.id]; });
+    return {wire: wire, worked: worked, after: any ? state : null, ended: any && ended && !state};
   }
 
   // "The phone's count: made · Lions: +4 → 16 · Tigers: -4 → 8", and what else it brings.
@@ -204,6 +208,12 @@
     var line = document.querySelector("[data-dealer-line]");
     if (!line) return;
     var after = worked && worked.after;
+    if (worked && worked.ended) {  // the deals kept here end the game: no one deals next
+      if (!line.classList.contains("phone-count")) line.dataset.club = line.innerHTML;
+      line.classList.add("phone-count");
+      line.textContent = say("ends");
+      return;
+    }
     if (!after) {
       if (line.classList.contains("phone-count")) {
         line.innerHTML = line.dataset.club;  // the server's own words, as it wrote them

@@ -298,7 +298,12 @@
   function dealFromFields(wire, get) {
     var declarer = get("declarer") || "";
     var seat = function (player) { return wire.seats.indexOf(String(player)); };
-    var number = function (value) { return value === "" || value === null || value === undefined ? null : Number(value); };
+    // Whole numbers as the form's fields take them (digits only: "1e1" or "+5" is refused,
+    // here as by Django's IntegerField); an empty field is none.
+    var number = function (value) {
+      if (value === "" || value === null || value === undefined) return null;
+      return /^\s*\d{1,9}\s*$/.test(String(value)) ? Number(value) : NaN;
+    };
     if (declarer.indexOf("thani:") === 0) {
       return {thani: seat(declarer.slice(6)), made: get("thani_made") === "yes" ? true : get("thani_made") === "no" ? false : null};
     }
