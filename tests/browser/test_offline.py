@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 from club.games import links
 from club.games.models import Round, SubmittedForm
 from club.games.services import DealEntry, record_deal
+from club.scoring.rules import Rules
 from club.web import release
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import AXE, RUN_AXE, TAGS
@@ -197,6 +198,33 @@ def test_a_deal_the_rules_refuse_is_shown_to_fix_before_the_network_is_back(scor
     context.set_offline(False)
     until(page, QUEUE_EMPTY)
     assert list(Round.objects.filter(game=game).values_list("number", "bid")) == [(1, 31)]
+
+
+def test_a_kept_deal_that_ends_the_game_says_so(browser, live_server):
+    game = start_game(
+        2, first_dealer=0, label="Church hall table 3", rules=Rules(tables_per_team=1)
+    )
+    (link,) = links.issue_links(game=game)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, service_workers="allow")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    installed(page, f"{live_server.url}/s/{link.token}/")
+    context.set_offline(True)
+    fill_deal(page, bid="30")
+    page.get_by_role("button", name="Record deal 1").click()
+    item = page.locator("#offline-queue li")
+    expect(item.locator(".phone-count")).to_have_text(
+        "The phone's count: made · Anu & Biju: -1 → 0 · Chitra & Dev: +1 → 2"
+    )
+    expect(item.locator(".count-news")).to_have_text(
+        ["Anu & Biju has no tables left and is out.", "The game ends with this deal."]
+    )
+    expect(page.locator("[data-dealer-line]")).to_have_text("The game ends with this deal.")
+    context.set_offline(False)
+    until(page, QUEUE_EMPTY)
+    game.refresh_from_db()
+    assert game.is_finished and game.winner.team.name == "Chitra & Dev"
+    context.close()
 
 
 def test_an_answer_lost_on_the_way_is_answered_from_the_one_time_key(scorer):
