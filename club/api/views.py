@@ -34,7 +34,21 @@ from club.tournaments.models import Tournament
 from club.tournaments.views import tournament_version
 from club.web.pages import cached_page
 
-api = NinjaAPI(
+
+class ClubAPI(NinjaAPI):
+    """The API, its OpenAPI document worked out once per process (30 ms each time, and it
+    changes only with a release)."""
+
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        if path_prefix is None:
+            path_prefix = self.get_root_path(path_params or {})
+        kept = self.__dict__.setdefault("_documents", {})
+        if path_prefix not in kept:
+            kept[path_prefix] = super().get_openapi_schema(path_prefix=path_prefix)
+        return kept[path_prefix]
+
+
+api = ClubAPI(
     title="56 Club results",
     version="1",
     description=(
