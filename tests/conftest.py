@@ -1,4 +1,5 @@
 import os
+import threading
 
 import pytest
 from django.core.cache import caches
@@ -31,6 +32,33 @@ def _clear_local_pages() -> None:
         cache.clear()
 
 
+def _one_request_at_a_time(live_server) -> None:
+    """On the in-memory SQLite test database the live server's request threads share the
+    test's one connection: two requests at once interleave their queries on it (a scorer
+    link read as missing while another phone's poll ran, seen in the event test on a
+    loaded machine). There, the app answers one request at a time, each whole (a streamed
+    answer is read out inside the turn); threads still keep connections open. PostgreSQL,
+    with a connection per thread, keeps its concurrency (tests/concurrency)."""
+    server = getattr(live_server.thread, "httpd", None)
+    if server is None or getattr(server, "one_at_a_time", False):
+        return
+    if not live_server.thread.connections_override:
+        return  # every thread has a connection of its own
+    app, turn = server.get_app(), threading.Lock()
+
+    def in_turn(environ, start_response):
+        with turn:
+            result = app(environ, start_response)
+            try:
+                return [b"".join(result)]
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+
+    server.set_app(in_turn)
+    server.one_at_a_time = True
+
+
 @pytest.fixture
 def live_server(live_server, settings):
     """The live server does at once what an answer may leave until after it is sent
@@ -39,6 +67,7 @@ def live_server(live_server, settings):
     while the work would still be running. The work after the answer is tested through
     the test client, which runs it before the call returns (tests/leaderboards/test_owed.py)."""
     settings.CLUB_WORK_AFTER_ANSWER = False
+    _one_request_at_a_time(live_server)
     yield live_server
     assert after.wait_until_done(), "work left after an answer was still running after 30 s"
 
