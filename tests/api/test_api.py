@@ -219,13 +219,13 @@ def queries(client, url) -> int:
 
 
 # The games list: its key (the newest change, the club's token), the count, the page,
-# and the teams of the page's games with their players.
-GAMES_LIST = 5
-# A game: its key (the game's token, the club's), the game with its sitting, its teams
-# with their players, then the archive's row, teams and deals: its deals are one query on
+# the teams of the page's games, and their players' names.
+GAMES_LIST = 6
+# A game: its key (the game's token, the club's), the game with its sitting, its teams,
+# their players' names, then the archive's row, teams and deals: its deals are one query on
 # SQLite, three on PostgreSQL (club.archive.export reads the rounds, ledger and piles
 # apart there, where that is faster).
-GAME = {"sqlite": 7, "postgresql": 9}
+GAME = {"sqlite": 8, "postgresql": 10}
 # A tournament: its key (one query for three tokens, the club's), the tournament, its
 # teams' names and its stages (their draws by name), then the archive's head: the teams,
 # sittings, their games, byes, standings.
