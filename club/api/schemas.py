@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
+from club.leaderboards.selectors import SORTS
+
 MAX_ID = 2**63 - 1  # the largest id a database column holds: larger ones are refused (422)
 PAGE_SIZE = 25
 MAX_PAGE_SIZE = 100
@@ -144,21 +146,7 @@ class TournamentDetail(TournamentSummary):
 
 # --- Players, teams and the leaderboards ----------------------------------------------
 
-Sort = Literal[
-    "rating",
-    "name",
-    "played",
-    "won",
-    "win_share",
-    "declared",
-    "made",
-    "doubles_won",
-    "doubles_lost",
-    "redoubles_won",
-    "redoubles_lost",
-    "tables_net",
-    "biggest_bid",
-]
+Sort = Literal[tuple(SORTS)]  # the columns a board ranks by: its page's own
 
 
 class Figures(Schema):

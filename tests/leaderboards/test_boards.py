@@ -6,23 +6,11 @@ import pytest
 from django.urls import reverse
 
 from club.games.models import Team
+from club.leaderboards.figures import FIELDS
 from club.leaderboards.models import PlayerRating
 from club.leaderboards.selectors import Filters, player_board, team_board
 from club.scoring import ratings
 from club.tournaments.models import Sitting, SittingGame, Tournament
-
-FIELDS = [
-    "played",
-    "won",
-    "declared",
-    "made",
-    "doubles_won",
-    "doubles_lost",
-    "redoubles_won",
-    "redoubles_lost",
-    "tables_net",
-    "biggest_bid",
-]
 
 
 def figures(rows):

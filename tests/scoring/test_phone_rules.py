@@ -31,6 +31,7 @@ from club.scoring import rules as core
 from club.scoring.rules import Deal, Preset, RulesError, Scoring, preset_rules, settle
 from club.scoring.wire import rules_to_wire, state_to_wire
 from tests.scoring.test_rules_forms_of_play import TABLES, any_deal, forms_of_play
+from tests.scoring.test_rules_properties import finishing_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_JS = ROOT / "club" / "static" / "js" / "rules.js"
@@ -132,16 +133,6 @@ def broken(draw, state: core.GameState) -> Deal:
     }[kind]
 
 
-def slam(state: core.GameState) -> Deal:
-    """56 redoubled, every card taken by the team with most tables: games end sooner."""
-    in_play = state.teams_in_play
-    team = max(in_play, key=lambda other: state.tables[other])
-    seat = next(seat for seat, (owner, _) in enumerate(state.seats) if owner == team)
-    points = dict.fromkeys(in_play, 0)
-    points[team] = 56
-    return Deal(points, declarer=seat, bid=56, trump="clubs", doubling="redouble")
-
-
 def player_id(seat: int) -> str:
     return str(1000 + 17 * seat)
 
@@ -216,13 +207,14 @@ def game_played(draw):
         over = state.finished or state.limit_reached
         roll = draw(st.integers(0, 9))
         if over:
-            deal = slam(core.initial_state(teams, 0, rules)) if state.finished else slam(state)
+            # Any deal: the game refuses it. (A finished game may have no team left to bid.)
+            deal = finishing_deal(core.initial_state(teams, 0, rules) if state.finished else state)
             sent = {"deal": as_json(deal)}
         elif roll == 0:
             deal = broken(draw, state)
             sent = {"deal": as_json(deal)}
         else:
-            deal = slam(state) if roll == 1 else draw(any_deal(state))
+            deal = finishing_deal(state) if roll == 1 else draw(any_deal(state))
             sent = {"fields": as_fields(deal)} if by_fields else {"deal": as_json(deal)}
         steps.append(sent)
         try:
