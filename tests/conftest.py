@@ -4,6 +4,8 @@ import threading
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from club.web import after
 
@@ -57,6 +59,20 @@ def _one_request_at_a_time(live_server) -> None:
 
     server.set_app(in_turn)
     server.one_at_a_time = True
+
+
+@pytest.fixture
+def rendered_queries(client):
+    """``rendered_queries(url)``: the queries of a visitor's GET of ``url`` rendered afresh
+    (nothing kept in this process's pages cache), asserting it answers 200."""
+
+    def count(url: str) -> int:
+        _clear_local_pages()
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200, url
+        return len(captured)
+
+    return count
 
 
 @pytest.fixture

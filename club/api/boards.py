@@ -15,27 +15,23 @@ from typing import Annotated, Literal
 from django.http import HttpRequest
 from django.urls import reverse
 from ninja import Field, Path, Query, Router, Schema, Status
-from ninja.decorators import decorate_view
 from pydantic import BeforeValidator
 
 from club.api import schemas as out
-from club.api.common import Pages, by_id, english, limited, paged
+from club.api.common import Pages, answered, by_id, paged
 from club.games.models import PLAYER_FIELDS, Player, Team
 from club.leaderboards import selectors
 from club.leaderboards.models import TeamTotals
 from club.leaderboards.views import board_version, profile_version
-from club.web.pages import cached_page
 
 router = Router()
-
-FIGURES = [name for name in out.Figures.model_fields if name not in {"rating", "win_share"}]
 
 
 def _figures(row: selectors.Row) -> dict:
     return {
         "rating": row.rating,
         "win_share": row.win_share,
-        **{name: getattr(row, name) for name in FIGURES},
+        **{name: getattr(row, name) for name in selectors.FIGURES},
     }
 
 
@@ -58,7 +54,7 @@ class PlayerFilters(Pages):
     summary="The club's players, by name",
     tags=["players and teams"],
 )
-@decorate_view(english, limited)
+@answered()
 def players(request: HttpRequest, filters: Query[PlayerFilters]):
     found = selectors.register(search=filters.search)
     items, page = paged(request, found, filters)
@@ -84,7 +80,7 @@ def players(request: HttpRequest, filters: Query[PlayerFilters]):
     summary="A player's profile: rating, figures, form and latest games",
     tags=["players and teams"],
 )
-@decorate_view(cached_page(by_id(profile_version)), english, limited)
+@answered(by_id(profile_version))
 def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     found = Player.objects.filter(pk=pk).first()
     if found is None:
@@ -124,13 +120,15 @@ def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     summary="A team's players, rating and figures",
     tags=["players and teams"],
 )
-@decorate_view(cached_page(by_id(lambda request, pk: board_version(request))), english, limited)
+@answered(by_id(lambda request, pk: board_version(request)))
 def team(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     selectors.live_version()  # the boards' owed work first
     found = Team.objects.select_related(*PLAYER_FIELDS).filter(pk=pk).first()
     if found is None:
         return Status(404, {"detail": "No team has this id."})
-    totals = TeamTotals.objects.filter(team=found).values("rating", *FIGURES).first() or {}
+    totals = (
+        TeamTotals.objects.filter(team=found).values("rating", *selectors.FIGURES).first() or {}
+    )
     row = selectors.Row(subject=found, **{"rating": None, **totals})
     if not totals.get("played"):
         row.rating = None  # a team that has not played a finished game has no rating
@@ -201,7 +199,7 @@ def _board(request: HttpRequest, kind: str, filters: BoardFilters) -> dict:
     summary="The players' leaderboard, as its page ranks it",
     tags=["leaderboards"],
 )
-@decorate_view(cached_page(board_version), english, limited)
+@answered(board_version)
 def player_board(request: HttpRequest, filters: Query[BoardFilters]):
     selectors.live_version()  # the boards' owed work first
     return _board(request, "players", filters)
@@ -214,7 +212,7 @@ def player_board(request: HttpRequest, filters: Query[BoardFilters]):
     summary="The teams' leaderboard, as its page ranks it",
     tags=["leaderboards"],
 )
-@decorate_view(cached_page(board_version), english, limited)
+@answered(board_version)
 def team_board(request: HttpRequest, filters: Query[BoardFilters]):
     selectors.live_version()  # the boards' owed work first
     return _board(request, "teams", filters)

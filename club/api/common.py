@@ -10,10 +10,12 @@ from django.core.cache import caches
 from django.http import HttpRequest, JsonResponse
 from django.utils import translation
 from ninja import Field, Schema
+from ninja.decorators import decorate_view
 from ninja.throttling import SimpleRateThrottle
 
 from club.api import schemas as out
 from club.web.net import client_ip
+from club.web.pages import cached_page
 
 COUNT_LIMIT = 10_000
 
@@ -68,6 +70,14 @@ def limited(run):
         return run(request, *args, **kwargs)
 
     return wrapped
+
+
+def answered(version_of=None):
+    """What every operation of the API is wrapped in, innermost first: its answer kept under
+    ``version_of`` (a page's version function; none for a list that is not kept), in
+    English, and counted against the client's rate (kept answers too)."""
+    kept = [cached_page(version_of)] if version_of is not None else []
+    return decorate_view(*kept, english, limited)
 
 
 def by_id(version_of):

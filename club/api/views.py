@@ -21,18 +21,16 @@ from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.urls import reverse
 from ninja import Field, NinjaAPI, Path, Query, Status
-from ninja.decorators import decorate_view
 
 from club.api import boards
 from club.api import schemas as out
-from club.api.common import Pages, by_id, english, limited, paged
+from club.api.common import Pages, answered, by_id, paged
 from club.archive.export import game_object
 from club.archive.tournament_export import tournament_object
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
 from club.games.views import game_version, home_version
 from club.tournaments.models import Tournament
 from club.tournaments.views import tournament_version
-from club.web.pages import cached_page
 
 
 class ClubAPI(NinjaAPI):
@@ -71,7 +69,7 @@ api = ClubAPI(
     summary="Where things are",
     tags=["index"],
 )
-@decorate_view(english, limited)
+@answered()
 def index(request: HttpRequest):
     return {
         "openapi": reverse("api:openapi-json"),
@@ -154,7 +152,7 @@ class GameFilters(Pages):
     summary="Games, newest first",
     tags=["games"],
 )
-@decorate_view(cached_page(home_version), english, limited)
+@answered(home_version)
 def games(request: HttpRequest, filters: Query[GameFilters]):
     found = _games().order_by("-id")
     if filters.status:
@@ -177,7 +175,7 @@ def games(request: HttpRequest, filters: Query[GameFilters]):
     summary="A game, with every deal's settlement",
     tags=["games"],
 )
-@decorate_view(cached_page(by_id(game_version)), english, limited)
+@answered(by_id(game_version))
 def game(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     found = _games().filter(pk=pk).first()
     archived = game_object(pk) if found is not None else None
@@ -211,7 +209,7 @@ class TournamentFilters(Pages):
     summary="Tournaments, newest first",
     tags=["tournaments"],
 )
-@decorate_view(english, limited)
+@answered()
 def tournaments(request: HttpRequest, filters: Query[TournamentFilters]):
     found = Tournament.objects.order_by("-starts_on", "-id")
     if filters.status:
@@ -227,7 +225,7 @@ def tournaments(request: HttpRequest, filters: Query[TournamentFilters]):
     summary="A tournament, with its stages, sittings and draws, and standings",
     tags=["tournaments"],
 )
-@decorate_view(cached_page(by_id(tournament_version)), english, limited)
+@answered(by_id(tournament_version))
 def tournament(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     found = Tournament.objects.filter(pk=pk).first()
     if found is None:

@@ -20,12 +20,11 @@ from club.archive.export import export_document
 from club.archive.tournament_export import export_tournament_json
 from club.games.models import Game, Round
 from club.games.services import end_game, record_deal
-from club.tournaments import services as tournaments
 from club.tournaments import stages
 from club.tournaments.models import Tournament
 from club.web import pages
 from tests.factories import deal, pid, start_game
-from tests.tournaments.helpers import make_tournament, play_sitting, rng
+from tests.tournaments.helpers import make_tournament, night, rng
 
 pytestmark = pytest.mark.django_db
 
@@ -35,13 +34,6 @@ def get(client, url, **headers):
     assert response.status_code == 200, (url, response.content[:300])
     assert response["Content-Type"].startswith("application/json")
     return response.json()
-
-
-def night(tournament, seed: int) -> None:
-    """A sitting drawn, confirmed and played (each game won by one made contract)."""
-    sitting = tournaments.propose_sitting(tournament=tournament, rng=rng(seed))
-    tournaments.confirm_sitting(sitting=sitting, rng=rng(seed))
-    play_sitting(sitting)
 
 
 def played_game(label="Church hall table 1"):
@@ -211,13 +203,6 @@ def test_a_client_past_its_rate_is_answered_429_and_another_is_not(client, setti
 # --- What it costs: the same number of queries however much the club has -------------
 
 
-def queries(client, url) -> int:
-    pages.caches[pages.ALIAS].clear()
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(url).status_code == 200
-    return len(captured)
-
-
 # The games list: its key (the newest change, the club's token), the count, the page,
 # the teams of the page's games, and their players' names.
 GAMES_LIST = 6
@@ -233,15 +218,15 @@ TOURNAMENT = 13
 TOURNAMENTS_LIST = 2
 
 
-def test_query_counts_do_not_grow_with_the_club(client):
+def test_query_counts_do_not_grow_with_the_club(rendered_queries):
     small = make_tournament(teams=4)
     night(small, 3)
     game = Game.objects.filter(sitting_entry__sitting__tournament=small).first()
     counts = {
-        "list": queries(client, "/api/v1/games/"),
-        "game": queries(client, f"/api/v1/games/{game.pk}/"),
-        "tournament": queries(client, f"/api/v1/tournaments/{small.pk}/"),
-        "tournaments": queries(client, "/api/v1/tournaments/"),
+        "list": rendered_queries("/api/v1/games/"),
+        "game": rendered_queries(f"/api/v1/games/{game.pk}/"),
+        "tournament": rendered_queries(f"/api/v1/tournaments/{small.pk}/"),
+        "tournaments": rendered_queries("/api/v1/tournaments/"),
     }
     assert counts == {
         "list": GAMES_LIST,
@@ -259,10 +244,10 @@ def test_query_counts_do_not_grow_with_the_club(client):
     )
     assert long_game.deals_played >= game.deals_played
     assert {
-        "list": queries(client, "/api/v1/games/"),
-        "game": queries(client, f"/api/v1/games/{long_game.pk}/"),
-        "tournament": queries(client, f"/api/v1/tournaments/{big.pk}/"),
-        "tournaments": queries(client, "/api/v1/tournaments/"),
+        "list": rendered_queries("/api/v1/games/"),
+        "game": rendered_queries(f"/api/v1/games/{long_game.pk}/"),
+        "tournament": rendered_queries(f"/api/v1/tournaments/{big.pk}/"),
+        "tournaments": rendered_queries("/api/v1/tournaments/"),
     } == counts
 
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, settings
 
 from club.api.views import api
 from club.games.models import Game
-from tests.api.test_api import night, played_game
-from tests.tournaments.helpers import make_tournament
+from tests.api.test_api import played_game
+from tests.tournaments.helpers import make_tournament, night
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

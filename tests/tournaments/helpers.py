@@ -67,5 +67,12 @@ def play_sitting(sitting, winners=None) -> dict:
     return results
 
 
+def night(tournament, seed: int) -> dict:
+    """A sitting drawn, confirmed and played (each game won by one made contract)."""
+    sitting = services.propose_sitting(tournament=tournament, rng=rng(seed))
+    services.confirm_sitting(sitting=sitting, rng=rng(seed))
+    return play_sitting(sitting)
+
+
 def rng(seed=7):
     return random.Random(seed)

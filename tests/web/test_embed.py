@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from club.games.services import record_deal
-from club.web import pages
 from club.web.net import parse_origins
-from tests.api.test_api import night
 from tests.factories import deal, start_game
-from tests.tournaments.helpers import make_tournament
+from tests.tournaments.helpers import make_tournament, night
 
 pytestmark = pytest.mark.django_db
 
@@ -107,17 +103,10 @@ def test_the_card_refreshes_itself_and_answers_in_the_readers_language(client, u
     assert 'data-team-tables="1">13<' in fresh.text
 
 
-def queries(client, url) -> int:
-    pages.caches[pages.ALIAS].clear()
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(url).status_code == 200
-    return len(captured)
-
-
-def test_the_standings_cost_the_same_however_long_the_tournament(client, urls):
+def test_the_standings_cost_the_same_however_long_the_tournament(rendered_queries, urls):
     tournament = urls["tournament"]
     night(tournament, 1)
-    first = queries(client, urls["standings"])
+    first = rendered_queries(urls["standings"])
     for seed in (2, 3, 4):
         night(tournament, seed)
-    assert queries(client, urls["standings"]) == first
+    assert rendered_queries(urls["standings"]) == first
