@@ -706,9 +706,14 @@ def test_a_backup_of_a_server_with_another_secret_key_needs_accept_unsigned(
     assert "--accept-unsigned" in message
     assert backup.club_is_empty()
 
-    out, err = _restore_warned(path, "--accept-unsigned")
+    # The organiser olive is restored as one only when the command is told so.
+    with pytest.raises(CommandError, match=r"olive \(staff\).*--with-organisers"):
+        _restore_warned(path, "--accept-unsigned")
+    assert backup.club_is_empty()
+    out, err = _restore_warned(path, "--accept-unsigned", "--with-organisers")
     assert "WARNING: the integrity of this backup cannot be proved" in err
     assert "its signature does not match this server's secret key" in err
+    assert "gives organiser or admin rights to 1 login: olive (staff)" in err
     assert "Restored the backup" in out
     assert Game.objects.filter(label="Backup night, table 2").exists()
 
@@ -746,7 +751,7 @@ def test_an_unsigned_version_2_backup_needs_accept_unsigned(good_backup, tmp_pat
     assert "restore it with --accept-unsigned" in message
     assert backup.club_is_empty()
 
-    out, err = _restore_warned(path, "--accept-unsigned")
+    out, err = _restore_warned(path, "--accept-unsigned", "--with-organisers")
     assert "WARNING: the integrity of this backup cannot be proved" in err
     assert "it is of version 2, written before backups were signed" in err
     assert Game.objects.filter(label="Backup night, table 2").exists()
@@ -822,7 +827,7 @@ def test_a_version_1_backup_still_restores_and_its_ratings_are_recomputed(good_b
     path.write_text(_tamper(good_backup, to_version_1), encoding="utf-8")
     with pytest.raises(CommandError, match="version 1 of the backup format, written before"):
         _restore(path)
-    _out, err = _restore_warned(path, "--accept-unsigned")
+    _out, err = _restore_warned(path, "--accept-unsigned", "--with-organisers")
     assert "it is of version 1, written before backups were signed" in err
     assert RatingChange.objects.exists()
     assert not RatingChange.objects.filter(mu_after__isnull=True).exists()

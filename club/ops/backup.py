@@ -24,11 +24,16 @@ proves that the server (or one sharing its secret key) wrote it as it is.
 ``restore`` only writes into an empty club, in one transaction, after the
 whole file has been checked: its format and version, its signature, every
 table present and no other, every table's row count and SHA-256 checksum,
-every row's columns. A file whose signature does not verify, or an older
-unsigned one (versions 1 and 2), is restored only when the caller accepts
-that (``accept_unsigned``, ``restore_club --accept-unsigned``), after a warning.
-Derived rows (ledger, standings, ratings) are restored as they were stored,
-not recomputed, so the pages read exactly as before.
+every row's columns. A signed file's derived rows (ledger, standings, ratings)
+are restored as they were stored, not recomputed, so the pages read exactly
+as before. A file whose signature does not verify, or an older unsigned one
+(versions 1 and 2), is restored only when the caller accepts that
+(``accept_unsigned``, ``restore_club --accept-unsigned``), after a warning;
+and since nothing proves who wrote it, it is checked as the results import
+checks a file (``club.ops.restore_checks``): its results against a replay of
+its deals, its standings against standings derived again, its ratings
+computed again, and its organisers' and admins' rights restored only when
+the caller says they are the club's (``with_organisers``).
 """
 
 from __future__ import annotations
@@ -77,6 +82,7 @@ from club.games.versions import new_generation
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.leaderboards.services import catch_up, rebuild_ratings
+from club.ops import restore_checks
 from club.scoring.messages import Refusal
 from club.scoring.standings import StandingsError
 from club.tournaments.models import (
@@ -731,6 +737,12 @@ def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> lis
     return objects
 
 
+def _refuse(problems) -> None:
+    refusal = restore_checks.refusal(list(problems))
+    if refusal is not None:
+        raise BackupError(refusal)
+
+
 def club_is_empty() -> bool:
     return not any(model._base_manager.exists() for _key, model in TABLES)
 
@@ -739,6 +751,7 @@ def restore(
     path: str | os.PathLike,
     *,
     accept_unsigned: bool = False,
+    with_organisers: bool = False,
     warn: Callable[[str], None] | None = None,
 ) -> RestoreSummary:
     """Check the backup at ``path`` whole, then write it into the empty club in one transaction.
@@ -752,7 +765,10 @@ def restore(
     With ``accept_unsigned`` a file whose signature does not verify, or that
     has none, is restored all the same (every other check still holds), and
     ``warn`` is first given a warning saying that its integrity cannot be
-    proved: for a club moving to a server with another secret key.
+    proved: for a club moving to a server with another secret key. Such a file
+    is refused, naming them, when it gives any login organiser or admin rights,
+    unless ``with_organisers``; and when its results disagree with a replay of
+    its deals (``club.ops.restore_checks``). Its ratings are computed again.
     """
     document = _read(path)
     manifest = document["manifest"]
@@ -765,13 +781,23 @@ def restore(
         if warn is not None:
             warn(
                 _(
-                    "WARNING: the integrity of this backup cannot be proved: %(reason)s. It is "
-                    "restored as the file holds it, though whoever could change the file could "
-                    "have changed any result, login or password hash in it."
+                    "WARNING: the integrity of this backup cannot be proved: %(reason)s. Its "
+                    "results are checked against their deals and its ratings computed again, "
+                    "but its logins and password hashes are restored as the file holds them."
                 )
                 % {"reason": reason}
             )
+        if (foreign := restore_checks.foreign_rights(document)) is not None:
+            raise BackupError(foreign)
     tables = _check_tables(document)
+    if unproved is not None:  # every login named before anything is written
+        warning, refused = restore_checks.check_organisers(
+            document, with_organisers=with_organisers
+        )
+        if warning is not None and warn is not None:
+            warn(warning)
+        if refused is not None:
+            raise BackupError(refused)
     user_ids = {row["username"]: row["id"] for row in tables[get_user_model()._meta.label_lower]}
     prepared = [(model, _objects(model, tables[key], user_ids, key)) for key, model in TABLES]
     try:
@@ -810,10 +836,13 @@ def restore(
             # new one under the same ids: no page cached before may be served after.
             new_generation()
             recount_contracts()
+            if unproved is not None:  # before anything is derived from the results
+                _refuse(restore_checks.game_problems())
             figures.rebuild_all()
-            if MISSING_IN.get(manifest["version"], {}).get("leaderboards.ratingchange"):
+            missing = MISSING_IN.get(manifest["version"], {})
+            if unproved is not None or missing.get("leaderboards.ratingchange"):
                 rebuild_ratings()
-            if MISSING_IN.get(manifest["version"], {}).get("tournaments.standing"):
+            if missing.get("tournaments.standing"):
                 # A points tournament's standings rank by the score difference, which
                 # the older file does not hold: derived again from its games.
                 for tournament in Tournament.objects.filter(scoring=Scoring.POINTS):
@@ -827,7 +856,9 @@ def restore(
                             ),
                             reason=error.message,
                         ) from None
-            if MISSING_IN.get(manifest["version"], {}).get("games.scorerlink"):
+            if unproved is not None:
+                _refuse(restore_checks.standing_problems())
+            if missing.get("games.scorerlink"):
                 # Links of games already over expired with them (an undo must not
                 # revive them), as migrating an older club's database does.
                 ScorerLink.objects.filter(

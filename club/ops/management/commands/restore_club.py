@@ -13,7 +13,11 @@ class Command(BaseCommand):
         "player, game or tournament, when the file is not a backup of a version this app "
         "reads, when its signature is missing or does not match this server's secret key "
         "(or it is an unsigned backup of version 1 or 2), or when a table's row count or "
-        "checksum fails."
+        "checksum fails. A backup restored with --accept-unsigned is checked as an import of "
+        "results is: it is refused when any game's tables, piles, ledger, places or winner "
+        "disagree with its deals settled by the rules, or a tournament's standings with its "
+        "games; its ratings are computed again; and it is refused, naming them, when it gives "
+        "any login organiser or admin rights, unless --with-organisers is given too."
     )
 
     def add_arguments(self, parser):
@@ -27,10 +31,27 @@ class Command(BaseCommand):
                 "after a warning that nothing proves the file was not changed"
             ),
         )
+        parser.add_argument(
+            "--with-organisers",
+            action="store_true",
+            help=(
+                "with --accept-unsigned: restore the logins the file makes organisers or admins "
+                "(staff or superuser) with those rights. Without it such a file is refused, "
+                "naming those logins, and nothing is written: nothing proves who gave them "
+                "their rights, and restoring them as plain logins would lock the club's "
+                "organisers out. Give it only when the logins named are the club's own "
+                "organisers. A signed backup of this server needs no such flag"
+            ),
+        )
 
-    def handle(self, *args, file, accept_unsigned, **options):
+    def handle(self, *args, file, accept_unsigned, with_organisers, **options):
         try:
-            summary = restore(file, accept_unsigned=accept_unsigned, warn=self._warn)
+            summary = restore(
+                file,
+                accept_unsigned=accept_unsigned,
+                with_organisers=with_organisers,
+                warn=self._warn,
+            )
         except BackupError as error:
             raise CommandError(error.message) from None
         counts = summary.counts

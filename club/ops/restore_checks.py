@@ -1,0 +1,508 @@
+"""What a restore checks of a backup nothing proves: its logins' rights, and its results.
+
+A signed backup is trusted: its signature proves this server wrote it, so its
+results and logins are restored as stored (``club.ops.backup``). A file whose
+signature does not verify, or that has none, proves nothing: whoever could
+edit it could have given a team tables it never won or a login the admin's
+rights, and recomputed every checksum. Such a file is checked as the results
+import checks a file (``club.archive.parse_games``):
+
+- its logins with organiser or admin rights (staff, superuser) are listed
+  before anything is written (``privileged_accounts``), and a login given
+  groups or single permissions, which no backup holds, is refused;
+- every game is replayed from its deals by the rules (``game_problems``), as
+  the deal services replay it: its teams' tables conserved, each deal's piles
+  adding up to 56 and valid under the game's rules, each deal's settlement
+  (dealer, declaring team, made), its ledger, its teams' tables, points,
+  places and the deal each went out in, and the game's status, winner, deals
+  played and next dealer all equal to the replay's;
+- every tournament's standings are derived again from its games
+  (``standing_problems``, through ``rebuild_standings``) and compared with the
+  file's, as the import compares a file's standings with its games.
+
+The checks read the rows the restore has written inside its transaction, so
+any problem they name rolls the whole restore back. They return what is wrong
+(which game, deal and team, what the file says and what the rules give) rather
+than stop at the first fault, so that a damaged file can be mended in one go.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Count
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from club.games import services
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, LedgerEntry, Pile, Player, Round
+from club.scoring import rules as core
+from club.scoring import standings as ranking
+from club.scoring.standings import StandingsError
+from club.tournaments.models import STANDING_FIGURES, Standing, Tournament, TournamentTeam
+from club.tournaments.services import CENT, game_results, rebuild_standings, scheme_of
+
+# --- logins ------------------------------------------------------------------------
+
+# Rights a login may hold that a backup writes: organisers are staff accounts.
+RIGHTS = ("is_staff", "is_superuser")
+# Rights no backup holds (it writes neither groups nor single permissions).
+NEVER_BACKED_UP = ("groups", "user_permissions")
+FLAG = "--with-organisers"
+
+
+def _holds(name: str, value: object) -> bool:
+    """Whether the file's ``value`` gives the right, read as the restore would store it."""
+    if value is None:  # no such column: the restore refuses the row
+        return False
+    try:
+        return bool(get_user_model()._meta.get_field(name).to_python(value))
+    except ValidationError:
+        return True  # not a yes or no: the restore refuses the row, but name it here
+
+
+def _listed(value: object) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def privileged_accounts(document: dict) -> tuple[list[str], list[str]]:
+    """The logins of the file with rights, each as "name (rights)": those a backup holds
+    (staff, superuser), and those given groups or permissions, which no backup holds.
+
+    Read from the file before anything is checked or written: a table or row
+    not of the expected shape is left to the table checks that follow.
+    """
+    tables = document.get("tables")
+    rows = tables.get("auth.user") if isinstance(tables, dict) else None
+    named = {"is_staff": _("staff"), "is_superuser": _("superuser")}
+    organisers, never = [], []
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, dict):
+            continue
+        rights = [named[right] for right in RIGHTS if _holds(right, row.get(right))]
+        given = [f"{key}: {_listed(row[key])}" for key in NEVER_BACKED_UP if row.get(key)]
+        account = f"{row.get('username')} ({', '.join(rights + given)})"
+        if given:
+            never.append(account)
+        elif rights:
+            organisers.append(account)
+    return organisers, never
+
+
+def foreign_rights(document: dict) -> str | None:
+    """The refusal of a file giving logins groups or single permissions, which no backup
+    holds (checked before the columns, whose refusal would not name the logins)."""
+    never = privileged_accounts(document)[1]
+    if not never:
+        return None
+    return _(
+        "The backup gives groups or single permissions to %(accounts)s, but no backup holds "
+        "them (organisers are staff accounts): the file was changed after it was written. "
+        "Nothing was restored."
+    ) % {"accounts": "; ".join(never)}
+
+
+def check_organisers(document: dict, *, with_organisers: bool) -> tuple[str | None, str | None]:
+    """The warning naming the file's organisers and admins, and the refusal, if any.
+
+    Nothing proves who wrote the file, so whoever did could have made any
+    login an organiser. Restoring them as plain logins instead would lock the
+    club's real organisers out of its pages; so the restore refuses, naming
+    them, unless it is told (``with_organisers``) that they are the club's.
+    """
+    organisers = privileged_accounts(document)[0]
+    if not organisers:
+        return None, None
+    warning = ngettext(
+        "This unsigned backup gives organiser or admin rights to %(count)d login: %(accounts)s.",
+        "This unsigned backup gives organiser or admin rights to %(count)d logins: %(accounts)s.",
+        len(organisers),
+    ) % {"count": len(organisers), "accounts": ", ".join(organisers)}
+    if with_organisers:
+        return warning, None
+    return warning, _(
+        "The backup's signature does not prove it, and it gives organiser or admin rights to "
+        "%(accounts)s. Nothing was restored. If these are the club's organisers, restore it "
+        "with %(flag)s as well."
+    ) % {"accounts": ", ".join(organisers), "flag": FLAG}
+
+
+# --- games ---------------------------------------------------------------------------
+
+# Games read at once: their teams, deals, piles and ledger rows are held in memory.
+CHUNK = 200
+
+# What a replay derives, compared with what the file holds: a deal's row (as
+# services.new_round writes it), a team's, the game's.
+ROUND_FIELDS = (
+    "all_pass",
+    "declarer_id",
+    "bid",
+    "trump",
+    "doubling",
+    "thani",
+    "dealer_id",
+    "declaring_team_id",
+    "made",
+)
+TEAM_FIELDS = ("tables", "score", "kodis", "place", "out_in_deal")
+GAME_FIELDS = ("status", "winner_id", "deals_played", "dealer_seat")
+# Problems a refusal lists; a file damaged throughout would otherwise fill the screen.
+MAX_SHOWN = 20
+
+
+def _game_name(game: Game) -> str:
+    day = timezone.localtime(game.created_at).date() if game.created_at else None
+    return _("Game %(id)d “%(label)s” of %(date)s") % {
+        "id": game.pk,
+        "label": game.label,
+        "date": formats.date_format(day) if day else "?",
+    }
+
+
+class _Shown:
+    """Values as a club reads them: players and teams by name, yes or no, none."""
+
+    def __init__(self, seating: services.Seating, players: dict[int, str]):
+        self.seats = [player.name for player in seating.players]
+        self.teams = {team.pk: team.team.name for team in seating.teams}
+        self.players = players
+
+    def __call__(self, name: str, value: object) -> str:
+        if value is None:
+            return _("none")
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        if name in ("declarer_id", "dealer_id"):
+            return self.players.get(value, _("player %(id)s") % {"id": value})  # type: ignore[call-overload]
+        if name in ("declaring_team_id", "winner_id"):
+            return self.teams.get(value, _("a team of another game"))  # type: ignore[call-overload]
+        if name == "status" and value in Game.Status.values:
+            return str(Game.Status(value).label)
+        if name == "dealer_seat" and isinstance(value, int) and value < len(self.seats):
+            return self.seats[value]
+        return str(value)
+
+
+def _differs(
+    model: type[models.Model], names: Sequence[str], stored: dict, expected: object, shown: _Shown
+) -> Iterator[str]:
+    for name in names:
+        found, wanted = stored[name], getattr(expected, name)
+        if found != wanted:
+            field = model._meta.get_field(name.removesuffix("_id"))
+            yield _(
+                "the file gives %(field)s as %(found)s, but the deals, settled by the rules, "
+                "give %(expected)s."
+            ) % {
+                "field": field.verbose_name,
+                "found": shown(name, found),
+                "expected": shown(name, wanted),
+            }
+
+
+def refusal(problems: list[str]) -> str | None:
+    """The refusal of a file whose results disagree with their deals, naming what does."""
+    if not problems:
+        return None
+    shown = problems[:MAX_SHOWN]
+    if len(problems) > MAX_SHOWN:
+        shown.append(
+            ngettext("… and %(count)d more.", "… and %(count)d more.", len(problems) - MAX_SHOWN)
+            % {"count": len(problems) - MAX_SHOWN}
+        )
+    return _(
+        "The backup's results do not agree with their deals, settled by the rules: the "
+        "file was changed after it was written, or is damaged. Nothing was restored."
+    ) + "".join(f"\n- {problem}" for problem in shown)
+
+
+def game_problems() -> Iterator[str]:
+    """What in the restored games disagrees with a replay of their deals, game by game."""
+    players = dict(Player.objects.values_list("pk", "name"))
+    ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        teams: dict[int, list[GameTeam]] = defaultdict(list)
+        for team in (
+            GameTeam.objects.filter(game__in=chunk)
+            .select_related("team", *PLAYER_FIELDS)
+            .order_by("game", "position")
+        ):
+            teams[team.game_id].append(team)
+        rounds: dict[int, list[Round]] = defaultdict(list)
+        for round_ in Round.objects.filter(game__in=chunk).order_by("game", "number"):
+            rounds[round_.game_id].append(round_)
+        piles: dict[int, dict[int, int]] = defaultdict(dict)
+        for round_id, team_id, points in Pile.objects.filter(round__game__in=chunk).values_list(
+            "round_id", "game_team_id", "points"
+        ):
+            piles[round_id][team_id] = points
+        ledger: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+        for round_id, team_id, change, balance in LedgerEntry.objects.filter(
+            round__game__in=chunk
+        ).values_list("round_id", "game_team_id", "change", "balance"):
+            ledger[round_id][team_id] = (change, balance)
+        for game in Game.objects.filter(pk__in=chunk).order_by("pk"):
+            yield from _check_game(game, teams[game.pk], rounds[game.pk], piles, ledger, players)
+
+
+def _check_game(game, teams, rounds, piles, ledger, players) -> Iterator[str]:
+    name = _game_name(game)
+
+    def at(problem: str, number: int | None = None, team: GameTeam | None = None) -> str:
+        where = name
+        if number is not None:
+            where = _("%(game)s, deal %(number)d") % {"game": where, "number": number}
+        if team is not None:
+            where = _("%(where)s, team %(team)s") % {"where": where, "team": team.team.name}
+        return f"{where}: {problem}"
+
+    positions = [team.position for team in teams]
+    if positions != list(range(len(teams))) or len(teams) < 2:
+        yield at(
+            _("its teams' order at the table is %(found)s, not 1 to %(count)d of two or more.")
+            % {
+                "found": ", ".join(str(place + 1) for place in positions) or _("none"),
+                "count": max(len(teams), 2),
+            }
+        )
+        return
+    try:
+        rules = game.rules
+    except core.RulesError as error:
+        yield at(
+            _("its house rules cannot be played: %(reason)s") % {"reason": error.translated(_)}
+        )
+        return
+    except (TypeError, ValueError):  # bands the rules core cannot even read
+        yield at(
+            _(
+                "its payout %(bands)s is not a list of bands (lowest bid, highest bid, tables "
+                "when made, tables when failed)."
+            )
+            % {"bands": json.dumps(game.payout_bands)[:80]}
+        )
+        return
+    for team in teams:
+        if team.size != rules.team_size:
+            yield at(
+                _("it has %(size)d players, but the game is played by teams of %(expected)d.")
+                % {"size": team.size, "expected": rules.team_size},
+                team=team,
+            )
+            return
+    held, dealt = sum(team.tables for team in teams), game.tables_per_team * len(teams)
+    if held != dealt:
+        yield at(
+            _(
+                "its teams hold %(held)d tables in all, but %(dealt)d were dealt out "
+                "(%(each)d a team), and tables are never made or lost."
+            )
+            % {"held": held, "dealt": dealt, "each": game.tables_per_team}
+        )
+    numbers = [round_.number for round_ in rounds]
+    if numbers != list(range(1, len(rounds) + 1)):
+        yield at(
+            _("its deals are numbered %(found)s, not 1 to %(count)d in order.")
+            % {"found": ", ".join(map(str, numbers)), "count": len(rounds)}
+        )
+        return
+
+    seating = services.Seating(teams, rules)
+    shown = _Shown(seating, players)
+    position = {team.pk: team.position for team in teams}
+    entries = []
+    for round_ in rounds:
+        if any(pk not in position for pk in piles[round_.pk]):
+            yield at(_("a pile is given for a team that is not of this game."), round_.number)
+            return
+        entry = (
+            services.DealEntry(points={}, thani=round_.declarer_id, made=round_.made)
+            if round_.thani
+            else services.DealEntry(
+                points={position[pk]: points for pk, points in piles[round_.pk].items()},
+                declarer=None if round_.all_pass else round_.declarer_id,
+                bid=None if round_.all_pass else round_.bid,
+                trump=None if round_.all_pass else round_.trump,
+                doubling=round_.doubling,
+            )
+        )
+        try:
+            services.to_core(entry, seating)  # the replay's refusal would not name the deal
+        except services.ScoringError as error:
+            yield at(error.message, round_.number)
+            return
+        entries.append(entry)
+    try:
+        settlements, state = services.replay_entries(game, seating, entries)
+    except services.ScoringError as error:
+        yield at(error.message)
+        return
+
+    for round_, settlement in zip(rounds, settlements, strict=True):
+        expected = services.new_round(game, seating, settlement)
+        stored = {field: getattr(round_, field) for field in ROUND_FIELDS}
+        for problem in _differs(Round, ROUND_FIELDS, stored, expected, shown):
+            yield at(problem, round_.number)
+        rows = dict(ledger[round_.pk])
+        for team in teams:
+            wanted = services.ledger_entry(round_, team, settlement)
+            found = rows.pop(team.pk, None)
+            if found is None:
+                yield at(_("the ledger has no row for this team."), round_.number, team)
+            elif found != (wanted.change, wanted.balance):
+                yield at(
+                    _(
+                        "the ledger says %(change)+d (%(balance)d after), but the deal, settled "
+                        "by the rules, gives %(expected_change)+d (%(expected_balance)d after)."
+                    )
+                    % {
+                        "change": found[0],
+                        "balance": found[1],
+                        "expected_change": wanted.change,
+                        "expected_balance": wanted.balance,
+                    },
+                    round_.number,
+                    team,
+                )
+        if rows:
+            yield at(_("the ledger has a row for a team that is not of this game."), round_.number)
+
+    # The outcome the services would store after these deals, set on the rows read
+    # (never saved): each compared with what the file holds.
+    stored_teams = {team.pk: {f: getattr(team, f) for f in TEAM_FIELDS} for team in teams}
+    stored_game = {f: getattr(game, f) for f in GAME_FIELDS}
+    services._apply_outcome(game, seating, state)
+    services.set_replayed_teams(seating, settlements)
+    for team in teams:
+        for problem in _differs(GameTeam, TEAM_FIELDS, stored_teams[team.pk], team, shown):
+            yield at(problem, team=team)
+    for problem in _differs(Game, GAME_FIELDS, stored_game, game, shown):
+        yield at(problem)
+
+
+# --- tournaments -----------------------------------------------------------------------
+
+
+def _figures(tournament: Tournament) -> dict[int, tuple]:
+    return {
+        row[0]: tuple(row[1:])
+        for row in Standing.objects.filter(tournament=tournament).values_list(
+            "entry_id", *STANDING_FIGURES
+        )
+    }
+
+
+def _when_shared_firsts_won(tournament: Tournament) -> dict[int, tuple]:
+    """The standings as they were derived when a shared first place counted as a game won
+    for each team sharing it: a file written then stays valid, as the import keeps it."""
+    entries = list(
+        tournament.entries.annotate(bye_count=Count("byes")).values_list("id", "bye_count")
+    )
+    table = ranking.standings(
+        [entry for entry, _count in entries],
+        game_results(tournament),
+        scheme_of(tournament),
+        shared_first_wins=True,
+    )
+    byes = dict(entries)
+    return {
+        row.team: (
+            row.place,
+            row.shared,
+            (Decimal(row.points.numerator) / Decimal(row.points.denominator)).quantize(CENT),
+            row.games,
+            row.won,
+            row.net_tables,
+            row.score_difference,
+            row.declared,
+            row.made,
+            byes[row.team],
+        )
+        for row in table
+    }
+
+
+def _figure(value: object) -> str:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+def standing_problems() -> Iterator[str]:
+    """What in the restored standings disagrees with standings derived from the games.
+
+    Each tournament's standings are derived again, and stored, by
+    ``rebuild_standings``, as an imported tournament's are; the file's are
+    compared with them first (with those of the older rule of shared first
+    places too, as the import compares them).
+    """
+    entries = dict(TournamentTeam.objects.values_list("pk", "tournament_id"))
+    names = dict(TournamentTeam.objects.values_list("pk", "team__name"))
+    for tournament in Tournament.objects.order_by("pk"):
+        where = _("Tournament “%(name)s”") % {"name": tournament.name}
+        registered = set(tournament.entries.values_list("team_id", flat=True))
+        strangers = list(
+            GameTeam.objects.filter(game__sitting_entry__sitting__tournament=tournament)
+            .exclude(team_id__in=registered)
+            .select_related("game", "team")
+        )
+        if strangers:
+            for team in strangers:
+                yield _("%(where)s, %(game)s: %(team)s plays in it but is not registered.") % {
+                    "where": where,
+                    "game": _game_name(team.game),
+                    "team": team.team.name,
+                }
+            continue
+        stored = _figures(tournament)
+        foreign = [entry for entry in stored if entries.get(entry) != tournament.pk]
+        if foreign:
+            yield _("%(where)s: its standings have a line for %(teams)s, not registered in it.") % {
+                "where": where,
+                "teams": ", ".join(names[entry] for entry in foreign),
+            }
+            continue
+        try:
+            scheme_of(tournament)
+        except (StandingsError, TypeError, ValueError, AttributeError):
+            yield _(
+                "%(where)s: its points by place, %(scheme)s, are not points for each place of "
+                "a game of 2, 3 and 4 teams."
+            ) % {"where": where, "scheme": json.dumps(tournament.points_scheme)[:80]}
+            continue
+        try:
+            rebuild_standings(tournament)
+        except StandingsError as error:
+            yield _("%(where)s: its standings cannot be derived from its games (%(reason)s).") % {
+                "where": where,
+                "reason": error.translated(_),
+            }
+            continue
+        derived = _figures(tournament)
+        if stored == derived or stored == _when_shared_firsts_won(tournament):
+            continue
+        for entry, figures in derived.items():
+            team = _("%(where)s, team %(team)s") % {"where": where, "team": names[entry]}
+            if entry not in stored:
+                yield _("%(team)s: the standings have no line for this team.") % {"team": team}
+                continue
+            for name, found, wanted in zip(STANDING_FIGURES, stored[entry], figures, strict=True):
+                if found != wanted:
+                    yield _(
+                        "%(team)s: the standings give %(field)s as %(found)s, but its games "
+                        "give %(expected)s."
+                    ) % {
+                        "team": team,
+                        "field": Standing._meta.get_field(name).verbose_name,
+                        "found": _figure(found),
+                        "expected": _figure(wanted),
+                    }
