@@ -94,6 +94,10 @@ MIDDLEWARE = [
     # Django's gzip pads each response by a random amount against BREACH. Static files
     # are WhiteNoise's, compressed ahead, and never come through here.
     "django.middleware.gzip.GZipMiddleware",
+    # Text with a control character (PostgreSQL refuses a NUL) is refused here, before a
+    # view or a query reads it; a cookie holding one is forgotten before the session and
+    # the CSRF check read it. Its refusal page needs neither the session nor the user.
+    "club.web.unreadable.UnreadableCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -23,6 +23,7 @@ from club.games.models import PLAYER_FIELDS, Player, Team
 from club.leaderboards import selectors
 from club.leaderboards.models import TeamTotals
 from club.leaderboards.views import board_version, profile_version
+from club.web.unreadable import READABLE_TEXT
 
 router = Router()
 
@@ -44,7 +45,12 @@ def _team_url(pk: int) -> str:
 
 
 class PlayerFilters(Pages):
-    search: str = Field("", max_length=100, description="Part of a name, nickname or number.")
+    search: str = Field(
+        "",
+        max_length=100,
+        pattern=READABLE_TEXT,  # no control character: refused before the API (422)
+        description="Part of a name, nickname or number.",
+    )
 
 
 @router.get(
