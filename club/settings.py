@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a post: its files stop at the page's limit as they are read.
+    "club.web.uploads.UploadLimitMiddleware",
     # Work a write may leave until its answer is sent (the boards' figures and ratings
     # of a game that ends: club.web.after, club.leaderboards.owed).
     "club.web.after.AfterAnswerMiddleware",

@@ -5,7 +5,9 @@ from django.utils.translation import gettext_lazy as _
 
 from club.games.models import Player
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
+from club.leaderboards.services import MAX_IMPORT_BYTES
 from club.web.fields import NameField
+from club.web.uploads import LimitedFileField
 from club.web.widgets import QuickSelect
 
 ACTIVE_CHOICES = [("", _("All players")), ("active", _("Active")), ("inactive", _("Inactive"))]
@@ -44,7 +46,8 @@ class MergeForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(
+    file = LimitedFileField(
+        max_bytes=MAX_IMPORT_BYTES,
         label=_("CSV file"),
         help_text=_(
             "A header row with name (required), nickname, member_number and active (yes or no)."

@@ -46,6 +46,7 @@ from club.leaderboards.models import (
 from club.scoring import names, ratings
 from club.scoring.messages import Refusal
 from club.tournaments.models import TournamentTeam
+from club.web.uploads import size_text
 
 NAME_MAX = Player._meta.get_field("name").max_length
 NICKNAME_MAX = Player._meta.get_field("nickname").max_length
@@ -271,6 +272,8 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
 COLUMNS = ("name", "nickname", "member_number", "active")
 TRUE_WORDS = {"1", "yes", "y", "true", "t", "active"}
 FALSE_WORDS = {"0", "no", "n", "false", "f", "inactive"}
+# A register of 5,000 players (a federation) is about 200 KB. The import page stops a
+# larger file while it is read (forms.ImportForm); the command reads it, then refuses.
 MAX_IMPORT_BYTES = 1_000_000
 
 
@@ -311,7 +314,14 @@ def _read_rows(data: bytes | str) -> tuple[list[str], list[tuple[int, list[str]]
     if isinstance(data, bytes):
         if len(data) > MAX_IMPORT_BYTES:
             raise PlayerImportError(
-                [ImportFault(None, None, _("The file is too large (at most 1 MB)."))]
+                [
+                    ImportFault(
+                        None,
+                        None,
+                        _("The file is too large (at most %(most)s).")
+                        % {"most": size_text(MAX_IMPORT_BYTES)},
+                    )
+                ]
             )
         try:
             text = data.decode("utf-8-sig")

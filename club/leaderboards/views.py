@@ -23,6 +23,7 @@ from club.tournaments.models import Tournament
 from club.web.auth import is_organiser, organiser_required
 from club.web.pages import cached_page
 from club.web.paging import kept_query, page_number, page_of
+from club.web.uploads import takes_upload
 
 REGISTER_PER_PAGE = 50  # the register a page at a time: 5,000 players at a federation
 
@@ -140,6 +141,7 @@ def player_merge(request: HttpRequest) -> HttpResponse:
 @organiser_required
 @require_http_methods(["GET", "POST"])
 @one_time
+@takes_upload(ImportForm)
 def player_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     faults = []

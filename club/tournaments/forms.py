@@ -19,6 +19,7 @@ from club.scoring import stages as charts
 from club.scoring import standings as ranking
 from club.tournaments import services, stages
 from club.web.fields import NameField, WholeNumberField
+from club.web.uploads import LimitedFileField
 
 GAME_SIZES = [
     (2, gettext_lazy("2 teams per game")),
@@ -174,6 +175,9 @@ class RegisterTeamForm(forms.Form):
 
 
 MAX_LIST_LINES = 200  # teams in one pasted or uploaded list
+# A list's file: 200 teams (the most a list holds) of four players, a team name and names
+# of 20 letters is about 22 KB, 62 KB in Malayalam (three bytes a letter). A larger file
+# is not a list of teams, and is stopped while it is read (club.web.uploads).
 MAX_LIST_BYTES = 100_000
 _SEPARATORS = re.compile(r"\s*(?:\t|,|;|&| \+ )\s*")
 
@@ -195,8 +199,10 @@ class RegisterTeamsForm(forms.Form):
             "colon, if the team has one. Blank lines are skipped."
         ),
     )
-    file = forms.FileField(
-        label=gettext_lazy("Or a text or CSV file of such lines"), required=False
+    file = LimitedFileField(
+        max_bytes=MAX_LIST_BYTES,
+        label=gettext_lazy("Or a text or CSV file of such lines"),
+        required=False,
     )
 
     def __init__(self, *args, team_size: int = 2, **kwargs):
@@ -205,14 +211,11 @@ class RegisterTeamsForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        if self.has_error("file"):
+            return cleaned  # refused for its size: no list was read
         text = cleaned.get("teams") or ""
         upload = cleaned.get("file")
         if upload is not None:
-            if upload.size > MAX_LIST_BYTES:
-                raise forms.ValidationError(
-                    _("The file is larger than %(size)d KB; a list of teams is far smaller.")
-                    % {"size": MAX_LIST_BYTES // 1000}
-                )
             try:
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:

@@ -42,6 +42,7 @@ from club.web.embed import embeddable
 from club.web.net import phones_cannot_reach
 from club.web.pages import cached_page
 from club.web.paging import page_number
+from club.web.uploads import takes_upload
 
 
 def _not_modified(request: HttpRequest, version: str) -> bool:
@@ -232,6 +233,7 @@ def team_register(request: HttpRequest, pk: int) -> HttpResponse:
 @organiser_required
 @require_POST
 @one_time
+@takes_upload(RegisterTeamsForm)
 def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
     """Many teams at once, pasted or uploaded: all of them, or none with every line's fault."""
     tournament = get_object_or_404(Tournament, pk=pk)
