@@ -106,6 +106,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # What a shared phone may keep of each page (club.web.kept): nothing of a logged-in
+    # account's pages; the scorer's own page apart; one copy per page, not per address.
+    "club.web.kept.KeptPagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -266,7 +269,6 @@ AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:list"
-LOGOUT_REDIRECT_URL = "games:list"
 
 LANGUAGE_CODE = "en"
 # The interface's languages. The choice comes from the browser's preference,

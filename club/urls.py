@@ -13,6 +13,7 @@ from club.api.views import api
 from club.middleware import DatabaseLostMiddleware
 from club.ops.health import database_status, disk_status
 from club.web.installable import manifest, offline, service_worker
+from club.web.kept import LogoutView
 from club.web.language import choose_language
 
 
@@ -51,7 +52,7 @@ urlpatterns = [
     path("api/v1/", api.urls),
     # No password reset by email: the club has no mail server; an admin resets passwords.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
         auth_views.PasswordChangeView.as_view(),

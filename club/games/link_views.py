@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -28,6 +28,7 @@ from club.games.services import ScoringError, Seating, describe, held_deal, load
 from club.scoring import rules as core
 from club.web.auth import organiser_required
 from club.web.installable import deal_sent
+from club.web.kept import scorer_page
 from club.web.net import phones_cannot_reach, public_url
 from club.web.posts import posted_deal_number
 
@@ -224,13 +225,15 @@ def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | Non
     return None if held is None else _already_recorded(request, link, link.game, held)
 
 
-@never_cache
+# Asked again every time, and kept by the holder's phone for the table with no network
+# (club.web.kept): the page shows its own link only, which the holder has already.
+@cache_control(no_cache=True)
 @require_GET
 @through_link
 def scorer(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     context = _scorer_context(link, link.game)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
-    return render(request, template, context)
+    return scorer_page(render(request, template, context))
 
 
 @never_cache

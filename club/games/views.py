@@ -22,6 +22,7 @@ from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
 from club.web.embed import embeddable
 from club.web.installable import deal_sent
+from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import page_number
 from club.web.posts import posted_deal_number
@@ -35,6 +36,7 @@ def home_version(request: HttpRequest):
     return (_token(newest) if newest else "0"), club_version
 
 
+@page_query("page")
 @cached_page(home_version)
 def game_list(request: HttpRequest) -> HttpResponse:
     """The games: those being played first, then the finished ones a page at a time, so
@@ -353,6 +355,7 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(game)
 
 
+@page_query("game")
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules in the reader's language, with a game's house rules when ?game= names one."""
     game = None

@@ -21,6 +21,7 @@ from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm
 from club.leaderboards.services import PlayerImportError, RegisterError
 from club.tournaments.models import Tournament
 from club.web.auth import is_organiser, organiser_required
+from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import kept_query, page_number, page_of
 from club.web.uploads import takes_upload
@@ -35,6 +36,7 @@ def _partial(request: HttpRequest, template: str, part: str) -> str:
 # --- The register ---------------------------------------------------------------
 
 
+@page_query("q", "active", "page")
 def player_list(request: HttpRequest) -> HttpResponse:
     form = RegisterSearchForm(request.GET)
     data = form.cleaned_data if form.is_valid() else {}
@@ -185,6 +187,7 @@ def board_version(request: HttpRequest):
     return selectors.live_version(), club_version
 
 
+@page_query("page")
 @cached_page(profile_version)
 def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
@@ -217,6 +220,8 @@ def _columns():
 # The boards' filter offers the newest tournaments, not every one of the club's history
 # (200 at a federation); any other is reached from its own page ("Results out").
 OFFERED_TOURNAMENTS = 25
+# What shapes a board: its filter, its order and its page.
+BOARD_QUERY = (*BoardForm.base_fields, "page")
 
 
 def _offered_tournaments(request: HttpRequest) -> list[Tournament]:
@@ -272,11 +277,13 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
     )
 
 
+@page_query(*BOARD_QUERY)
 @cached_page(board_version)
 def player_board(request: HttpRequest) -> HttpResponse:
     return _board(request, "players")
 
 
+@page_query(*BOARD_QUERY)
 @cached_page(board_version)
 def team_board(request: HttpRequest) -> HttpResponse:
     return _board(request, "teams")

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -39,6 +40,7 @@ from club.tournaments.models import Sitting, Stage, Standing, Tournament, Tourna
 from club.tournaments.services import TournamentError
 from club.web.auth import is_organiser, organiser_required
 from club.web.embed import embeddable
+from club.web.kept import page_query
 from club.web.net import phones_cannot_reach
 from club.web.pages import cached_page
 from club.web.paging import page_number
@@ -50,6 +52,7 @@ def _not_modified(request: HttpRequest, version: str) -> bool:
     return request.GET.get("version") == version
 
 
+@page_query("page")
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(
         request, "tournaments/list.html", selectors.tournament_lists(page_number(request))
@@ -575,11 +578,14 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         sheet = sheet_context(game, Seating(by_game.get(game.pk, []), game.rules))
         sheet["links"] = codes.get(game.pk, [])
         sheets.append(sheet)
-    return render(
+    response = render(
         request,
         "tournaments/sitting_sheets.html",
         {"sitting": sitting, "tournament": sitting.tournament, "sheets": sheets},
     )
+    if codes:
+        add_never_cache_headers(response)  # the links' secrets: no copy in any cache
+    return response
 
 
 @require_safe
@@ -791,6 +797,7 @@ def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     return render(request, template, context)
 
 
+@page_query("q")
 @cached_page(tournament_version)
 @require_safe
 def seats_page(request: HttpRequest, pk: int) -> HttpResponse:

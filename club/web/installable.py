@@ -1,9 +1,10 @@
-"""The scorers' installable app: its manifest and its service worker (issue 15).
+"""The scorers' installable app: its manifest and its service worker.
 
-A phone that opened a scorer link or an organiser's game page once can open it
-again with no network: the service worker (``/sw.js``, served from the site's
-root so that its scope is the whole site, under the same strict CSP as every
-page) keeps the static files of this release and a copy of each page visited.
+A phone that opened a scorer link or a public page once can open it again with
+no network: the service worker (``/sw.js``, served from the site's root so that
+its scope is the whole site, under the same strict CSP as every page) keeps the
+static files of this release and a copy of each page visited that the server
+lets it keep (club.web.kept: never a logged-in account's page).
 A deal sent while the network is down is kept on the phone with its one-time key
 and sent by the page once the network is back (static/js/offline.js says how).
 

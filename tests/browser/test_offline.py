@@ -72,7 +72,7 @@ def installed(page: Page, url: str) -> None:
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.reload()  # through the worker now: it keeps this page
-    until(page, "url => caches.open('club-pages').then(c => c.match(url)).then(r => !!r)", url)
+    until(page, "url => caches.match(url).then(r => !!r)", url)
 
 
 @pytest.fixture

@@ -310,9 +310,21 @@
     return text || "";
   }
 
+  // The CSRF token as it is now: logging in or out on the phone since the deal was kept
+  // made a new one (Django's cookie), and the kept form's would be refused.
+  function csrfNow() {
+    var found = document.cookie.split(/;\s*/).filter(function (c) { return c.indexOf("csrftoken=") === 0; })[0];
+    if (found) return decodeURIComponent(found.slice("csrftoken=".length));
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : null;
+  }
+
   function sendOne(entry) {
     var body = new URLSearchParams();
-    entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    var csrf = csrfNow();
+    entry.fields.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && csrf ? csrf : pair[1]);
+    });
     return fetch(entry.url, {
       method: "POST",
       body: body,
@@ -321,6 +333,9 @@
     }).then(function (response) {
       if (response.headers.get("Club-Deal-Sent")) return window.clubQueue.remove(entry.id).then(function () { return "sent"; });
       if (response.status >= 500) return "later";  // the server asks for it again (503)
+      // Sent to the log-in page: a deal of an organiser's game page, with nobody logged
+      // in since. It waits for an organiser, untouched.
+      if (response.redirected) return "later";
       return response.text().then(function (html) {
         entry.state = "refused";
         entry.answer = answerWords(html) || say("refused");
@@ -379,10 +394,54 @@
     });
   }
 
+  // Logging out on a shared phone takes every page kept on it (club/web/kept.py), never a
+  // deal still waiting: those stay, to be sent once the network is back. Say so first.
+  function warnBeforeLogout(form, count) {
+    var shown = document.getElementById("logout-warning");
+    if (shown) shown.remove();
+    var box = element("section", "card logout-warning");
+    box.id = "logout-warning";
+    box.setAttribute("role", "alertdialog");
+    box.setAttribute("aria-labelledby", "logout-warning-text");
+    var text = element("p", "", count === 1 ? say("logout_one") : say("logout_many", {count: count}));
+    text.id = "logout-warning-text";
+    box.appendChild(text);
+    var actions = element("p", "actions");
+    var leave = element("button", "primary", say("logout_anyway"));
+    leave.type = "button";
+    leave.addEventListener("click", function () { form.dataset.confirmed = "1"; form.submit(); });
+    var stay = element("button", "", say("logout_stay"));
+    stay.type = "button";
+    stay.addEventListener("click", function () { box.remove(); });
+    actions.appendChild(leave);
+    actions.appendChild(stay);
+    box.appendChild(actions);
+    var main = document.querySelector("main");
+    if (main) main.insertBefore(box, main.firstChild);
+    leave.focus();
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-logout") || form.dataset.confirmed) return;
+    if (!window.clubQueue || !window.indexedDB || !controlled()) return;
+    event.preventDefault();
+    window.clubQueue.all().then(function (entries) {
+      if (entries.length) return warnBeforeLogout(form, entries.length);
+      form.dataset.confirmed = "1";
+      form.submit();
+    }, function () { form.dataset.confirmed = "1"; form.submit(); });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var source = document.getElementById("offline-words");
     if (source) {
       try { words = JSON.parse(source.textContent); } catch (error) { words = {}; }
+    }
+    // The logged-out page: the worker drops the pages it kept (it does on the logout's own
+    // answer too; this covers a logout it did not see).
+    if (document.querySelector("[data-forget-pages]") && controlled()) {
+      navigator.serviceWorker.controller.postMessage({type: "club-forget-pages"});
     }
     note(!navigator.onLine);
     if ("serviceWorker" in navigator && root.dataset.serviceWorker) {
