@@ -15,7 +15,9 @@ changed or damaged archive is caught.
 
 Importing checks the whole file first (its shape, then the rules, by replaying
 every game through :func:`club.scoring.rules.replay`) and then writes it, in
-one transaction: all of it is stored or nothing. Each game is started by
+one transaction: all of it is stored or nothing. The file is read a piece at a
+time, from its start once for each of those steps, so an import holds the game
+it is at, not the file. Each game is started by
 :func:`club.games.services.create_game` and its deals written in bulk from
 those settlements by :func:`club.games.bulk.write_game`: the rows
 ``record_deal`` and ``end_game`` would write deal by deal, then one
@@ -49,6 +51,8 @@ _HOMES = {
     "STANDINGS_CSV_COLUMNS": "format",
     "TOURNAMENT_DEALS_CSV_COLUMNS": "format",
     "TeamSpec": "format",
+    "TextFile": "reading",
+    "TextInMemory": "reading",
     "TournamentSpec": "parse_tournaments",
     "export_csv": "export",
     "export_document": "export",
@@ -56,6 +60,7 @@ _HOMES = {
     "export_tournament_csv": "tournament_export",
     "export_tournament_json": "tournament_export",
     "import_results": "load",
+    "import_text": "load",
     "load_documents": "documents",
     "parse_archive": "documents",
     "parse_game": "parse_games",

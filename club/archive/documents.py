@@ -1,10 +1,19 @@
 """Reading a file: the JSON text, its documents (one, or a list), and each document's
-games and tournament checked whole (:func:`parse_archive`)."""
+games and tournament checked.
+
+A file is checked in two readings from its start (``reading``), so that no more than
+a game is held at a time: :func:`outline_documents` reads all of it for its JSON and
+the shape of its documents, as ``json.loads`` and :func:`load_documents` refuse them;
+:func:`check_archive` then checks every game and tournament in file order. A
+tournament's games are held, without their deals, until its "tournament" object is
+checked against them.
+"""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
@@ -23,6 +32,7 @@ from club.archive.parse_tournaments import (
     TournamentSpec,
     parse_tournament,
 )
+from club.archive.reading import Text, TextInMemory, document_events
 
 # --- Reading a file -----------------------------------------------------------------
 
@@ -37,6 +47,42 @@ def load_documents(text: str) -> list[dict]:
         raise ArchiveError(
             _("The file is not valid JSON: %(reason)s.") % {"reason": error}
         ) from None
+    return _check_documents(data)
+
+
+def outline_documents(text: Text) -> list[dict]:
+    """Read the whole file for its JSON, and check the shape of each of its documents.
+
+    Refuses what :func:`load_documents` refuses, in the same words, holding no more
+    than a game at a time: each document comes back with its keys, its format, and
+    an empty list where its games are (a "tournament" is None here).
+    """
+    data: object = None
+    listed: list | None = None  # the file's documents, when it is a list of them
+    pairs: list[tuple[str, object]] = []
+    for event in document_events(text):
+        kind = event[0]
+        if kind == "document":
+            pairs = []
+        elif kind == "pair":
+            key, value = event[1], event[2]
+            pairs.append((key, value if key in ("format", "games") else None))
+        elif kind == "games_end":
+            pairs.append(("games", []))
+        elif kind in ("document_end", "value"):
+            item = _object_pairs(pairs) if kind == "document_end" else event[1]
+            if listed is None:
+                data = item
+            else:
+                listed.append(item)
+        elif kind == "list":
+            listed = []
+        elif kind == "list_end":
+            data = listed
+    return _check_documents(data)
+
+
+def _check_documents(data: object) -> list[dict]:
     if isinstance(data, list):
         if not data:
             raise ArchiveError(_("The file holds an empty list: there is nothing to import."))
@@ -98,16 +144,88 @@ def parse_archive(text: str) -> list[DocumentSpec]:
 
     Game labels are unique across the whole file, whatever document they are in.
     """
+    source = TextInMemory(text)
+    documents = []
+    games: list[GameSpec] = []
+    for kind, value in _checked(source, outline_documents(source), whole=True):
+        if kind == "game":
+            games.append(value)  # type: ignore[arg-type]
+        elif kind == "end":
+            documents.append(DocumentSpec(games, value))  # type: ignore[arg-type]
+            games = []
+    return documents
+
+
+@dataclass(frozen=True)
+class DocumentPlan:
+    """What the check of one document found: enough to write it, and to say what was written."""
+
+    games: int
+    deals: int
+    tournament: TournamentSpec | None  # its sittings hold their games without the deals
+
+
+def check_archive(text: Text, documents: Sequence[dict]) -> list[DocumentPlan]:
+    """Check every game and tournament of a file whose ``documents`` are outlined already
+    (:func:`outline_documents`); raise :class:`ArchiveError` at the first fault."""
+    plans = []
+    games = deals = 0
+    for kind, value in _checked(text, documents, whole=False):
+        if kind == "game":
+            games += 1
+            deals += len(value.deals)  # type: ignore[union-attr]
+        elif kind == "end":
+            plans.append(DocumentPlan(games, deals, value))  # type: ignore[arg-type]
+            games = deals = 0
+    return plans
+
+
+def checked_games(text: Text, documents: Sequence[dict]) -> Iterator[tuple[str, object]]:
+    """The file read again, checked as :func:`check_archive` checks it: ("start", None) as
+    each document opens, ("game", spec) for each game in file order, ("end", None) as each
+    document closes."""
+    for kind, value in _checked(text, documents, whole=False):
+        yield kind, (value if kind == "game" else None)
+
+
+def file_changed() -> ArchiveError:
+    """A reading of the file that does not find what an earlier reading found."""
+    return ArchiveError(_("The file changed while it was being imported; import it again."))
+
+
+def _checked(
+    text: Text, documents: Sequence[dict], *, whole: bool
+) -> Iterator[tuple[str, GameSpec | TournamentSpec | None]]:
+    """Each game checked, in file order, as ("game", spec) between ("start", None) and, as
+    each document closes, ("end", its tournament checked, or None). A tournament is
+    checked against its games as they are (``whole``), or without their deals, which it
+    does not look at."""
     seen: dict[str, int] = {}
     index = 0
-    documents = []
-    for data in load_documents(text):
-        games = []
-        for raw in data["games"]:
+    number = 0  # the document's place in the file
+    held: list[GameSpec] = []  # the games of a tournament's document
+    raw_tournament: object = None
+    for event in document_events(text):
+        kind = event[0]
+        if number >= len(documents) and kind in ("document", "game", "document_end"):
+            raise file_changed()
+        if kind == "document":
+            yield "start", None
+        elif kind == "game":
             index += 1
-            games.append(parse_game(raw, index, seen))
-        tournament = None
-        if "tournament" in data:
-            tournament = parse_tournament(data["tournament"], games)
-        documents.append(DocumentSpec(games, tournament))
-    return documents
+            spec = parse_game(event[1], index, seen)
+            if "tournament" in documents[number]:
+                held.append(spec if whole else replace(spec, deals=[], settlements=[]))
+            yield "game", spec
+        elif kind == "pair" and event[1] == "tournament":
+            raw_tournament = event[2]
+        elif kind == "document_end":
+            tournament = None
+            if "tournament" in documents[number]:
+                tournament = parse_tournament(raw_tournament, held)
+            yield "end", tournament
+            number += 1
+            held = []
+            raw_tournament = None
+    if number != len(documents):
+        raise file_changed()

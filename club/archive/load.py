@@ -1,16 +1,28 @@
 """Storing a checked file, all of it or nothing: games through the deal services
-and the bulk writer, tournaments through the tournament services."""
+and the bulk writer, tournaments through the tournament services.
+
+The file is read from its start three times (``documents``, ``reading``), each
+reading holding no more than a game, or a tournament's games that come before
+their turn: its JSON and the shape of its documents; every game and tournament
+checked, writing nothing; then every game checked again as it is written, in one
+transaction with the second reading. So memory follows the largest game, not
+the file, and a fault anywhere still stores nothing.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import DatabaseError, transaction
 from django.utils.translation import gettext as _
 
 from club.archive.documents import (
-    parse_archive,
+    DocumentPlan,
+    check_archive,
+    checked_games,
+    file_changed,
+    outline_documents,
 )
 from club.archive.format import (
     ArchiveError,
@@ -23,6 +35,7 @@ from club.archive.parse_tournaments import (
     TournamentSpec,
     _check_standings,
 )
+from club.archive.reading import Text, TextInMemory
 from club.archive.tournament_export import (
     _standing_rows,
 )
@@ -84,20 +97,43 @@ def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False
 
 def import_results(text: str, *, user=None) -> ImportSummary:
     """Check the whole file, then store all of it, or nothing when anything is wrong."""
+    return import_text(TextInMemory(text), user=user)
+
+
+def import_text(text: Text, *, user=None) -> ImportSummary:
+    """Check the whole file, then store all of it, or nothing when anything is wrong,
+    reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file)."""
+    documents = outline_documents(text)
     with transaction.atomic():
-        documents = parse_archive(text)
-        for document in documents:
-            if document.tournament is None:
-                for spec in document.games:
-                    _write_game(spec, user)
-            else:
-                _write_tournament(document.tournament, user)
-    specs = [spec for document in documents for spec in document.games]
+        plans = check_archive(text, documents)
+        _write_documents(text, documents, plans, user)
     return ImportSummary(
-        games=len(specs),
-        deals=sum(len(spec.deals) for spec in specs),
-        tournaments=tuple(d.tournament.name for d in documents if d.tournament is not None),
+        games=sum(plan.games for plan in plans),
+        deals=sum(plan.deals for plan in plans),
+        tournaments=tuple(plan.tournament.name for plan in plans if plan.tournament is not None),
     )
+
+
+def _write_documents(
+    text: Text, documents: Sequence[dict], plans: Sequence[DocumentPlan], user
+) -> None:
+    """Write each game as the file is read again, or hand it to its tournament's writer."""
+    number = 0
+    tournament: _TournamentWriter | None = None
+    for kind, spec in checked_games(text, documents):
+        if kind == "start":
+            plan = plans[number]
+            tournament = (
+                None if plan.tournament is None else _TournamentWriter(plan.tournament, user)
+            )
+        elif kind == "game" and tournament is None:
+            _write_game(spec, user)  # type: ignore[arg-type]
+        elif kind == "game":
+            tournament.add(spec)  # type: ignore[union-attr, arg-type]
+        else:
+            if tournament is not None:
+                tournament.finish()
+            number += 1
 
 
 def read_text(read: Callable[[], bytes]) -> str:
@@ -124,59 +160,93 @@ def _written_when_shared_firsts_won(
     return True
 
 
-def _write_tournament(spec: TournamentSpec, user=None) -> Tournament:
-    """Store a checked tournament: its row, teams, sittings, games, byes, then standings."""
-    place = _Place(None, None, tournament=spec.name)
-    try:
-        tournament = tournament_services.create_tournament(
-            name=spec.name,
-            starts_on=spec.starts_on,
-            ends_on=spec.ends_on,
-            venue=spec.venue,
-            rules=spec.rules,
-            deal_limit=spec.deal_limit,
-            points_scheme=spec.points_scheme,
-            require_confirmation=spec.require_confirmation,
-            user=user,
-        )
-        entries = {
-            _key(team.name): tournament_services.register_team(
-                tournament=tournament,
-                first=team.first,
-                second=team.second,
-                third=team.players[2] if len(team.players) > 2 else "",
-                fourth=team.players[3] if len(team.players) > 3 else "",
-                name=team.name,
+class _TournamentWriter:
+    """Stores a checked tournament as the file gives its games: its row and teams first,
+    then its sittings in order, each game of a sitting in table order and the sitting
+    once its games are written, as :func:`~club.tournaments.services.import_sitting`
+    wants them. A game that comes before its turn waits (an export gives them in turn)."""
+
+    def __init__(self, spec: TournamentSpec, user=None):
+        self.spec = spec
+        self.user = user
+        self.place = _Place(None, None, tournament=spec.name)
+        try:
+            self.tournament = tournament_services.create_tournament(
+                name=spec.name,
+                starts_on=spec.starts_on,
+                ends_on=spec.ends_on,
+                venue=spec.venue,
+                rules=spec.rules,
+                deal_limit=spec.deal_limit,
+                points_scheme=spec.points_scheme,
+                require_confirmation=spec.require_confirmation,
                 user=user,
             )
-            for team in spec.teams
-        }
-    except tournament_services.TournamentError as error:
-        raise place.error(_decap(error.message), field=error.field) from error
-    for sitting_spec in spec.sittings:
-        tables = [
-            (
-                table,
-                _write_game(game_spec, user, require_confirmation=spec.require_confirmation),
-                [entries[_key(team.name)] for team in game_spec.teams],
+            self.entries = {
+                _key(team.name): tournament_services.register_team(
+                    tournament=self.tournament,
+                    first=team.first,
+                    second=team.second,
+                    third=team.players[2] if len(team.players) > 2 else "",
+                    fourth=team.players[3] if len(team.players) > 3 else "",
+                    name=team.name,
+                    user=user,
+                )
+                for team in spec.teams
+            }
+        except tournament_services.TournamentError as error:
+            raise self.place.error(_decap(error.message), field=error.field) from error
+        self.waiting: dict[str, GameSpec] = {}  # by label, lower case
+        self.sitting = 0  # the sitting being written, and its tables written so far
+        self.tables: list[tuple] = []
+        self._write_what_is_due()
+
+    def add(self, game: GameSpec) -> None:
+        self.waiting[game.label.lower()] = game
+        self._write_what_is_due()
+
+    def _write_what_is_due(self) -> None:
+        while self.sitting < len(self.spec.sittings):
+            sitting = self.spec.sittings[self.sitting]
+            while len(self.tables) < len(sitting.games):
+                table, planned = sitting.games[len(self.tables)]
+                game = self.waiting.pop(planned.label.lower(), None)
+                if game is None:
+                    return
+                self.tables.append(
+                    (
+                        table,
+                        _write_game(
+                            game, self.user, require_confirmation=self.spec.require_confirmation
+                        ),
+                        [self.entries[_key(team.name)] for team in game.teams],
+                    )
+                )
+            tournament_services.import_sitting(
+                tournament=self.tournament,
+                number=sitting.number,
+                game_size=sitting.game_size,
+                tables=self.tables,
+                byes=[self.entries[_key(name)] for name in sitting.byes],
             )
-            for table, game_spec in sitting_spec.games
-        ]
-        tournament_services.import_sitting(
-            tournament=tournament,
-            number=sitting_spec.number,
-            game_size=sitting_spec.game_size,
-            tables=tables,
-            byes=[entries[_key(name)] for name in sitting_spec.byes],
+            self.sitting += 1
+            self.tables = []
+
+    def finish(self) -> Tournament:
+        """Once every game of the document is given: the tournament's end, then its standings."""
+        if self.sitting < len(self.spec.sittings) or self.waiting:
+            raise file_changed()
+        spec = self.spec
+        tournament = tournament_services.finish_import(
+            tournament=self.tournament, status=spec.status, final=spec.final
         )
-    tournament = tournament_services.finish_import(
-        tournament=tournament, status=spec.status, final=spec.final
-    )
-    if spec.standings is not None:
-        points_sheet = spec.rules.scoring == core.Scoring.POINTS
-        try:
-            _check_standings(place, spec.standings, _standing_rows(tournament), points_sheet)
-        except ArchiveError:
-            if not _written_when_shared_firsts_won(place, spec, tournament, points_sheet):
-                raise
-    return tournament
+        if spec.standings is not None:
+            points_sheet = spec.rules.scoring == core.Scoring.POINTS
+            try:
+                _check_standings(
+                    self.place, spec.standings, _standing_rows(tournament), points_sheet
+                )
+            except ArchiveError:
+                if not _written_when_shared_firsts_won(self.place, spec, tournament, points_sheet):
+                    raise
+        return tournament

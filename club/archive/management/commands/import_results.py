@@ -1,16 +1,22 @@
 """``manage.py import_results FILE``: store a ``fiftysix-results/1`` file, all of it or nothing."""
 
+import os
+import stat
 import sys
+import tempfile
+from contextlib import contextmanager
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from club.archive import ArchiveError, import_results, read_text
+from club.archive import ArchiveError, TextFile, import_text
 
 # A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file
-# is refused before it is read, so a wrong file cannot fill the memory.
+# is refused before it is read. The file is read a piece at a time, never held whole: what
+# the import holds is the game it is at (README, "Import and export").
 MAX_BYTES = 50 * 1024 * 1024
+PIECE = 1024 * 1024
 
 
 class Command(BaseCommand):
@@ -26,22 +32,21 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            if file == "-":
-                text = read_text(lambda: self._read_at_most(sys.stdin.buffer, file))
-            else:
-                with open(file, "rb") as handle:
-                    text = read_text(lambda: self._read_at_most(handle, file))
+            with self._opened(file) as handle:
+                text = TextFile(handle)
+                try:
+                    text.check()
+                except ArchiveError as error:
+                    raise CommandError(error.message) from None
+                try:
+                    summary = import_text(text)
+                except ArchiveError as error:
+                    raise CommandError(
+                        _("%(problem)s Nothing was imported.") % {"problem": error.message}
+                    ) from None
         except OSError as error:
             raise CommandError(
                 _("Cannot read %(file)s: %(reason)s.") % {"file": file, "reason": error.strerror}
-            ) from None
-        except ArchiveError as error:
-            raise CommandError(error.message) from None
-        try:
-            summary = import_results(text)
-        except ArchiveError as error:
-            raise CommandError(
-                _("%(problem)s Nothing was imported.") % {"problem": error.message}
             ) from None
         games = ngettext("%(count)d game", "%(count)d games", summary.games) % {
             "count": summary.games
@@ -59,14 +64,42 @@ class Command(BaseCommand):
                 % {"name": name}
             )
 
-    def _read_at_most(self, handle, file: str) -> bytes:
-        data = handle.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            raise CommandError(
-                _(
-                    "%(file)s is larger than %(limit)d MB; a results file is never that big. "
-                    "Split it into several files. Nothing was imported."
-                )
-                % {"file": file, "limit": MAX_BYTES // (1024 * 1024)}
+    @contextmanager
+    def _opened(self, file: str):
+        """The file, open for reading from its start as often as the import needs, and no
+        larger than ``MAX_BYTES``. Standard input, a pipe or a device is read once into a
+        temporary file (on disk, a piece at a time)."""
+        if file != "-":
+            with open(file, "rb") as handle:
+                facts = os.fstat(handle.fileno())
+                if stat.S_ISREG(facts.st_mode):
+                    if facts.st_size > MAX_BYTES:
+                        raise self._too_large(file)
+                    yield handle
+                    return
+                with self._copied(handle, file) as copy:
+                    yield copy
+            return
+        with self._copied(sys.stdin.buffer, file) as copy:
+            yield copy
+
+    @contextmanager
+    def _copied(self, source, file: str):
+        with tempfile.TemporaryFile() as copy:
+            size = 0
+            while piece := source.read(min(PIECE, MAX_BYTES + 1 - size)):
+                size += len(piece)
+                if size > MAX_BYTES:
+                    raise self._too_large(file)
+                copy.write(piece)
+            copy.seek(0)
+            yield copy
+
+    def _too_large(self, file: str) -> CommandError:
+        return CommandError(
+            _(
+                "%(file)s is larger than %(limit)d MB; a results file is never that big. "
+                "Split it into several files. Nothing was imported."
             )
-        return data
+            % {"file": file, "limit": MAX_BYTES // (1024 * 1024)}
+        )
