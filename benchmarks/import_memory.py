@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks import import_speed
 from benchmarks.import_speed import build_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,30 +69,10 @@ def build_file(path: Path, mib: float, seed: int) -> dict:
 
 
 def fresh_database(database: str) -> str:
-    """A URL to an empty, migrated database of the kind asked for."""
-    if database == "sqlite":
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{SQLITE_PATH}{suffix}").unlink(missing_ok=True)
-        url = f"sqlite:///{SQLITE_PATH}"
-    else:
-        import psycopg
-
-        given = os.environ.get("DATABASE_URL", "")
-        if given.startswith("postgres"):
-            server, name = given.rsplit("/", 1)
-        else:
-            server, name = "postgres://postgres@127.0.0.1:5432", POSTGRES_NAME
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = f"{server}/{name}"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"],
-        cwd=ROOT,
-        env={**os.environ, **PRODUCTION, "DATABASE_URL": url},
-        check=True,
+    """An empty, migrated database of this benchmark's own, migrated as it runs."""
+    return import_speed.fresh_database(
+        database, sqlite_path=SQLITE_PATH, postgres_name=POSTGRES_NAME, env=PRODUCTION
     )
-    return url
 
 
 # Run in the child: manage.py itself, then, as the process ends, its own high-water mark

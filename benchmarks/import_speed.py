@@ -114,12 +114,19 @@ def build_document(deals: int, seed: int) -> dict:
     return {"format": archive.FORMAT, "games": games}
 
 
-def fresh_database(database: str) -> str:
-    """A URL to an empty, migrated database of the kind asked for."""
+def fresh_database(
+    database: str,
+    *,
+    sqlite_path: Path = SQLITE_PATH,
+    postgres_name: str = POSTGRES_NAME,
+    env: dict | None = None,
+) -> str:
+    """A URL to an empty, migrated database of the kind asked for (migrated with ``env``
+    added to this process's environment)."""
     if database == "sqlite":
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{SQLITE_PATH}{suffix}").unlink(missing_ok=True)
-        url = f"sqlite:///{SQLITE_PATH}"
+            Path(f"{sqlite_path}{suffix}").unlink(missing_ok=True)
+        url = f"sqlite:///{sqlite_path}"
     else:
         import psycopg
 
@@ -127,7 +134,7 @@ def fresh_database(database: str) -> str:
         if given.startswith("postgres"):
             server, name = given.rsplit("/", 1)
         else:
-            server, name = "postgres://postgres@127.0.0.1:5432", POSTGRES_NAME
+            server, name = "postgres://postgres@127.0.0.1:5432", postgres_name
         with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{name}"')
@@ -135,7 +142,7 @@ def fresh_database(database: str) -> str:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v0"],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": url},
+        env={**os.environ, **(env or {}), "DATABASE_URL": url},
         check=True,
     )
     return url

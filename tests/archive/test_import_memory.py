@@ -24,6 +24,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from benchmarks.import_memory import LAUNCH
 from club import archive
 from club.archive import format as archive_format
 from club.ops.synthetic import random_deal
@@ -32,23 +33,6 @@ from club.scoring import rules as core
 ROOT = Path(settings.BASE_DIR)
 SMALL, BIG = 2, 10  # MiB
 PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "memory", "DJANGO_ALLOWED_HOSTS": "x"}
-
-# Run in the child: manage.py itself, then, as the process ends, its high-water mark of
-# resident memory. (A child's ru_maxrss would also count the pages of the test process
-# it shared between fork and exec.)
-LAUNCH = """
-import atexit, runpy, sys
-
-def peak():
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                sys.stderr.write("\\npeak-kib " + line.split()[1] + "\\n")
-
-atexit.register(peak)
-sys.argv = ["manage.py", *sys.argv[1:]]
-runpy.run_path("manage.py", run_name="__main__")
-"""
 
 
 def long_game() -> dict:
