@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -47,7 +46,12 @@ from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.scoring.standings import StandingsError
 from club.tournaments.models import STANDING_FIGURES, Standing, Tournament, TournamentTeam
-from club.tournaments.services import CENT, game_results, rebuild_standings, scheme_of
+from club.tournaments.services import (
+    game_results,
+    rebuild_standings,
+    scheme_of,
+    standing_figures,
+)
 
 # --- logins ------------------------------------------------------------------------
 
@@ -414,21 +418,7 @@ def _when_shared_firsts_won(tournament: Tournament) -> dict[int, tuple]:
         shared_first_wins=True,
     )
     byes = dict(entries)
-    return {
-        row.team: (
-            row.place,
-            row.shared,
-            (Decimal(row.points.numerator) / Decimal(row.points.denominator)).quantize(CENT),
-            row.games,
-            row.won,
-            row.net_tables,
-            row.score_difference,
-            row.declared,
-            row.made,
-            byes[row.team],
-        )
-        for row in table
-    }
+    return {row.team: standing_figures(row, byes[row.team]) for row in table}
 
 
 def _figure(value: object) -> str:

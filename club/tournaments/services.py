@@ -755,6 +755,23 @@ def finish_import(*, tournament: Tournament, status: str, final: bool) -> Tourna
 CENT = Decimal("0.01")  # a standing's points are kept to two places
 
 
+def standing_figures(row, byes: int) -> tuple:
+    """A standings row's figures as a Standing stores them (points to the cent), in the
+    order of its columns: what a rebuild compares with the stored row before writing it."""
+    return (
+        row.place,
+        row.shared,
+        (Decimal(row.points.numerator) / Decimal(row.points.denominator)).quantize(CENT),
+        row.games,
+        row.won,
+        row.net_tables,
+        row.score_difference,
+        row.declared,
+        row.made,
+        byes,
+    )
+
+
 def _rebuild_standings(tournament: Tournament) -> None:
     """Derive the standings from the finished games and store them (caller holds the lock)."""
     # The registered teams once, in the order of the register (by team name), with
@@ -773,18 +790,7 @@ def _rebuild_standings(tournament: Tournament) -> None:
     # place: an upsert on the entry, one row each.
     changed = []
     for row in table:
-        figures = (
-            row.place,
-            row.shared,
-            (Decimal(row.points.numerator) / Decimal(row.points.denominator)).quantize(CENT),
-            row.games,
-            row.won,
-            row.net_tables,
-            row.score_difference,
-            row.declared,
-            row.made,
-            byes.get(row.team, 0),
-        )
+        figures = standing_figures(row, byes.get(row.team, 0))
         if stored.get(row.team) != figures:
             changed.append(
                 Standing(
