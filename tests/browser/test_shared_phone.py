@@ -173,8 +173,12 @@ def test_a_scorers_page_and_its_waiting_deals_outlive_an_organisers_logout(
     # The network back, the deal goes, once.
     phone.unroute(f"**/s/{link.token}/deals/")
     phone.set_offline(False)
-    page.goto(scorer_url)
+    # The page sends on its own when the network comes back, and reloads once it is sent:
+    # a navigation of the test's at that moment would be cut by the page's own.
+    page.wait_for_load_state()
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
     until(page, QUEUE_EMPTY)
+    page.wait_for_load_state()
     assert list(Round.objects.filter(game=game).values_list("number", "bid")) == [(1, 30)]
 
 
