@@ -14,12 +14,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from club.games.models import FORM_OF_PLAY_FIELDS, Doubling, DoublingMode, Scoring, Trump
-from club.games.services import DealEntry, Seating, TeamEntry
+from club.games.services import DealEntry, Seating, TeamEntry, entry_from_round
+from club.scoring import entry as entry_rules
 from club.scoring import rules as core
+from club.scoring.wire import rules_to_wire
 from club.web.fields import NameField, WholeNumberField
 
-ALL_PASS = "pass"
-THANI = "thani:"  # a declarer choice "thani:<player id>": that player played alone
+ALL_PASS = entry_rules.ALL_PASS
+THANI = entry_rules.OLD_THANI  # the declarer "thani:<player id>" older pages send
 RULE_FIELDS = ("tables_per_team", "payout", "double_factor", "redouble_factor")
 # Where a refusal of the rules core (RulesError.field) is shown on the form.
 RULE_ERROR_FIELDS = {
@@ -50,7 +52,7 @@ PRESETS = [
     (core.Preset.KODI, gettext_lazy("Kodi night: two teams, a kodi each time one runs out")),
     (core.Preset.CUSTOM, gettext_lazy("Custom: the settings below")),
 ]
-YES, NO = "yes", "no"
+YES, NO = entry_rules.YES, entry_rules.NO
 
 
 class HouseRulesForm(forms.Form):
@@ -403,89 +405,109 @@ def format_bands(bands) -> str:
     return "\n".join(f"{b.low}-{b.high}: {b.made} {b.failed}" for b in bands)
 
 
+TRUMP_SYMBOLS = {
+    Trump.CLUBS: "♣",
+    Trump.DIAMONDS: "♦",
+    Trump.HEARTS: "♥",
+    Trump.SPADES: "♠",
+    Trump.NO_TRUMPS: "",
+}
+
+
 class DealForm(forms.Form):
-    """One deal: the contract (or all passed) and every playing team's pile."""
+    """One deal: the contract (or all passed, or a thani) and every playing team's pile.
+
+    The fields take text as typed or tapped; :func:`club.scoring.entry.read_entry`
+    checks it all at once, every mistake at its field, in the same words the phone
+    shows before sending (``static/js/entry.js``).
+    """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    declarer = forms.ChoiceField(label=gettext_lazy("Declarer"))
-    bid = WholeNumberField(
-        label=gettext_lazy("Bid"),
-        required=False,
-        min_value=core.DEFAULT_RULES.min_bid,
-        max_value=core.DEFAULT_RULES.max_bid,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        error_messages={
-            "invalid": gettext_lazy("Enter the bid, from 28 to 56."),
-            "min_value": gettext_lazy("A bid is from 28 to 56: no lower."),
-            "max_value": gettext_lazy("A bid is from 28 to 56: no higher."),
-        },
-    )
-    trump = forms.ChoiceField(
-        label=gettext_lazy("Trumps"),
-        choices=[("", gettext_lazy("— choose —")), *Trump.choices],
-        required=False,
-    )
-    doubling = forms.ChoiceField(
-        label=gettext_lazy("Doubling"),
-        choices=Doubling.choices,
-        initial=Doubling.NONE,
-        widget=forms.RadioSelect,
-        required=False,
-    )
-    thani_made = forms.ChoiceField(
-        label=gettext_lazy("The thani was"),
-        choices=[(YES, gettext_lazy("made")), (NO, gettext_lazy("failed"))],
-        widget=forms.RadioSelect,
-        required=False,
-    )
+    declarer = forms.CharField(label=gettext_lazy("Declarer"), required=False)
+    bid = forms.CharField(label=gettext_lazy("Bid"), required=False)
+    trump = forms.CharField(label=gettext_lazy("Trumps"), required=False)
+    doubling = forms.CharField(label=gettext_lazy("Doubling"), required=False)
+    thani_made = forms.CharField(label=gettext_lazy("The thani was"), required=False)
 
     def __init__(self, *args, seating: Seating, in_play: list[int], **kwargs):
         super().__init__(*args, **kwargs)
         self.seating = seating
         self.in_play = in_play
         self.rules = seating.rules
-        choices = [("", _("— choose —"))]
-        if self.rules.all_pass:
-            choices.append((ALL_PASS, _("All passed")))
-        seats = core.seat_order(len(seating.teams), self.rules.team_size)
-        seated = [
-            (player, seating.teams[seats[seat][0]])
+        self.seats = [str(player.pk) for player in seating.players]
+        order = core.seat_order(len(seating.teams), self.rules.team_size)
+        self.seated = [
+            (player, seating.teams[order[seat][0]])
             for seat, player in enumerate(seating.players)
-            if seating.teams[seats[seat][0]].position in in_play
+            if seating.teams[order[seat][0]].position in in_play
         ]
-        for player, team in seated:
-            choices.append((str(player.pk), f"{player.name} ({team.team.name})"))
-        if self.rules.thani is not None:
-            for player, team in seated:
-                choices.append(
-                    (
-                        f"{THANI}{player.pk}",
-                        _("Thani by %(player)s (%(team)s)")
-                        % {"player": player.name, "team": team.team.name},
-                    )
-                )
-        else:
-            del self.fields["thani_made"]
-        self.fields["declarer"].choices = choices
         for position in in_play:
-            team = seating.teams[position]
-            # (the bounds' messages are formatted again with the bounds: a "%" in a
-            # team's name is doubled to stay a "%")
-            named = {"team": team.team.name.replace("%", "%%")}
-            self.fields[f"points_{position}"] = WholeNumberField(
-                label=team.team.name,
-                required=False,  # a thani has no piles: clean() asks for them otherwise
-                min_value=0,
-                max_value=core.TOTAL_POINTS,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-pile": ""}),
-                error_messages={
-                    "required": _("Enter the pile of %(team)s.") % {"team": team.team.name},
-                    "invalid": _("The pile of %(team)s must be a whole number.")
-                    % {"team": team.team.name},
-                    "min_value": _("The pile of %(team)s is from 0 to 56 card points.") % named,
-                    "max_value": _("The pile of %(team)s is from 0 to 56 card points.") % named,
-                },
+            name = f"points_{position}"
+            self.fields[name] = forms.CharField(
+                label=seating.teams[position].team.name,
+                required=False,
+                widget=forms.TextInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "pattern": "[0-9]*",
+                        "maxlength": 2,
+                        "autocomplete": "off",
+                        "enterkeyhint": "done",
+                        "data-pile": "",
+                        "data-team": position,
+                        "aria-describedby": f"id_{name}_error",
+                    }
+                ),
             )
+
+    # --- What the page offers: each a list of (value, words, checked) ---------------
+
+    def _value(self, name: str) -> str:
+        value = self[name].value()
+        return "" if value is None else str(value).strip()
+
+    def declarer_options(self):
+        chosen = self._value("declarer").removeprefix(entry_rules.OLD_THANI)
+        return [
+            {
+                "value": str(player.pk),
+                "name": player.name,
+                "team": team.team.name,
+                "position": team.position,
+                "checked": chosen == str(player.pk),
+            }
+            for player, team in self.seated
+        ]
+
+    @property
+    def all_pass_checked(self) -> bool:
+        return self._value("declarer") == ALL_PASS
+
+    def bid_options(self):
+        chosen = self._value("bid")
+        if self._value("declarer").startswith(entry_rules.OLD_THANI):
+            chosen = entry_rules.THANI
+        bids = [
+            (str(bid), str(bid), chosen == str(bid))
+            for bid in range(self.rules.min_bid, self.rules.max_bid + 1)
+        ]
+        if self.plays_thani:
+            bids.append((entry_rules.THANI, _("Thani"), chosen == entry_rules.THANI))
+        return bids
+
+    def trump_options(self):
+        chosen = self._value("trump")
+        return [
+            (value, TRUMP_SYMBOLS[value], label, chosen == value) for value, label in Trump.choices
+        ]
+
+    def doubling_options(self):
+        chosen = self._value("doubling") or Doubling.NONE
+        return [(value, label, chosen == value) for value, label in Doubling.choices]
+
+    def made_options(self):
+        chosen = self._value("thani_made")
+        return [(YES, _("made"), chosen == YES), (NO, _("failed"), chosen == NO)]
 
     def pile_fields(self):
         return [self[f"points_{position}"] for position in self.in_play]
@@ -494,62 +516,54 @@ class DealForm(forms.Form):
     def plays_thani(self) -> bool:
         return self.rules.thani is not None
 
-    def _is_thani(self, declarer) -> bool:
-        return bool(declarer) and str(declarer).startswith(THANI)
+    def phone_entry(self) -> dict:
+        """What the phone checks an entry by (static/js/entry.js): the rules' bounds, who
+        sits where, the teams still playing and every refusal in the reader's words."""
+        return {
+            "rules": rules_to_wire(self.rules),
+            "seats": self.seats,
+            "in_play": list(self.in_play),
+            "teams": self.seating.names,
+            "messages": {
+                code: _(text) for code, text in entry_rules.messages_for(self.rules).items()
+            },
+        }
 
     def clean(self):
         cleaned = super().clean()
-        declarer = cleaned.get("declarer")
-        if self._is_thani(declarer):
-            if cleaned.get("thani_made") not in (YES, NO):
-                self.add_error("thani_made", _("Say whether the thani was made or failed."))
-            return cleaned
-        for position in self.in_play:
-            name = f"points_{position}"
-            if cleaned.get(name) is None and name not in self.errors:
-                self.add_error(name, self.fields[name].error_messages["required"])
-        if declarer and declarer != ALL_PASS:
-            if cleaned.get("bid") is None and "bid" not in self.errors:
-                self.add_error("bid", _("Enter the bid, from 28 to 56."))
-            if not cleaned.get("trump") and "trump" not in self.errors:
-                self.add_error("trump", _("Choose the trumps, or no trumps."))
-        elif declarer == ALL_PASS and cleaned.get("doubling") not in (None, "", Doubling.NONE):
-            self.add_error(
-                "doubling", _("A deal where everyone passed cannot be doubled or redoubled.")
-            )
-        piles = [cleaned.get(f"points_{position}") for position in self.in_play]
-        if None not in piles and sum(piles) != core.TOTAL_POINTS:
-            self.add_error(
-                None,
-                _("The piles add up to %(total)d; they must add up to exactly 56.")
-                % {"total": sum(piles)},
-            )
+        fields = {name: self.data.get(name, "") for name in self.fields if name != "number"}
+        self.read, errors = entry_rules.read_entry(self.rules, self.seats, self.in_play, fields)
+        for error in errors:
+            # Made or failed is shown only where thani is played; said of the entry elsewhere.
+            shown = error.field in self.fields and (error.field != "thani_made" or self.plays_thani)
+            field = error.field if shown else None
+            self.add_error(field, error.translated(_, self.seating.names))
         return cleaned
 
     def entry(self) -> DealEntry:
-        cleaned = self.cleaned_data
-        if self._is_thani(cleaned["declarer"]):
-            return DealEntry(
-                points={},
-                thani=int(cleaned["declarer"].removeprefix(THANI)),
-                made=cleaned["thani_made"] == YES,
-            )
-        points = {position: cleaned[f"points_{position}"] for position in self.in_play}
-        if cleaned["declarer"] == ALL_PASS:
-            return DealEntry(points=points)
+        read = self.read
+        players = self.seating.players
+        if read.kind == "thani":
+            return DealEntry(points={}, thani=players[read.seat].pk, made=read.made)
+        if read.kind == "pass":
+            return DealEntry(points=dict(read.points))
         return DealEntry(
-            points=points,
-            declarer=int(cleaned["declarer"]),
-            bid=cleaned["bid"],
-            trump=cleaned["trump"],
-            doubling=cleaned.get("doubling") or Doubling.NONE,
+            points=dict(read.points),
+            declarer=players[read.seat].pk,
+            bid=read.bid,
+            trump=read.trump,
+            doubling=read.doubling,
         )
 
     @classmethod
     def initial_for(cls, entry: DealEntry, number: int) -> dict:
         initial = {"number": number, "doubling": entry.doubling}
         if entry.thani is not None:
-            initial.update(declarer=f"{THANI}{entry.thani}", thani_made=YES if entry.made else NO)
+            initial.update(
+                declarer=str(entry.thani),
+                bid=entry_rules.THANI,
+                thani_made=YES if entry.made else NO,
+            )
         elif entry.all_pass:
             initial["declarer"] = ALL_PASS
         else:
@@ -566,7 +580,7 @@ class DealForm(forms.Form):
             "doubling": "doubling",
             "declarer": "declarer",
             "thani": "declarer",
-            "made": "thani_made" if "thani_made" in self.fields else None,
+            "made": "thani_made",
         }.get(error.field or "")
         self.add_error(field, error.message)
 
@@ -580,3 +594,53 @@ class RejectForm(forms.Form):
         required=False,
         error_messages={"max_length": gettext_lazy("Say what is wrong in at most 200 characters.")},
     )
+
+
+ENTRY_FIELDS = ("declarer", "bid", "trump", "doubling", "thani_made")
+
+
+def typed_entry(seating: Seating, data, recorded=None) -> dict | None:
+    """What a deal form held when another phone recorded its deal first: the fields as
+    typed (to put back in the form, or to correct the deal recorded with), their words,
+    and whether they are what was recorded. None for a form with nothing in it."""
+    names = (*ENTRY_FIELDS, *(f"points_{team.position}" for team in seating.teams))
+    fields = {name: str(data.get(name, "")).strip() for name in names}
+    fields = {name: value for name, value in fields.items() if value}
+    declarer = fields.get("declarer", "")
+    if not declarer:
+        return None
+    if declarer.startswith(THANI):  # an older page's thani: as the bid pad has it
+        fields.update(declarer=declarer.removeprefix(THANI), bid=entry_rules.THANI)
+    players = {str(player.pk): player.name for player in seating.players}
+    player = players.get(fields["declarer"], fields["declarer"])
+    if fields.get("bid") == entry_rules.THANI:
+        words = _("Thani by %(player)s") % {"player": player}
+        words += " · " + (_("made") if fields.get("thani_made") == YES else _("failed"))
+    else:
+        if declarer == ALL_PASS:
+            words = _("All passed")
+        else:
+            trump = dict(Trump.choices).get(fields.get("trump", ""), fields.get("trump", ""))
+            words = _("%(declarer)s bid %(bid)s %(trump)s") % {
+                "declarer": player,
+                "bid": fields.get("bid", "?"),
+                "trump": trump,
+            }
+            doubling = fields.get("doubling", Doubling.NONE)
+            if doubling != Doubling.NONE:
+                words += " · " + str(dict(Doubling.choices).get(doubling, doubling))
+        piles = [
+            f"{team.team.name} {fields[f'points_{team.position}']}"
+            for team in seating.teams
+            if f"points_{team.position}" in fields
+        ]
+        if piles:
+            words += " · " + " · ".join(piles)
+    same = False
+    if recorded is not None:
+        kept = DealForm.initial_for(entry_from_round(recorded), 0)
+        kept = {name: str(value) for name, value in kept.items() if name != "number"}
+        kept = {n: v for n, v in kept.items() if v and not (n == "doubling" and v == "none")}
+        typed = {n: v for n, v in fields.items() if not (n == "doubling" and v == "none")}
+        same = kept == typed
+    return {"fields": fields, "words": words, "same": same}

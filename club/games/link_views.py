@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh
 
 from club.games import links
-from club.games.forms import DealForm, RejectForm
+from club.games.forms import DealForm, RejectForm, typed_entry
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
 from club.games.models import PLAYER_FIELDS, Game, PendingDeal, Round, ScorerLink
@@ -203,6 +203,8 @@ def through_link(view):
 def _already_recorded(request: HttpRequest, link: ScorerLink, game: Game, recorded: Round):
     context = _scorer_context(link, game)
     context["already_recorded"] = recorded
+    if request.method == "POST":  # what this phone typed, beside what was recorded
+        context["typed"] = typed_entry(context["seating"], request.POST, recorded)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
     return render(request, template, context)
 
@@ -295,6 +297,10 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
             context_extra["already_recorded"], form = held, None
     context = _scorer_context(link, game, form)
     context.update(context_extra)
+    if "already_recorded" in context_extra:
+        context["typed"] = typed_entry(
+            context["seating"], request.POST, context_extra["already_recorded"]
+        )
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
     response = render(request, template, context)
     return deal_sent(response, sent) if sent is not None else response

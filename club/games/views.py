@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from club.games import links, selectors, services
-from club.games.forms import DealForm, NewGameForm, form_of_play_words
+from club.games.forms import DealForm, NewGameForm, form_of_play_words, typed_entry
 from club.games.idempotency import one_time
 from club.games.models import Game, Player
 from club.games.selectors import attach_seating, game_page, in_play_before
@@ -218,6 +218,8 @@ def _already_recorded(request: HttpRequest, game: Game, recorded) -> HttpRespons
     context = game_page(game)
     context["already_recorded"] = recorded
     context["form"] = _deal_form(game, context)
+    if request.method == "POST":  # what this phone typed, beside what was recorded
+        context["typed"] = typed_entry(context["seating"], request.POST, recorded)
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)
 

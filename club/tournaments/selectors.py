@@ -267,7 +267,23 @@ def tournament_page(tournament: Tournament, *, organiser: bool = False) -> dict:
         )
         context["entries"] = team_list(tournament)
         context["team_count"] = len(context["entries"])
+        context["next_step"] = next_step(tournament, context)
     return context
+
+
+def next_step(tournament: Tournament, context: dict) -> str:
+    """What the organiser does now, shown first on the tournament page: review the draw
+    proposed, follow the sitting being played, draw the next one, register the teams,
+    make the results final, or nothing ("done")."""
+    if context["proposed"] is not None:
+        return "review"
+    if tournament.status == Tournament.Status.FINISHED:
+        return "done" if tournament.is_final else "final"
+    if context["in_progress"]:
+        return "playing"
+    if sum(1 for entry in context["entries"] if not entry["withdrawn"]) < 2:
+        return "register"
+    return "draw"
 
 
 def team_list(tournament: Tournament) -> list[dict]:

@@ -24,6 +24,7 @@ from club.games.models import Change, Game, PendingDeal, Round
 from club.scoring import rules as core
 from club.tournaments import services
 from club.tournaments.models import Stage, Standing, Tournament
+from tests.browser.deal_entry import key
 from tests.browser.test_game_flow import expect_message
 from tests.browser.test_scorer_links import pdf_pages, phone
 
@@ -84,7 +85,7 @@ class Phones:
         page = self.request.get(sender).text()
         path = sender.removeprefix(self.base)
         fields = form_of(page, f"{path}deals/")
-        declarer = re.search(r'<select name="declarer"[^>]*>.*?<option value="(\d+)"', page, re.S)
+        declarer = re.search(r'<input type="radio" name="declarer" value="(\d+)"', page)
         answer = self.request.post(
             f"{sender}deals/",
             form={
@@ -263,12 +264,10 @@ def reject_and_resend(browser, table: tuple[str, str], screenshot) -> None:
         sender, confirmer = (context.new_page() for context in contexts)
         sender.goto(sender_link)
         confirmer.goto(confirmer_link)
-        # The first player of the sending team's seat declares (the first seat's option).
-        select = sender.locator("select[name=declarer]")
-        seats = select.locator("option").evaluate_all("options => options.map(o => o.value)")
-        select.select_option(next(value for value in seats if value.isdigit()))
-        sender.locator("input[name=bid]").fill("28")
-        sender.locator("select[name=trump]").select_option("spades")
+        # The first player seated declares (the first declarer key).
+        sender.locator("fieldset[data-group=declarer] label.key").first.click()
+        key(sender, "bid", "28").click()
+        key(sender, "trump", "spades").click()
         sender.locator("input[name=points_0]").fill("20")  # wrong: they took all 56
         sender.locator("input[name=points_1]").fill("36")
         sender.get_by_role("button", name="Send deal 1").click()
@@ -284,7 +283,7 @@ def reject_and_resend(browser, table: tuple[str, str], screenshot) -> None:
         expect(notice).to_contain_text("rejected deal 1", timeout=12_000)
         expect(notice).to_contain_text("“you took all 56, not 20”")
         expect(sender.locator("input[name=points_0]")).to_have_value("20")
-        expect(sender.locator("input[name=bid]")).to_have_value("28")
+        expect(sender.locator("input[name=bid][value='28']")).to_be_checked()
         screenshot(sender, "rejected")
         sender.locator("input[name=points_0]").fill("56")
         sender.locator("input[name=points_1]").fill("0")

@@ -20,6 +20,7 @@ from django.core.management import call_command, get_commands
 from playwright.sync_api import Page, expect
 
 from club.games.models import Change, Game, Round
+from tests.browser.deal_entry import enter_deal
 from tests.factories import start_game
 
 pytestmark = [
@@ -42,18 +43,14 @@ def fill_deal(
     doubling: str = "none",
 ) -> None:
     """Fill the deal fields. ``declarer`` is a player's name or "pass"; piles by team position."""
-    select = page.locator("select[name=declarer]")
-    if declarer == "pass":
-        select.select_option("pass")
-    else:
-        # The option reads "Name (Team name)"; pick it by the player's name.
-        option = select.locator("option", has_text=re.compile(rf"^{re.escape(declarer)} \("))
-        select.select_option(option.get_attribute("value"))
-        page.locator("input[name=bid]").fill(str(bid))
-        page.locator("select[name=trump]").select_option(trump)
-        page.locator(f"input[name=doubling][value={doubling}]").check()
-    for position, points in piles.items():
-        page.locator(f"input[name=points_{position}]").fill(str(points))
+    enter_deal(
+        page,
+        declarer=declarer,
+        bid=bid,
+        trump=trump,
+        doubling=None if declarer == "pass" else doubling,
+        piles=piles,
+    )
     # The running total adds up what was typed, before anything is sent.
     expect(page.locator("[data-pile-total]")).to_have_text(str(sum(piles.values())))
 
@@ -158,7 +155,8 @@ def test_four_player_game_from_new_game_form_to_winner(organiser_page, live_serv
     # trumps. Piles 30 / 26: 26 < 28 fails, bid 28-39 failed = 2 tables to T1. 12+2, 12-2.
     fill_deal(page, declarer="pass", piles={0: 30, 1: 26})
     # Nothing to bid or double when everyone passed.
-    expect(page.locator("input[name=bid]")).to_be_disabled()
+    expect(page.locator("fieldset[data-group=bid]")).to_be_hidden()
+    expect(page.locator("input[name=bid][value='30']")).to_be_disabled()
     expect(page.locator("input[name=doubling][value=double]")).to_be_disabled()
     page.get_by_role("button", name="Record deal 1").click()
     expect(page.locator("#settlement h2")).to_contain_text("Deal 1:")
@@ -216,7 +214,7 @@ def test_four_player_game_from_new_game_form_to_winner(organiser_page, live_serv
     )
     # The game is over: no deal form, no next deal.
     expect(page.locator("#deal-entry")).to_have_count(0)
-    expect(page.locator("select[name=declarer]")).to_have_count(0)
+    expect(page.locator("input[name=declarer]")).to_have_count(0)
     expect(page.locator("#now")).to_have_count(0)
     assert balances(page) == {1: [14, 10], 2: [12, 12], 3: [18, 6], 4: [2, 22], 5: [0, 24]}
     screenshot(page, "03-winner")
@@ -366,8 +364,8 @@ def test_six_player_game_with_a_correction_matches_the_export(
     expect(page.locator("#now")).to_contain_text("4 players")
     expect(page.locator("#now")).to_contain_text("12 each")
     expect(page.locator("input[name=points_0]")).to_have_count(0)
-    declarers = page.locator("select[name=declarer] option").all_inner_texts()
-    assert not [name for name in declarers if t1 in name]
+    declarers = page.locator("fieldset[data-group=declarer] label.key").all_inner_texts()
+    assert declarers and not [name for name in declarers if t1 in name]
     screenshot(page, "01-team-out")
 
     # Deal 4: Uma 50 spades, T2 takes 45 < 50, failed: 48-55 failed = 4, but T2 holds 1 and

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from club.games.models import LedgerEntry, Round
 from tests.browser.conftest import ORGANISER_PASSWORD, PHONE
+from tests.browser.deal_entry import checked, enter_deal
 from tests.factories import start_game
 
 pytestmark = [
@@ -28,12 +29,7 @@ def ledger_fails():
 
 def fill_deal_1(page) -> None:
     """Chitra bids 30 in hearts and her team takes 34."""
-    select = page.locator("select[name=declarer]")
-    select.select_option(label=select.locator("option", has_text="Chitra (").inner_text())
-    page.locator("input[name=bid]").fill("30")
-    page.locator("select[name=trump]").select_option("hearts")
-    page.locator("input[name=points_0]").fill("22")
-    page.locator("input[name=points_1]").fill("34")
+    enter_deal(page, declarer="Chitra", bid=30, trump="hearts", piles={0: 22, 1: 34})
 
 
 def test_the_note_appears_above_the_typed_deal_and_sending_again_records_it(
@@ -50,7 +46,7 @@ def test_the_note_appears_above_the_typed_deal_and_sending_again_records_it(
         expect(note).to_contain_text(LOST)
     note.scroll_into_view_if_needed()
     screenshot(page, "note-in-form", full_page=False)
-    assert page.locator("input[name=bid]").input_value() == "30"
+    assert checked(page, "bid") == "30"
     assert page.locator("input[name=points_1]").input_value() == "34"
     assert not Round.objects.filter(game=game).exists()
 

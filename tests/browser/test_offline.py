@@ -25,6 +25,7 @@ from club.games.services import DealEntry, record_deal
 from club.scoring.rules import Rules
 from club.web import release
 from tests.browser.conftest import PHONE
+from tests.browser.deal_entry import checked, enter_deal
 from tests.browser.test_accessibility import AXE, RUN_AXE, TAGS
 from tests.factories import pid, start_game
 
@@ -35,13 +36,13 @@ pytestmark = [
 
 
 def fill_deal(page: Page, bid: str = "30", chitra: str = "36") -> None:
-    select = page.locator("select[name=declarer]")
-    option = select.locator("option", has_text=re.compile(r"^Chitra \("))
-    select.select_option(option.get_attribute("value"))
-    page.locator("input[name=bid]").fill(bid)
-    page.locator("select[name=trump]").select_option("hearts")
-    page.locator("input[name=points_0]").fill(str(56 - int(chitra)))
-    page.locator("input[name=points_1]").fill(chitra)
+    enter_deal(
+        page,
+        declarer="Chitra",
+        bid=bid,
+        trump="hearts",
+        piles={0: str(56 - int(chitra)), 1: chitra},
+    )
 
 
 QUEUE_EMPTY = "clubQueue.all().then(entries => entries.length === 0)"
@@ -165,7 +166,7 @@ def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer, screens
     # Put back in the form, it is sent as deal 2.
     refused.get_by_role("button", name="Put it back in the form").click()
     expect(page.locator("#offline-queue")).to_have_count(0)
-    expect(page.locator("input[name=bid]")).to_have_value("33")
+    expect(page.locator("input[name=bid][value='33']")).to_be_checked()
     page.get_by_role("button", name="Record deal 2").click()
     expect(page.get_by_role("button", name="Record deal 3")).to_be_visible()
     assert list(
@@ -173,24 +174,22 @@ def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer, screens
     ) == [30, 33]
 
 
-def test_a_deal_the_rules_refuse_is_shown_to_fix_before_the_network_is_back(scorer, screenshot):
+def test_a_deal_the_rules_refuse_is_stopped_on_the_phone_in_the_servers_words(scorer, screenshot):
+    """With no network, a deal that cannot be is not kept to fail later: the phone says
+    what is wrong at once, in the words the server would use, and keeps what was typed."""
     game, context, page, url = scorer
     context.set_offline(True)
     fill_deal(page, bid="31")
     page.locator("input[name=points_0]").fill("30")  # 30 + 36: not the 56 of the pack
     page.get_by_role("button", name="Record deal 1").click()
-    item = page.locator("#offline-queue li")
-    expect(item).to_have_count(1)
-    expect(item.locator(".error")).to_have_text(
-        "The phone cannot work this deal out: check it against the cards, or put it back "
-        "in the form to fix it."
+    expect(page.locator("form.deal-form .errors")).to_have_text(
+        "The piles add up to 66; they must add up to exactly 56."
     )
-    expect(page.locator("[data-dealer-line]")).to_have_text("Anu deals; Chitra bids first.")
-    screenshot(page, "cannot-work-out")
-    item.get_by_role("button", name="Put it back in the form").click()
     expect(page.locator("#offline-queue")).to_have_count(0)
-    expect(page.locator("input[name=points_0]")).to_have_value("30")
+    expect(page.locator("input[name=points_1]")).to_have_value("36")
+    screenshot(page, "refused-on-the-phone", full_page=False)
     page.locator("input[name=points_0]").fill("20")
+    expect(page.locator("form.deal-form .errors")).to_be_hidden()
     page.get_by_role("button", name="Record deal 1").click()
     expect(page.locator("#offline-queue .phone-count")).to_have_text(
         "The phone's count: made · Anu & Biju: -1 → 11 · Chitra & Dev: +1 → 13"
@@ -198,6 +197,34 @@ def test_a_deal_the_rules_refuse_is_shown_to_fix_before_the_network_is_back(scor
     context.set_offline(False)
     until(page, QUEUE_EMPTY)
     assert list(Round.objects.filter(game=game).values_list("number", "bid")) == [(1, 31)]
+
+
+def test_after_a_deal_is_kept_the_next_starts_empty_and_the_kept_line_says_it_all(
+    scorer, screenshot
+):
+    """Nothing of the deal kept carries over to the next but its number and dealer, and the
+    line of the deal kept says everything that was entered, doubling too."""
+    game, context, page, url = scorer
+    context.set_offline(True)
+    enter_deal(page, declarer="Chitra", bid=34, trump="spades", doubling="double", piles={1: 40})
+    page.get_by_role("button", name="Record deal 1").click()
+    item = page.locator("#offline-queue li")
+    expect(item).to_have_count(1)
+    expect(item.locator("p").first).to_contain_text(
+        "Deal 1 Chitra bid 34 Spades · Doubled, piles 16 / 40"
+    )
+    expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
+    for name in ("declarer", "bid", "trump", "thani_made"):
+        assert checked(page, name) == "", name
+    assert checked(page, "doubling") == "none"
+    expect(page.locator("input[name=points_0]")).to_have_value("")
+    expect(page.locator("input[name=points_1]")).to_have_value("")
+    expect(page.locator("[data-dealer-line]")).to_contain_text("Chitra deals next")
+    screenshot(page, "kept-and-next", full_page=False)
+    context.set_offline(False)
+    until(page, QUEUE_EMPTY)
+    deal = Round.objects.get(game=game)
+    assert (deal.bid, deal.doubling) == (34, "double")
 
 
 def test_a_kept_deal_that_ends_the_game_says_so(browser, live_server):

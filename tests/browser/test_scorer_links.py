@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 from club.games.models import PendingDeal, Round
 from club.tournaments import services as tournaments
 from tests.browser.conftest import PHONE, SCREENSHOTS
+from tests.browser.deal_entry import enter_deal
 from tests.factories import start_game
 
 pytestmark = [
@@ -28,13 +29,7 @@ pytestmark = [
 
 
 def send_deal(page: Page, number: int) -> None:
-    select = page.locator("select[name=declarer]")
-    option = select.locator("option", has_text=re.compile(r"^Chitra \("))
-    select.select_option(option.get_attribute("value"))
-    page.locator("input[name=bid]").fill("30")
-    page.locator("select[name=trump]").select_option("hearts")
-    page.locator("input[name=points_0]").fill("20")
-    page.locator("input[name=points_1]").fill("36")
+    enter_deal(page, declarer="Chitra", bid=30, trump="hearts", piles={0: 20, 1: 36})
     expect(page.locator("[data-pile-total]")).to_have_text("56")
     page.get_by_role("button", name=f"Send deal {number}").click()
 

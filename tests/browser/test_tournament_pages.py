@@ -87,3 +87,37 @@ def test_the_projector_fits_and_cycles(browser, live_server, screenshot, size):
     expect(standings).to_be_hidden()
     screenshot(page, "games", full_page=False)
     context.close()
+
+
+def first_screen(page, target) -> bool:
+    box = target.bounding_box()
+    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+
+
+def test_the_organisers_next_step_is_the_first_thing_on_a_phone(
+    organiser_page, live_server, screenshot
+):
+    """Draw, review the draw, follow the sitting, make the results final: each in the
+    first screen of the tournament page, the rest below."""
+    page = organiser_page
+    tournament = make_tournament(teams=6, tables_per_team=1)
+    url = f"{live_server.url}{tournament.get_absolute_url()}"
+    page.goto(url)
+    draw = page.get_by_role("button", name="Draw the next sitting")
+    assert first_screen(page, draw)
+    screenshot(page, "next-step-draw", full_page=False)
+    draw.click()
+    review = page.locator("#next-step").get_by_role("link", name="Review the draw")
+    page.goto(url)
+    assert first_screen(page, review)
+    services.confirm_sitting(sitting=tournament.sittings.get(), rng=rng())
+    page.goto(url)
+    board = page.locator("#next-step").get_by_role("link", name="Director's board")
+    expect(page.locator("#next-step")).to_contain_text("3 games of the sitting are still")
+    assert first_screen(page, board)
+    screenshot(page, "next-step-playing", full_page=False)
+    play_sitting(tournament.sittings.get())
+    services.finish_tournament(tournament=tournament, user=None)
+    page.goto(url)
+    final = page.locator("#next-step").get_by_role("button", name="Make the results final")
+    assert first_screen(page, final)

@@ -237,15 +237,15 @@ class TestRecordDeal:
         [
             (
                 deal_form(1, declarer="X", bid=32, trump="hearts", t0=20, t1=36),
-                "Select a valid choice.",
+                "The declarer must be one of the players seated.",
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=27, trump="hearts", t0=20, t1=36),
-                "A bid is from 28 to 56: no lower.",
+                "A bid must be from 28 to 56; 27 is not.",
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=57, trump="hearts", t0=20, t1=36),
-                "A bid is from 28 to 56: no higher.",
+                "A bid must be from 28 to 56; 57 is not.",
             ),
             (
                 deal_form(1, declarer="SEAT1", bid="", trump="hearts", t0=20, t1=36),
@@ -257,7 +257,7 @@ class TestRecordDeal:
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=30, trump="jokers", t0=20, t1=36),
-                "Select a valid choice. jokers is not one of the available choices.",
+                "Choose the trumps, or no trumps.",
             ),
             (
                 deal_form(1, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=37),
@@ -283,7 +283,7 @@ class TestRecordDeal:
                 deal_form(
                     1, declarer="SEAT1", bid=30, trump="hearts", doubling="triple", t0=20, t1=36
                 ),
-                "Select a valid choice.",
+                "Choose not doubled, doubled or redoubled.",
             ),
             (
                 deal_form(5, declarer="SEAT1", bid=30, trump="hearts", t0=20, t1=36),
@@ -309,7 +309,7 @@ class TestRecordDeal:
         response = organiser_client.post(
             self.url(game), deal_form(1, declarer=stranger.pk, bid=30, trump="clubs", t0=20, t1=36)
         )
-        assert "Select a valid choice." in response.text
+        assert "The declarer must be one of the players seated." in response.text
         assert Round.objects.count() == 0
 
     def test_a_resent_deal_is_recorded_once(self, organiser_client, game, seats):
@@ -369,8 +369,9 @@ class TestCorrections:
     def test_edit_form_is_prefilled(self, organiser_client, played, seats):
         response = organiser_client.get(reverse("games:edit", args=[played.pk, 1]))
         assert response.status_code == 200
-        assert f'<option value="{seats[1].pk}" selected>' in response.text
-        assert 'value="32"' in response.text
+        assert f'name="declarer" value="{seats[1].pk}" data-team="1" checked>' in response.text
+        assert 'name="bid" value="32" checked>' in response.text
+        assert 'name="trump" value="hearts" checked>' in response.text
 
     def test_correction_replays_the_rest(self, organiser_client, played, seats, organiser):
         response = organiser_client.post(
@@ -481,9 +482,10 @@ def test_a_refused_field_names_its_error_for_a_screen_reader(organiser_client):
     )
     assert response.status_code == 200
     html = response.content.decode()
-    bid = re.search(r'<[^>]*name="bid"[^>]*>', html).group(0)
+    # The bid is a group of keys: the group is marked and described, and so is a pile.
+    bid = re.search(r'<fieldset[^>]*data-group="bid"[^>]*>', html).group(0)
     assert 'aria-invalid="true"' in bid
     described = re.search(r'aria-describedby="([^"]+)"', bid).group(1)
-    error = re.search(rf'<div id="{described}">(.*?)</div>', html, re.S)
-    assert error is not None and "error" in error.group(1)
+    error = re.search(rf'<div[^>]* id="{described}"[^>]*>(.*?)</div>', html, re.S)
+    assert error is not None and "A bid must be from 28 to 56; 10 is not." in error.group(1)
     assert not Round.objects.filter(game=game).exists()

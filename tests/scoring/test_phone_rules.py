@@ -45,17 +45,23 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def run_phone(games: list[dict]) -> list[list[dict]]:
-    """What rules.js settles each game's deals to, in Node."""
+def run_node(runner: Path, script: Path, payload: list) -> list:
+    """``runner`` in Node over ``script`` (a file of the phone's), ``payload`` on its stdin
+    as JSON; its answer read from stdout."""
     answer = subprocess.run(
-        [NODE, str(RUNNER), str(RULES_JS)],
-        input=json.dumps(games),
+        [NODE, str(runner), str(script)],
+        input=json.dumps(payload),
         capture_output=True,
         text=True,
         check=True,
         timeout=60,
     )
     return json.loads(answer.stdout)
+
+
+def run_phone(games: list[dict]) -> list[list[dict]]:
+    """What rules.js settles each game's deals to, in Node."""
+    return run_node(RUNNER, RULES_JS, games)
 
 
 # --- The games: every preset and custom settings -------------------------------------

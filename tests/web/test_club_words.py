@@ -88,9 +88,9 @@ def _game(*names):
 @pytest.mark.parametrize(
     "bid, message",
     [
-        ("27", "A bid is from 28 to 56: no lower."),
-        ("57", "A bid is from 28 to 56: no higher."),
-        ("twenty-eight", "Enter the bid, from 28 to 56."),
+        ("27", "A bid must be from 28 to 56; 27 is not."),
+        ("57", "A bid must be from 28 to 56; 57 is not."),
+        ("twenty-eight", "The bid must be a whole number from 28 to 56."),
         ("", "Enter the bid, from 28 to 56."),
     ],
 )

@@ -2,37 +2,6 @@
 (function () {
   "use strict";
 
-  function updateDealForm(form) {
-    var total = 0, filled = 0, piles = form.querySelectorAll("[data-pile]");
-    piles.forEach(function (input) {
-      if (input.value !== "") { total += Number(input.value) || 0; filled += 1; }
-    });
-    var out = form.querySelector("[data-pile-total]");
-    if (out) {
-      out.textContent = filled ? String(total) : "—";
-      var box = out.closest(".running-total");
-      box.classList.toggle("ok", filled === piles.length && total === 56);
-      box.classList.toggle("bad", total > 56 || (filled === piles.length && total !== 56));
-    }
-    var declarer = form.querySelector("select[name=declarer]");
-    if (declarer) {
-      var allPass = declarer.value === "pass";
-      form.querySelectorAll("[name=bid], [name=trump], [name=doubling]").forEach(function (el) {
-        el.disabled = allPass;
-      });
-    }
-  }
-
-  function setUp(root) {
-    root.querySelectorAll("form.deal-form").forEach(function (form) {
-      if (form.dataset.ready) return;
-      form.dataset.ready = "1";
-      form.addEventListener("input", function () { updateDealForm(form); });
-      form.addEventListener("change", function () { updateDealForm(form); });
-      updateDealForm(form);
-    });
-  }
-
   // A search box that narrows a list as one types (input[data-filter] names the items,
   // each with its words in data-filter-text); without scripts the form asks the server.
   function searchKey(text) {
@@ -68,8 +37,6 @@
     if (form) form.submit();
   });
   document.documentElement.classList.add("js");
-  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
-  document.addEventListener("htmx:load", function (event) { setUp(event.target); });
 
   // Lost database connection (club/middleware.py): htmx leaves 5xx answers unshown,
   // so let through the 503 note aimed at the form that was sent; the form keeps

@@ -38,7 +38,13 @@
     return "";
   }
 
+  // The words the form shows for a value: its key's (the deal entry's keys), or an option's.
   function optionText(form, name, value) {
+    var key = form && Array.prototype.find.call(form.querySelectorAll("input[name=" + name + "]"),
+      function (input) { return input.value === value; });
+    var label = key && key.closest("label");
+    var words = label && (label.querySelector(".key-name") || label);
+    if (words) return words.textContent.replace(/\s+/g, " ").trim();
     var select = form && form.querySelector("select[name=" + name + "]");
     var option = select && Array.prototype.find.call(select.options, function (o) { return o.value === value; });
     return option ? option.textContent.trim() : value;
@@ -49,8 +55,9 @@
     var piles = entry.fields.filter(function (pair) { return pair[0].indexOf("points_") === 0; })
       .map(function (pair) { return pair[1] || "0"; }).join(" / ");
     var declarer = field(entry, "declarer");
-    if (declarer.indexOf("thani:") === 0) {
-      return optionText(form, "declarer", declarer) + " · " + say(field(entry, "thani_made") === "yes" ? "made" : "failed");
+    if (declarer.indexOf("thani:") === 0 || (declarer !== "pass" && field(entry, "bid") === "thani")) {
+      return optionText(form, "declarer", declarer.replace("thani:", "")) + " · " + optionText(form, "bid", "thani") +
+        " · " + say(field(entry, "thani_made") === "yes" ? "made" : "failed");
     }
     // Everyone passed: in the form's own words for it (a form of play without it never
     // sends one).
@@ -60,7 +67,10 @@
     return say("contract", {
       declarer: optionText(form, "declarer", declarer),
       bid: field(entry, "bid"),
-      trump: optionText(form, "trump", field(entry, "trump")),
+      // Doubled or redoubled is said with the trumps: what was entered, all of it.
+      trump: optionText(form, "trump", field(entry, "trump")) +
+        (field(entry, "doubling") && field(entry, "doubling") !== "none"
+          ? " · " + optionText(form, "doubling", field(entry, "doubling")) : ""),
       piles: piles
     });
   }
@@ -233,14 +243,7 @@
   function putBack(entry) {
     var form = dealForm();
     if (!form) return;
-    entry.fields.forEach(function (pair) {
-      if (pair[0] === "csrfmiddlewaretoken" || pair[0] === "idempotency_key" || pair[0] === "number") return;
-      var inputs = form.querySelectorAll("[name='" + pair[0] + "']");
-      inputs.forEach(function (input) {
-        if (input.type === "radio" || input.type === "checkbox") input.checked = input.value === pair[1];
-        else input.value = pair[1];
-      });
-    });
+    window.clubEntry.fill(form, entry.fields);
     var key = form.querySelector("[name=idempotency_key]");
     if (key) key.value = uuid();
     window.clubQueue.remove(entry.id).then(function () { return refresh(); }).then(function () {
@@ -260,9 +263,8 @@
       var key = form.querySelector("[name=idempotency_key]");
       if (key) key.value = uuid();
     }
-    if (kept) {
-      form.querySelectorAll("input[name=bid], input[data-pile]").forEach(function (input) { input.value = ""; });
-      form.dispatchEvent(new Event("change", {bubbles: true}));
+    if (kept) {  // the next deal starts empty, as after a deal recorded online
+      if (window.clubEntry && window.clubEntry.reset) window.clubEntry.reset(form);
       delete form.dataset.dirty;
     }
     var number = form.querySelector("[name=number]");

@@ -304,8 +304,10 @@
       if (value === "" || value === null || value === undefined) return null;
       return /^\s*\d{1,9}\s*$/.test(String(value)) ? Number(value) : NaN;
     };
-    if (declarer.indexOf("thani:") === 0) {
-      return {thani: seat(declarer.slice(6)), made: get("thani_made") === "yes" ? true : get("thani_made") === "no" ? false : null};
+    // A thani: "thani" on the bid pad, or the declarer "thani:<id>" of older pages.
+    if (declarer.indexOf("thani:") === 0 || (declarer !== "pass" && get("bid") === "thani")) {
+      var player = declarer.indexOf("thani:") === 0 ? declarer.slice(6) : declarer;
+      return {thani: seat(player), made: get("thani_made") === "yes" ? true : get("thani_made") === "no" ? false : null};
     }
     var points = {};
     game(wire).teamsInPlay().forEach(function (team) { points[team] = number(get("points_" + team)); });

@@ -1,0 +1,231 @@
+"""A deal as a scorer enters it: the deal form's fields, every check at once.
+
+The deal form sends text: ``declarer`` (a player's id, ``pass`` when everyone
+passed, or ``thani:<id>`` as older pages sent a thani), ``bid`` (a number, or
+``thani``), ``trump``, ``doubling``, ``thani_made`` (``yes`` or ``no``) and a
+pile ``points_<team>`` for every team still playing. :func:`read_entry` checks
+all of it together and names every mistake at its field, in the words of
+:data:`MESSAGES`, or gives the deal as the rules core takes it.
+
+The phone runs the same checks as it is tapped (``static/js/entry.js``, with
+these messages translated in the page), so a scorer sees a mistake before
+sending and in the very words the server would use;
+``tests/scoring/test_phone_entry.py`` holds the two to the same answers on
+random entries. Whatever passes here, :func:`club.scoring.rules.settle`
+settles (unless the game is already over).
+
+Nothing contradictory is let through: a thani that is doubled, has trumps or
+piles; "made" or "failed" on a deal that is not a thani; a thani in a game
+that plays none; a bid, trumps or doubling when everyone passed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from club.scoring.house_rules import (
+    TOTAL_POINTS,
+    Doubling,
+    Rules,
+    RulesError,
+    Trump,
+    seat_order,
+)
+from club.scoring.messages import _
+
+ALL_PASS = "pass"
+THANI = "thani"
+OLD_THANI = "thani:"  # the declarer "thani:<player id>" of pages before the bid pad
+YES, NO = "yes", "no"
+WHOLE = re.compile(r"-?\d{1,9}")
+
+# Every refusal of an entry, by a code the phone knows it by.
+MESSAGES = {
+    "declarer": _("Choose who won the bidding."),
+    "declarer_or_pass": _("Choose who won the bidding, or All passed."),
+    "seat": _("The declarer must be one of the players seated."),
+    "declarer_out": _("The declarer's team, %(team)s, is out and cannot bid."),
+    "thani_out": _("The thani player's team, %(team)s, is out and cannot play."),
+    "must_open": _(
+        "Everyone passed, but in this game the first bidder must open at %(bid)d or more."
+    ),
+    "no_thani": _("This game is not played with thani."),
+    "thani_pass": _("A thani is played by one player: choose who played it, not All passed."),
+    "bid": _("Enter the bid, from %(low)d to %(high)d."),
+    "bid_whole": _("The bid must be a whole number from %(low)d to %(high)d."),
+    "bid_range": _("A bid must be from %(low)d to %(high)d; %(bid)d is not."),
+    "pass_bid": _("When everyone passes the contract is %(bid)d; no other bid can be given."),
+    "trump": _("Choose the trumps, or no trumps."),
+    "pass_trump": _("When everyone passes the deal is played with no trumps."),
+    "doubling": _("Choose not doubled, doubled or redoubled."),
+    "pass_doubled": _("A deal where everyone passed cannot be doubled or redoubled."),
+    "thani_doubled": _("A thani cannot be doubled or redoubled."),
+    "thani_alone": _(
+        "A thani has no bid, trumps or piles: only its player and whether it was made."
+    ),
+    "thani_made": _("Say whether the thani was made or failed."),
+    "not_thani": _("Only a thani is marked made or failed; this deal is not a thani."),
+    "pile": _("Enter the pile of %(team)s."),
+    "pile_whole": _("The pile of %(team)s must be a whole number."),
+    "pile_range": _("The pile of %(team)s is from 0 to 56 card points."),
+    "total": _("The piles add up to %(total)d; they must add up to exactly 56."),
+}
+
+
+def messages_for(rules: Rules) -> dict[str, str]:
+    """The messages an entry of a game under ``rules`` can be refused with: no word of
+    everyone passing where the first bidder must open, none of thani where none is played
+    (beyond the refusal of one)."""
+    dropped = set()
+    if not rules.all_pass:
+        dropped |= {"declarer_or_pass", "pass_bid", "pass_trump", "pass_doubled", "thani_pass"}
+    if rules.thani is None:
+        dropped |= {"thani_out", "thani_pass", "thani_doubled", "thani_alone", "thani_made"}
+    return {code: text for code, text in MESSAGES.items() if code not in dropped}
+
+
+class EntryError(RulesError):
+    """One mistake of an entry: its ``code`` in :data:`MESSAGES`, at the form's ``field``
+    (``None``: the entry as a whole)."""
+
+    def __init__(self, code: str, *, field: str | None, **params: object):
+        self.code = code
+        super().__init__(MESSAGES[code], field=field, **params)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry that passed every check: ``kind`` is ``bid``, ``pass`` or ``thani``;
+    ``seat`` the declarer's or the thani player's; ``points`` by team."""
+
+    kind: str
+    seat: int | None = None
+    bid: int | None = None
+    trump: str | None = None
+    doubling: str = Doubling.NONE
+    made: bool | None = None
+    points: dict[int, int] | None = None
+
+
+def whole(text: str) -> int | None:
+    """The whole number typed (digits, a minus before them: "1e1", "+5" and "3.0" are
+    not), else None."""
+    return int(text) if WHOLE.fullmatch(text) else None
+
+
+def read_entry(
+    rules: Rules,
+    seats: Sequence[str],
+    in_play: Sequence[int],
+    fields: Mapping[str, object],
+) -> tuple[Entry | None, list[EntryError]]:
+    """Check an entry of the deal form; the deal it is, or every mistake in it.
+
+    ``seats`` are the players' ids in seat order, as the form names them;
+    ``in_play`` the teams still playing, whose piles the form asks for.
+    """
+    errors: list[EntryError] = []
+
+    def get(name: str) -> str:
+        value = fields.get(name)
+        return value.strip() if isinstance(value, str) else ""
+
+    def refuse(code: str, field: str | None, **params: object) -> None:
+        errors.append(EntryError(code, field=field, **params))
+
+    declarer, bid_text = get("declarer"), get("bid")
+    old_thani = declarer.startswith(OLD_THANI)
+    player = declarer.removeprefix(OLD_THANI)
+    thani = (old_thani or bid_text == THANI) and rules.thani is not None
+    kind = "pass" if declarer == ALL_PASS else "thani" if thani else "bid"
+
+    team_count = len(seats) // rules.team_size if rules.team_size else 0
+    order = seat_order(team_count, rules.team_size)
+    seat = None
+    if declarer == "":
+        refuse("declarer_or_pass" if rules.all_pass else "declarer", "declarer")
+    elif declarer == ALL_PASS:
+        if not rules.all_pass:
+            refuse("must_open", "declarer", bid=rules.min_bid)
+    elif player not in seats:
+        refuse("seat", "declarer")
+    else:
+        seat = seats.index(player)
+        team = order[seat][0]
+        if team not in in_play:
+            refuse("thani_out" if thani else "declarer_out", "declarer", team=team)
+    if (old_thani or bid_text == THANI) and rules.thani is None:
+        refuse("no_thani", "declarer" if old_thani else "bid")
+    elif thani and kind == "pass" and rules.all_pass:
+        refuse("thani_pass", "bid")
+
+    trump, doubling, made_text = get("trump"), get("doubling") or Doubling.NONE, get("thani_made")
+    if doubling not in tuple(Doubling):
+        refuse("doubling", "doubling")
+    bid = None
+    if kind == "thani":
+        if bid_text not in ("", THANI):
+            refuse("thani_alone", "bid")
+        if trump:
+            refuse("thani_alone", "trump")
+        if doubling in (Doubling.DOUBLE, Doubling.REDOUBLE):
+            refuse("thani_doubled", "doubling")
+        if made_text not in (YES, NO):
+            refuse("thani_made", "thani_made")
+        for team in in_play:
+            if get(f"points_{team}"):
+                refuse("thani_alone", f"points_{team}")
+    else:
+        if made_text:
+            refuse("not_thani", "thani_made")
+        if kind == "pass":
+            if not rules.all_pass:  # refused above: the first bidder must open
+                pass
+            elif bid_text not in ("", str(rules.min_bid), THANI):
+                refuse("pass_bid", "bid", bid=rules.min_bid)
+            if rules.all_pass and trump not in ("", Trump.NO_TRUMPS):
+                refuse("pass_trump", "trump")
+            if rules.all_pass and doubling in (Doubling.DOUBLE, Doubling.REDOUBLE):
+                refuse("pass_doubled", "doubling")
+        else:
+            bid = whole(bid_text)
+            low, high = rules.min_bid, rules.max_bid
+            if bid_text == THANI:  # refused above: the game plays no thani
+                pass
+            elif bid_text == "":
+                refuse("bid", "bid", low=low, high=high)
+            elif bid is None:
+                refuse("bid_whole", "bid", low=low, high=high)
+            elif not low <= bid <= high:
+                refuse("bid_range", "bid", low=low, high=high, bid=bid)
+            if trump not in tuple(Trump):
+                refuse("trump", "trump")
+        piles = _piles(in_play, get, refuse)
+
+    if errors:
+        return None, errors
+    if kind == "thani":
+        return Entry("thani", seat=seat, made=made_text == YES), []
+    if kind == "pass":
+        return Entry("pass", points=piles), []
+    return Entry("bid", seat=seat, bid=bid, trump=trump, doubling=doubling, points=piles), []
+
+
+def _piles(in_play, get, refuse) -> dict[int, int]:
+    piles: dict[int, int] = {}
+    for team in in_play:
+        text, name = get(f"points_{team}"), f"points_{team}"
+        pile = whole(text)
+        if text == "":
+            refuse("pile", name, team=team)
+        elif pile is None:
+            refuse("pile_whole", name, team=team)
+        elif not 0 <= pile <= TOTAL_POINTS:
+            refuse("pile_range", name, team=team)
+        else:
+            piles[team] = pile
+    if len(piles) == len(in_play) and sum(piles.values()) != TOTAL_POINTS:
+        refuse("total", None, total=sum(piles.values()))
+    return piles

@@ -1,0 +1,486 @@
+// The deal entry on the phone: every check as the keys are tapped, in the server's words.
+// checkEntry() is a line-by-line port of club/scoring/entry.py's read_entry(), fed the
+// game's bounds and the messages in the reader's language (the form's "phone-entry" JSON);
+// tests/scoring/test_phone_entry.py runs both on the same random entries and fails on any
+// difference in the answer or its words. The server still checks everything.
+// On the page it also shows only what the contract needs (a thani: made or failed; all
+// passed: the piles), fills in the last pile, moves on to the next pile once one is
+// typed, folds a group of keys once one is chosen (a phone's screen holds the rest), and
+// previews what the deal settles to (rules.js) above the button that records it.
+// Plain ES5: it runs in the browser (window.clubEntry) and in Node (module.exports).
+(function (root) {
+  "use strict";
+  var TOTAL_POINTS = 56;
+  var TRUMPS = ["clubs", "diamonds", "hearts", "spades", "no-trumps"];
+  var DOUBLINGS = ["none", "double", "redouble"];
+  var WHOLE = /^-?\d{1,9}$/;
+
+  function seatOrder(teamCount, teamSize) {
+    var seats = [];
+    for (var partner = 0; partner < teamSize; partner += 1) {
+      for (var team = 0; team < teamCount; team += 1) seats.push([team, partner]);
+    }
+    return seats;
+  }
+
+  function whole(text) { return WHOLE.test(text) ? Number(text) : null; }
+
+  // An entry of the deal form (get(name) gives a field's text): {entry} when every check
+  // passes, else {errors: [{code, field, params}]}, in the order read_entry finds them.
+  function checkEntry(wire, get) {
+    var rules = wire.rules, seats = wire.seats, inPlay = wire.in_play;
+    var errors = [];
+    function text(name) {
+      var value = get(name);
+      return typeof value === "string" ? value.trim() : "";
+    }
+    function refuse(code, field, params) { errors.push({code: code, field: field, params: params || {}}); }
+
+    var declarer = text("declarer"), bidText = text("bid");
+    var oldThani = declarer.indexOf("thani:") === 0;
+    var player = oldThani ? declarer.slice(6) : declarer;
+    var playsThani = rules.thani !== null && rules.thani !== undefined;
+    var thani = (oldThani || bidText === "thani") && playsThani;
+    var kind = declarer === "pass" ? "pass" : thani ? "thani" : "bid";
+
+    var teamCount = rules.team_size ? Math.floor(seats.length / rules.team_size) : 0;
+    var order = seatOrder(teamCount, rules.team_size);
+    var seat = null;
+    if (declarer === "") {
+      refuse(rules.all_pass ? "declarer_or_pass" : "declarer", "declarer");
+    } else if (declarer === "pass") {
+      if (!rules.all_pass) refuse("must_open", "declarer", {bid: rules.min_bid});
+    } else if (seats.indexOf(player) === -1) {
+      refuse("seat", "declarer");
+    } else {
+      seat = seats.indexOf(player);
+      var team = order[seat][0];
+      if (inPlay.indexOf(team) === -1) refuse(thani ? "thani_out" : "declarer_out", "declarer", {team: team});
+    }
+    if ((oldThani || bidText === "thani") && !playsThani) {
+      refuse("no_thani", oldThani ? "declarer" : "bid");
+    } else if (thani && kind === "pass" && rules.all_pass) {
+      refuse("thani_pass", "bid");
+    }
+
+    var trump = text("trump"), doubling = text("doubling") || "none", madeText = text("thani_made");
+    if (DOUBLINGS.indexOf(doubling) === -1) refuse("doubling", "doubling");
+    var bid = null, piles = null;
+    if (kind === "thani") {
+      if (bidText !== "" && bidText !== "thani") refuse("thani_alone", "bid");
+      if (trump) refuse("thani_alone", "trump");
+      if (doubling === "double" || doubling === "redouble") refuse("thani_doubled", "doubling");
+      if (madeText !== "yes" && madeText !== "no") refuse("thani_made", "thani_made");
+      inPlay.forEach(function (team) {
+        if (text("points_" + team)) refuse("thani_alone", "points_" + team);
+      });
+    } else {
+      if (madeText) refuse("not_thani", "thani_made");
+      if (kind === "pass") {
+        if (rules.all_pass && bidText !== "" && bidText !== String(rules.min_bid) && bidText !== "thani") {
+          refuse("pass_bid", "bid", {bid: rules.min_bid});
+        }
+        if (rules.all_pass && trump !== "" && trump !== "no-trumps") refuse("pass_trump", "trump");
+        if (rules.all_pass && (doubling === "double" || doubling === "redouble")) refuse("pass_doubled", "doubling");
+      } else {
+        bid = whole(bidText);
+        var low = rules.min_bid, high = rules.max_bid;
+        if (bidText === "thani") { /* refused above: the game plays no thani */ }
+        else if (bidText === "") refuse("bid", "bid", {low: low, high: high});
+        else if (bid === null) refuse("bid_whole", "bid", {low: low, high: high});
+        else if (bid < low || bid > high) refuse("bid_range", "bid", {low: low, high: high, bid: bid});
+        if (TRUMPS.indexOf(trump) === -1) refuse("trump", "trump");
+      }
+      piles = {};
+      var count = 0, total = 0;
+      inPlay.forEach(function (team) {
+        var pileText = text("points_" + team), name = "points_" + team, pile = whole(pileText);
+        if (pileText === "") refuse("pile", name, {team: team});
+        else if (pile === null) refuse("pile_whole", name, {team: team});
+        else if (pile < 0 || pile > TOTAL_POINTS) refuse("pile_range", name, {team: team});
+        else { piles[team] = pile; count += 1; total += pile; }
+      });
+      if (count === inPlay.length && total !== TOTAL_POINTS) refuse("total", null, {total: total});
+    }
+    if (errors.length) return {errors: errors};
+    if (kind === "thani") return {errors: [], entry: {kind: "thani", seat: seat, made: madeText === "yes"}};
+    if (kind === "pass") return {errors: [], entry: {kind: "pass", points: piles}};
+    return {errors: [], entry: {kind: "bid", seat: seat, bid: bid, trump: trump, doubling: doubling, points: piles}};
+  }
+
+  // A refusal in the reader's words: the message's "%(name)s" and "%(name)d" filled in, a
+  // team by its name, "%%" a "%" (as Python's % operator).
+  function words(wire, error) {
+    var template = wire.messages[error.code] || error.code;
+    return template.replace(/%(?:\((\w+)\)[sd]|%)/g, function (whole, name) {
+      if (!name) return "%";
+      var value = error.params[name];
+      if (name === "team") return wire.teams[value] !== undefined ? wire.teams[value] : String(value);
+      return String(value);
+    });
+  }
+
+  var api = {checkEntry: checkEntry, words: words};
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+    return;
+  }
+  root.clubEntry = api;
+  if (typeof document === "undefined") return;
+
+  // --- On the page ---------------------------------------------------------------------
+
+  var pageWords = {};
+  function say(name, values) {
+    values = values || {};
+    return (pageWords[name] || name).replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+    });
+  }
+
+  function json(id) {
+    var source = document.getElementById(id);
+    if (!source) return null;
+    try { return JSON.parse(source.textContent); } catch (error) { return null; }
+  }
+
+  function value(form, name) {
+    var inputs = form.querySelectorAll("[name='" + name + "']");
+    for (var i = 0; i < inputs.length; i += 1) {
+      var input = inputs[i];
+      if (input.disabled) continue;
+      if (input.type === "radio" || input.type === "checkbox") {
+        if (input.checked) return input.value;
+      } else {
+        return input.value;
+      }
+    }
+    return "";
+  }
+
+  function kindOf(form) {
+    var declarer = value(form, "declarer");
+    if (declarer === "pass") return "pass";
+    var bid = form.querySelector("input[name=bid]:checked");
+    if (declarer.indexOf("thani:") === 0 || (bid && bid.value === "thani")) return "thani";
+    return "bid";
+  }
+
+  // Only what the contract needs: a group hidden is disabled too, so it is not sent.
+  function shape(form) {
+    var kind = kindOf(form);
+    form.dataset.kind = kind;
+    form.querySelectorAll("[data-contract], [data-not-thani], [data-thani-only]").forEach(function (group) {
+      var hide = (kind === "pass" && group.hasAttribute("data-contract")) ||
+        (kind === "thani" && group.hasAttribute("data-not-thani")) ||
+        (kind !== "thani" && group.hasAttribute("data-thani-only"));
+      group.hidden = hide;
+      group.querySelectorAll("input").forEach(function (input) { input.disabled = hide; });
+    });
+  }
+
+  // The pile of the declaring team's: where the count starts.
+  function declaringTeam(form, wire) {
+    var declarer = form.querySelector("input[name=declarer]:checked");
+    if (!declarer) return null;
+    if (declarer.value === "pass") {
+      var phone = json("phone-rules");
+      if (!phone) return null;
+      var seat = root.clubRules.nextSeat(phone.rules, phone.state, phone.state.dealer);
+      return seatOrder(phone.state.team_count, phone.rules.team_size)[seat][0];
+    }
+    return declarer.dataset.team === undefined ? null : Number(declarer.dataset.team);
+  }
+
+  function piles(form) { return Array.prototype.slice.call(form.querySelectorAll("input[data-pile]")); }
+
+  // With every pile but one typed, the last is what is left of 56 (two teams: 56 minus the
+  // one typed). A pile filled in so is marked, and typing over it makes it the scorer's.
+  function fillLast(form) {
+    var all = piles(form);
+    var open = all.filter(function (input) { return !input.dataset.typed; });
+    var typed = all.filter(function (input) { return input.dataset.typed; });
+    var sum = 0, readable = true;
+    typed.forEach(function (input) {
+      var pile = whole(input.value.trim());
+      if (pile === null) readable = false; else sum += pile;
+    });
+    all.forEach(function (input) { if (input.dataset.filled && !input.dataset.typed) { input.value = ""; delete input.dataset.filled; } });
+    if (open.length === 1 && readable && sum <= TOTAL_POINTS) {
+      open[0].value = String(TOTAL_POINTS - sum);
+      open[0].dataset.filled = "1";
+    }
+    all.forEach(function (input) { input.classList.toggle("filled", !!input.dataset.filled); });
+  }
+
+  // A pile is complete when no digit more could make it a pile: two digits, or one of 6-9
+  // (60 and more is past 56), or 0.
+  function complete(text) { return /^\d\d$/.test(text) || /^[06-9]$/.test(text); }
+
+  function focusPile(form, wire) {
+    var all = piles(form).filter(function (input) { return !input.disabled; });
+    if (!all.length) return;
+    var team = declaringTeam(form, wire);
+    var first = all.filter(function (input) { return Number(input.dataset.team) === team && !input.dataset.typed; })[0] ||
+      all.filter(function (input) { return !input.dataset.typed; })[0];
+    if (first) first.focus();
+  }
+
+  function total(form) {
+    var sum = 0, filled = 0, all = piles(form);
+    all.forEach(function (input) {
+      if (input.value !== "") { sum += Number(input.value) || 0; filled += 1; }
+    });
+    var out = form.querySelector("[data-pile-total]");
+    if (!out) return;
+    out.textContent = filled ? String(sum) : "—";
+    var box = out.closest(".running-total");
+    box.classList.toggle("ok", filled === all.length && sum === TOTAL_POINTS);
+    box.classList.toggle("bad", sum > TOTAL_POINTS || (filled === all.length && sum !== TOTAL_POINTS));
+  }
+
+  // Each mistake at its field, for the fields touched (all of them once sending is tried).
+  function showErrors(form, wire, found, all) {
+    var byField = {}, boxes = {};
+    form.querySelectorAll("[data-errors-for]").forEach(function (box) { boxes[box.dataset.errorsFor] = true; });
+    found.errors.forEach(function (error) {
+      // A field the page does not show (made or failed, where no thani is played): said of
+      // the entry as a whole, as the server does.
+      var name = boxes[error.field || ""] ? error.field || "" : "";
+      (byField[name] = byField[name] || []).push(words(wire, error));
+    });
+    form.querySelectorAll("[data-errors-for]").forEach(function (box) {
+      var name = box.dataset.errorsFor;
+      // The server's words stand until the scorer changes something.
+      if (box.dataset.server && !form.dataset.changed) return;
+      var shown = all || (name ? form.dataset["touched_" + name] : allPilesTouched(form));
+      var messages = shown ? byField[name] || [] : [];
+      box.replaceChildren();
+      messages.forEach(function (message) {
+        var line = document.createElement(name ? "p" : "p");
+        if (name) line.className = "error";
+        line.textContent = message;
+        box.appendChild(line);
+      });
+      if (!name) box.hidden = !messages.length;
+      var group = box.closest("fieldset.keys") || box.closest(".field");
+      if (group) {
+        group.classList.toggle("has-error", !!messages.length);
+        var target = group.matches("fieldset") ? group : group.querySelector("input");
+        if (target) {
+          if (messages.length) target.setAttribute("aria-invalid", "true");
+          else target.removeAttribute("aria-invalid");
+        }
+      }
+    });
+  }
+
+  function allPilesTouched(form) {
+    return piles(form).every(function (input) { return input.dataset.typed || input.dataset.filled; });
+  }
+
+  // What the deal would settle to, as the phone counts it (the server's count is the one
+  // that counts), above the button.
+  function preview(form, found) {
+    var box = form.querySelector("[data-preview]");
+    var phone = json("phone-rules");
+    if (!box) return;
+    if (!phone || !root.clubRules || found.errors.length) { box.hidden = true; return; }
+    try {
+      var deal = root.clubRules.dealFromFields(phone, function (name) { return value(form, name); });
+      var settled = root.clubRules.settle(phone.rules, phone.state, deal);
+    } catch (error) {
+      box.hidden = true;
+      return;
+    }
+    var points = phone.rules.scoring === "points";
+    var change = points ? settled.settlement.scored : settled.settlement.transfers;
+    var after = points ? settled.settlement.score_after : settled.settlement.tables_after;
+    var parts = [settled.settlement.made ? say("made") : say("failed")];
+    phone.teams.forEach(function (name, team) {
+      if (change[team]) parts.push(name + ": " + (change[team] > 0 ? "+" : "") + change[team] + " → " + after[team]);
+    });
+    var text = say("preview", {outcome: parts.join(" · ")});
+    if (settled.finished) text += " " + say("ends");
+    box.textContent = text;
+    box.hidden = false;
+  }
+
+  function update(form) {
+    var wire = json("phone-entry");
+    if (!wire) return null;
+    shape(form);
+    total(form);
+    var found = checkEntry(wire, function (name) { return value(form, name); });
+    showErrors(form, wire, found, !!form.dataset.tried);
+    preview(form, found);
+    return found;
+  }
+
+  // A group of keys folds to the key chosen; the chosen key, or "Change", opens it again.
+  function fold(group, folded) {
+    group.classList.toggle("folded", folded);
+    var change = group.querySelector("[data-change]");
+    if (!change) {
+      change = document.createElement("button");
+      change.type = "button";
+      change.className = "link key-change";
+      change.dataset.change = "";
+      change.textContent = say("change");
+      group.querySelector(".key-grid, .key-row").appendChild(change);
+    }
+    change.hidden = !folded;
+    change.setAttribute("aria-expanded", folded ? "false" : "true");
+  }
+
+  // A form shown again with what was typed (refused, or put back in the form): what it
+  // holds is the scorer's, and a group with a key chosen folds unless it is wrong.
+  function adopt(form) {
+    piles(form).forEach(function (input) { if (input.value !== "") input.dataset.typed = "1"; });
+    form.querySelectorAll("fieldset.keys").forEach(function (group) {
+      var name = group.dataset.group;
+      if (group.querySelector("input:checked") && name !== "doubling" && name !== "thani_made") {
+        form.dataset["touched_" + name] = "1";
+        fold(group, !group.classList.contains("has-error"));
+      }
+    });
+  }
+
+  function setUp(form) {
+    if (form.dataset.entryReady || !document.getElementById("phone-entry")) return;
+    form.dataset.entryReady = "1";
+    var wire = json("phone-entry");
+    form.querySelectorAll("[data-no-script-note]").forEach(function (note) { note.hidden = true; });
+    adopt(form);
+    form.querySelectorAll("[data-errors-for]").forEach(function (box) {
+      if (box.textContent.trim()) box.dataset.server = "1";
+    });
+    form.addEventListener("input", function () { form.dataset.changed = "1"; }, true);
+    form.addEventListener("change", function () { form.dataset.changed = "1"; }, true);
+    form.addEventListener("change", function (event) {
+      var input = event.target;
+      if (input.type === "radio") {
+        form.dataset["touched_" + input.name] = "1";
+        var group = input.closest("fieldset.keys");
+        var kind = kindOf(form);
+        if (group && ["declarer", "bid", "trump"].indexOf(input.name) !== -1) fold(group, true);
+        update(form);
+        // Next: the piles once the contract is known (trumps chosen, or all passed).
+        if (input.name === "trump" || (input.name === "declarer" && kind === "pass")) focusPile(form, wire);
+      }
+    });
+    form.addEventListener("click", function (event) {
+      var change = event.target.closest("[data-change]");
+      var key = event.target.closest(".folded label.key");
+      if (change || key) {
+        var group = (change || key).closest("fieldset.keys");
+        if (key && !key.querySelector("input:checked")) return;
+        event.preventDefault();
+        fold(group, false);
+        var checked = group.querySelector("input:checked") || group.querySelector("input");
+        if (checked) checked.focus();
+      }
+    });
+    form.addEventListener("input", function (event) {
+      var input = event.target;
+      if (!input.hasAttribute("data-pile")) return;
+      if (input.value === "") delete input.dataset.typed; else input.dataset.typed = "1";
+      delete input.dataset.filled;
+      form.dataset["touched_" + input.name] = "1";
+      fillLast(form);
+      update(form);
+      if (complete(input.value.trim())) {
+        var next = piles(form).filter(function (other) { return !other.dataset.typed && !other.dataset.filled && !other.disabled; })[0];
+        if (next) next.focus();
+      }
+    });
+    form.addEventListener("submit", function (event) {
+      form.dataset.tried = "1";
+      var found = update(form);
+      if (found && found.errors.length) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        var first = form.querySelector(".errors:not([hidden]), .has-error input:not([disabled])");
+        if (first) {
+          if (first.matches("input")) first.focus({preventScroll: true});
+          first.scrollIntoView({block: "center"});
+        }
+      }
+    }, true);
+    update(form);
+  }
+
+  // After a deal is recorded or kept on the phone: the next deal starts empty (the number
+  // and the dealer carry over, from the page).
+  function reset(form) {
+    form.querySelectorAll("input[type=radio]").forEach(function (input) {
+      input.checked = input.name === "doubling" && input.value === "none";
+    });
+    piles(form).forEach(function (input) {
+      input.value = "";
+      delete input.dataset.typed;
+      delete input.dataset.filled;
+    });
+    Object.keys(form.dataset).forEach(function (key) {
+      if (key.indexOf("touched_") === 0 || key === "tried") delete form.dataset[key];
+    });
+    form.querySelectorAll("fieldset.keys").forEach(function (group) { fold(group, false); });
+    form.querySelectorAll("[data-server]").forEach(function (box) { delete box.dataset.server; });
+    update(form);
+  }
+  api.reset = reset;
+
+  // An entry put back in the form (a deal kept on the phone that the club refused): its
+  // fields as they were sent; a thani of older pages ("thani:<id>") on the bid pad.
+  api.fill = function (form, fields) {
+    reset(form);
+    fields.forEach(function (pair) {
+      var name = pair[0], given = pair[1];
+      if (name === "csrfmiddlewaretoken" || name === "idempotency_key" || name === "number") return;
+      if (name === "declarer" && given.indexOf("thani:") === 0) {
+        given = given.slice(6);
+        var thani = form.querySelector("input[name=bid][value=thani]");
+        if (thani) thani.checked = true;
+      }
+      form.querySelectorAll("[name='" + name + "']").forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") input.checked = input.value === given;
+        else input.value = given;
+      });
+    });
+    adopt(form);
+    update(form);
+  };
+
+  // A deal another phone recorded first: what this phone typed goes back in the form.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-put-typed]");
+    if (!button) return;
+    var typed = json("typed-entry");
+    var form = document.querySelector("form.deal-form");
+    if (!typed || !form) return;
+    api.fill(form, Object.keys(typed).map(function (name) { return [name, typed[name]]; }));
+    button.disabled = true;
+    var first = form.querySelector("input[name=declarer]:checked") || form.querySelector("input[name=declarer]");
+    if (first) first.focus();
+  });
+
+  // htmx: a form with mistakes found here is not sent (the submit above stops the browser's
+  // own sending; htmx asks first).
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form.deal-form") || !form.dataset.entryReady) return;
+    form.dataset.tried = "1";
+    var found = update(form);
+    if (found && found.errors.length) event.preventDefault();
+  });
+
+  function start(scope) {
+    var source = document.getElementById("offline-words");
+    if (source) {
+      try { pageWords = JSON.parse(source.textContent); } catch (error) { pageWords = {}; }
+    }
+    scope.querySelectorAll("form.deal-form").forEach(setUp);
+  }
+  document.addEventListener("DOMContentLoaded", function () { start(document); });
+  document.addEventListener("htmx:load", function (event) { start(event.target.querySelectorAll ? event.target : document); });
+})(typeof window !== "undefined" ? window : this);
