@@ -506,12 +506,16 @@ def test_after_a_stale_refusal_the_form_records_the_next_deal(
     second.get_by_role("button", name="Record deal 1").click()
     expect(second.locator("#deal-entry")).to_contain_text("Deal 1 is already recorded")
 
-    # The refused deal is not kept in the form (it may have been the same cards sent twice):
-    # the form is empty and expects deal 2. If it was another deal, the organiser enters it
-    # again: Anu 28 clubs, T1 takes 30 >= 28, made, 1 table: 11+1, 13-1.
-    expect(second.locator("#deal-entry input[name=points_0]")).to_have_value("")
-    expect(second.locator("#deal-entry input[name=number]")).to_have_value("2")
-    fill_deal(second, declarer="Anu", bid=28, trump="clubs", piles={0: 30, 1: 26})
+    # The refused deal is not put in the form by itself (it may have been the same cards
+    # sent twice): the form is empty and expects deal 2, and what was typed is shown beside
+    # what was recorded. If it was another deal, the organiser puts it in the form:
+    # Anu 28 clubs, T1 takes 30 >= 28, made, 1 table: 11+1, 13-1.
+    form = second.locator("form.deal-form")
+    expect(form.locator("input[name=points_0]")).to_have_value("")
+    expect(form.locator("input[name=number]")).to_have_value("2")
+    expect(second.locator(".lost-race .typed-entry")).to_contain_text("Anu bid 28 Clubs")
+    second.get_by_role("button", name="Put it in the form as deal 2").click()
+    expect(form.locator("input[name=points_0]")).to_have_value("30")
     second.get_by_role("button", name="Record deal 2").click()
     expect(second.locator("#settlement h2")).to_contain_text("Deal 2:", timeout=2_000)
     expect_tables(second, [12, 12])

@@ -60,7 +60,9 @@ def until(page: Page, expression: str, arg=None, timeout: float = 30) -> None:
             if page.evaluate(expression, arg):
                 return
         except PlaywrightError as error:
-            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+            # A page navigating meanwhile, or one whose scripts have not run yet.
+            passing = ("context was destroyed", "navigat", "is not defined")
+            if not any(words in str(error) for words in passing):
                 raise
         if time.monotonic() > deadline:
             raise AssertionError(f"not true within {timeout} s: {expression}")

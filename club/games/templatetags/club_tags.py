@@ -156,7 +156,7 @@ def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
         )
         dealer = dealt_by % {"dealer": text(round_.dealer.name)}
         if edit_url:
-            dealer += f' · <a href="{edit_url(round_.number)}">{correct}</a>'
+            dealer += f' · <a class="correct" href="{edit_url(round_.number)}">{correct}</a>'
         cells = "".join(_deal_cell(cell, card_points) for cell in deal.cells)
         lines.append(
             f"<tr><td>{round_.number}</td>"
