@@ -615,7 +615,9 @@ def typed_entry(seating: Seating, data, recorded=None) -> dict | None:
     player = players.get(fields["declarer"], fields["declarer"])
     if fields.get("bid") == entry_rules.THANI:
         words = _("Thani by %(player)s") % {"player": player}
-        words += " · " + (_("made") if fields.get("thani_made") == YES else _("failed"))
+        made = fields.get("thani_made")
+        if made in (YES, NO):
+            words += " · " + (_("made") if made == YES else _("failed"))
     else:
         if declarer == ALL_PASS:
             words = _("All passed")
@@ -640,7 +642,13 @@ def typed_entry(seating: Seating, data, recorded=None) -> dict | None:
     if recorded is not None:
         kept = DealForm.initial_for(entry_from_round(recorded), 0)
         kept = {name: str(value) for name, value in kept.items() if name != "number"}
-        kept = {n: v for n, v in kept.items() if v and not (n == "doubling" and v == "none")}
-        typed = {n: v for n, v in fields.items() if not (n == "doubling" and v == "none")}
-        same = kept == typed
+
+        def plain(entry: dict) -> dict:  # numbers as numbers ("05" is 5), no "not doubled"
+            return {
+                name: entry_rules.whole(value) if entry_rules.whole(value) is not None else value
+                for name, value in entry.items()
+                if value and not (name == "doubling" and value == Doubling.NONE)
+            }
+
+        same = plain(kept) == plain(fields)
     return {"fields": fields, "words": words, "same": same}

@@ -39,7 +39,11 @@ ALL_PASS = "pass"
 THANI = "thani"
 OLD_THANI = "thani:"  # the declarer "thani:<player id>" of pages before the bid pad
 YES, NO = "yes", "no"
-WHOLE = re.compile(r"-?\d{1,9}")
+WHOLE = re.compile(r"-?[0-9]{1,9}")
+# The digits a phone's keyboard may type besides 0-9 (Devanagari, Malayalam, Thai), read as
+# 0-9; and the whitespace stripped from what is typed (entry.js strips the same).
+DIGITS = {zero + digit: str(digit) for zero in (0x966, 0xD66, 0xE50) for digit in range(10)}
+SPACE = " \t\n\r\f\v"
 
 # Every refusal of an entry, by a code the phone knows it by.
 MESSAGES = {
@@ -112,6 +116,7 @@ class Entry:
 def whole(text: str) -> int | None:
     """The whole number typed (digits, a minus before them: "1e1", "+5" and "3.0" are
     not), else None."""
+    text = text.translate(DIGITS)
     return int(text) if WHOLE.fullmatch(text) else None
 
 
@@ -130,7 +135,7 @@ def read_entry(
 
     def get(name: str) -> str:
         value = fields.get(name)
-        return value.strip() if isinstance(value, str) else ""
+        return value.strip(SPACE) if isinstance(value, str) else ""
 
     def refuse(code: str, field: str | None, **params: object) -> None:
         errors.append(EntryError(code, field=field, **params))

@@ -258,28 +258,39 @@ def test_every_control_of_the_deal_is_a_thumbs_width(organiser_page, live_server
 
 
 def test_a_deal_entered_with_the_keyboard_alone(organiser_page, live_server):
-    """Tab to a group, arrows to a key, as a screen reader's user does; Enter records."""
+    """Tab to a group, arrows to a key, as a screen reader's user does; Enter records.
+    Arrows fold nothing: every key of a group stays within their reach."""
     game = start_game(2, first_dealer=0)
     page = organiser_page
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.locator("input[name=declarer]").first.focus()
     page.keyboard.press("ArrowRight")  # Anu, then Chitra: the keys go in seat order
-    expect(page.locator("input[name=declarer]:checked")).to_have_count(1)
     chosen = page.locator("input[name=declarer]:checked").get_attribute("value")
-    page.keyboard.press("Tab")  # the group's "Change", then the bid pad
-    page.keyboard.press("Tab")
-    page.keyboard.press("ArrowRight")  # 28, then 29
-    expect(page.locator("input[name=bid]:checked")).to_have_value("29")
-    page.keyboard.press("Tab")
-    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # to the bid pad
+    for _ in range(4):  # 28, then 29, 30, 31, 32
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("input[name=bid]:checked")).to_have_value("32")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("input[name=bid]:checked")).to_have_value("31")
+    expect(page.locator("fieldset.folded")).to_have_count(0)
+    page.keyboard.press("Tab")  # to the trumps
     page.keyboard.press("Space")  # clubs
-    expect(page.locator("input[name=trump]:checked")).to_have_value("clubs")
-    page.locator("input[name=points_1]").focus()
-    page.keyboard.type("29")
+    page.keyboard.press("ArrowRight")  # diamonds
+    expect(page.locator("input[name=trump]:checked")).to_have_value("diamonds")
+    page.keyboard.press("Tab")  # to the doubling: Not doubled, as it is
+    page.keyboard.press("Tab")  # to Anu & Biju's pile
+    expect(page.locator("input[name=points_0]")).to_be_focused()
+    page.keyboard.type("25")  # the cursor moves on; Chitra & Dev's is filled in as 31
+    expect(page.locator("input[name=points_1]")).to_have_value("31")
     page.keyboard.press("Enter")
     expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
     deal = Round.objects.get(game=game)
-    assert (str(deal.declarer_id), deal.bid, deal.trump, deal.made) == (chosen, 29, "clubs", True)
+    assert (str(deal.declarer_id), deal.bid, deal.trump, deal.made) == (
+        chosen,
+        31,
+        "diamonds",
+        True,
+    )
 
 
 def test_a_race_lost_to_another_phone_keeps_what_was_typed(organiser_page, live_server, screenshot):

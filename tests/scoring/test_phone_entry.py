@@ -80,7 +80,12 @@ def field_values(draw, rules: core.Rules, seats: list[str], in_play: list[int]) 
         fields[f"points_{team}"] = str(pile)
     if draw(st.booleans()):
         team = draw(st.sampled_from(in_play))
-        fields[f"points_{team}"] = draw(st.sampled_from(["", "x", "57", "2.5", "+5", "99"]))
+        fields[f"points_{team}"] = draw(
+            st.sampled_from(
+                ["", "x", "57", "2.5", "+5", "99", "-1", "-0", "05", "२०", "൩൬", "๔๒", " 30\t"]
+                + ["\x1c20", "\ufeff20", "\u00a030", "3\u0e50"]
+            )
+        )
     if draw(st.integers(0, 3)) == 0:
         for team in in_play:
             fields[f"points_{team}"] = ""
@@ -195,3 +200,19 @@ def test_an_entry_wrong_everywhere_is_told_every_mistake_at_once():
         ("trump", "Choose the trumps, or no trumps."),
         ("points_1", "Enter the pile of team 2."),
     ]
+
+
+@pytest.mark.parametrize(
+    "pile",
+    ["२०", "൨൦", "๒๐", " 20\t", "\x1c20", "\ufeff20", "\u00a020", "-0", "020", "-1", "2\u0e50"],
+)
+def test_digits_and_spaces_read_alike(pile):
+    """The digits of the club's languages' keyboards and the spaces around a number read the
+    same on both sides: as 20, or refused alike."""
+    rules = core.DEFAULT_RULES
+    seats = ["1", "2", "3", "4"]
+    fields = {"declarer": "1", "bid": "30", "trump": "hearts", "points_0": pile, "points_1": "36"}
+    (phone,) = run_phone([{"wire": wire_for(rules, seats, [0, 1], 2), "fields": fields}])
+    server = python_answer(rules, seats, [0, 1], 2, fields)
+    assert phone["errors"] == server["errors"]
+    assert phone_entry(phone) == server["entry"]

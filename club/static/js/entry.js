@@ -23,7 +23,24 @@
     return seats;
   }
 
-  function whole(text) { return WHOLE.test(text) ? Number(text) : null; }
+  // The digits a phone's keyboard may type besides 0-9 (Devanagari, Malayalam, Thai), read
+  // as entry.py reads them; and the whitespace both sides strip.
+  var DIGITS = [0x966, 0xd66, 0xe50];
+  function asciiDigits(text) {
+    return text.replace(/[\u0966-\u096f\u0d66-\u0d6f\u0e50-\u0e59]/g, function (digit) {
+      var code = digit.charCodeAt(0);
+      for (var i = 0; i < DIGITS.length; i += 1) {
+        if (code >= DIGITS[i] && code <= DIGITS[i] + 9) return String(code - DIGITS[i]);
+      }
+      return digit;
+    });
+  }
+  function strip(text) { return text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, ""); }
+
+  function whole(text) {
+    text = asciiDigits(text);
+    return WHOLE.test(text) ? Number(text) : null;
+  }
 
   // An entry of the deal form (get(name) gives a field's text): {entry} when every check
   // passes, else {errors: [{code, field, params}]}, in the order read_entry finds them.
@@ -32,7 +49,7 @@
     var errors = [];
     function text(name) {
       var value = get(name);
-      return typeof value === "string" ? value.trim() : "";
+      return typeof value === "string" ? strip(value) : "";
     }
     function refuse(code, field, params) { errors.push({code: code, field: field, params: params || {}}); }
 
@@ -186,8 +203,9 @@
     if (declarer.value === "pass") {
       var phone = json("phone-rules");
       if (!phone) return null;
-      var seat = root.clubRules.nextSeat(phone.rules, phone.state, phone.state.dealer);
-      return seatOrder(phone.state.team_count, phone.rules.team_size)[seat][0];
+      var state = root.clubPhoneState || phone.state;
+      var seat = root.clubRules.nextSeat(phone.rules, state, state.dealer);
+      return seatOrder(state.team_count, phone.rules.team_size)[seat][0];
     }
     return declarer.dataset.team === undefined ? null : Number(declarer.dataset.team);
   }
@@ -202,7 +220,7 @@
     var typed = all.filter(function (input) { return input.dataset.typed; });
     var sum = 0, readable = true;
     typed.forEach(function (input) {
-      var pile = whole(input.value.trim());
+      var pile = whole(strip(input.value));
       if (pile === null) readable = false; else sum += pile;
     });
     all.forEach(function (input) { if (input.dataset.filled && !input.dataset.typed) { input.value = ""; delete input.dataset.filled; } });
@@ -255,22 +273,23 @@
       if (box.dataset.server && !form.dataset.changed) return;
       var shown = all || (name ? form.dataset["touched_" + name] : allPilesTouched(form));
       var messages = shown ? byField[name] || [] : [];
-      box.replaceChildren();
-      messages.forEach(function (message) {
-        var line = document.createElement(name ? "p" : "p");
-        if (name) line.className = "error";
-        line.textContent = message;
-        box.appendChild(line);
-      });
+      if (box.textContent !== messages.join("")) {  // an alert said again only when it changes
+        box.replaceChildren();
+        messages.forEach(function (message) {
+          var line = document.createElement("p");
+          if (name) line.className = "error";
+          line.textContent = message;
+          box.appendChild(line);
+        });
+      }
       if (!name) box.hidden = !messages.length;
       var group = box.closest("fieldset.keys") || box.closest(".field");
       if (group) {
         group.classList.toggle("has-error", !!messages.length);
-        var target = group.matches("fieldset") ? group : group.querySelector("input");
-        if (target) {
+        [group].concat(Array.prototype.slice.call(group.querySelectorAll("input"))).forEach(function (target) {
           if (messages.length) target.setAttribute("aria-invalid", "true");
           else target.removeAttribute("aria-invalid");
-        }
+        });
       }
     });
   }
@@ -286,9 +305,12 @@
     var phone = json("phone-rules");
     if (!box) return;
     if (!phone || !root.clubRules || found.errors.length) { box.hidden = true; return; }
+    // After the deals kept on the phone, as offline.js counts them, when there are some.
+    var state = root.clubPhoneState || phone.state;
     try {
-      var deal = root.clubRules.dealFromFields(phone, function (name) { return value(form, name); });
-      var settled = root.clubRules.settle(phone.rules, phone.state, deal);
+      var deal = root.clubRules.dealFromFields({rules: phone.rules, state: state, seats: phone.seats},
+        function (name) { return value(form, name); });
+      var settled = root.clubRules.settle(phone.rules, state, deal);
     } catch (error) {
       box.hidden = true;
       return;
@@ -309,6 +331,10 @@
   function update(form) {
     var wire = json("phone-entry");
     if (!wire) return null;
+    form.querySelectorAll("label.key").forEach(function (key) {
+      var input = key.querySelector("input");
+      key.classList.toggle("chosen", !!input && input.checked);
+    });
     shape(form);
     total(form);
     var found = checkEntry(wire, function (name) { return value(form, name); });
@@ -327,6 +353,8 @@
       change.className = "link key-change";
       change.dataset.change = "";
       change.textContent = say("change");
+      var legend = group.querySelector("legend");
+      if (legend) change.setAttribute("aria-label", say("change") + ": " + legend.textContent.trim());
       group.querySelector(".key-grid, .key-row").appendChild(change);
     }
     change.hidden = !folded;
@@ -357,16 +385,23 @@
     });
     form.addEventListener("input", function () { form.dataset.changed = "1"; }, true);
     form.addEventListener("change", function () { form.dataset.changed = "1"; }, true);
+    // A tap folds its group and moves on; arrow keys move within a group and fold nothing
+    // (a group folded would hide the keys they move to).
+    var tapped = false;
+    form.addEventListener("pointerdown", function () { tapped = true; }, true);
+    form.addEventListener("keydown", function () { tapped = false; }, true);
     form.addEventListener("change", function (event) {
       var input = event.target;
       if (input.type === "radio") {
         form.dataset["touched_" + input.name] = "1";
         var group = input.closest("fieldset.keys");
         var kind = kindOf(form);
-        if (group && ["declarer", "bid", "trump"].indexOf(input.name) !== -1) fold(group, true);
+        var byTap = tapped;
+        tapped = false;
+        if (byTap && group && ["declarer", "bid", "trump"].indexOf(input.name) !== -1) fold(group, true);
         update(form);
         // Next: the piles once the contract is known (trumps chosen, or all passed).
-        if (input.name === "trump" || (input.name === "declarer" && kind === "pass")) focusPile(form, wire);
+        if (byTap && (input.name === "trump" || (input.name === "declarer" && kind === "pass"))) focusPile(form, wire);
       }
     });
     form.addEventListener("click", function (event) {
@@ -389,7 +424,7 @@
       form.dataset["touched_" + input.name] = "1";
       fillLast(form);
       update(form);
-      if (complete(input.value.trim())) {
+      if (complete(asciiDigits(strip(input.value)))) {
         var next = piles(form).filter(function (other) { return !other.dataset.typed && !other.dataset.filled && !other.disabled; })[0];
         if (next) next.focus();
       }
@@ -429,24 +464,27 @@
     update(form);
   }
   api.reset = reset;
+  api.refresh = function () { document.querySelectorAll("form.deal-form").forEach(update); };
 
   // An entry put back in the form (a deal kept on the phone that the club refused): its
   // fields as they were sent; a thani of older pages ("thani:<id>") on the bid pad.
   api.fill = function (form, fields) {
     reset(form);
+    var oldThani = fields.some(function (pair) { return pair[0] === "declarer" && pair[1].indexOf("thani:") === 0; });
     fields.forEach(function (pair) {
       var name = pair[0], given = pair[1];
       if (name === "csrfmiddlewaretoken" || name === "idempotency_key" || name === "number") return;
-      if (name === "declarer" && given.indexOf("thani:") === 0) {
-        given = given.slice(6);
-        var thani = form.querySelector("input[name=bid][value=thani]");
-        if (thani) thani.checked = true;
-      }
+      if (oldThani && name === "declarer") given = given.slice(6);
+      if (oldThani && name === "bid") given = "thani";
       form.querySelectorAll("[name='" + name + "']").forEach(function (input) {
         if (input.type === "radio" || input.type === "checkbox") input.checked = input.value === given;
         else input.value = given;
       });
     });
+    if (oldThani && !fields.some(function (pair) { return pair[0] === "bid"; })) {
+      var thani = form.querySelector("input[name=bid][value=thani]");
+      if (thani) thani.checked = true;
+    }
     adopt(form);
     update(form);
   };

@@ -170,6 +170,10 @@
     if (!mine.length) {
       if (list) list.remove();
       dealerLine(null);
+      if (window.clubPhoneState) {
+        window.clubPhoneState = null;
+        if (window.clubEntry && window.clubEntry.refresh) window.clubEntry.refresh();
+      }
       return;
     }
     if (!list) {
@@ -210,6 +214,9 @@
     });
     list.appendChild(items);
     dealerLine(worked);
+    // The deal being entered is previewed from where the deals kept here leave the game.
+    window.clubPhoneState = worked.after && !worked.ended ? worked.after : null;
+    if (window.clubEntry && window.clubEntry.refresh) window.clubEntry.refresh();
   }
 
   // Who deals next, in the card above the form: after the deals kept here, as the phone
@@ -247,8 +254,7 @@
     var key = form.querySelector("[name=idempotency_key]");
     if (key) key.value = uuid();
     window.clubQueue.remove(entry.id).then(function () { return refresh(); }).then(function () {
-      form.dispatchEvent(new Event("change", {bubbles: true}));
-      var first = form.querySelector("select, input:not([type=hidden])");
+      var first = form.querySelector("input[name=declarer]:checked") || form.querySelector("input[name=declarer]");
       if (first) first.focus();
     });
   }
