@@ -4,6 +4,8 @@
     python3 dev.py start   # make .venv, install the locked dependencies, migrate,
                            # load the demo club, serve it at http://127.0.0.1:8000
     python3 dev.py test    # make .venv if needed and run the whole test suite
+    python3 dev.py start --venue [--port N] [--address A] [--organiser NAME]
+                           # serve the club's phones on the venue's Wi-Fi (club/venue.py)
 
 Extra arguments after ``test`` go to pytest. ``DATABASE_URL`` picks the
 database (SQLite in the project folder by default).
@@ -63,6 +65,16 @@ def manage(*args: str) -> None:
 
 
 def start(argv: list[str]) -> None:
+    if argv[:1] == ["--venue"]:  # the club night at the venue: club/venue.py
+        ensure_venv()
+        say("Starting the venue server for the club's phones")
+        try:
+            run(PYTHON, "-m", "club", "venue", *argv[1:])
+        except subprocess.CalledProcessError as error:
+            sys.exit(error.returncode)
+        except KeyboardInterrupt:
+            pass
+        return
     ensure_venv()
     say("Bringing the database up to date")
     manage("migrate", "--no-input", "-v", "0")

@@ -312,7 +312,10 @@ STORAGES = {
     },
 }
 
-if not DEBUG:
+# The venue's laptop (club/venue.py) serves phones on the club's Wi-Fi over plain HTTP:
+# no certificate there, so no redirect to HTTPS and cookies not marked secure.
+VENUE = env_flag("DJANGO_VENUE", False)
+if not DEBUG and not VENUE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_flag("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True

@@ -1,0 +1,220 @@
+"""The venue command: the laptop serves the club's phones on the Wi-Fi, with waitress.
+
+Each test starts ``python -m club venue`` as the README says, with a data folder of its
+own (its own SQLite database and secret key), and looks at what an organiser sees. The
+last one makes a phone on the club's Wi-Fi: a network namespace with its own address,
+joined to this machine by a veth pair, from which the site is opened and an organiser
+logs in, over the venue's plain HTTP, from the production server with DEBUG off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "venue-Organiser-7421"  # noqa: S105 (a test's own)
+
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("DATABASE_URL")),
+    reason="the venue keeps the club's SQLite file of its own: once, in the SQLite half",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def venue_env(folder: Path, **extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    env.update(DJANGO_DATA_DIR=str(folder), **extra)
+    return env
+
+
+def run_venue(folder: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "club", "venue", *args],
+        cwd=ROOT,
+        env=venue_env(folder, **extra),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def organisers(folder: Path) -> list[str]:
+    database = folder / "club.sqlite3"
+    if not database.exists():
+        return []
+    with sqlite3.connect(database) as connection:
+        return [row[0] for row in connection.execute("SELECT username FROM auth_user")]
+
+
+def test_an_address_that_is_not_the_laptops_is_refused_with_its_own_named(tmp_path):
+    answer = run_venue(tmp_path, "--address", "203.0.113.7", "--port", str(free_port()))
+    assert answer.returncode == 2
+    assert "203.0.113.7 is not an address of this laptop" in answer.stderr
+    assert "This laptop's addresses:" in answer.stderr
+    assert not (tmp_path / "club.sqlite3").exists()
+
+
+def test_a_port_taken_is_said_with_what_to_do(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))  # noqa: S104
+        taken.listen()
+        port = taken.getsockname()[1]
+        answer = run_venue(tmp_path, "--address", "127.0.0.1", "--port", str(port))
+    assert answer.returncode == 2
+    assert f"Port {port} is taken" in answer.stderr
+    assert f"--port {port + 1}" in answer.stderr
+
+
+@pytest.mark.parametrize(
+    ("password", "words"),
+    [
+        ("", "set DJANGO_ORGANISER_PASSWORD"),
+        ("12345678", "That password is too weak"),
+    ],
+)
+def test_no_organiser_is_made_without_a_good_password(tmp_path, password, words):
+    answer = run_venue(
+        tmp_path,
+        "--address",
+        "127.0.0.1",
+        "--port",
+        str(free_port()),
+        "--organiser",
+        "olive",
+        DJANGO_ORGANISER_PASSWORD=password,
+    )
+    assert answer.returncode == 2
+    assert words in answer.stderr
+    assert organisers(tmp_path) == []  # and no demo organiser either
+
+
+def test_with_nobody_to_ask_the_first_organiser_is_asked_for(tmp_path):
+    answer = run_venue(tmp_path, "--address", "127.0.0.1", "--port", str(free_port()))
+    assert answer.returncode == 2
+    assert "start in a terminal to be asked for one" in answer.stderr
+    assert organisers(tmp_path) == []
+
+
+# --- A phone on the club's Wi-Fi -----------------------------------------------------------
+
+NS = f"club-phone-{os.getpid()}"
+HOST, PHONE = "10.56.56.1", "10.56.56.2"
+VETH = (f"vc{os.getpid() % 100000}h", f"vc{os.getpid() % 100000}p")
+
+# What the phone does, run inside its namespace: open the site, log in as the organiser,
+# open an organiser's page, and a page that does not exist.
+PHONE_SCRIPT = r"""
+import http.cookiejar, json, re, sys, urllib.error, urllib.parse, urllib.request
+base, user, password = sys.argv[1:4]
+jar = http.cookiejar.CookieJar()
+opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+out = {}
+home = opener.open(base + "/", timeout=10)
+out["home"] = [home.status, home.headers.get("Server", "")]
+login = opener.open(base + "/accounts/login/", timeout=10).read().decode()
+token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+data = urllib.parse.urlencode(
+    {"csrfmiddlewaretoken": token, "username": user, "password": password}
+).encode()
+request = urllib.request.Request(base + "/accounts/login/", data=data)
+request.add_header("Referer", base + "/accounts/login/")
+answer = opener.open(request, timeout=10)
+out["logged_in"] = [answer.status, answer.geturl()]
+page = opener.open(base + "/games/new/", timeout=10)
+out["new_game"] = [page.status, "Start the game" in page.read().decode()]
+try:
+    opener.open(base + "/no-such-page/", timeout=10)
+except urllib.error.HTTPError as error:
+    body = error.read().decode()
+    out["missing"] = [error.code, "Traceback" in body or "DEBUG = True" in body]
+print(json.dumps(out))
+"""
+
+
+def sh(*command: str) -> None:
+    subprocess.run(command, check=True, capture_output=True)
+
+
+@pytest.fixture
+def phone_on_the_wifi():
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.skip("a network namespace needs root and iproute2 (CI runs as root)")
+    sh("ip", "netns", "add", NS)
+    try:
+        sh("ip", "link", "add", VETH[0], "type", "veth", "peer", "name", VETH[1])
+        sh("ip", "link", "set", VETH[1], "netns", NS)
+        sh("ip", "addr", "add", f"{HOST}/24", "dev", VETH[0])
+        sh("ip", "link", "set", VETH[0], "up")
+        sh("ip", "netns", "exec", NS, "ip", "addr", "add", f"{PHONE}/24", "dev", VETH[1])
+        sh("ip", "netns", "exec", NS, "ip", "link", "set", VETH[1], "up")
+        sh("ip", "netns", "exec", NS, "ip", "link", "set", "lo", "up")
+        yield NS
+    finally:
+        subprocess.run(["ip", "link", "del", VETH[0]], capture_output=True)
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+
+
+def test_a_phone_on_the_clubs_wifi_opens_the_site_and_the_organiser_logs_in(
+    tmp_path, phone_on_the_wifi
+):
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "club", "venue", "--address", HOST, "--port", str(port)]
+        + ["--organiser", "olive"],
+        cwd=ROOT,
+        env=venue_env(tmp_path, DJANGO_ORGANISER_PASSWORD=PASSWORD),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    printed = []
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            line = server.stdout.readline()
+            if not line and server.poll() is not None:
+                break
+            printed.append(line)
+            if "Stop with Ctrl+C" in line:
+                break
+        terminal = "".join(printed)
+        url = f"http://{HOST}:{port}"
+        assert f"    {url}" in terminal, terminal
+        assert "Organiser olive created." in terminal
+        time.sleep(0.5)  # waitress binds right after the banner
+        phone = subprocess.run(
+            ["ip", "netns", "exec", phone_on_the_wifi, sys.executable, "-c", PHONE_SCRIPT]
+            + [url, "olive", PASSWORD],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert phone.returncode == 0, phone.stderr
+        seen = json.loads(phone.stdout)
+        assert seen["home"] == [200, "56 club"]  # waitress, the production server
+        assert seen["logged_in"] == [200, f"{url}/"]  # over plain HTTP: no redirect to https
+        assert seen["new_game"] == [200, True]
+        assert seen["missing"] == [404, False]  # DEBUG off
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    # The secret key was made once, beside the database, for its owner only.
+    key = tmp_path / "venue-secret-key"
+    assert key.exists() and oct(key.stat().st_mode & 0o777) == "0o600"
+    assert organisers(tmp_path) == ["olive"]  # and no demo organiser
