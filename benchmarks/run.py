@@ -250,6 +250,7 @@ def run_all(
             "GET sheets, organiser (codes)",
             lambda: org.get(f"/tournaments/{t.pk}/sittings/{sitting.number}/sheets/"),
         )
+        run("connect phones", "GET /connect/, organiser", lambda: org.get("/connect/"))
         run(
             "projector",
             "GET projector, public",

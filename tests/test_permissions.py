@@ -46,6 +46,7 @@ RULES = {
     "games:end": (ORGANISER, ["post"], "game"),
     "games:waiting_confirm": (ORGANISER, ["post"], "deal"),
     "games:waiting_reject": (ORGANISER, ["post"], "deal"),
+    "games:connect": (ORGANISER, ["get"], None),
     "games:links": (ORGANISER, ["get", "post"], "game"),
     "games:links_print": (ORGANISER, ["get"], "game"),
     "games:link_revoke": (ORGANISER, ["post"], "link"),

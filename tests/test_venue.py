@@ -218,3 +218,37 @@ def test_a_phone_on_the_clubs_wifi_opens_the_site_and_the_organiser_logs_in(
     key = tmp_path / "venue-secret-key"
     assert key.exists() and oct(key.stat().st_mode & 0o777) == "0o600"
     assert organisers(tmp_path) == ["olive"]  # and no demo organiser
+
+
+# --- Connect phones ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_connect_phones_shows_the_venue_address_as_a_code_and_the_games_in_play(
+    organiser_client, settings, django_assert_max_num_queries
+):
+    from django.urls import reverse
+
+    from tests.factories import start_game
+
+    settings.PUBLIC_URL = "http://192.168.1.10:8000"
+    playing = start_game(2, label="Table 1")
+    with django_assert_max_num_queries(6):  # the same however many games the club has played
+        page = organiser_client.get(reverse("games:connect"))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert '<a href="http://192.168.1.10:8000/">http://192.168.1.10:8000/</a>' in text
+    assert "<svg" in text and "<title>http://192.168.1.10:8000/</title>" in text
+    assert f'href="/games/{playing.pk}/links/"' in text
+    assert "this computer only" not in text
+
+
+@pytest.mark.django_db
+def test_connect_phones_on_the_laptops_own_address_says_phones_cannot_reach_it(
+    organiser_client, settings
+):
+    from django.urls import reverse
+
+    settings.PUBLIC_URL = ""
+    page = organiser_client.get(reverse("games:connect"), HTTP_HOST="127.0.0.1:8000")
+    assert "this computer only" in page.content.decode()

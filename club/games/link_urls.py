@@ -8,6 +8,7 @@ from django.urls import path
 from club.games import link_views as views
 
 urlpatterns = [
+    path("connect/", views.connect_phones, name="connect"),
     path("games/<int:pk>/links/", views.game_links, name="links"),
     path("games/<int:pk>/links/print/", views.links_print, name="links_print"),
     path("games/<int:pk>/links/<int:link_pk>/revoke/", views.link_revoke, name="link_revoke"),

@@ -63,6 +63,27 @@ def _link_rows(request: HttpRequest, game: Game) -> list[dict]:
     return link_rows(request, [game])[game.pk]
 
 
+# The games a venue has in play at once: more than a federation's busiest night has tables.
+CONNECT_GAMES_SHOWN = 60
+
+
+@organiser_required
+@require_GET
+def connect_phones(request: HttpRequest) -> HttpResponse:
+    """The address the club's phones open, as a large QR code to show or print, and the
+    games in play with their scorer links, whose QR codes are built on the same address."""
+    playing = Game.objects.filter(status=Game.Status.IN_PROGRESS).order_by("-created_at", "-pk")
+    return render(
+        request,
+        "games/connect.html",
+        {
+            "address": public_url(request, "/"),
+            "games": list(playing.only("pk", "label")[:CONNECT_GAMES_SHOWN]),
+            "unreachable": phones_cannot_reach(request),
+        },
+    )
+
+
 @never_cache  # the page shows the links' secrets: no copy in any cache
 @organiser_required
 @require_http_methods(["GET", "POST"])
