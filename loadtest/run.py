@@ -65,6 +65,8 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from club.venue import THREADS  # plain Python at import: the venue's server's threads
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 SQLITE_PATH = Path("/tmp/fiftysix-load.sqlite3")
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/fiftysix_load"
@@ -156,8 +158,6 @@ def timed(samples: list[Sample], kind: str, call) -> Answer | None:
 
 INPUT = re.compile(r"<input\b[^>]*>", re.I)
 ATTR = re.compile(r'([\w-]+)="([^"]*)"')
-OPTION = re.compile(r'<option value="([^"]*)"')
-SELECT_DECLARER = re.compile(r'<select name="declarer"[^>]*>(.*?)</select>', re.S)
 DEAL_FORM = re.compile(r'<form[^>]*class="deal-form"[^>]*>(.*?)</form>', re.S)
 
 
@@ -182,8 +182,12 @@ class DealForm:
         if match is None:
             return None
         fields = inputs(match.group(1))
-        select = SELECT_DECLARER.search(match.group(1))
-        declarers = OPTION.findall(select.group(1)) if select else []
+        # The declarer keys: a radio button a player (or "pass", all passed).
+        declarers = [
+            html.unescape(attrs.get("value", ""))
+            for attrs in (dict(ATTR.findall(tag)) for tag in INPUT.findall(match.group(1)))
+            if attrs.get("name") == "declarer"
+        ]
         return cls(
             hidden={k: fields[k] for k in ("csrfmiddlewaretoken", "idempotency_key", "number")},
             declarers=[d for d in declarers if d],
@@ -456,25 +460,23 @@ def build_world(scorers: int, seed: int) -> World:
 
 
 def start_gunicorn(
-    port: int, workers: int, log: Path, env: dict[str, str] | None = None
+    port: int,
+    workers: int,
+    log: Path,
+    env: dict[str, str] | None = None,
+    server_name: str = "gunicorn",
 ) -> subprocess.Popen:
     """gunicorn on 127.0.0.1:``port``, answering /health/; ``env``: its environment
-    (this process's when None)."""
+    (this process's when None). ``server_name`` "waitress": the venue's server instead, one
+    process of club.venue.THREADS threads, as ``dev.py start --venue`` runs it."""
+    if server_name == "waitress":
+        command = ["waitress", f"--listen={HOST}:{port}", f"--threads={THREADS}"]
+        command += ["--backlog=2048", "club.wsgi:application"]
+    else:
+        command = ["gunicorn", "club.wsgi", "--workers", str(workers), "--bind", f"{HOST}:{port}"]
+        command += ["--backlog", "2048", "--timeout", "120"]
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "club.wsgi",
-            "--workers",
-            str(workers),
-            "--bind",
-            f"{HOST}:{port}",
-            "--backlog",
-            "2048",
-            "--timeout",
-            "120",
-        ],
+        [sys.executable, "-m", *command],
         cwd=BASE_DIR,
         env=env,
         stdout=log.open("w"),
@@ -612,7 +614,13 @@ def report(args, run: Run, elapsed: float, faults: list[str], log_faults: list[s
         f"- Machine: {machine()}; load average before the run {load[0]:.2f}, {load[1]:.2f}, "
         f"{load[2]:.2f}. gunicorn, the database and this load generator share these cores: "
         f"the generator used {run.generator_cpu:.2f} of a core on average.",
-        f"- gunicorn: `club.wsgi`, {args.workers} sync workers, DJANGO_DEBUG=0, 127.0.0.1 only.",
+        (
+            f"- waitress (the venue's server): `club.wsgi`, one process of {THREADS} threads, "
+            "DJANGO_DEBUG=0, 127.0.0.1 only."
+            if args.server == "waitress"
+            else f"- gunicorn: `club.wsgi`, {args.workers} sync workers, DJANGO_DEBUG=0, "
+            "127.0.0.1 only."
+        ),
         f"- Clients: {args.readers} readers and {args.scorers} scorers (one game each), each "
         + (
             f"waiting {args.pause:g} s between its requests"
@@ -670,6 +678,8 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=50)
     parser.add_argument("--scorers", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
+    # The venue's laptop serves with waitress (club/venue.py): its figures beside gunicorn's.
+    parser.add_argument("--server", choices=["gunicorn", "waitress"], default="gunicorn")
     parser.add_argument("--seed", type=int, default=56)
     parser.add_argument(
         "--pause", type=float, default=0, help="seconds between one client's requests"
@@ -690,7 +700,7 @@ def main() -> None:
 
     port = free_port()
     log = Path(f"/tmp/fiftysix-load-gunicorn-{args.database}.log")
-    server = start_gunicorn(port, args.workers, log)
+    server = start_gunicorn(port, args.workers, log, server_name=args.server)
     try:
         load = os.getloadavg()
         print(
@@ -705,7 +715,8 @@ def main() -> None:
     faults = check_database(world, run.scorers)
     text = report(args, run, elapsed, faults, log_faults(log), load)
     args.out.mkdir(exist_ok=True)
-    name = f"load-{args.database}{'-paced' if args.pause else ''}.md"
+    server_part = "" if args.server == "gunicorn" else f"-{args.server}"
+    name = f"load-{args.database}{'-paced' if args.pause else ''}{server_part}.md"
     (args.out / name).write_text(text)
     print(text)
     print(f"Written to {args.out / name}")

@@ -380,6 +380,17 @@
     var wire = json("phone-entry");
     form.querySelectorAll("[data-no-script-note]").forEach(function (note) { note.hidden = true; });
     adopt(form);
+    // The entry's own mistakes (the piles' total) go at the top of the form: a box for them,
+    // where the server sent none.
+    if (!form.querySelector("[data-errors-for='']")) {
+      var box = document.createElement("div");
+      box.className = "errors";
+      box.setAttribute("role", "alert");
+      box.dataset.errorsFor = "";
+      box.hidden = true;
+      var number = form.querySelector("input[name=number]");
+      form.insertBefore(box, number || form.firstChild);
+    }
     form.querySelectorAll("[data-errors-for]").forEach(function (box) {
       if (box.textContent.trim()) box.dataset.server = "1";
     });
