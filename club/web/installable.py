@@ -33,6 +33,7 @@ STATIC_FILES = (
     "css/club.css",
     "css/fonts.css",
     "js/club.js",
+    "js/entry.js",
     "js/live.js",
     "js/offline.js",
     "js/queue.js",

@@ -9,6 +9,7 @@ tested in tests/browser/test_offline.py; these check the server's half on every 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib import admin
@@ -19,6 +20,7 @@ from django.urls import reverse
 
 from club.games.models import ScorerLink
 from club.games.templatetags.qr import _drawn
+from club.web.installable import STATIC_FILES
 from tests import test_permissions
 from tests.test_permissions import ORGANISER, PUBLIC, RULES, SCORER, SIGNED_IN, kwargs_for
 
@@ -199,3 +201,13 @@ def test_logging_out_clears_the_browsers_copies_and_says_so(world, clients):
     assert re.search(r"You are logged out", response.content.decode())
     # Logged out for real: an organiser's page asks for a login again.
     assert organiser.get(reverse("games:new")).status_code == 302
+
+
+def test_every_file_a_page_loads_is_kept_for_a_page_drawn_with_no_network():
+    """A page drawn from the phone's copy loads what base.html names: each of those files
+    must be among the ones the worker keeps (the deal entry's script was once missing, and
+    a scorer's page reopened offline had no checks, no queue words and no reset)."""
+    base = Path(__file__).resolve().parents[2] / "club" / "templates" / "base.html"
+    loaded = set(re.findall(r"{% static '([^']+)' %}", base.read_text()))
+    assert len(loaded) >= 10
+    assert sorted(loaded - set(STATIC_FILES)) == []
