@@ -316,12 +316,10 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
         held = held_deal(game, posted_deal_number(request))
         if held is not None:  # refused only because the game moved on meanwhile
             context_extra["already_recorded"], form = held, None
+    if "already_recorded" in context_extra:
+        return _already_recorded(request, link, game, context_extra["already_recorded"])
     context = _scorer_context(link, game, form)
     context.update(context_extra)
-    if "already_recorded" in context_extra:
-        context["typed"] = typed_entry(
-            context["seating"], request.POST, context_extra["already_recorded"]
-        )
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
     response = render(request, template, context)
     return deal_sent(response, sent) if sent is not None else response

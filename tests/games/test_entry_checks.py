@@ -17,8 +17,6 @@ import html
 import json
 import random
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -29,12 +27,7 @@ from club.games.services import TeamEntry, create_game, load_seating
 from club.scoring import rules as core
 from club.scoring.rules import Preset, Rules, Thani
 from tests.factories import start_game
-from tests.scoring.test_phone_rules import run_node
-
-ROOT = Path(__file__).resolve().parents[2]
-ENTRY_JS = ROOT / "club" / "static" / "js" / "entry.js"
-RUNNER = ROOT / "tests" / "scoring" / "run_phone_entry.js"
-NODE = shutil.which("node")
+from tests.scoring.node import NODE, run_entry_checks
 
 THANI_RULES = Rules(thani=Thani(6, 8))
 
@@ -163,7 +156,7 @@ def server_errors(page: str) -> dict[str, list[str]]:
 def phone_errors(wire: dict, fields: dict, places: set[str]) -> dict[str, list[str]]:
     """The phone's mistakes by field, as entry.js shows them: a field the page has no place
     for is said of the entry as a whole."""
-    (answer,) = run_node(RUNNER, ENTRY_JS, [{"wire": wire, "fields": fields}])
+    (answer,) = run_entry_checks([{"wire": wire, "fields": fields}])
     shown: dict[str, list[str]] = {}
     for error in answer["errors"]:
         field = error["field"] or ""

@@ -14,10 +14,7 @@ pages themselves.
 
 from __future__ import annotations
 
-import os
-import shutil
 from dataclasses import asdict
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,23 +24,12 @@ from club.scoring import entry
 from club.scoring import rules as core
 from club.scoring.rules import Deal, GameOver, RulesError
 from club.scoring.wire import rules_to_wire
-from tests.scoring.test_phone_rules import run_node
+from tests.scoring.node import needs_node, run_entry_checks
 from tests.scoring.test_rules_forms_of_play import forms_of_play
 
-ROOT = Path(__file__).resolve().parents[2]
-ENTRY_JS = ROOT / "club" / "static" / "js" / "entry.js"
-RUNNER = Path(__file__).with_name("run_phone_entry.js")
-NODE = shutil.which("node")
-
-if NODE is None and os.environ.get("REQUIRE_BROWSER") == "1":
-    pytest.fail("REQUIRE_BROWSER=1 but Node.js is missing: the phone's checks are not tested")
-pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+pytestmark = needs_node("the phone's checks are not tested")
 
 TEAM_NAMES = ["Anu & Biju", "Chitra & Dev", "50% Club", "Esha & Farid"]
-
-
-def run_phone(cases: list[dict]) -> list[dict]:
-    return run_node(RUNNER, ENTRY_JS, cases)
 
 
 def wire_for(rules: core.Rules, seats: list[str], in_play: list[int], teams: int) -> dict:
@@ -148,7 +134,7 @@ def test_the_phone_checks_every_entry_as_the_server_does_in_the_same_words(batch
         {"wire": wire_for(rules, seats, in_play, teams), "fields": fields}
         for teams, rules, seats, in_play, fields in batch
     ]
-    phone = run_phone(cases)
+    phone = run_entry_checks(cases)
     for (teams, rules, seats, in_play, fields), answer in zip(batch, phone, strict=True):
         server = python_answer(rules, seats, in_play, teams, fields)
         assert answer["errors"] == server["errors"], fields
@@ -212,7 +198,7 @@ def test_digits_and_spaces_read_alike(pile):
     rules = core.DEFAULT_RULES
     seats = ["1", "2", "3", "4"]
     fields = {"declarer": "1", "bid": "30", "trump": "hearts", "points_0": pile, "points_1": "36"}
-    (phone,) = run_phone([{"wire": wire_for(rules, seats, [0, 1], 2), "fields": fields}])
+    (phone,) = run_entry_checks([{"wire": wire_for(rules, seats, [0, 1], 2), "fields": fields}])
     server = python_answer(rules, seats, [0, 1], 2, fields)
     assert phone["errors"] == server["errors"]
     assert phone_entry(phone) == server["entry"]

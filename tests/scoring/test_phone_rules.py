@@ -15,10 +15,6 @@ ids, "pass", "thani:<id>"), as a deal kept offline does.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,33 +26,14 @@ from club.games.forms import ALL_PASS, NO, THANI, YES
 from club.scoring import rules as core
 from club.scoring.rules import Deal, Preset, RulesError, Scoring, preset_rules, settle
 from club.scoring.wire import rules_to_wire, state_to_wire
+from tests.scoring.node import RULES_JS, needs_node, run_node
 from tests.scoring.test_rules_forms_of_play import TABLES, any_deal, forms_of_play
 from tests.scoring.test_rules_properties import finishing_deal
 
-ROOT = Path(__file__).resolve().parents[2]
-RULES_JS = ROOT / "club" / "static" / "js" / "rules.js"
 RUNNER = Path(__file__).with_name("run_phone_rules.js")
-NODE = shutil.which("node")
-
-if NODE is None and os.environ.get("REQUIRE_BROWSER") == "1":
-    pytest.fail("REQUIRE_BROWSER=1 but Node.js is missing: the phone's rules are not tested")
-pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+pytestmark = needs_node("the phone's rules are not tested")
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def run_node(runner: Path, script: Path, payload: list) -> list:
-    """``runner`` in Node over ``script`` (a file of the phone's), ``payload`` on its stdin
-    as JSON; its answer read from stdout."""
-    answer = subprocess.run(
-        [NODE, str(runner), str(script)],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return json.loads(answer.stdout)
 
 
 def run_phone(games: list[dict]) -> list[list[dict]]:

@@ -11,17 +11,14 @@
 (function (root) {
   "use strict";
   var TOTAL_POINTS = 56;
-  var TRUMPS = ["clubs", "diamonds", "hearts", "spades", "no-trumps"];
-  var DOUBLINGS = ["none", "double", "redouble"];
   var WHOLE = /^-?\d{1,9}$/;
 
-  function seatOrder(teamCount, teamSize) {
-    var seats = [];
-    for (var partner = 0; partner < teamSize; partner += 1) {
-      for (var team = 0; team < teamCount; team += 1) seats.push([team, partner]);
-    }
-    return seats;
-  }
+  // Who sits where, and the trumps and doublings there are: rules.js's, loaded before this
+  // file on the page, required in Node.
+  var rulesJs = typeof module === "object" && module.exports ? require("./rules.js") : root.clubRules;
+  var seatOrder = rulesJs.seatOrder;
+  var TRUMPS = rulesJs.trumps;
+  var DOUBLINGS = rulesJs.doublings;
 
   // The digits a phone's keyboard may type besides 0-9 (Devanagari, Malayalam, Thai), read
   // as entry.py reads them; and the whitespace both sides strip.
@@ -147,13 +144,30 @@
 
   // --- On the page ---------------------------------------------------------------------
 
-  var pageWords = {};
+  // The page's words for ``name`` (the JSON _offline_words.html writes, read once), each
+  // {placeholder} filled once (a team named "{tables}" stays as it is named).
+  var pageWords = null;
   function say(name, values) {
+    if (pageWords === null) pageWords = json("offline-words") || {};
     values = values || {};
     return (pageWords[name] || name).replace(/\{(\w+)\}/g, function (whole, key) {
       return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
     });
   }
+
+  // What a settlement moved or scored: "made · Lions: +4 → 16 · Tigers: -4 → 8".
+  function outcome(settlement, rules, teams) {
+    var points = rules.scoring === "points";
+    var change = points ? settlement.scored : settlement.transfers;
+    var after = points ? settlement.score_after : settlement.tables_after;
+    var parts = [settlement.made ? say("made") : say("failed")];
+    teams.forEach(function (name, team) {
+      if (change[team]) parts.push(name + ": " + (change[team] > 0 ? "+" : "") + change[team] + " → " + after[team]);
+    });
+    return parts.join(" · ");
+  }
+  api.say = say;
+  api.outcome = outcome;
 
   function json(id) {
     var source = document.getElementById(id);
@@ -315,14 +329,7 @@
       box.hidden = true;
       return;
     }
-    var points = phone.rules.scoring === "points";
-    var change = points ? settled.settlement.scored : settled.settlement.transfers;
-    var after = points ? settled.settlement.score_after : settled.settlement.tables_after;
-    var parts = [settled.settlement.made ? say("made") : say("failed")];
-    phone.teams.forEach(function (name, team) {
-      if (change[team]) parts.push(name + ": " + (change[team] > 0 ? "+" : "") + change[team] + " → " + after[team]);
-    });
-    var text = say("preview", {outcome: parts.join(" · ")});
+    var text = say("preview", {outcome: outcome(settled.settlement, phone.rules, phone.teams)});
     if (settled.finished) text += " " + say("ends");
     box.textContent = text;
     box.hidden = false;
@@ -524,10 +531,6 @@
   });
 
   function start(scope) {
-    var source = document.getElementById("offline-words");
-    if (source) {
-      try { pageWords = JSON.parse(source.textContent); } catch (error) { pageWords = {}; }
-    }
     scope.querySelectorAll("form.deal-form").forEach(setUp);
   }
   document.addEventListener("DOMContentLoaded", function () { start(document); });

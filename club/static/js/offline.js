@@ -13,16 +13,9 @@
   var root = document.documentElement;
   var RETRY_MS = 10000;
   var sending = false;
-  var words = {};
 
-  // The page's words for ``name``, each {placeholder} filled once (a team named "{tables}"
-  // stays as it is named).
-  function say(name, values) {
-    values = values || {};
-    return (words[name] || name).replace(/\{(\w+)\}/g, function (whole, key) {
-      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
-    });
-  }
+  // The page's words (entry.js reads them).
+  function say(name, values) { return window.clubEntry.say(name, values); }
 
   function uuid() {
     if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
@@ -38,16 +31,13 @@
     return "";
   }
 
-  // The words the form shows for a value: its key's (the deal entry's keys), or an option's.
+  // The words the form shows for a value: its key's (the deal entry's keys), else the value.
   function optionText(form, name, value) {
     var key = form && Array.prototype.find.call(form.querySelectorAll("input[name=" + name + "]"),
       function (input) { return input.value === value; });
     var label = key && key.closest("label");
     var words = label && (label.querySelector(".key-name") || label);
-    if (words) return words.textContent.replace(/\s+/g, " ").trim();
-    var select = form && form.querySelector("select[name=" + name + "]");
-    var option = select && Array.prototype.find.call(select.options, function (o) { return o.value === value; });
-    return option ? option.textContent.trim() : value;
+    return words ? words.textContent.replace(/\s+/g, " ").trim() : value;
   }
 
   // What the entry says, in the form's own words where the form is on the page.
@@ -130,14 +120,7 @@
   // "The phone's count: made · Lions: +4 → 16 · Tigers: -4 → 8", and what else it brings.
   function countLines(settled, wire) {
     var deal = settled.settlement;
-    var points = wire.rules.scoring === "points";
-    var changes = points ? deal.scored : deal.transfers;
-    var totals = points ? deal.score_after : deal.tables_after;
-    var parts = [deal.made ? say("made") : say("failed")];
-    wire.teams.forEach(function (name, team) {
-      if (changes[team]) parts.push(name + ": " + (changes[team] > 0 ? "+" : "") + changes[team] + " → " + totals[team]);
-    });
-    var lines = [say("phone_count", {outcome: parts.join(" · ")})];
+    var lines = [say("phone_count", {outcome: window.clubEntry.outcome(deal, wire.rules, wire.teams)})];
     deal.kodi.forEach(function (team) {
       lines.push(say("kodi", {team: wire.teams[team], tables: wire.rules.tables_per_team}));
     });
@@ -442,10 +425,6 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    var source = document.getElementById("offline-words");
-    if (source) {
-      try { words = JSON.parse(source.textContent); } catch (error) { words = {}; }
-    }
     // The logged-out page: the worker drops the pages it kept (it does on the logout's own
     // answer too; this covers a logout it did not see).
     if (document.querySelector("[data-forget-pages]") && controlled()) {

@@ -326,7 +326,8 @@
   // The seat after `seat` whose team is still at the table: who bids first after a dealer.
   function nextSeat(rules, state, seat) { return new Game(rules, state).nextSeat(seat); }
 
-  var api = {settle: settle, dealFromFields: dealFromFields, nextSeat: nextSeat, seatOrder: seatOrder};
+  var api = {settle: settle, dealFromFields: dealFromFields, nextSeat: nextSeat, seatOrder: seatOrder,
+    trumps: TRUMPS, doublings: DOUBLINGS};
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.clubRules = api;
 })(typeof window !== "undefined" ? window : this);
