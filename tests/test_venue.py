@@ -11,47 +11,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import sqlite3
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PASSWORD = "venue-Organiser-7421"  # noqa: S105 (a test's own)
+from tests.venue import PASSWORD, free_port, run_venue, serving
+from tests.wifi import phone_on_the_wifi
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("DATABASE_URL")),
     reason="the venue keeps the club's SQLite file of its own: once, in the SQLite half",
 )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def venue_env(folder: Path, **extra: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
-    env.update(DJANGO_DATA_DIR=str(folder), **extra)
-    return env
-
-
-def run_venue(folder: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "club", "venue", *args],
-        cwd=ROOT,
-        env=venue_env(folder, **extra),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def organisers(folder: Path) -> list[str]:
@@ -113,10 +86,6 @@ def test_with_nobody_to_ask_the_first_organiser_is_asked_for(tmp_path):
 
 # --- A phone on the club's Wi-Fi -----------------------------------------------------------
 
-NS = f"club-phone-{os.getpid()}"
-HOST, PHONE = "10.56.56.1", "10.56.56.2"
-VETH = (f"vc{os.getpid() % 100000}h", f"vc{os.getpid() % 100000}p")
-
 # What the phone does, run inside its namespace: open the site, log in as the organiser,
 # open an organiser's page, and a page that does not exist.
 PHONE_SCRIPT = r"""
@@ -147,73 +116,28 @@ print(json.dumps(out))
 """
 
 
-def sh(*command: str) -> None:
-    subprocess.run(command, check=True, capture_output=True)
-
-
-@pytest.fixture
-def phone_on_the_wifi():
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.skip("a network namespace needs root and iproute2 (CI runs as root)")
-    sh("ip", "netns", "add", NS)
-    try:
-        sh("ip", "link", "add", VETH[0], "type", "veth", "peer", "name", VETH[1])
-        sh("ip", "link", "set", VETH[1], "netns", NS)
-        sh("ip", "addr", "add", f"{HOST}/24", "dev", VETH[0])
-        sh("ip", "link", "set", VETH[0], "up")
-        sh("ip", "netns", "exec", NS, "ip", "addr", "add", f"{PHONE}/24", "dev", VETH[1])
-        sh("ip", "netns", "exec", NS, "ip", "link", "set", VETH[1], "up")
-        sh("ip", "netns", "exec", NS, "ip", "link", "set", "lo", "up")
-        yield NS
-    finally:
-        subprocess.run(["ip", "link", "del", VETH[0]], capture_output=True)
-        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
-
-
-def test_a_phone_on_the_clubs_wifi_opens_the_site_and_the_organiser_logs_in(
-    tmp_path, phone_on_the_wifi
-):
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "club", "venue", "--address", HOST, "--port", str(port)]
-        + ["--organiser", "olive"],
-        cwd=ROOT,
-        env=venue_env(tmp_path, DJANGO_ORGANISER_PASSWORD=PASSWORD),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    printed = []
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            line = server.stdout.readline()
-            if not line and server.poll() is not None:
-                break
-            printed.append(line)
-            if "Stop with Ctrl+C" in line:
-                break
-        terminal = "".join(printed)
-        url = f"http://{HOST}:{port}"
-        assert f"    {url}" in terminal, terminal
-        assert "Organiser olive created." in terminal
-        time.sleep(0.5)  # waitress binds right after the banner
-        phone = subprocess.run(
-            ["ip", "netns", "exec", phone_on_the_wifi, sys.executable, "-c", PHONE_SCRIPT]
-            + [url, "olive", PASSWORD],
+def test_a_phone_on_the_clubs_wifi_opens_the_site_and_the_organiser_logs_in(tmp_path):
+    with phone_on_the_wifi() as phone, serving(tmp_path, phone.laptop) as venue:
+        url = venue.url
+        assert f"    {url}" in venue.terminal, venue.terminal
+        assert "Organiser olive created." in venue.terminal
+        answer = phone.run(
+            sys.executable,
+            "-c",
+            PHONE_SCRIPT,
+            url,
+            "olive",
+            PASSWORD,
             capture_output=True,
             text=True,
             timeout=60,
         )
-        assert phone.returncode == 0, phone.stderr
-        seen = json.loads(phone.stdout)
+        assert answer.returncode == 0, answer.stderr
+        seen = json.loads(answer.stdout)
         assert seen["home"] == [200, "56 club"]  # waitress, the production server
         assert seen["logged_in"] == [200, f"{url}/"]  # over plain HTTP: no redirect to https
         assert seen["new_game"] == [200, True]
         assert seen["missing"] == [404, False]  # DEBUG off
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
     # The secret key was made once, beside the database, for its owner only.
     key = tmp_path / "venue-secret-key"
     assert key.exists() and oct(key.stat().st_mode & 0o777) == "0o600"

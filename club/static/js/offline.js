@@ -1,5 +1,9 @@
 // The phone at the table without the network (club/web/installable.py, sw.js).
 // - Installs the service worker, which keeps the pages visited and the static files.
+// - A deal whose sending fails for want of a network is kept on the phone (queue.js): by
+//   the service worker where one runs; by the open page itself where none can (the
+//   venue's plain HTTP, where browsers run no service worker, or a first visit). Such a
+//   page cannot be opened again with no network, and says so under its deal form.
 // - A page drawn from the phone's copy (no network) says when it was kept, and its deal
 //   form gets a fresh one-time key and the next deal's number after those kept.
 // - Deals kept on the phone (queue.js) are listed above the deal form of their game,
@@ -12,6 +16,7 @@
   "use strict";
   var root = document.documentElement;
   var RETRY_MS = 10000;
+  var SEND_WAIT_MS = 15000;
   var sending = false;
 
   // The page's words (entry.js reads them).
@@ -288,7 +293,7 @@
       if (main) main.insertBefore(shown, main.firstChild);
     }
     var at = new Date(root.dataset.keptAt || "");
-    shown.textContent = isNaN(at) ? say("no_network") : say("kept_at", {
+    shown.textContent = isNaN(at) ? say(openOnly() ? "no_network_open" : "no_network") : say("kept_at", {
       time: at.toLocaleTimeString(root.lang || undefined, {hour: "2-digit", minute: "2-digit"})
     });
   }
@@ -336,7 +341,7 @@
   }
 
   function send() {
-    if (sending || !window.clubQueue || !controlled()) return Promise.resolve();
+    if (sending || !queueReady()) return Promise.resolve();
     sending = true;
     var sentAny = false;
     var refusedAny = false;
@@ -376,8 +381,62 @@
     return "serviceWorker" in navigator && !!navigator.serviceWorker.controller;
   }
 
+  // Deals are kept in IndexedDB, which every browser has, service worker or not.
+  function queueReady() {
+    return !!(window.indexedDB && window.clubQueue);
+  }
+
+  // No service worker can ever run here (plain HTTP off this computer): the page keeps the
+  // deals itself while it is open, and says that opening it again needs the network.
+  function openOnly() {
+    return !("serviceWorker" in navigator);
+  }
+
+  function dealPost(elt) {
+    return !!(elt && elt.matches && elt.matches("form.deal-form[action$='/deals/']"));
+  }
+
+  // Where no service worker answers for the page, a deal the network did not carry (no
+  // answer at all, or none within SEND_WAIT_MS) is kept here, with its one-time key: if
+  // it did reach the club, sending it again is answered from that key, never counted twice.
+  function keepHere(event) {
+    var form = event.detail.elt;
+    if (!dealPost(form) || controlled() || !queueReady()) return;
+    var sent = (event.detail.requestConfig && event.detail.requestConfig.formData) || new FormData(form);
+    var fields = [];
+    sent.forEach(function (value, name) { fields.push([name, String(value)]); });
+    if (!sent.get("idempotency_key")) fields.push(["idempotency_key", uuid()]);
+    var url = new URL(form.action, window.location.href).pathname;
+    window.clubQueue.add({
+      url: url,
+      page: url.replace(/deals\/$/, ""),
+      fields: fields,
+      number: Number(sent.get("number")) || 0,
+      queuedAt: Date.now(),
+      state: "waiting"
+    }).then(function () {
+      document.dispatchEvent(new CustomEvent("club-deal-kept"));
+    });
+  }
+  document.addEventListener("htmx:sendError", keepHere);
+  document.addEventListener("htmx:timeout", keepHere);
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (dealPost(event.detail.elt) && !controlled() && queueReady()) event.detail.timeout = SEND_WAIT_MS;
+  });
+
+  // Under the deal form of a page no service worker can keep: it works with no network
+  // while it stays open, not once closed.
+  function openOnlyHint() {
+    var form = dealForm();
+    if (!form || !openOnly() || document.getElementById("open-only")) return;
+    var hint = element("p", "hint open-only", say("open_only"));
+    hint.id = "open-only";
+    form.parentNode.insertBefore(hint, form.nextSibling);
+  }
+
   function refresh(kept) {
-    if (!window.clubQueue || !controlled()) return Promise.resolve();
+    openOnlyHint();
+    if (!queueReady()) return Promise.resolve();
     return window.clubQueue.all().then(function (entries) {
       freshForm(entries, kept);
       show(entries);
@@ -415,7 +474,7 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.hasAttribute || !form.hasAttribute("data-logout") || form.dataset.confirmed) return;
-    if (!window.clubQueue || !window.indexedDB || !controlled()) return;
+    if (!queueReady()) return;
     event.preventDefault();
     window.clubQueue.all().then(function (entries) {
       if (entries.length) return warnBeforeLogout(form, entries.length);
@@ -437,16 +496,13 @@
     window.addEventListener("online", function () { note(false); send(); });
     window.addEventListener("offline", function () { note(true); });
     start();
-    // A first visit: the worker takes the page over once it is installed.
-    if ("serviceWorker" in navigator) navigator.serviceWorker.addEventListener("controllerchange", start);
   });
 
-  // Deals are kept on the phone only by the service worker: a page it does not control
-  // (the first visit, or a browser that runs none) has none to show or send, and opens
-  // no database; it starts once the worker takes it over.
+  // Every page shows and sends the deals kept on this phone for it, whether the service
+  // worker or the page itself kept them.
   var started = false;
   function start() {
-    if (started || !window.indexedDB || !window.clubQueue || !controlled()) return;
+    if (started || !queueReady()) return;
     started = true;
     refresh().then(function (entries) {
       if (entries.length && navigator.onLine) send();
