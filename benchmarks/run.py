@@ -251,6 +251,7 @@ def run_all(
             lambda: org.get(f"/tournaments/{t.pk}/sittings/{sitting.number}/sheets/"),
         )
         run("connect phones", "GET /connect/, organiser", lambda: org.get("/connect/"))
+        run("publish results", "GET /import/, organiser", lambda: org.get("/import/"))
         run(
             "projector",
             "GET projector, public",

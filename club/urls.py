@@ -64,7 +64,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("tournaments/", include("club.tournaments.urls")),
-    path("tournaments/", include("club.archive.urls")),
+    path("", include("club.archive.urls")),
     path("", include("club.leaderboards.urls")),
     path("", include("club.games.urls")),
 ]

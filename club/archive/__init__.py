@@ -72,6 +72,7 @@ _HOMES = {
     "stream_json": "export",
     "stream_tournament_csv": "tournament_export",
     "stream_tournament_json": "tournament_export",
+    "summary_lines": "load",
     "tournament_csv_rows": "tournament_export",
 }
 

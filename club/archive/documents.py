@@ -22,7 +22,9 @@ from club.archive.format import (
     FORMAT,
     ArchiveError,
     GameSpec,
+    _decap,
     _object_pairs,
+    _Place,
     _quoted,
 )
 from club.archive.parse_games import (
@@ -33,6 +35,7 @@ from club.archive.parse_tournaments import (
     parse_tournament,
 )
 from club.archive.reading import Text, TextInMemory, document_events
+from club.tournaments.models import Tournament
 
 # --- Reading a file -----------------------------------------------------------------
 
@@ -184,7 +187,8 @@ def checked_games(text: Text, documents: Sequence[dict]) -> Iterator[tuple[str, 
     """The file read again, checked as :func:`check_archive` checks it: ("start", None) as
     each document opens, ("game", spec) for each game in file order, ("end", None) as each
     document closes."""
-    for kind, value in _checked(text, documents, whole=False):
+    # Its tournaments are being written as it is read: their names are here by then.
+    for kind, value in _checked(text, documents, whole=False, writing=True):
         yield kind, (value if kind == "game" else None)
 
 
@@ -193,8 +197,23 @@ def file_changed() -> ArchiveError:
     return ArchiveError(_("The file changed while it was being imported; import it again."))
 
 
+def _not_here_yet(raw: object) -> None:
+    """A tournament is published once: one of its name here already stops the file as soon
+    as its name is read (before its games, whose labels are here too), in the words its
+    writer would refuse it."""
+    name = raw.get("name") if isinstance(raw, dict) else None
+    if not isinstance(name, str) or not " ".join(name.split()):
+        return  # parse_tournament says what is wrong with it
+    name = " ".join(name.split())
+    if Tournament.objects.filter(name__iexact=name).exists():
+        raise _Place(None, None, tournament=name).error(
+            _decap(_("There is already a tournament called “%(name)s”.") % {"name": name}),
+            field="name",
+        )
+
+
 def _checked(
-    text: Text, documents: Sequence[dict], *, whole: bool
+    text: Text, documents: Sequence[dict], *, whole: bool, writing: bool = False
 ) -> Iterator[tuple[str, GameSpec | TournamentSpec | None]]:
     """Each game checked, in file order, as ("game", spec) between ("start", None) and, as
     each document closes, ("end", its tournament checked, or None). A tournament is
@@ -213,12 +232,16 @@ def _checked(
             yield "start", None
         elif kind == "game":
             index += 1
-            spec = parse_game(event[1], index, seen)
-            if "tournament" in documents[number]:
+            # A game outside a tournament may be here already, the same: it is left so.
+            in_tournament = "tournament" in documents[number]
+            spec = parse_game(event[1], index, seen, may_be_here=not in_tournament)
+            if in_tournament:
                 held.append(spec if whole else replace(spec, deals=[], settlements=[]))
             yield "game", spec
         elif kind == "pair" and event[1] == "tournament":
             raw_tournament = event[2]
+            if not writing:
+                _not_here_yet(raw_tournament)
         elif kind == "document_end":
             tournament = None
             if "tournament" in documents[number]:

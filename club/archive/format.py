@@ -342,6 +342,7 @@ class GameSpec:
     state: core.GameState
     deal_limit: int | None = None
     ended_early: bool = False
+    here: bool = False  # this club has the game already, as it is: an import leaves it so
 
     @property
     def finished(self) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db import DatabaseError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from club.archive.documents import (
     DocumentPlan,
@@ -55,6 +56,35 @@ class ImportSummary:
     games: int
     deals: int
     tournaments: tuple[str, ...] = ()
+    kept: int = 0  # games of the file here already, as they are: left so (club.archive.publish)
+
+
+def summary_lines(summary: ImportSummary, file: str) -> list[str]:
+    """What an import says it did, in the club's words: the command prints them, the
+    web import shows them."""
+    games = ngettext("%(count)d game", "%(count)d games", summary.games) % {"count": summary.games}
+    deals = ngettext("%(count)d deal", "%(count)d deals", summary.deals) % {"count": summary.deals}
+    lines = [
+        _("Imported %(games)s with %(deals)s from %(file)s.")
+        % {"games": games, "deals": deals, "file": file}
+    ]
+    if summary.kept:
+        lines.append(
+            ngettext(
+                "%(count)d game of the file is here already, as the file has it, "
+                "and was left as it is.",
+                "%(count)d games of the file are here already, as the file has them, "
+                "and were left as they are.",
+                summary.kept,
+            )
+            % {"count": summary.kept}
+        )
+    lines.extend(
+        _("Imported the tournament “%(name)s” with its teams, sittings and standings.")
+        % {"name": name}
+        for name in summary.tournaments
+    )
+    return lines
 
 
 def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False) -> Game:
@@ -106,18 +136,22 @@ def import_text(text: Text, *, user=None) -> ImportSummary:
     documents = outline_documents(text)
     with transaction.atomic():
         plans = check_archive(text, documents)
-        _write_documents(text, documents, plans, user)
+        kept = _write_documents(text, documents, plans, user)
     return ImportSummary(
-        games=sum(plan.games for plan in plans),
-        deals=sum(plan.deals for plan in plans),
+        games=sum(plan.games for plan in plans) - len(kept),
+        deals=sum(plan.deals for plan in plans) - sum(kept),
+        kept=len(kept),
         tournaments=tuple(plan.tournament.name for plan in plans if plan.tournament is not None),
     )
 
 
 def _write_documents(
     text: Text, documents: Sequence[dict], plans: Sequence[DocumentPlan], user
-) -> None:
-    """Write each game as the file is read again, or hand it to its tournament's writer."""
+) -> list[int]:
+    """Write each game as the file is read again, or hand it to its tournament's writer;
+    a game outside a tournament that is here already, as it is, is left so. The deals of
+    each game so left."""
+    kept: list[int] = []
     number = 0
     tournament: _TournamentWriter | None = None
     for kind, spec in checked_games(text, documents):
@@ -127,13 +161,17 @@ def _write_documents(
                 None if plan.tournament is None else _TournamentWriter(plan.tournament, user)
             )
         elif kind == "game" and tournament is None:
-            _write_game(spec, user)  # type: ignore[arg-type]
+            if spec.here:  # type: ignore[union-attr]
+                kept.append(len(spec.deals))  # type: ignore[union-attr]
+            else:
+                _write_game(spec, user)  # type: ignore[arg-type]
         elif kind == "game":
             tournament.add(spec)  # type: ignore[union-attr, arg-type]
         else:
             if tournament is not None:
                 tournament.finish()
             number += 1
+    return kept
 
 
 def read_text(read: Callable[[], bytes]) -> str:

@@ -11,6 +11,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.archive.export import game_object
 from club.archive.format import (
     _SETTING_FIELDS,
     BAND_KEYS,
@@ -25,6 +26,7 @@ from club.archive.format import (
     ROUND_INPUT_KEYS,
     TEAM_KEYS,
     THANI_KEYS,
+    ArchiveError,
     GameSpec,
     TeamSpec,
     _and_list,
@@ -81,12 +83,35 @@ def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
             field="label",
         )
     seen[key] = index
-    if Game.objects.annotate(lower=Lower("label")).filter(lower=key).exists():
-        raise here.error(
-            _("the club already has a game with this label."),
-            field="label",
-        )
     return label
+
+
+def _label_here(label: str) -> bool:
+    return Game.objects.annotate(lower=Lower("label")).filter(lower=label.lower()).exists()
+
+
+def _already_here(label: str, index: int) -> ArchiveError:
+    return _Place(label, index).error(
+        _("the club already has a game with this label."), field="label"
+    )
+
+
+def same_game_here(spec: GameSpec) -> bool:
+    """Whether this site has ``spec``'s game as it is (labels are unique here): the same
+    seats, first dealer, form of play and deals, as this site would export it."""
+    game_id = (
+        Game.objects.annotate(lower=Lower("label"))
+        .filter(lower=spec.label.lower(), deals_played=len(spec.deals))
+        .values_list("id", flat=True)
+        .first()
+    )
+    if game_id is None:
+        return False
+    try:
+        here = parse_game(game_object(game_id), spec.index, {}, site_copy=True)
+    except ArchiveError:  # a game this site cannot export as valid: not the same
+        return False
+    return replace(here, index=spec.index) == replace(spec, here=True)
 
 
 def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
@@ -684,9 +709,24 @@ def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, i
     return deal_limit, tie_deals, ended_early
 
 
-def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec:
-    """Check one game of the file: its shape first, then its deals against the rules."""
+def parse_game(
+    raw: object,
+    index: int,
+    seen_labels: dict[str, int],
+    *,
+    may_be_here: bool = False,
+    site_copy: bool = False,
+) -> GameSpec:
+    """Check one game of the file: its shape first, then its deals against the rules.
+
+    A label this club has already is refused, unless ``may_be_here`` and the game here is
+    the same game (:func:`same_game_here`): the spec then says it is ``here``. A
+    ``site_copy`` is this club's own export of a game here, read to compare it.
+    """
     label = _parse_label(raw, index, seen_labels)
+    here = _label_here(label)
+    if here and not (may_be_here or site_copy):
+        raise _already_here(label, index)
     place = _Place(label, index)
     raw = place.object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
     rounds_count = len(raw["rounds"]) if isinstance(raw.get("rounds"), list) else 0
@@ -752,7 +792,7 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
             )
         _check_computed(place, round_raw, round_expected, ROUND_COMPUTED_KEYS, number)
     _check_computed(place, raw, expected, GAME_COMPUTED_KEYS)
-    return GameSpec(
+    spec = GameSpec(
         index=index,
         label=label,
         rules=rules,
@@ -763,4 +803,8 @@ def parse_game(raw: object, index: int, seen_labels: dict[str, int]) -> GameSpec
         state=state,
         deal_limit=deal_limit,
         ended_early=ended_early,
+        here=here,
     )
+    if here and not site_copy and not same_game_here(spec):
+        raise _already_here(label, index)
+    return spec

@@ -1,4 +1,5 @@
-"""A tournament's results as files to download: public and read-only.
+"""A tournament's results as files to download: public and read-only; the club's games as
+one file, for its organisers; and the web import of such a file (publishing a night).
 
 The JSON archive and the CSV tables come from ``club.archive`` (the
 same code as ``manage.py export_results --tournament``). Each is written
@@ -11,17 +12,26 @@ long as the writing, not as long as a slow phone takes to download it.
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from collections.abc import Callable, Iterable
 
-from django.http import FileResponse
-from django.shortcuts import get_object_or_404
+from django.contrib import messages
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
-from django.views.decorators.http import require_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import archive
+from club.archive.forms import ResultsFileForm
+from club.archive.publish import preview_text
 from club.db import one_snapshot
+from club.games.idempotency import one_time
 from club.tournaments.models import Tournament
+from club.web.auth import organiser_required
+from club.web.uploads import takes_upload
 
 IN_MEMORY = 4 * 1024 * 1024  # bytes of a download kept in memory before it spills to disk
 
@@ -83,3 +93,106 @@ def games_csv(request, pk: int):
 @require_safe
 def deals_csv(request, pk: int):
     return _csv_response(pk, "deals")
+
+
+@organiser_required
+@require_safe
+def games_json(request):
+    """Every game of the club, oldest first: what the venue's laptop publishes."""
+    spool = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)
+    with one_snapshot():
+        for piece in archive.stream_json():
+            spool.write(piece.encode("utf-8"))
+    spool.seek(0)
+    day = timezone.localdate().isoformat()
+    response = FileResponse(
+        spool,
+        as_attachment=True,
+        filename=f"club-games-{day}.json",
+        content_type="application/json; charset=utf-8",
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# --- Publishing a night: the web import ---------------------------------------------------
+
+
+def _fingerprint(upload) -> str:
+    digest = hashlib.sha256()
+    for chunk in upload.chunks():
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _import_page(request, form, *, preview=None, fingerprint="", problem="") -> HttpResponse:
+    return render(
+        request,
+        "archive/import.html",
+        {"form": form, "preview": preview, "fingerprint": fingerprint, "problem": problem},
+    )
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+@takes_upload(ResultsFileForm)
+def results_import(request: HttpRequest) -> HttpResponse:
+    """The file chosen, checked whole as the import checks it, and what it would add and
+    what is here already; nothing is written."""
+    if request.method != "POST":
+        return _import_page(request, ResultsFileForm())
+    form = ResultsFileForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _import_page(request, form)
+    upload = form.cleaned_data["file"]
+    text = archive.TextFile(upload.file)
+    try:
+        text.check()
+        preview = preview_text(text)
+    except archive.ArchiveError as error:
+        return _import_page(
+            request,
+            form,
+            problem=_("%(problem)s This file cannot be imported.") % {"problem": error.message},
+        )
+    return _import_page(request, form, preview=preview, fingerprint=_fingerprint(upload))
+
+
+@organiser_required
+@require_POST
+@one_time
+@takes_upload(ResultsFileForm)
+def results_import_store(request: HttpRequest) -> HttpResponse:
+    """The file previewed, stored all at once or not at all (as ``import_results``)."""
+    form = ResultsFileForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _import_page(request, form)
+    upload = form.cleaned_data["file"]
+    if _fingerprint(upload) != form.cleaned_data["previewed"]:
+        form.add_error(
+            "file",
+            _("This is not the file that was previewed: preview it first, then import it."),
+        )
+        return _import_page(request, form)
+    text = archive.TextFile(upload.file)
+    try:
+        text.check()
+        summary = archive.import_text(text, user=request.user)
+    except archive.ArchiveError as error:
+        return _import_page(
+            request,
+            form,
+            problem=_("%(problem)s Nothing was imported.") % {"problem": error.message},
+        )
+    _say_imported(request, summary, upload.name)
+    if len(summary.tournaments) == 1:
+        return redirect(Tournament.objects.get(name=summary.tournaments[0]))
+    return redirect("games:list")
+
+
+def _say_imported(request, summary, name: str) -> None:
+    """The import's news, in the words ``import_results`` prints."""
+    first, *rest = archive.summary_lines(summary, name)
+    messages.success(request, first)
+    for line in rest:
+        messages.info(request, line)

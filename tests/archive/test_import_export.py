@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from club.archive import export_json
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.games.services import DealEntry, TeamEntry, create_game, record_deal
 from club.scoring import rules as core
@@ -821,13 +822,30 @@ def test_a_label_twice_in_the_file_is_refused(tmp_path):
 
 
 @pytest.mark.django_db
-def test_a_label_already_in_the_club_is_refused(tmp_path):
+def test_a_label_already_in_the_club_is_refused_when_its_game_differs(tmp_path):
     import_file(write(tmp_path, EXAMPLE))
     document = copy.deepcopy(THREE)
-    document["games"].insert(0, copy.deepcopy(EXAMPLE["games"][0]))
+    other = copy.deepcopy(EXAMPLE["games"][0])
+    other["rounds"] = []  # another game under the same label: none of its deals yet
+    for key in ("status", "winner", "tables", "score", "kodis"):
+        other.pop(key, None)
+    document["games"].insert(0, other)
     message = refused(tmp_path, document)
     assert f"{EXAMPLE_LABEL}, label:" in message and "already has a game" in message
     assert Game.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_game_already_in_the_club_as_the_file_has_it_is_left_as_it_is(tmp_path):
+    import_file(write(tmp_path, EXAMPLE))
+    before = export_json()
+    document = copy.deepcopy(THREE)
+    document["games"].insert(0, copy.deepcopy(EXAMPLE["games"][0]))
+    out = io.StringIO()
+    call_command("import_results", str(write(tmp_path, document)), stdout=out)
+    assert "1 game of the file is here already, as the file has it" in out.getvalue()
+    assert Game.objects.count() == 1 + len(THREE["games"])
+    assert export_json().startswith(before.rsplit("\n  ]", 1)[0])  # the first, untouched
 
 
 @pytest.mark.django_db

@@ -62,12 +62,13 @@ def pages_for(role: str, world) -> list[str]:
         reverse(name, kwargs=kwargs_for(key, world))
         for name, (rule, methods, key) in RULES.items()
         # Not the health check, the live fragment the tournament page polls (checked
-        # inside that page), the downloads (archive:) nor the API (api:): no page of their
-        # own (the API's docs page is Swagger UI's, tests/api/test_docs.py).
+        # inside that page), the downloads (archive:, but its import page) nor the API
+        # (api:): no page of their own (the API's docs page is Swagger UI's,
+        # tests/api/test_docs.py).
         if rule in readable
         and "get" in methods
         and name not in NOT_PAGES
-        and not name.startswith(("archive:", "api:"))
+        and (name == "archive:import" or not name.startswith(("archive:", "api:")))
     ]
 
 

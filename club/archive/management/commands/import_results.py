@@ -8,9 +8,8 @@ from contextlib import contextmanager
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from club.archive import ArchiveError, TextFile, import_text
+from club.archive import ArchiveError, TextFile, import_text, summary_lines
 
 # A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file
 # is refused before it is read. The file is read a piece at a time, never held whole: what
@@ -48,21 +47,8 @@ class Command(BaseCommand):
             raise CommandError(
                 _("Cannot read %(file)s: %(reason)s.") % {"file": file, "reason": error.strerror}
             ) from None
-        games = ngettext("%(count)d game", "%(count)d games", summary.games) % {
-            "count": summary.games
-        }
-        deals = ngettext("%(count)d deal", "%(count)d deals", summary.deals) % {
-            "count": summary.deals
-        }
-        self.stdout.write(
-            _("Imported %(games)s with %(deals)s from %(file)s.")
-            % {"games": games, "deals": deals, "file": file}
-        )
-        for name in summary.tournaments:
-            self.stdout.write(
-                _("Imported the tournament “%(name)s” with its teams, sittings and standings.")
-                % {"name": name}
-            )
+        for line in summary_lines(summary, file):
+            self.stdout.write(line)
 
     @contextmanager
     def _opened(self, file: str):
