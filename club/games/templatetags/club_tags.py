@@ -133,7 +133,8 @@ def deal_lines(deal_rows: list, game, organiser: bool = False) -> SafeString:
     declared = gettext("%(declarer)s bid %(bid)s %(trump)s")
     thani_by = gettext("Thani by %(player)s")
     dealt_by = gettext("dealt by %(dealer)s")
-    edit_url = url_maker("games:edit", game.pk) if organiser else None
+    # A game whose tournament's results are final takes no correction: none is offered.
+    edit_url = url_maker("games:edit", game.pk) if organiser and not game.results_locked else None
     lines = []
     for deal in deal_rows:
         round_ = deal.round
