@@ -104,6 +104,7 @@ RULES = {
     "leaderboards:player": (PUBLIC, ["get"], "player"),
     "leaderboards:player_edit": (ORGANISER, ["get", "post"], "player"),
     "leaderboards:player_active": (ORGANISER, ["post"], "player"),
+    "leaderboards:boards": (PUBLIC, ["get"], None),
     "leaderboards:player_board": (PUBLIC, ["get"], None),
     "leaderboards:team_board": (PUBLIC, ["get"], None),
     # The read-only API (club/api): GET only, what the public pages show.

@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from club.leaderboards import views
 
@@ -12,6 +13,13 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_profile, name="player"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/active/", views.player_active, name="player_active"),
+    # The boards' index is the players' board, whose tabs lead to the teams' (its
+    # filters, in the query, kept).
+    path(
+        "leaderboards/",
+        RedirectView.as_view(pattern_name="leaderboards:player_board", query_string=True),
+        name="boards",
+    ),
     path("leaderboards/players/", views.player_board, name="player_board"),
     path("leaderboards/teams/", views.team_board, name="team_board"),
 ]
