@@ -227,9 +227,7 @@ class RegisterTeamsForm(forms.Form):
             try:
                 lines.append(self._line(number, raw))
             except forms.ValidationError as error:
-                errors.append(
-                    _("Line %(line)d: %(reason)s") % {"line": number, "reason": error.messages[0]}
-                )
+                errors.append((number, error.messages[0]))
         if not lines and not errors:
             raise forms.ValidationError(_("Paste the teams, one a line, or choose a file."))
         if len(lines) + len(errors) > MAX_LIST_LINES:
@@ -237,9 +235,10 @@ class RegisterTeamsForm(forms.Form):
                 _("A list holds at most %(count)d teams; register the rest in another.")
                 % {"count": MAX_LIST_LINES}
             )
-        if errors:
-            raise forms.ValidationError(errors)
+        # A line that cannot be read does not hide the others' faults: the lines read are
+        # checked too (the view), and every fault is shown at once.
         cleaned["lines"] = lines
+        cleaned["line_errors"] = errors
         return cleaned
 
     def _line(self, number: int, raw: str):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -242,13 +243,18 @@ def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     form = RegisterTeamsForm(request.POST, request.FILES, team_size=tournament.team_size)
     if form.is_valid():
+        unread = form.cleaned_data["line_errors"]
         try:
-            entries = services.register_teams(
-                tournament=tournament, teams=form.cleaned_data["lines"], user=request.user
-            )
+            with transaction.atomic():  # the lines read are checked, and undone if any line fails
+                entries = services.register_teams(
+                    tournament=tournament, teams=form.cleaned_data["lines"], user=request.user
+                )
+                if unread:
+                    raise services.RegistrationErrors([])
         except services.RegistrationErrors as refusal:
-            form.add_error(None, refusal.message)
-            for line, reason in refusal.errors:
+            faults = sorted(unread + refusal.errors)
+            form.add_error(None, services.RegistrationErrors(faults).message)
+            for line, reason in faults:
                 form.add_error(
                     "teams", _("Line %(line)d: %(reason)s") % {"line": line, "reason": reason}
                 )

@@ -51,10 +51,11 @@ def test_a_list_of_teams_of_three_and_its_faults_by_line():
     form = RegisterTeamsForm(
         {"teams": "Anu, Biju, Chitra\nDev, Esha\nGita, Hari, In\u200bdu\n"}, team_size=3
     )
-    assert not form.is_valid()
-    errors = form.errors["__all__"]
-    assert errors[0] == ("Line 2: a team of this tournament is 3 players; this line names 2.")
-    assert errors[1].startswith("Line 3: “Indu” holds an invisible or control character")
+    assert form.is_valid()  # the lines read are still checked against the tournament
+    assert [line.line for line in form.cleaned_data["lines"]] == [1]
+    (two, reason_two), (three, reason_three) = form.cleaned_data["line_errors"]
+    assert (two, reason_two) == (2, "a team of this tournament is 3 players; this line names 2.")
+    assert three == 3 and reason_three.startswith("“Indu” holds an invisible or control character")
 
 
 @pytest.mark.parametrize(
@@ -131,6 +132,27 @@ def test_the_organiser_pastes_a_list_on_the_page(organiser_client):
     assert "Line 1: Anu already plays for Anu &amp; Biju &amp; Chitra in this tournament." in (
         response.text
     )
+
+
+def test_every_faulty_line_is_named_at_once_whatever_its_fault(organiser_client):
+    """A line of the wrong size once hid the other lines' faults until it was fixed."""
+    tournament = make_tournament(teams=2)  # Anu & Biju, Chitra & Dev
+    before = (TournamentTeam.objects.count(), TournamentEvent.objects.count())
+    url = reverse("tournaments:register_list", args=[tournament.pk])
+    response = organiser_client.post(
+        url, {"teams": "Esha, Farid\nGita, Anu\nHari, Indu, Jo, Kala\nJaya, Jaya\nKiran, Lata"}
+    )
+    assert response.status_code == 200
+    faults = [
+        "Line 2: Anu already plays for Anu &amp; Biju in this tournament.",
+        "Line 3: a team of this tournament is 2 players; this line names 4.",
+        "Line 4: Jaya cannot partner themselves.",
+    ]
+    text = response.text
+    assert all(fault in text for fault in faults), text
+    assert [text.index(fault) for fault in faults] == sorted(text.index(f) for f in faults)
+    assert "3 lines were refused; no team of the list was registered." in text
+    assert (TournamentTeam.objects.count(), TournamentEvent.objects.count()) == before
 
 
 # --- Changing a team before it has played -------------------------------------------------
