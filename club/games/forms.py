@@ -276,6 +276,8 @@ class NewGameForm(FormOfPlayForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.is_bound:
+            self.data = self._preset_for_this_table(self.data)
         # Only the teams of the chosen player count: a field the page does not show
         # must not refuse the form with an error nobody can see.
         for number in range(1, self.team_count + 1):
@@ -291,6 +293,53 @@ class NewGameForm(FormOfPlayForm):
                     max_length=80,
                     required=False,
                 )
+
+    # The settings a preset fills (preset_initial), as a post carries them.
+    PRESET_FILLS = (
+        "tables_per_team",
+        "payout",
+        "double_factor",
+        "redouble_factor",
+        "scoring",
+        "doubling_mode",
+        "all_pass",
+        "kodi",
+        "thani_made",
+        "thani_failed",
+        "deal_limit",
+    )
+
+    @classmethod
+    def _as_posted(cls, values) -> dict[str, str]:
+        posted = {name: str(values.get(name) or "") for name in cls.PRESET_FILLS}
+        posted["kodi"] = "on" if values.get("kodi") not in (None, "", False, "False") else ""
+        return posted
+
+    def _preset_for_this_table(self, data):
+        """The preset's settings for the table posted, where those posted are the preset's
+        as filled for another table: the page filled them before the players changed (a
+        Kodi night of eight players plays 7 tables a team, not the 6 of four). Settings
+        changed by hand match no fill, and stand."""
+        preset = data.get("preset")
+        table = str(data.get("players"))
+        fill = self.preset_initial(preset, table) if table in TABLES else {}
+        if not fill or fill["players"] != table:
+            return data
+        posted, wanted = self._as_posted(data), self._as_posted(fill)
+        stale = posted != wanted and any(
+            self._as_posted(self.preset_initial(preset, other)) == posted
+            for other in TABLES
+            if other != table
+        )
+        if not stale:
+            return data
+        data = data.copy()
+        for name, value in wanted.items():
+            if name == "kodi" and not value:
+                data.pop("kodi", None)
+            else:
+                data[name] = value
+        return data
 
     @property
     def table(self) -> str:

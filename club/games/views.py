@@ -66,11 +66,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, _("Game “%(label)s” started.") % {"label": game.label})
                 return redirect(game)
     else:
-        # When the player count changes, htmx asks again with what was typed so far;
-        # when the form of play changes, with the preset's settings filled in too.
+        # When the player count or the form of play changes, htmx asks again with what
+        # was typed so far, and the preset's settings for that table filled in (its
+        # tables follow the players, whichever was chosen first).
         initial = {"players": "4", **request.GET.dict()}
         if "preset" in request.GET and (
-            request.headers.get("HX-Trigger-Name") == "preset" or "apply" in request.GET
+            request.headers.get("HX-Trigger-Name") in ("preset", "players")
+            or "apply" in request.GET
         ):
             initial.update(NewGameForm.preset_initial(request.GET["preset"], initial["players"]))
         form = NewGameForm(initial=initial)

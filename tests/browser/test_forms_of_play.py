@@ -129,3 +129,21 @@ def test_a_kodi_night_through_two_kodis_on_a_phone(organiser_page, live_server, 
         (1, 7, 1),
         (1, 5, 2),
     ]
+
+
+@pytest.mark.parametrize("preset_first", [True, False])
+def test_the_kodi_tables_follow_the_players_chosen_quickly_in_either_order(
+    organiser_page, live_server, preset_first
+):
+    """Chosen one right after the other (the first answer not yet back), a Kodi night of
+    eight keeps its eight players and plays 7 tables a team."""
+    page = organiser_page
+    page.goto(f"{live_server.url}/games/new/")
+    page.locator("#id_label").fill("Quick kodi")
+    choices = [("select[name=preset]", "kodi"), ("select[name=players]", "8x4")]
+    for select, value in choices if preset_first else reversed(choices):
+        page.locator(select).select_option(value)  # no wait between the two
+    expect(page.locator("select[name=players]")).to_have_value("8x4")
+    expect(page.locator("#id_tables_per_team")).to_have_value("7")
+    expect(page.locator("#id_kodi")).to_be_checked()
+    expect(page.locator("#id_team2_player4")).to_be_visible()
