@@ -22,7 +22,7 @@ from club.games import links
 from club.games.forms import DealForm, RejectForm, typed_entry
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
-from club.games.models import PLAYER_FIELDS, Game, PendingDeal, Round, ScorerLink
+from club.games.models import PLAYER_FIELDS, Change, Game, PendingDeal, Round, ScorerLink
 from club.games.selectors import game_page
 from club.games.services import ScoringError, Seating, describe, held_deal, load_seating
 from club.scoring import rules as core
@@ -214,6 +214,7 @@ def through_link(view):
             return (
                 answer_kept(request)
                 or _deal_of_a_game_over(request, token)
+                or _game_over_page(request, token)
                 or _refused(request, token, error)
             )
         return view(request, link, *args, **kwargs)
@@ -228,6 +229,38 @@ def _already_recorded(request: HttpRequest, link: ScorerLink, game: Game, record
         context["typed"] = typed_entry(context["seating"], request.POST, recorded)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
     return render(request, template, context)
+
+
+def _game_over_page(request: HttpRequest, token: str) -> HttpResponse | None:
+    """The page of a link whose game is over (not withdrawn), opened or reloaded: the
+    result, and the deal that ended it, rather than "Nothing was recorded". The phone that
+    sent the last deal reads, once another team has confirmed it, that it counted.
+
+    A poll (htmx) is told to load the page whole, as for any link that has just died.
+    """
+    if request.method not in ("GET", "HEAD") or request.htmx:
+        return None
+    link = (
+        ScorerLink.objects.select_related("game", "game_team__team")
+        .filter(token=token, revoked_at=None)
+        .first()
+        if links.well_formed_token(token)
+        else None
+    )
+    if link is None or not link.game.is_finished:
+        return None
+    game = link.game
+    context = _scorer_context(link, game)
+    ended = (
+        Change.objects.filter(game=game, number=game.deals_played, action=Change.Action.RECORDED)
+        .select_related("scorer_link__game_team__team")
+        .order_by("-made_at", "-pk")
+        .first()
+    )
+    by = ended.scorer_link if ended is not None else None
+    if by is not None and by.game_team is not None and by.game_team_id != link.game_team_id:
+        context["confirmed"] = {"number": ended.number, "team": by.game_team.team.name}
+    return render(request, "games/scorer.html", context)
 
 
 def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | None:

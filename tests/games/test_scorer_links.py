@@ -142,7 +142,10 @@ class TestRecordingThroughALink:
         assert response.status_code == 200
         assert "Chitra &amp; Dev won the game" in response.text
         assert "this scorer link has expired" in response.text
-        assert client.get(scorer_url(link)).status_code == 403
+        # Opened again: the result, no deal form (a post is refused, below).
+        again = client.get(scorer_url(link))
+        assert again.status_code == 200 and "Chitra &amp; Dev won the game" in again.text
+        assert "Record deal" not in again.text
 
 
 class TestRefusedLinks:
@@ -164,8 +167,9 @@ class TestRefusedLinks:
     def test_link_of_a_finished_game_has_expired(self, client, game, link):
         end_game(game=game)
         page = client.get(scorer_url(link))
-        assert page.status_code == 403
+        assert page.status_code == 200  # the result, to read; nothing to send
         assert "The game is over, so this scorer link has expired." in page.text
+        assert "Record deal" not in page.text
         assert client.post(scorer_url(link, "scorer_send"), deal_post(game)).status_code == 403
         assert not Round.objects.filter(game=game).exists()
 

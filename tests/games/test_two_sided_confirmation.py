@@ -15,6 +15,7 @@ from django.utils.html import escape
 from club.games import links
 from club.games.models import Change, PendingDeal, RejectedDeal, Round
 from club.games.services import DealEntry, load_seating, record_deal, undo_last_deal
+from club.scoring.rules import Rules
 from club.tournaments import selectors, services
 from tests.factories import start_game
 from tests.games.test_scorer_links import deal_post, scorer_url
@@ -194,3 +195,32 @@ def test_a_rejection_notice_does_not_come_back_after_an_undo(table, organiser):
     record_deal(game=game, number=1, entry=chitras_deal(game), user=organiser)
     undo_last_deal(game=game, number=1, user=organiser)
     assert "rejected deal 1" not in phone_a.get(scorer_url(first)).text
+
+
+def test_the_phone_that_sent_the_last_deal_reads_that_it_counted_once_confirmed():
+    """It read "This scorer link cannot be used ... Nothing was recorded" before."""
+    game = start_game(2, first_dealer=0, require_confirmation=True, rules=Rules(tables_per_team=1))
+    first, second = links.issue_links(game=game)
+    phone_a, phone_b = Client(), Client()
+    phone_a.post(scorer_url(first, "scorer_send"), deal_post(game))  # Chitra's team makes 30
+    phone_b.post(scorer_url(second, "scorer_confirm", 1))
+    game.refresh_from_db()
+    assert game.is_finished and game.winner.team == second.game_team.team
+
+    page = phone_a.get(scorer_url(first))
+    assert page.status_code == 200
+    text = page.text
+    assert "Nothing was recorded" not in text and "cannot be used" not in text
+    team_b = escape(second.game_team.team.name)
+    assert f"Deal 1 was confirmed by {team_b}, and counts." in text
+    assert f"{team_b} won the game" in text
+    # Its poll is told to load the page whole, which then reads the same.
+    poll = phone_a.get(scorer_url(first), HTTP_HX_REQUEST="true")
+    assert poll.headers.get("HX-Refresh") == "true"
+    # The confirming phone reads the result, without a word about confirming.
+    other = phone_b.get(scorer_url(second)).text
+    assert f"{team_b} won the game" in other and "was confirmed by" not in other
+    # A withdrawn link still says it cannot be used.
+    links.revoke_link(link=first)
+    withdrawn = phone_a.get(scorer_url(first))
+    assert withdrawn.status_code == 403 and "cannot be used" in withdrawn.text
