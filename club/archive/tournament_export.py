@@ -37,6 +37,7 @@ from club.archive.format import (
     points_text,
     standing_keys,
 )
+from club.games import words
 from club.games.models import PLAYER_FIELDS, Game
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -242,7 +243,11 @@ def _tournament_deals(tournament: Tournament) -> Iterator[tuple[_ExportGame, tup
 
 def _tournament_csv_header(tournament: Tournament, table: str) -> tuple[str, ...]:
     if table == "deals":
-        return TOURNAMENT_DEALS_CSV_COLUMNS
+        # Each team's count after the deal, named as the form of play counts it.
+        after = words.after_column(tournament)
+        return tuple(
+            after if column == "tables_after" else column for column in TOURNAMENT_DEALS_CSV_COLUMNS
+        )
     points_sheet = tournament.scoring == core.Scoring.POINTS
     if table == "standings":
         return POINTS_STANDINGS_CSV_COLUMNS if points_sheet else STANDINGS_CSV_COLUMNS

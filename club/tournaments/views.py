@@ -18,6 +18,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from club.games import words
 from club.games.forms import form_of_play_words
 from club.games.idempotency import one_time
 from club.games.link_views import link_rows, sheet_context
@@ -504,10 +505,7 @@ def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpRespons
     except TournamentError as error:
         messages.error(request, error.message)
     else:
-        messages.success(
-            request,
-            _("Time called: %(count)d game(s) ended and placed by tables held.") % {"count": ended},
-        )
+        messages.success(request, words.time_called_news(sitting.tournament, ended))
     return redirect("tournaments:sitting", pk=pk, number=number)
 
 

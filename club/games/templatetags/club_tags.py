@@ -13,12 +13,18 @@ from django.utils.safestring import SafeString
 from django.utils.timezone import localtime
 from django.utils.translation import gettext, ngettext
 
+from club.games import words
 from club.games.models import Doubling, Trump
 from club.games.selectors import url_maker
 from club.web.html import safe_join, text
 from club.web.keys import new_key_input
 
 register = template.Library()
+
+# The words of a game's or tournament's form of play (club.games.words).
+register.simple_tag(words.unit, name="unit_word")
+register.simple_tag(words.call_time_question)
+register.simple_tag(words.call_sitting_question)
 
 
 @register.filter

@@ -1,0 +1,80 @@
+"""The words each form of play speaks, decided in one place from its rules.
+
+A table game counts the tables each team holds, and places the teams still playing by
+them when it stops early; a points sheet (56 International) counts points, and the
+higher total wins; a kodi night counts tables too, but is placed by fewest kodis first.
+Pages, prompts, messages and files ask here, with the game, tournament or rules they
+speak of (anything with ``scoring`` and ``kodi``), instead of testing the form of play
+each on its own.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from club.scoring.rules import Scoring
+
+TABLES, POINTS, KODI = "tables", "points", "kodi"
+
+
+def form_of(holder) -> str:
+    """ "points", "kodi" or "tables": how ``holder``'s games are counted and placed."""
+    if holder.scoring == Scoring.POINTS:
+        return POINTS
+    return KODI if holder.kodi else TABLES
+
+
+def amount(holder, count: int) -> str:
+    """A team's count: "12 tables", "1 table", "30 points", "1 point"."""
+    if form_of(holder) == POINTS:
+        return ngettext("%(count)d point", "%(count)d points", count) % {"count": count}
+    return ngettext("%(count)d table", "%(count)d tables", count) % {"count": count}
+
+
+def unit(holder, count: int) -> str:
+    """The word after a team's count, alone ("tables", "point"), for a scoreboard that
+    shows the number large and the word small."""
+    if form_of(holder) == POINTS:
+        return ngettext("point", "points", count)
+    return ngettext("table", "tables", count)
+
+
+def how_placed_when_stopped(holder) -> str:
+    """How the teams of a game stopped before its end are placed."""
+    form = form_of(holder)
+    if form == POINTS:
+        return _("the higher total wins, equal totals share a place")
+    if form == KODI:
+        return _("fewest kodis first, then most tables held")
+    return _("teams still playing are placed by the tables they hold")
+
+
+def call_time_question(holder) -> str:
+    """The question before an organiser ends a game now."""
+    return _("End the game now? %(how)s.") % {"how": _capital(how_placed_when_stopped(holder))}
+
+
+def call_sitting_question(holder) -> str:
+    """The question before an organiser ends every game of a sitting still being played."""
+    return _("End every game of this sitting still being played? %(how)s.") % {
+        "how": _capital(how_placed_when_stopped(holder))
+    }
+
+
+def time_called_news(holder, count: int) -> str:
+    """What calling time on a sitting did."""
+    return ngettext(
+        "Time called: %(count)d game ended; %(how)s.",
+        "Time called: %(count)d games ended; %(how)s.",
+        count,
+    ) % {"count": count, "how": how_placed_when_stopped(holder)}
+
+
+def after_column(holder) -> str:
+    """The deals CSV's column of each team's count after the deal."""
+    return "points_after" if form_of(holder) == POINTS else "tables_after"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
