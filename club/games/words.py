@@ -11,7 +11,7 @@ each on its own.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, npgettext
 
 from club.scoring.rules import Scoring
 
@@ -36,8 +36,8 @@ def unit(holder, count: int) -> str:
     """The word after a team's count, alone ("tables", "point"), for a scoreboard that
     shows the number large and the word small."""
     if form_of(holder) == POINTS:
-        return ngettext("point", "points", count)
-    return ngettext("table", "tables", count)
+        return npgettext("after a team's count", "point", "points", count)
+    return npgettext("after a team's count", "table", "tables", count)
 
 
 def how_placed_when_stopped(holder) -> str:
