@@ -82,7 +82,7 @@ def preview_text(text: Text) -> Preview:
     for kind, value in checked_documents(text, outline_documents(text), whole=False):
         if kind == "start":
             games = deals = 0
-            held: list[PreviewLine] = []
+            held = []
         elif kind == "game":
             games += 1
             deals += len(value.deals)

@@ -41,22 +41,23 @@ def _file_name(tournament: Tournament, what: str, extension: str) -> str:
     return f"{base}-{what}.{extension}"
 
 
+def _spooled(pieces: Iterable[str], filename: str, kind: str) -> FileResponse:
+    """A download of ``pieces``, written into a spooled file before it is sent."""
+    spool = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)
+    for piece in pieces:
+        spool.write(piece.encode("utf-8"))
+    spool.seek(0)
+    return FileResponse(spool, as_attachment=True, filename=filename, content_type=kind)
+
+
 def _download(
     pk: int, write: Callable[[Tournament], Iterable[str]], what: str, extension: str, kind: str
 ) -> FileResponse:
     """The file ``write`` makes of the tournament, all of it read from one snapshot."""
-    spool = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)
     with one_snapshot():
         tournament = get_object_or_404(Tournament, pk=pk)
-        for piece in write(tournament):
-            spool.write(piece.encode("utf-8"))
-    spool.seek(0)
-    return FileResponse(
-        spool,
-        as_attachment=True,
-        filename=_file_name(tournament, what, extension),
-        content_type=kind,
-    )
+        response = _spooled(write(tournament), _file_name(tournament, what, extension), kind)
+    return response
 
 
 @require_safe
@@ -99,18 +100,11 @@ def deals_csv(request, pk: int):
 @require_safe
 def games_json(request):
     """Every game of the club, oldest first: what the venue's laptop publishes."""
-    spool = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)
-    with one_snapshot():
-        for piece in archive.stream_json():
-            spool.write(piece.encode("utf-8"))
-    spool.seek(0)
     day = timezone.localdate().isoformat()
-    response = FileResponse(
-        spool,
-        as_attachment=True,
-        filename=f"club-games-{day}.json",
-        content_type="application/json; charset=utf-8",
-    )
+    with one_snapshot():
+        response = _spooled(
+            archive.stream_json(), f"club-games-{day}.json", "application/json; charset=utf-8"
+        )
     response["Cache-Control"] = "private, no-store"
     return response
 
