@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -87,8 +89,13 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
     return lines
 
 
-def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False) -> Game:
-    """Store a checked game: started by the services (players, teams), its deals in bulk."""
+def _write_game(
+    spec: GameSpec, user=None, *, require_confirmation: bool = False, played: datetime | None = None
+) -> Game:
+    """Store a checked game: started by the services (players, teams), its deals in bulk.
+
+    ``played``: when it was played, where the file says (a tournament's day); else now.
+    """
     try:
         game = services.create_game(
             label=spec.label,
@@ -102,6 +109,9 @@ def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False
             deal_limit=spec.deal_limit,
             require_confirmation=require_confirmation,
         )
+        if played is not None:
+            Game.objects.filter(pk=game.pk).update(created_at=played)
+            game.created_at = played
         # The deals are settled already (parse_game replayed them): their rows are
         # written in bulk, the rows record_deal and end_game would write one by one.
         bulk.write_game(
@@ -111,6 +121,7 @@ def _write_game(spec: GameSpec, user=None, *, require_confirmation: bool = False
                 settlements=spec.settlements,
                 state=spec.state,
                 ended_early=spec.ended_early,
+                finished_at=played,
             ),
             user=user,
         )
@@ -255,7 +266,10 @@ class _TournamentWriter:
                     (
                         table,
                         _write_game(
-                            game, self.user, require_confirmation=self.spec.require_confirmation
+                            game,
+                            self.user,
+                            require_confirmation=self.spec.require_confirmation,
+                            played=self._day_of(sitting.number),
                         ),
                         [self.entries[_key(team.name)] for team in game.teams],
                     )
@@ -269,6 +283,13 @@ class _TournamentWriter:
             )
             self.sitting += 1
             self.tables = []
+
+    def _day_of(self, sitting: int) -> datetime:
+        """When a sitting's games were played: a sitting a day from the tournament's first
+        day, up to its last (a file gives no time of day: noon, the club's time)."""
+        first, last = self.spec.starts_on, self.spec.ends_on or self.spec.starts_on
+        day = min(first + timedelta(days=sitting - 1), max(first, last))
+        return timezone.make_aware(datetime.combine(day, time(12)))
 
     def finish(self) -> Tournament:
         """Once every game of the document is given: the tournament's end, then its standings."""
