@@ -326,7 +326,7 @@ def run_all(
             kept=True,
         )
         run("admin: games", "GET the admin's game list", lambda: org.get("/admin/games/game/"))
-        run("boards' index", "GET /leaderboards/, its redirect", lambda: pub.get("/leaderboards/"))
+        run("boards' index", "GET /leaderboards/, public", lambda: pub.get("/leaderboards/"))
         run(
             "player leaderboard",
             "GET, public, first page",

@@ -1,5 +1,4 @@
 from django.urls import path
-from django.views.generic import RedirectView
 
 from club.leaderboards import views
 
@@ -13,13 +12,8 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_profile, name="player"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/active/", views.player_active, name="player_active"),
-    # The boards' index is the players' board, whose tabs lead to the teams' (its
-    # filters, in the query, kept).
-    path(
-        "leaderboards/",
-        RedirectView.as_view(pattern_name="leaderboards:player_board", query_string=True),
-        name="boards",
-    ),
+    # The boards' index is the players' board, whose tabs lead to the teams'.
+    path("leaderboards/", views.player_board, name="boards"),
     path("leaderboards/players/", views.player_board, name="player_board"),
     path("leaderboards/teams/", views.team_board, name="team_board"),
 ]
