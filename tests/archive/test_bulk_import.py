@@ -18,12 +18,14 @@ import json
 import random
 from datetime import datetime
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from club import archive
 from club.archive import format as archive_format
@@ -114,8 +116,16 @@ class Rollback(Exception):
     pass
 
 
-def write_deal_by_deal(spec, user=None, *, require_confirmation=False):
-    """The importer's writer before the bulk one: every deal through the scoring services."""
+def write_deal_by_deal(spec, user=None, *, require_confirmation=False, played=None):
+    """The importer's writer before the bulk one: every deal through the scoring services,
+    at the time the file dates the game (a tournament's day), as the bulk writer dates it."""
+    if played is None:
+        return _write_deal_by_deal(spec, user, require_confirmation)
+    with mock.patch.object(timezone, "now", return_value=played):
+        return _write_deal_by_deal(spec, user, require_confirmation)
+
+
+def _write_deal_by_deal(spec, user, require_confirmation):
     game = services.create_game(
         label=spec.label,
         teams=[services.TeamEntry(team.first, team.second, team.name) for team in spec.teams],
