@@ -32,6 +32,7 @@ def _figures(row: selectors.Row) -> dict:
     return {
         "rating": row.rating,
         "win_share": row.win_share,
+        "score_difference": row.score_difference,
         **{name: getattr(row, name) for name in selectors.FIGURES},
     }
 
@@ -163,6 +164,11 @@ class BoardFilters(Schema):
     start: Day | None = Field(None, description="Games from this day on (YYYY-MM-DD).")
     end: Day | None = Field(None, description="Games up to this day (YYYY-MM-DD).")
     tournament: int | None = Field(None, ge=1, le=out.MAX_ID, description="One tournament's games.")
+    form: Literal["tables", "points", "kodi"] | None = Field(
+        None,
+        description="One form of play's games: tables, points (a points sheet, the 56 "
+        "International) or kodi (a kodi night).",
+    )
     sort: out.Sort = Field(selectors.DEFAULT_SORT, description="The column ranked by.")
     order: Literal["asc", "desc"] = "desc"
     page: int = Field(1, ge=1, le=out.MAX_PAGE)
@@ -171,7 +177,12 @@ class BoardFilters(Schema):
 def _board(request: HttpRequest, kind: str, filters: BoardFilters) -> dict:
     board = selectors.player_board_page if kind == "players" else selectors.team_board_page
     found = board(
-        selectors.Filters(start=filters.start, end=filters.end, tournament=filters.tournament),
+        selectors.Filters(
+            start=filters.start,
+            end=filters.end,
+            tournament=filters.tournament,
+            form=filters.form,
+        ),
         sort=filters.sort,
         descending=filters.order == "desc",
         page=filters.page,

@@ -152,7 +152,10 @@ Sort = Literal[tuple(SORTS)]  # the columns a board ranks by: its page's own
 class Figures(Schema):
     """A side's figures over the finished games counted (the leaderboards' columns)."""
 
-    rating: float | None = Field(description="OpenSkill ordinal; null before a rated game.")
+    rating: float | None = Field(
+        description="OpenSkill ordinal; null before a rated game. A team's is its own, "
+        "from its results as a team."
+    )
     played: int
     won: int
     win_share: float | None = Field(description="Won / played, 0 to 1; null if none played.")
@@ -162,7 +165,16 @@ class Figures(Schema):
     doubles_lost: int
     redoubles_won: int
     redoubles_lost: int
-    tables_net: int
+    tables_net: int = Field(
+        description="Tables won less tables lost, at table and kodi games (a points "
+        "sheet moves no tables)."
+    )
+    points_for: int = Field(description="At points games: the side's totals.")
+    points_against: int = Field(description="At points games: the other teams' totals.")
+    score_difference: int = Field(description="At points games: points for less against.")
+    sessions_won: int = Field(description="Points games (sessions) won.")
+    kodis_taken: int = Field(description="At kodi games: the kodis the side took.")
+    kodis_given: int = Field(description="At kodi games: the kodis the other teams took.")
     biggest_bid: int | None = Field(description="The biggest bid made; null if none.")
 
 

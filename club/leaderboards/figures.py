@@ -27,7 +27,6 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from club.games.models import (
-    PLAYER_FIELDS,
     Doubling,
     Game,
     GameTeam,
@@ -35,14 +34,13 @@ from club.games.models import (
     Round,
     in_a_seat,
 )
+from club.leaderboards import team_ratings
 from club.leaderboards.models import (
     PlayerGameFigures,
-    PlayerRating,
     PlayerTotals,
     TeamGameFigures,
     TeamTotals,
 )
-from club.scoring import ratings
 from club.tournaments.models import Sitting, SittingGame
 
 COUNTS = (
@@ -55,8 +53,24 @@ COUNTS = (
     "redoubles_won",
     "redoubles_lost",
     "tables_net",
+    "points_for",
+    "points_against",
+    "sessions_won",
+    "kodis_taken",
+    "kodis_given",
 )
 FIELDS = (*COUNTS, "biggest_bid")
+GAME_FIELDS = (*FIELDS, "form")  # a game's row also says its form of play
+# Each form of play's own figures, beside those every game has (played, won, the
+# contracts and the doubles): what its board shows (selectors.FORM_FIGURES).
+TABLES, POINTS, KODI = "tables", "points", "kodi"
+
+
+def form_of(scoring: str, kodi: bool) -> str:
+    """The form of play a game's figures are filed under (as club.games.words says)."""
+    if scoring == "points":
+        return POINTS
+    return KODI if kodi else TABLES
 
 
 def _blank() -> dict:
@@ -89,6 +103,8 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
             "fourth_player_id",
             "place",
             "tables",
+            "score",
+            "kodis",
             "game__created_at",
             "game__scoring",
             "game__kodi",
@@ -102,10 +118,27 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
     side: dict[int, dict] = {}  # seat id -> the team's figures at that game
     declarer: dict[tuple[int, int], dict] = {}  # (game, player) -> declared, made, biggest
     kodi_games: set[int] = set()
+    # The points and kodis of every team at each game: a side's "against" and "given"
+    # are the other teams'.
+    scores: dict[int, int] = defaultdict(int)
+    kodis: dict[int, int] = defaultdict(int)
+    for seat in seats:
+        scores[seat["game_id"]] += seat["score"]
+        kodis[seat["game_id"]] += seat["kodis"]
+    form: dict[int, str] = {}  # game id -> its form of play
     for seat in seats:
         figures = _blank()
         figures["played"] = 1
         figures["won"] = int(seat["place"] == 1)
+        game = seat["game_id"]
+        form[game] = form_of(seat["game__scoring"], seat["game__kodi"])
+        if form[game] == POINTS:
+            figures["points_for"] = seat["score"]
+            figures["points_against"] = scores[game] - seat["score"]
+            figures["sessions_won"] = figures["won"]
+        elif form[game] == KODI:
+            figures["kodis_taken"] = seat["kodis"]
+            figures["kodis_given"] = kodis[game] - seat["kodis"]
         # Tables net counts tables: on a points sheet every team holds its start.
         if seat["game__scoring"] == "tables":
             if seat["game__kodi"]:
@@ -157,6 +190,7 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
             "game_id": game_id,
             "tournament_id": seat["game__sitting_entry__sitting__tournament_id"],
             "played_on": timezone.localdate(seat["game__created_at"]),
+            "form": form[game_id],
         }
         figures = side[seat["id"]]
         teams.append(TeamGameFigures(team_id=seat["team_id"], **where, **figures))
@@ -258,29 +292,6 @@ def _add_to_totals(players: list[PlayerGameFigures], teams: list[TeamGameFigures
             )
 
 
-def refresh_team_ratings(players: Iterable[int] | None = None) -> None:
-    """A team's rating on the board is the mean of its players' current ratings.
-
-    For the teams of the ``players`` given; for every team if None. Read as
-    plain values and written back only where a rating moved.
-    """
-    totals = TeamTotals.objects.all()
-    if players is not None:
-        players = set(players)
-        totals = totals.filter(in_a_seat(players, "team__", lookup="__in"))
-    rows = list(totals.values_list("id", "rating", *(f"team__{name}_id" for name in PLAYER_FIELDS)))
-    wanted = {player for _pk, _rating, *seats in rows for player in seats if player is not None}
-    found = {
-        rating.player_id: rating for rating in PlayerRating.objects.filter(player_id__in=wanted)
-    }
-    moved = []
-    for pk, rating, *seats in rows:
-        now = ratings.team_rating(found, *(player for player in seats if player is not None))
-        if now != rating:
-            moved.append(TeamTotals(pk=pk, rating=now))
-    TeamTotals.objects.bulk_update(moved, ["rating"], batch_size=500)
-
-
 def refresh_games(game_ids: list[int], *, had_rows: bool = True) -> None:
     """Rewrite the rows of these games (none for a game not finished) and their sides' totals.
 
@@ -361,12 +372,12 @@ def rebuild_all() -> int:
     games_sql, games_params = (
         Game.objects.filter(status=Game.Status.FINISHED)
         .annotate(day=TruncDate("created_at"))
-        .values("id", "day", "scoring")
+        .values("id", "day", "scoring", "kodi")
         .query.sql_with_params()
     )
     seat, deal, ledger = _table(GameTeam), _table(Round), _table(LedgerEntry)
     sitting_game, sitting = _table(SittingGame), _table(Sitting)
-    columns = ", ".join((*FIELDS, "game_id", "tournament_id", "played_on"))
+    columns = ", ".join((*FIELDS, "game_id", "tournament_id", "played_on", "form"))
     doubled = []
     for doubling, name in ((Doubling.DOUBLE, "doubles"), (Doubling.REDOUBLE, "redoubles")):
         for outcome, test in (("won", "="), ("lost", "<>")):
@@ -375,6 +386,8 @@ def rebuild_all() -> int:
                 f"AND (r.declaring_team_id = s.id) {test} r.made THEN 1 ELSE 0 END) "
                 f"AS {name}_{outcome}"
             )
+    points = "g.scoring = 'points'"
+    kodi = "(g.scoring = 'tables' AND g.kodi)"
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {_table(TeamGameFigures)} ({columns}, team_id) "
@@ -384,8 +397,18 @@ def rebuild_all() -> int:
             "COALESCE(x.redoubles_won, 0), COALESCE(x.redoubles_lost, 0), "
             # tables net counts tables: a points sheet's ledger holds points
             "CASE WHEN g.scoring = 'tables' THEN COALESCE(l.net, 0) ELSE 0 END, "
-            "d.biggest, s.game_id, st.tournament_id, g.day, s.team_id "
+            # a points sheet's totals, and a kodi night's kodis, the side's and the others'
+            f"CASE WHEN {points} THEN s.score ELSE 0 END, "
+            f"CASE WHEN {points} THEN t.score - s.score ELSE 0 END, "
+            f"CASE WHEN {points} AND s.place = 1 THEN 1 ELSE 0 END, "
+            f"CASE WHEN {kodi} THEN s.kodis ELSE 0 END, "
+            f"CASE WHEN {kodi} THEN t.kodis - s.kodis ELSE 0 END, "
+            "d.biggest, s.game_id, st.tournament_id, g.day, "
+            f"CASE WHEN {points} THEN '{POINTS}' WHEN {kodi} THEN '{KODI}' ELSE '{TABLES}' END, "
+            "s.team_id "
             f"FROM {seat} s JOIN ({games_sql}) g ON g.id = s.game_id "
+            f"JOIN (SELECT game_id, SUM(score) AS score, SUM(kodis) AS kodis FROM {seat} "
+            "GROUP BY game_id) t ON t.game_id = s.game_id "
             "LEFT JOIN (SELECT declaring_team_id AS seat_id, COUNT(*) AS declared, "
             "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
             "MAX(CASE WHEN made AND NOT all_pass THEN bid END) AS biggest "
@@ -410,12 +433,17 @@ def rebuild_all() -> int:
                 "redoubles_won",
                 "redoubles_lost",
                 "tables_net",
+                "points_for",
+                "points_against",
+                "sessions_won",
+                "kodis_taken",
+                "kodis_given",
             )
         )
         cursor.execute(
             f"INSERT INTO {_table(PlayerGameFigures)} ({columns}, player_id) "
             f"SELECT {team_figures}, COALESCE(d.declared, 0), COALESCE(d.made, 0), {same}, "
-            "d.biggest, tf.game_id, tf.tournament_id, tf.played_on, p.player_id "
+            "d.biggest, tf.game_id, tf.tournament_id, tf.played_on, tf.form, p.player_id "
             f"FROM {_table(TeamGameFigures)} tf JOIN ("
             f"SELECT game_id, team_id, first_player_id AS player_id FROM {seat} UNION ALL "
             f"SELECT game_id, team_id, second_player_id FROM {seat} UNION ALL "
@@ -442,15 +470,19 @@ def rebuild_all() -> int:
                 f"SELECT {sums}, MAX(biggest_bid), {key}{zero} FROM {_table(model)} "
                 f"GROUP BY {key}"
             )
-    refresh_team_ratings()
+    team_ratings.rebuild()
     return Game.objects.filter(status=Game.Status.FINISHED).count()
 
 
 def _stored(model, key: str) -> dict:
     return {
-        (row["game_id"], row[key]): tuple(row[name] for name in FIELDS)
-        for row in model.objects.values("game_id", key, *FIELDS).iterator()
+        (row["game_id"], row[key]): tuple(row[name] for name in GAME_FIELDS)
+        for row in model.objects.values("game_id", key, *GAME_FIELDS).iterator()
     }
+
+
+def _values(row) -> tuple:
+    return tuple(getattr(row, name) for name in GAME_FIELDS)
 
 
 def drift() -> list[str]:
@@ -463,9 +495,11 @@ def drift() -> list[str]:
     for start in range(0, len(ids), BATCH):
         players, teams = _games_figures(ids[start : start + BATCH])
         for row in players:
-            fresh_players[(row.game_id, row.player_id)] = tuple(getattr(row, n) for n in FIELDS)
+            fresh_players[(row.game_id, row.player_id)] = tuple(
+                getattr(row, n) for n in GAME_FIELDS
+            )
         for row in teams:
-            fresh_teams[(row.game_id, row.team_id)] = tuple(getattr(row, n) for n in FIELDS)
+            fresh_teams[(row.game_id, row.team_id)] = tuple(getattr(row, n) for n in GAME_FIELDS)
     for label, fresh, stored in (
         ("player", fresh_players, _stored(PlayerGameFigures, "player_id")),
         ("team", fresh_teams, _stored(TeamGameFigures, "team_id")),

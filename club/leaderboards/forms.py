@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from club.games.models import Player
+from club.leaderboards.figures import KODI, POINTS, TABLES
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
 from club.leaderboards.services import MAX_IMPORT_BYTES
 from club.web.fields import NameField
@@ -69,6 +70,16 @@ class BoardForm(forms.Form):
         empty_value=None,
         widget=QuickSelect,  # the newest tournaments, and the one chosen (views)
     )
+    form = forms.ChoiceField(
+        label=_("Form of play"),
+        required=False,
+        choices=[
+            ("", _("Every form of play")),
+            (TABLES, _("Tables")),
+            (POINTS, _("Points sheets (56 International)")),
+            (KODI, _("Kodi nights")),
+        ],
+    )
     sort = forms.ChoiceField(
         required=False, choices=[(key, key) for key in SORTS], widget=forms.HiddenInput
     )
@@ -93,7 +104,12 @@ class BoardForm(forms.Form):
         if not self.is_valid():
             return Filters()
         data = self.cleaned_data
-        return Filters(start=data["start"], end=data["end"], tournament=data["tournament"])
+        return Filters(
+            start=data["start"],
+            end=data["end"],
+            tournament=data["tournament"],
+            form=data["form"] or None,
+        )
 
     def sorting(self) -> tuple[str, bool]:
         # Read apart from the dates, so a bad date does not lose the sort.

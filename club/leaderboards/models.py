@@ -86,6 +86,14 @@ class Figures(models.Model):
     redoubles_won = models.PositiveIntegerField(default=0)
     redoubles_lost = models.PositiveIntegerField(default=0)
     tables_net = models.IntegerField(_("tables net"), default=0)
+    # A points sheet's figures: the side's totals and its opponents', at points games;
+    # sessions won are the points games it won.
+    points_for = models.PositiveIntegerField(_("points for"), default=0, db_default=0)
+    points_against = models.PositiveIntegerField(_("points against"), default=0, db_default=0)
+    sessions_won = models.PositiveIntegerField(_("sessions won"), default=0, db_default=0)
+    # A kodi night's: the kodis the side took, and those the other teams took.
+    kodis_taken = models.PositiveIntegerField(_("kodis taken"), default=0, db_default=0)
+    kodis_given = models.PositiveIntegerField(_("kodis given"), default=0, db_default=0)
     biggest_bid = models.PositiveSmallIntegerField(_("biggest bid made"), null=True, blank=True)
 
     class Meta:
@@ -103,6 +111,8 @@ class GameFigures(Figures):
         "tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     played_on = models.DateField()  # the game's start date, in the club's time zone
+    # The game's form of play, for a board of one form (Form): tables, points or kodi.
+    form = models.CharField(max_length=6, default="tables", db_default="tables")
 
     class Meta:
         abstract = True
@@ -124,6 +134,8 @@ class PlayerGameFigures(GameFigures):
             models.Index(fields=["played_on", "player"], name="playergamefigures_played_on"),
             # A player's totals, summed from the player's own rows.
             models.Index(fields=["player", "played_on"], name="playergamefigures_player"),
+            # The player board of one form of play.
+            models.Index(fields=["form", "player"], name="playergamefigures_form"),
         ]
 
 
@@ -143,6 +155,8 @@ class TeamGameFigures(GameFigures):
             models.Index(fields=["played_on", "team"], name="teamgamefigures_played_on"),
             # A team's totals, summed from the team's own rows.
             models.Index(fields=["team", "played_on"], name="teamgamefigures_team"),
+            # The team board of one form of play.
+            models.Index(fields=["form", "team"], name="teamgamefigures_form"),
         ]
 
 
@@ -160,8 +174,13 @@ class TeamTotals(Figures):
     """A team's figures over every finished game: the unfiltered team board."""
 
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="totals")
-    # The mean of its players' ratings, kept with the ratings so the board can sort on it.
+    # The team's own rating, from its results as a team (club.leaderboards.team_ratings):
+    # its skill estimate, the rating shown, and the games rated. Kept with the totals so
+    # the board can sort on it.
     rating = models.FloatField(_("rating"), default=0.0)
+    mu = models.FloatField(default=25.0, db_default=25.0)
+    sigma = models.FloatField(default=25.0 / 3, db_default=25.0 / 3)
+    rated_games = models.PositiveIntegerField(default=0, db_default=0)
 
     class Meta:
         verbose_name = _("team's totals")

@@ -13,8 +13,17 @@ the player or team sat at; won when their side came out ahead: declaring and
 made, or defending and the declarer failed.
 *tables net*: the sum of the ledger changes of the player's or team's seats.
 *biggest bid made*: the highest bid made (all-pass deals are not bids).
-*rating*: the player's current rating; a team's is the mean of its players'
-(:func:`club.scoring.ratings.team_rating`). Ratings are not filtered.
+*points for* / *points against*: at points games (a points sheet), the side's
+totals and the other teams' totals; *score difference* is the one less the
+other; *sessions won*: points games won.
+*kodis taken* / *kodis given*: at kodi games, the kodis the side took and those
+the other teams took.
+*rating*: the player's current rating; a team's is the team's own, from its
+results as a team (:mod:`club.leaderboards.team_ratings`). Ratings are not
+filtered.
+
+A board of one form of play (``Filters.form``) counts that form's games only and
+shows the figures every game has with that form's own (:data:`FORM_FIGURES`).
 
 The boards and profiles read the figures maintained by
 :mod:`club.leaderboards.figures` (a row per side per finished game, and each
@@ -77,10 +86,15 @@ class Filters:
     start: datetime.date | None = None
     end: datetime.date | None = None
     tournament: int | None = None  # a Tournament pk
+    form: str | None = None  # one form of play: figures.TABLES, POINTS or KODI
 
     def games(self, prefix: str = "") -> Q:
         """The games counted, as a condition on ``prefix`` (a path to a Game)."""
         q = Q(**{f"{prefix}status": Game.Status.FINISHED})
+        if self.form == figures.POINTS:
+            q &= Q(**{f"{prefix}scoring": "points"})
+        elif self.form in (figures.KODI, figures.TABLES):
+            q &= Q(**{f"{prefix}scoring": "tables", f"{prefix}kodi": self.form == figures.KODI})
         if self.start:
             q &= Q(**{f"{prefix}created_at__date__gte": self.start})
         if self.end:
@@ -150,7 +164,27 @@ def player_figures(filters: Filters) -> dict:
         "made": _count(declared.filter(made=True)),
         **_doubling_figures(in_a_seat, filters),
         "tables_net": _aggregate(ledger, "SUM", "change"),
+        **_sheet_figures(seats),
         "biggest_bid": _aggregate(declared.filter(made=True), "MAX", "bid"),
+    }
+
+
+def _sheet_figures(seats: QuerySet) -> dict:
+    """Points for and against and sessions won at points games, kodis taken and given at
+    kodi games, over the side's ``seats`` (GameTeam rows of the games counted)."""
+    points = seats.filter(game__scoring="points")
+    kodi = seats.filter(game__scoring="tables", game__kodi=True)
+    others = GameTeam.objects.filter(game=OuterRef("game")).exclude(pk=OuterRef("pk"))
+    return {
+        "points_for": _aggregate(points, "SUM", "score"),
+        "points_against": _aggregate(
+            points.annotate(against=_aggregate(others, "SUM", "score")), "SUM", "against"
+        ),
+        "sessions_won": _count(points.filter(place=1)),
+        "kodis_taken": _aggregate(kodi, "SUM", "kodis"),
+        "kodis_given": _aggregate(
+            kodi.annotate(given=_aggregate(others, "SUM", "kodis")), "SUM", "given"
+        ),
     }
 
 
@@ -164,7 +198,8 @@ def team_figures(filters: Filters) -> dict:
         filters.games("game__"), team=OuterRef(OuterRef("pk"))
     ).values("pk")
     declared = Round.objects.filter(declaring_team__in=own_seats)
-    ledger = LedgerEntry.objects.filter(game_team__in=own_seats)
+    # A points sheet's ledger holds points, not tables.
+    ledger = LedgerEntry.objects.filter(game_team__in=own_seats, game_team__game__scoring="tables")
     return {
         "played": _count(seats),
         "won": _count(seats.filter(place=1)),
@@ -172,6 +207,7 @@ def team_figures(filters: Filters) -> dict:
         "made": _count(declared.filter(made=True)),
         **_doubling_figures(lambda row: Q(team=row), filters),
         "tables_net": _aggregate(ledger, "SUM", "change"),
+        **_sheet_figures(seats),
         "biggest_bid": _aggregate(declared.filter(made=True, all_pass=False), "MAX", "bid"),
     }
 
@@ -191,6 +227,11 @@ class Row:
     redoubles_won: int = 0
     redoubles_lost: int = 0
     tables_net: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    sessions_won: int = 0
+    kodis_taken: int = 0
+    kodis_given: int = 0
     biggest_bid: int | None = None
     rank: int = 0
     players: list = field(default_factory=list)
@@ -212,6 +253,10 @@ class Row:
     def made_share(self) -> float | None:
         return self.made / self.declared if self.declared else None
 
+    @property
+    def score_difference(self) -> int:
+        return self.points_for - self.points_against
+
 
 SORTS = {
     "rating": lambda row: row.rating if row.rating is not None else float("-inf"),
@@ -226,9 +271,62 @@ SORTS = {
     "redoubles_won": lambda row: row.redoubles_won,
     "redoubles_lost": lambda row: row.redoubles_lost,
     "tables_net": lambda row: row.tables_net,
+    "points_for": lambda row: row.points_for,
+    "points_against": lambda row: row.points_against,
+    "score_difference": lambda row: row.score_difference,
+    "sessions_won": lambda row: row.sessions_won,
+    "kodis_taken": lambda row: row.kodis_taken,
+    "kodis_given": lambda row: row.kodis_given,
     "biggest_bid": lambda row: row.biggest_bid or 0,
 }
 DEFAULT_SORT = "rating"
+
+# The figures every game has, then each form of play's own: a board of one form
+# shows the first with its own; a board of every form, the first with the own
+# figures of each form the club has played.
+COMMON_FIGURES = (
+    "played",
+    "won",
+    "win_share",
+    "declared",
+    "made",
+    "doubles_won",
+    "redoubles_won",
+)
+FORM_FIGURES = {
+    figures.TABLES: ("tables_net",),
+    figures.POINTS: ("sessions_won", "points_for", "points_against", "score_difference"),
+    figures.KODI: ("kodis_taken", "kodis_given"),
+}
+FORMS = tuple(FORM_FIGURES)
+
+
+def forms_played(player: Player | None = None) -> list[str]:
+    """The forms of play of the club's finished games (the player's, if given), in FORMS
+    order: one query, each form found through the figures' index on it."""
+    rows = TeamGameFigures.objects.all()
+    if player is not None:
+        rows = PlayerGameFigures.objects.filter(player=player)
+    found = (
+        Game.objects.annotate(**{f"has_{form}": Exists(rows.filter(form=form)) for form in FORMS})
+        .values_list(*(f"has_{form}" for form in FORMS))
+        .first()
+    )
+    return [form for form, played in zip(FORMS, found or (), strict=False) if played]
+
+
+def board_figures(filters: Filters, played: list[str]) -> list[str]:
+    """The figures a board shows: those every game has, and its form's own (the
+    own figures of every form played, on a board of all of them)."""
+    forms = [filters.form] if filters.form in FORM_FIGURES else played
+    common = COMMON_FIGURES
+    if forms == [figures.POINTS]:  # every game a session: its sessions won are its wins
+        common = tuple(name for name in common if name != "won")
+    return [
+        *common,
+        *(name for form in FORMS if form in forms for name in FORM_FIGURES[form]),
+        "biggest_bid",
+    ]
 
 
 PER_PAGE = 25  # a phone screen or two; the figures are read a page at a time
@@ -263,6 +361,8 @@ def _ordering(sort: str, descending: bool, name: str) -> list:
         key = Cast("won", FloatField()) / Cast("played", FloatField())
     elif sort == "biggest_bid":
         key = Coalesce("biggest_bid", 0)
+    elif sort == "score_difference":
+        key = F("points_for") - F("points_against")
     else:
         key = F(sort)
     first = key.desc(nulls_last=True) if descending else key.asc(nulls_first=True)
@@ -270,7 +370,7 @@ def _ordering(sort: str, descending: bool, name: str) -> list:
 
 
 def _filtered(filters: Filters) -> bool:
-    return bool(filters.start or filters.end or filters.tournament)
+    return bool(filters.start or filters.end or filters.tournament or filters.form)
 
 
 def _game_rows(model, filters: Filters) -> QuerySet:
@@ -281,6 +381,8 @@ def _game_rows(model, filters: Filters) -> QuerySet:
         rows = rows.filter(played_on__lte=filters.end)
     if filters.tournament:
         rows = rows.filter(tournament_id=filters.tournament)
+    if filters.form:
+        rows = rows.filter(form=filters.form)
     return rows
 
 

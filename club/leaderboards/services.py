@@ -35,7 +35,7 @@ from club.games.models import (
     Team,
     in_a_seat,
 )
-from club.leaderboards import figures
+from club.leaderboards import figures, team_ratings
 from club.leaderboards.models import (
     OwedGame,
     PlayerGameFigures,
@@ -665,13 +665,17 @@ def rebuild_ratings() -> int:
     final = _write_changes(games, None, 0)
     _save_ratings(final, set())
     _stamp(state, len(games))
-    _after_ratings(None)
+    _after_ratings()
     return len(games)
 
 
-def _after_ratings(players: set[int] | None) -> None:
-    """The team board's ratings follow their players' (every team's if None)."""
-    figures.refresh_team_ratings(players)
+def _after_ratings(game: int | None = None) -> None:
+    """The teams' own ratings follow: ``game``'s teams, when it is the last game to
+    finish; else every team's, rated again from the finished games."""
+    if game is None:
+        team_ratings.rebuild()
+    else:
+        team_ratings.append(game)
 
 
 def _states_before(position: int, players: set[int]) -> dict[int, ratings.PlayerRating] | None:
@@ -783,7 +787,7 @@ def _rerate_from(
     current = {**{p: start[p] for p in affected if p in start}, **final}
     _save_ratings(current, affected - set(current))
     _stamp(state, position + len(todo))
-    _after_ratings(affected)
+    _after_ratings()
 
 
 def _append(state: RatingsState, game: Game) -> bool:
@@ -810,7 +814,7 @@ def _append(state: RatingsState, game: Game) -> bool:
     final = _write_changes(rated, start, position)
     _save_ratings(final, set())
     _stamp(state, position + 1)
-    _after_ratings(players)
+    _after_ratings(game.pk)
     return True
 
 

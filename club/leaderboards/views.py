@@ -196,25 +196,39 @@ def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = selectors.player_profile(player, page_number(request))
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
+    # The figures of the forms of play the player has played, each labelled.
+    context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
     context["live_version"] = version
     context["can_write"] = is_organiser(request.user)
     return render(request, _partial(request, "leaderboards/player.html", "live"), context)
 
 
-def _columns():
-    return [
-        ("name", _("Name")),
-        ("rating", _("Rating")),
-        ("played", _("Played")),
-        ("won", _("Won")),
-        ("win_share", _("Win %")),
-        ("declared", _("Declared")),
-        ("made", _("Made")),
-        ("doubles_won", _("Doubled W/L")),
-        ("redoubles_won", _("Redoubled W/L")),
-        ("tables_net", _("Tables net")),
-        ("biggest_bid", _("Biggest bid made")),
-    ]
+def _labels() -> dict[str, str]:
+    """Each column's heading, in the reader's language."""
+    return {
+        "name": _("Name"),
+        "rating": _("Rating"),
+        "played": _("Played"),
+        "won": _("Won"),
+        "win_share": _("Win %"),
+        "declared": _("Declared"),
+        "made": _("Made"),
+        "doubles_won": _("Doubled W/L"),
+        "redoubles_won": _("Redoubled W/L"),
+        "tables_net": _("Tables net"),
+        "sessions_won": _("Sessions won"),
+        "points_for": _("Points for"),
+        "points_against": _("Points against"),
+        "score_difference": _("Score difference"),
+        "kodis_taken": _("Kodis taken"),
+        "kodis_given": _("Kodis given"),
+        "biggest_bid": _("Biggest bid made"),
+    }
+
+
+def _columns(shown: list[str]) -> list[tuple[str, str]]:
+    labels = _labels()
+    return [(key, labels[key]) for key in ("name", "rating", *shown)]
 
 
 # The boards' filter offers the newest tournaments, not every one of the club's history
@@ -250,6 +264,7 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
     except ValueError:
         page = 1
     found = board(filters, sort=sort, descending=descending, page=page)
+    shown = selectors.board_figures(filters, selectors.forms_played())
     query = request.GET.copy()
     for key in ("sort", "order", "version", "page"):
         query.pop(key, None)
@@ -263,7 +278,8 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
         _partial(request, "leaderboards/board.html", "board"),
         {
             "kind": kind,
-            "columns": _columns(),
+            "columns": _columns(shown),
+            "shown": shown,
             "form": form,
             "rows": found.rows,
             "board": found,

@@ -42,8 +42,12 @@ Ratings go below 0 for players who lose more than they win.
 
 Players and teams
 -----------------
-Ratings belong to players, not to partnerships. The team leaderboard rates a
-pair as the mean of its two players' displayed ratings: :func:`team_rating`.
+A player's rating follows the player from partner to partner. A team that has
+played together has a rating of its own, from its results as a team:
+:func:`rate_teams` rates each team of a game as one side, with the same model,
+prior and display, so a team that won three games out of three ranks above
+one that lost its only game, whoever its players are. (The mean of its
+players' ratings would say how good they are with anyone, not how the team did.)
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ __all__ = [
     "RatingsError",
     "displayed",
     "rate_games",
-    "team_rating",
+    "rate_teams",
 ]
 
 TEAM_SIZE = 2  # the usual team; a game's teams may be 2, 3 or 4 (TEAM_SIZES), all the same
@@ -148,21 +152,7 @@ def displayed(mu: float, sigma: float) -> float:
     return DISPLAY_SCALE * ((mu - Z * sigma) - _BASELINE)
 
 
-def team_rating(ratings: Mapping[int, PlayerRating], *players: int) -> float:
-    """A team's rating for the team leaderboard: the mean of its players' displayed ratings.
-
-    A player missing from ``ratings`` (no rated game yet) counts as a new
-    player, at 0.
-    """
-    return sum(_shown(ratings, player) for player in players) / len(players)
-
-
-def _shown(ratings: Mapping[int, PlayerRating], player: int) -> float:
-    found = ratings.get(player)
-    return found.rating if found is not None else 0.0
-
-
-def _check(game: RatedGame) -> None:
+def _check(game: RatedGame, *, one_a_side: bool = False) -> None:
     teams, places = game.teams, game.places
     if len(teams) < MIN_TEAMS:
         raise RatingsError(
@@ -175,6 +165,8 @@ def _check(game: RatedGame) -> None:
     seen: set[int] = set()
     # Every team of a game is the same size: two, three or four players.
     size = len(teams[0]) if len(teams[0]) in TEAM_SIZES else TEAM_SIZE
+    if one_a_side:  # teams rated as teams: each side is one team
+        size = 1
     for index, team in enumerate(teams):
         if len(team) != size:
             raise RatingsError(
@@ -233,10 +225,35 @@ def rate_games(
     that is not a pair, a player in two seats, or places that do not fit the
     teams; nothing is rated then.
     """
+    return _rate(games, start, one_a_side=False)
+
+
+def rate_teams(
+    games: Iterable[RatedGame],
+    *,
+    start: Mapping[int, PlayerRating] | None = None,
+) -> dict[int, PlayerRating]:
+    """Each team's own rating from its results as a team, game after game.
+
+    ``games`` name teams, not players: each of a game's ``teams`` is one team id
+    alone (``[[7], [9]]``). A team is rated as one side by the same model as the
+    players, from the same prior, and shown the same way (a new team shows 0);
+    the returned ratings' ``player`` is the team's id. ``start`` continues as
+    :func:`rate_games` does.
+    """
+    return _rate(games, start, one_a_side=True)[0]
+
+
+def _rate(
+    games: Iterable[RatedGame],
+    start: Mapping[int, PlayerRating] | None,
+    *,
+    one_a_side: bool,
+) -> tuple[dict[int, PlayerRating], list[RatingChange]]:
     games = list(games)
     seen_games: set[int] = set()
     for game in games:
-        _check(game)
+        _check(game, one_a_side=one_a_side)
         if game.game in seen_games:
             raise RatingsError(
                 _("Game %(number)s is listed twice."), game=game.game, number=game.game

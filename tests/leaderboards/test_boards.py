@@ -12,9 +12,14 @@ from club.leaderboards.selectors import Filters, player_board, team_board
 from club.scoring import ratings
 from club.tournaments.models import Sitting, SittingGame, Tournament
 
+# The figures of table games, which the club below plays: the hand counts' columns.
+TABLE_FIGURES = tuple(
+    name for name in FIELDS if not name.startswith(("points", "sessions", "kodis"))
+)
+
 
 def figures(rows):
-    return {row.name: tuple(getattr(row, name) for name in FIELDS) for row in rows}
+    return {row.name: tuple(getattr(row, name) for name in TABLE_FIGURES) for row in rows}
 
 
 # Over the finished games A, B and C (game D is in progress and never counts).
@@ -65,20 +70,29 @@ def test_tables_net_sums_to_zero(club):
     assert sum(row.tables_net for row in team_board(Filters())) == 0
 
 
-def test_ratings_are_the_stored_ones_and_teams_are_the_mean(club):
+def test_ratings_are_the_stored_ones_and_teams_have_their_own(club):
     stored = {r.player.name: r.rating for r in PlayerRating.objects.select_related("player")}
     rows = {row.name: row for row in player_board(Filters())}
     assert {name: row.rating for name, row in rows.items()} == pytest.approx(stored)
+    # Each team is rated as one side, in the order the games finished (A, B, C):
+    # A and B, Anu & Biju first and Chitra & Dev second; C, Esha & Farid first and the
+    # other two out together, second.
+    ab, cd, ef = (Team.objects.get(name=name).pk for name in TEAMS_ALL)
+    games = [
+        ratings.RatedGame(game=1, teams=[[ab], [cd]], places=[1, 2]),
+        ratings.RatedGame(game=2, teams=[[ab], [cd]], places=[1, 2]),
+        ratings.RatedGame(game=3, teams=[[ab], [cd], [ef]], places=[2, 2, 1]),
+    ]
+    expected = ratings.rate_teams(games)
     teams = {row.name: row for row in team_board(Filters())}
-    assert teams["Anu & Biju"].rating == pytest.approx((stored["Anu"] + stored["Biju"]) / 2)
-    team = Team.objects.get(name="Esha & Farid")
-    by_id = {
-        r.player_id: ratings.PlayerRating(r.player_id, r.mu, r.sigma, r.rating, r.games)
-        for r in PlayerRating.objects.all()
-    }
-    assert teams["Esha & Farid"].rating == pytest.approx(
-        ratings.team_rating(by_id, team.first_player_id, team.second_player_id)
+    assert {name: row.rating for name, row in teams.items()} == pytest.approx(
+        {name: expected[pk].rating for name, pk in zip(TEAMS_ALL, (ab, cd, ef), strict=True)}
     )
+    # Two wins of three rank the pair above the pair that won its only game, and both
+    # above the pair that won none; not the mean of the players' ratings any more.
+    assert teams["Anu & Biju"].rating != pytest.approx((stored["Anu"] + stored["Biju"]) / 2)
+    assert teams["Anu & Biju"].rating > teams["Esha & Farid"].rating > 0
+    assert teams["Chitra & Dev"].rating < 0
 
 
 def test_default_sort_is_by_rating_and_other_columns_sort(club):

@@ -17,7 +17,8 @@ from club.tournaments.models import Tournament, TournamentTeam
 from tests.factories import pid
 
 from .conftest import play
-from .test_boards import FIELDS, PLAYERS_ALL
+from .test_boards import PLAYERS_ALL
+from .test_boards import TABLE_FIGURES as FIELDS
 
 
 @pytest.fixture

@@ -135,11 +135,13 @@ def _more_games(count: int) -> None:
 # A public board or profile rendered: its key first (club.web.pages: its live token and
 # the club's), then the page; read again, only the key (KEPT).
 QUERIES = {
-    "player leaderboard": 6,  # key (2), live version, tournaments for the filter, count, page
-    "team leaderboard": 6,
-    "player leaderboard, one tournament": 6,
-    "register": 3,  # work owed to the boards (none), its count and one page (issue 14)
-    "player profile": 13,  # key (4), then the page with the tournaments being played now
+    # key (2), live version, tournaments for the filter, count, page, forms of play played
+    "player leaderboard": 7,
+    "team leaderboard": 7,
+    "player leaderboard, one tournament": 7,
+    "register": 3,  # work owed to the boards (none), its count and one page
+    # key (4), then the page with the tournaments being played now and the player's forms
+    "player profile": 14,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}
 

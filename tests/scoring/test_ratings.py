@@ -11,13 +11,12 @@ from hypothesis import strategies as st
 
 from club.scoring.ratings import (
     DISPLAY_SCALE,
-    PlayerRating,
     RatedGame,
     RatingChange,
     RatingsError,
     displayed,
     rate_games,
-    team_rating,
+    rate_teams,
 )
 from club.scoring.rules import RulesError
 
@@ -143,7 +142,7 @@ def test_a_tie_between_equally_rated_established_teams_keeps_them_equal():
         RatedGame(2, [(3, 4), (7, 8)], [1, 2]),
     ]
     before, _ = rate_games(history)
-    assert team_rating(before, 1, 2) == team_rating(before, 3, 4)
+    assert before[1].rating == before[2].rating == before[3].rating == before[4].rating
     after, _ = rate_games([*history, RatedGame(3, [(1, 2), (3, 4)], [1, 1])])
     assert after[1].rating == after[2].rating == after[3].rating == after[4].rating
     assert after[1].mu == before[1].mu
@@ -187,20 +186,37 @@ def test_teams_of_three_and_four_are_rated_every_partner_alike(size):
     assert len(moved) == 2 * size
     assert len({moved[p] for p in first}) == 1 and moved[first[0]] > 0
     assert len({moved[p] for p in second}) == 1 and moved[second[0]] < 0
-    assert team_rating(ratings_after, *first) == ratings_after[1].rating
+    assert {ratings_after[p].rating for p in first} == {ratings_after[1].rating}
 
 
-def test_team_rating_is_the_mean_of_the_partners():
-    ratings = {
-        1: PlayerRating(player=1, mu=30.0, sigma=3.0, rating=210.0, games=9),
-        2: PlayerRating(player=2, mu=25.0, sigma=4.0, rating=130.0, games=4),
-    }
-    assert team_rating(ratings, 1, 2) == 170.0
-    assert team_rating(ratings, 2, 1) == 170.0
-    # A player without a rated game counts as new: 0.
-    assert team_rating(ratings, 1, 99) == 105.0
-    assert team_rating({}, 98, 99) == 0.0
-    assert team_rating(ratings, 1, 2, 99) == (210.0 + 130.0) / 3
+def test_a_team_is_rated_by_its_own_results_not_its_players():
+    # Team 7 lost its only game; team 8 won all three of its own, against other teams.
+    games = [
+        RatedGame(1, [[7], [9]], [2, 1]),
+        RatedGame(2, [[8], [10]], [1, 2]),
+        RatedGame(3, [[8], [11]], [1, 2]),
+        RatedGame(4, [[8], [12]], [1, 2]),
+    ]
+    rated = rate_teams(games)
+    assert rated[8].rating > rated[9].rating > 0 > rated[7].rating
+    assert (rated[7].games, rated[8].games) == (1, 3)
+
+
+def test_a_team_is_rated_as_a_player_alone_would_be():
+    # The same model, prior and display: one side of one.
+    games = [RatedGame(1, [[1], [2]], [1, 2]), RatedGame(2, [[1], [3], [2]], [3, 1, 1])]
+    teams = rate_teams(games)
+    with pytest.raises(RatingsError):  # players are rated in teams of two or more
+        rate_games(games)
+    start = rate_teams(games[:1])
+    assert rate_teams(games[1:], start=start) == teams
+    assert [teams[team].games for team in (1, 2, 3)] == [2, 2, 1]
+    assert teams[3].rating > 0  # first, tied, in its only game
+
+
+def test_a_team_in_two_places_of_one_game_is_refused():
+    with pytest.raises(RatingsError, match="two seats"):
+        rate_teams([RatedGame(1, [[1], [1]], [1, 2])])
 
 
 # --- refused games --------------------------------------------------------------------------------

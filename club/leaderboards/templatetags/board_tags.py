@@ -29,9 +29,25 @@ def _signed(value: int) -> tuple[str, str]:
     return (f" {css}" if css else ""), (f"+{value}" if value > 0 else str(value))
 
 
+def _cell(row, name: str) -> str:
+    """One figure of a board's row, as its cell."""
+    if name == "win_share":
+        return f'<td class="num">{DASH if row.win_percent is None else f"{row.win_percent}%"}</td>'
+    if name in ("doubles_won", "redoubles_won"):
+        lost = name.replace("_won", "_lost")
+        return f'<td class="num">{getattr(row, name)}/{getattr(row, lost)}</td>'
+    if name in ("tables_net", "score_difference"):
+        css, value = _signed(getattr(row, name))
+        return f'<td class="num{css}">{value}</td>'
+    if name == "biggest_bid":
+        return f'<td class="num">{DASH if row.biggest_bid is None else row.biggest_bid}</td>'
+    return f'<td class="num">{getattr(row, name)}</td>'
+
+
 @register.simple_tag
-def board_rows(rows, kind: str) -> SafeString:
-    """The board's sides (``selectors.board_page``) as the rows of its table."""
+def board_rows(rows, kind: str, shown) -> SafeString:
+    """The board's sides (``selectors.board_page``) as the rows of its table, with the
+    figures ``shown`` (``selectors.board_figures``) after the name and the rating."""
     player_url = url_maker("leaderboards:player")
 
     def name_cell(row) -> str:
@@ -44,21 +60,57 @@ def board_rows(rows, kind: str) -> SafeString:
 
     lines = []
     for row in rows:
-        net_css, net = _signed(row.tables_net)
         rating = DASH if row.rating is None else text(floatformat(row.rating, 0))
         lines.append(
             f"<tr><td>{row.rank}</td>"
             f'<th scope="row" class="board-name">{name_cell(row)}</th>'
-            f'<td class="num">{rating}</td>'
-            f'<td class="num">{row.played}</td><td class="num">{row.won}</td>'
-            f'<td class="num">{DASH if row.win_percent is None else f"{row.win_percent}%"}</td>'
-            f'<td class="num">{row.declared}</td><td class="num">{row.made}</td>'
-            f'<td class="num">{row.doubles_won}/{row.doubles_lost}</td>'
-            f'<td class="num">{row.redoubles_won}/{row.redoubles_lost}</td>'
-            f'<td class="num{net_css}">{net}</td>'
-            f'<td class="num">{DASH if row.biggest_bid is None else row.biggest_bid}</td></tr>'
+            f'<td class="num">{rating}</td>' + "".join(_cell(row, name) for name in shown) + "</tr>"
         )
     return safe_join(lines, "\n")
+
+
+def _profile_labels() -> dict[str, str]:
+    return {
+        "played": _("Games played"),
+        "won": _("Games won"),
+        "declared": _("Contracts declared"),
+        "made": _("Contracts made"),
+        "doubles_won": _("Doubles won / lost"),
+        "redoubles_won": _("Redoubles won / lost"),
+        "tables_net": _("Tables won net"),
+        "sessions_won": _("Sessions won"),
+        "points_for": _("Points for"),
+        "points_against": _("Points against"),
+        "score_difference": _("Score difference"),
+        "kodis_taken": _("Kodis taken"),
+        "kodis_given": _("Kodis given"),
+        "biggest_bid": _("Biggest bid made"),
+    }
+
+
+@register.simple_tag
+def profile_figures(figures, shown) -> SafeString:
+    """A profile's figures (``selectors.board_figures``), each with its label."""
+    labels = _profile_labels()
+    items = []
+    for name in shown:
+        if name == "win_share":
+            continue  # beside the games won
+        value = getattr(figures, name)
+        css = ""
+        if name == "won" and figures.win_percent is not None:
+            shown_value = f'{value} <span class="muted">({figures.win_percent}%)</span>'
+        elif name in ("doubles_won", "redoubles_won"):
+            shown_value = f"{value} / {getattr(figures, name.replace('_won', '_lost'))}"
+        elif name in ("tables_net", "score_difference"):
+            css, shown_value = _signed(value)
+            css = f' class="{css.strip()}"' if css else ""
+        elif name == "biggest_bid":
+            shown_value = DASH if value is None else str(value)
+        else:
+            shown_value = str(value)
+        items.append(f"<div><dt>{text(labels[name])}</dt><dd{css}>{shown_value}</dd></div>")
+    return safe_join(items, "\n")
 
 
 @register.simple_tag
@@ -72,6 +124,8 @@ def profile_games(lines) -> SafeString:
         text(_("rating change")),
     )
     with_partner = _("%(team)s, with")
+    # A game's change to the player's rating, labelled: "rating +12".
+    rating_moved = _("rating %(change)s")
     items = []
     for line in lines:
         game, seat = line.game, line.game_team
@@ -89,9 +143,10 @@ def profile_games(lines) -> SafeString:
         delta = ""
         if line.rating_delta is not None:
             up = line.rating_delta >= 0
+            change = f"{'+' if up else ''}{floatformat(line.rating_delta, 0)}"
             delta = (
                 f'<span class="small {"up" if up else "down"}" title="{rating_change}">'
-                f"{'+' if up else ''}{text(floatformat(line.rating_delta, 0))}</span>"
+                f"{text(rating_moved % {'change': change})}</span>"
             )
         if game.scoring == Scoring.POINTS:  # a points sheet: the team's total, not tables
             tables = ngettext("%(count)s point", "%(count)s points", seat.score) % {
