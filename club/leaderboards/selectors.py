@@ -281,18 +281,11 @@ SORTS = {
 }
 DEFAULT_SORT = "rating"
 
-# The figures every game has, then each form of play's own: a board of one form
-# shows the first with its own; a board of every form, the first with the own
-# figures of each form the club has played.
-COMMON_FIGURES = (
-    "played",
-    "won",
-    "win_share",
-    "declared",
-    "made",
-    "doubles_won",
-    "redoubles_won",
-)
+# The figures every game has, and each form of play's own: a board of one form shows
+# the results, that form's own figures, then the contracts; a board of every form, the
+# own figures of each form the club has played.
+RESULTS = ("played", "won", "win_share")
+CONTRACTS = ("declared", "made", "doubles_won", "redoubles_won")
 FORM_FIGURES = {
     figures.TABLES: ("tables_net",),
     figures.POINTS: ("sessions_won", "points_for", "points_against", "score_difference"),
@@ -319,12 +312,13 @@ def board_figures(filters: Filters, played: list[str]) -> list[str]:
     """The figures a board shows: those every game has, and its form's own (the
     own figures of every form played, on a board of all of them)."""
     forms = [filters.form] if filters.form in FORM_FIGURES else played
-    common = COMMON_FIGURES
+    results = RESULTS
     if forms == [figures.POINTS]:  # every game a session: its sessions won are its wins
-        common = tuple(name for name in common if name != "won")
+        results = tuple(name for name in results if name != "won")
     return [
-        *common,
+        *results,
         *(name for form in FORMS if form in forms for name in FORM_FIGURES[form]),
+        *CONTRACTS,
         "biggest_bid",
     ]
 
