@@ -136,7 +136,7 @@ def links_print(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "games": [{"game": game, "rows": _link_rows(request, game)}],
             "back": reverse("games:links", args=[game.pk]),
-            "title": game.label,
+            "title": game.title,
             "unreachable": phones_cannot_reach(request),
         },
     )

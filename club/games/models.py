@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from club.games import words
 from club.scoring import rules as core
 
 MIN_BID = core.DEFAULT_RULES.min_bid
@@ -456,6 +457,12 @@ class Game(HouseRules):
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        """The label in the reader's words (a sitting's game names its sitting and table
+        in the reader's language): what pages show."""
+        return words.game_title(self.label)
 
     @property
     def is_finished(self) -> bool:

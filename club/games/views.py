@@ -63,7 +63,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             except ScoringError as error:
                 form.add_error("label" if error.field == "label" else None, error.message)
             else:
-                messages.success(request, _("Game “%(label)s” started.") % {"label": game.label})
+                messages.success(request, _("Game “%(label)s” started.") % {"label": game.title})
                 return redirect(game)
     else:
         # When the player count or the form of play changes, htmx asks again with what

@@ -10,6 +10,8 @@ each on its own.
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
@@ -78,3 +80,40 @@ def after_column(holder) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+# --- Labels the app makes ----------------------------------------------------------
+#
+# A tournament's game is labelled by its tournament, sitting and table, and a table of
+# a sitting "Table 3". They are stored, and exported, in English, the one form every
+# reader and other tools can read back; each page shows them in its reader's language.
+# A label typed by an organiser, or made in another language, is shown as it is.
+
+_TABLE = re.compile(r"Table (\d{1,4})")
+_SITTING_GAME = re.compile(r"(?P<tournament>.+) · sitting (?P<number>\d{1,4}) · (?P<table>.+)")
+
+
+def sitting_game_label(tournament: str, number: int, table: str) -> str:
+    """The stored label of a sitting's game: "Cup · sitting 2 · Table 3" (English)."""
+    return f"{tournament} · sitting {number} · {table}"
+
+
+def table_title(label: str) -> str:
+    """A table's label in the reader's words: "Table 3" becomes "മേശ 3"."""
+    found = _TABLE.fullmatch(label)
+    if found is None:
+        return label
+    return _("Table %(number)s") % {"number": int(found[1])}
+
+
+def game_title(label: str) -> str:
+    """A game's label in the reader's words: a sitting's game says its sitting and table
+    in the reader's language; any other label is shown as it is."""
+    found = _SITTING_GAME.fullmatch(label)
+    if found is None:
+        return label
+    return _("%(tournament)s · sitting %(number)d · %(table)s") % {
+        "tournament": found["tournament"],
+        "number": int(found["number"]),
+        "table": table_title(found["table"]),
+    }

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from club.games import links
+from club.games import links, words
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat, rules_fields
 from club.scoring import draws
@@ -465,8 +465,7 @@ def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, use
     stage's deal limit and tie rule."""
     stage = sitting.stage
     return scoring.create_game(
-        label=_("%(tournament)s · sitting %(number)d · %(table)s")
-        % {"tournament": tournament.name, "number": sitting.number, "table": label},
+        label=words.sitting_game_label(tournament.name, sitting.number, label),
         teams=[
             scoring.TeamEntry(
                 *(player.name for player in team.players[:2]),

@@ -470,13 +470,18 @@ def test_a_twelve_team_tournament_of_three_sittings_agrees_with_a_hand_check(
 
         # The player leaderboard, for a few players.
         public.goto(f"{live_server.url}/leaderboards/players/")
+        # The columns by their headings: rank and name, then each figure's (td after th).
+        headings = public.locator("table.board thead th").all_inner_texts()
+        column = {heading.rstrip(" ▲▼"): index - 1 for index, heading in enumerate(headings)}
         for name in ("Anu", "Latif", "Meenakshi Sundaram", "Yamuna"):
             row = public.locator("table.board tbody tr").filter(
                 has=public.locator("th.board-name a").get_by_text(name, exact=True)
             )
             cells = row.locator("td").all_inner_texts()
-            # rank, rating, played, won, win share, declared, made, doubles, redoubles, net, bid
-            played, won, declared, made, net = cells[2], cells[3], cells[5], cells[6], cells[9]
+            played, won, declared, made, net = (
+                cells[column[heading]]
+                for heading in ("Played", "Won", "Declared", "Made", "Tables net")
+            )
             expected = tally[name]
             assert (played, won, declared, made, net) == (
                 str(expected.games),

@@ -16,6 +16,7 @@ import pytest
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from club.games import words
 from club.games.selectors import game_page
 from club.games.services import (
     DealEntry,
@@ -26,6 +27,7 @@ from club.games.services import (
     record_deal,
 )
 from club.games.templatetags import club_tags
+from club.leaderboards.selectors import FORM_FIGURES, Filters, board_figures
 from club.leaderboards.templatetags import board_tags
 from club.tournaments.templatetags import tournament_tags
 from club.web.html import safe_join, text
@@ -183,18 +185,26 @@ def test_leaderboard_rows_and_a_profiles_games_with_hostile_names(kind):
             redoubles_won=0,
             redoubles_lost=0,
             tables_net=-2,
+            points_for=5,
+            points_against=7,
+            score_difference=-2,
+            sessions_won=0,
+            kodis_taken=1,
+            kodis_given=0,
             biggest_bid=40,
         )
         for index, name in enumerate(HOSTILE)
     ]
     expected = HOSTILE + ([HOSTILE[1], HOSTILE[2]] if kind == "teams" else [])
-    only_own_markup(board_tags.board_rows(board, kind), expected)
+    shown = board_figures(Filters(), list(FORM_FIGURES))
+    only_own_markup(board_tags.board_rows(board, kind, shown), expected)
     finished = datetime.datetime(2026, 11, 30, 20, 0, tzinfo=datetime.UTC)
     lines = [
         SimpleNamespace(
             game=SimpleNamespace(
                 pk=index + 1,
                 label=name,
+                title=words.game_title(f"{name} · sitting 2 · Table 3"),
                 is_finished=bool(index % 2),
                 finished_at=finished,
                 scoring="points" if index % 3 else "tables",
@@ -224,6 +234,7 @@ def test_the_home_pages_game_cards_with_hostile_names():
             SimpleNamespace(
                 pk=index + 1,
                 label=name,
+                title=name,
                 deals_played=index,
                 scoring="tables",
                 teams=teams,

@@ -185,7 +185,7 @@ def test_a_page_is_kept_under_the_query_that_shapes_it(world, client):
     assert client.get("/?x=1")["Club-Page-Query"] == "page"
     board = client.get(reverse("leaderboards:player_board"))
     assert board["Club-Page-Query"].split() == sorted(
-        ["end", "order", "page", "sort", "start", "tournament"]
+        ["end", "form", "order", "page", "sort", "start", "tournament"]
     )
     assert client.get(reverse("tournaments:detail", args=[world["tournament"].pk]))[
         "Club-Page-Query"

@@ -25,6 +25,7 @@ register = template.Library()
 register.simple_tag(words.unit, name="unit_word")
 register.simple_tag(words.call_time_question)
 register.simple_tag(words.call_sitting_question)
+register.filter("table_title", words.table_title)
 
 
 @register.filter
@@ -204,7 +205,7 @@ def game_cards(games) -> SafeString:
         }
         cards.append(
             f'<a class="card game-card" href="{game_url(game.pk)}">'
-            f"<strong>{text(game.label)}</strong> "  # a space before the count, as the words read
+            f"<strong>{text(game.title)}</strong> "  # a space before the count, as the words read
             f'<span class="muted">{text(deals)}</span>'
             f'<ul class="team-tables">{"".join(teams)}</ul>{won}</a>'
         )

@@ -157,7 +157,7 @@ def profile_games(lines) -> SafeString:
                 "count": seat.tables
             }
         items.append(
-            f'<li><div class="profile-game"><a href="{game_url(game.pk)}">{text(game.label)}</a> '
+            f'<li><div class="profile-game"><a href="{game_url(game.pk)}">{text(game.title)}</a> '
             f'<span class="small muted">{when}</span> '
             f'<span class="small">{text(with_partner % {"team": seat.team.name})} '
             + " &amp; ".join(

@@ -12,6 +12,7 @@ from django import template
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from club.games import words
 from club.web.html import safe_join, text
 
 register = template.Library()
@@ -28,7 +29,7 @@ def game_lines(games: list[dict]) -> SafeString:
     return safe_join(
         f'<li class="sitting-game{" playing" if game["playing"] else ""}">'
         f'<a href="{text(game["url"])}">'
-        f'<span class="table-label">{text(game["table_label"])}</span>'
+        f'<span class="table-label">{text(words.table_title(game["table_label"]))}</span>'
         f'<span class="badge {text(game["status"])}">{text(game["status_label"])}</span>'
         f'<span class="game-teams">{"".join(_team(*team) for team in game["teams"])}</span>'
         "</a></li>"
