@@ -19,6 +19,7 @@ from club.games.versions import club_version
 from club.leaderboards import selectors, services
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import PlayerImportError, RegisterError
+from club.leaderboards.templatetags.board_tags import column_labels
 from club.tournaments.models import Tournament
 from club.web.auth import is_organiser, organiser_required
 from club.web.kept import page_query
@@ -203,31 +204,8 @@ def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, _partial(request, "leaderboards/player.html", "live"), context)
 
 
-def _labels() -> dict[str, str]:
-    """Each column's heading, in the reader's language."""
-    return {
-        "name": _("Name"),
-        "rating": _("Rating"),
-        "played": _("Played"),
-        "won": _("Won"),
-        "win_share": _("Win %"),
-        "declared": _("Declared"),
-        "made": _("Made"),
-        "doubles_won": _("Doubled W/L"),
-        "redoubles_won": _("Redoubled W/L"),
-        "tables_net": _("Tables net"),
-        "sessions_won": _("Sessions won"),
-        "points_for": _("Points for"),
-        "points_against": _("Points against"),
-        "score_difference": _("Score difference"),
-        "kodis_taken": _("Kodis taken"),
-        "kodis_given": _("Kodis given"),
-        "biggest_bid": _("Biggest bid made"),
-    }
-
-
 def _columns(shown: list[str]) -> list[tuple[str, str]]:
-    labels = _labels()
+    labels = column_labels()
     return [(key, labels[key]) for key in ("name", "rating", *shown)]
 
 

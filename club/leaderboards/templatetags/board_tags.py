@@ -69,15 +69,19 @@ def board_rows(rows, kind: str, shown) -> SafeString:
     return safe_join(lines, "\n")
 
 
-def _profile_labels() -> dict[str, str]:
+def column_labels() -> dict[str, str]:
+    """Each board column's heading, in the reader's language."""
     return {
-        "played": _("Games played"),
-        "won": _("Games won"),
-        "declared": _("Contracts declared"),
-        "made": _("Contracts made"),
-        "doubles_won": _("Doubles won / lost"),
-        "redoubles_won": _("Redoubles won / lost"),
-        "tables_net": _("Tables won net"),
+        "name": _("Name"),
+        "rating": _("Rating"),
+        "played": _("Played"),
+        "won": _("Won"),
+        "win_share": _("Win %"),
+        "declared": _("Declared"),
+        "made": _("Made"),
+        "doubles_won": _("Doubled W/L"),
+        "redoubles_won": _("Redoubled W/L"),
+        "tables_net": _("Tables net"),
         "sessions_won": _("Sessions won"),
         "points_for": _("Points for"),
         "points_against": _("Points against"),
@@ -85,6 +89,19 @@ def _profile_labels() -> dict[str, str]:
         "kodis_taken": _("Kodis taken"),
         "kodis_given": _("Kodis given"),
         "biggest_bid": _("Biggest bid made"),
+    }
+
+
+def _profile_labels() -> dict[str, str]:
+    """A profile's figures are labelled as the board's columns, some at more length."""
+    return column_labels() | {
+        "played": _("Games played"),
+        "won": _("Games won"),
+        "declared": _("Contracts declared"),
+        "made": _("Contracts made"),
+        "doubles_won": _("Doubles won / lost"),
+        "redoubles_won": _("Redoubles won / lost"),
+        "tables_net": _("Tables won net"),
     }
 
 
