@@ -92,6 +92,27 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") poll();
   });
+
+  // Back or Forward may bring back the copy of a page from before a write: a deal form
+  // that htmx replaced in place still asks for the deal just recorded. Such a page asks
+  // the server again as it is shown: a deal form outside a live area is loaded again,
+  // a live area read again (and replaced if the game moved on). Not with no network: the
+  // copy is then all there is, and a deal sent from it is told it was already recorded.
+  window.addEventListener("pageshow", function (event) {
+    var entries = window.performance && performance.getEntriesByType
+      ? performance.getEntriesByType("navigation") : [];
+    var backForward = event.persisted || (entries[0] && entries[0].type === "back_forward");
+    if (!backForward || !navigator.onLine) return;
+    var dealForm = document.querySelector("form.deal-form");
+    if (dealForm && !dealForm.closest("[data-live-url]")) {
+      window.location.reload();
+      return;
+    }
+    document.querySelectorAll("[data-live-url] form[data-dirty]").forEach(function (form) {
+      delete form.dataset.dirty;  // a copy's typing is not the reader's now
+    });
+    poll();
+  });
   document.addEventListener("DOMContentLoaded", function () {
     setUpCycles(document);
     if (!document.querySelector("[data-live-url][data-live-version]")) return;
