@@ -73,6 +73,11 @@ def time_called_news(holder, count: int) -> str:
     ) % {"count": count, "how": how_placed_when_stopped(holder)}
 
 
+def after_heading(holder) -> str:
+    """The heading over each team's count after a deal, on a score sheet or a table."""
+    return _("Points after") if form_of(holder) == POINTS else _("Tables after")
+
+
 def after_column(holder) -> str:
     """The deals CSV's column of each team's count after the deal."""
     return "points_after" if form_of(holder) == POINTS else "tables_after"

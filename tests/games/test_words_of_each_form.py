@@ -87,3 +87,11 @@ def test_a_points_tournaments_deals_csv_names_its_column_points_after():
     rows = list(csv.DictReader(io.StringIO(archive.export_tournament_csv(tournament, "deals"))))
     mine = next(row for row in rows if row["team"] == "Anu & Biju & Chitra")
     assert mine["points_after"] == "1"
+
+
+def test_a_score_sheet_heads_each_teams_count_by_its_form(organiser_client):
+    printed = organiser_client.get(reverse("games:sheet", args=[points_game().pk])).text
+    assert "Points after" in printed and "Tables after" not in printed
+    game = start_game(2, first_dealer=0, label="A table game")
+    printed = organiser_client.get(reverse("games:sheet", args=[game.pk])).text
+    assert "Tables after" in printed and "Points after" not in printed

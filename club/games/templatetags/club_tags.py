@@ -26,6 +26,7 @@ register.simple_tag(words.unit, name="unit_word")
 register.simple_tag(words.call_time_question)
 register.simple_tag(words.call_sitting_question)
 register.filter("table_title", words.table_title)
+register.simple_tag(words.after_heading)
 
 
 @register.filter
