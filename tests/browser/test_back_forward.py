@@ -73,9 +73,7 @@ def test_the_scorers_page_after_back_and_forward_asks_for_the_next_deal(
         context.close()
 
 
-def test_the_game_page_after_back_and_forward_asks_for_the_next_deal(
-    organiser_page, live_server
-):
+def test_the_game_page_after_back_and_forward_asks_for_the_next_deal(organiser_page, live_server):
     game = start_game(2, first_dealer=0, label="Organiser's table")
     page = organiser_page
     page.goto(f"{live_server.url}{game.get_absolute_url()}")
