@@ -287,7 +287,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 6
+    assert manifest["version"] == 7
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -459,8 +459,8 @@ SIGNATURE_FAILS = "signature does not match: the file was changed after it was w
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 7)),
-        "version 7 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 8)),
+        "version 8 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -522,7 +522,7 @@ BAD_FILES = {
     ),
     "no signature": (
         lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
-        "no signature, though every backup of version 6 carries one",
+        "no signature, though every backup of version 7 carries one",
     ),
     "an unsigned version 2": (
         lambda text: _tamper(text, _unsigned_version_2),
@@ -775,14 +775,47 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 6
-    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6}
+    assert backup.VERSION == 7
+    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7}
     assert backup.columns(1) == VERSION_1_COLUMNS
     assert backup.columns(2) == VERSION_2_COLUMNS
     assert backup.columns(3) == VERSION_3_COLUMNS
     assert backup.columns(4) == VERSION_4_COLUMNS
     assert backup.columns(5) == VERSION_5_COLUMNS
-    assert backup.columns() == backup.columns(6) == VERSION_6_COLUMNS
+    assert backup.columns(6) == VERSION_6_COLUMNS
+    assert backup.columns() == backup.columns(7) == VERSION_7_COLUMNS
+
+
+@pytest.mark.django_db
+def test_a_version_6_backup_restores_each_teams_first_player_as_captain(tmp_path):
+    """Written before captains: a registered team's captain is its first player, as the
+    migration that added captains made it."""
+    from club.tournaments.models import TournamentTeam
+    from tests.tournaments.helpers import make_tournament
+
+    with transaction.atomic():  # the club backed up, then gone: restores need an empty one
+        make_tournament(teams=3)
+        entry = TournamentTeam.objects.get(team__name="Chitra & Dev")
+        entry.captain = entry.team.second_player
+        entry.save()
+        text = backup.make_backup().text
+        transaction.set_rollback(True)
+
+    def to_version_6(document):
+        document["manifest"]["version"] = 6
+        _retable(
+            document, "tournaments.tournamentteam", lambda rows: [r.pop("captain") for r in rows]
+        )
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    older = tmp_path / "version-6.json"
+    older.write_text(_tamper(text, to_version_6), encoding="utf-8")
+    _restore(older)
+    assert dict(TournamentTeam.objects.values_list("team__name", "captain__name")) == {
+        "Anu & Biju": "Anu",
+        "Chitra & Dev": "Chitra",
+        "Esha & Farid": "Esha",
+    }
 
 
 @pytest.mark.django_db
@@ -1095,6 +1128,12 @@ VERSION_6_COLUMNS = {
     "tournaments.tournamentevent": _after(
         VERSION_5_COLUMNS["tournaments.tournamentevent"], "sitting_number", ["stage_number"]
     ),
+}
+
+
+VERSION_7_COLUMNS = {
+    **VERSION_6_COLUMNS,
+    "tournaments.tournamentteam": [*VERSION_6_COLUMNS["tournaments.tournamentteam"], "captain"],
 }
 
 

@@ -54,6 +54,9 @@ GAME_INPUT_KEYS = (
 )
 GAME_COMPUTED_KEYS = ("status", "winner", "tables", "score", "kodis")
 TEAM_KEYS = ("name", "players")
+# A tournament's team may name its captain, one of its players; a file without it names
+# none, and the first player is the captain.
+TOURNAMENT_TEAM_KEYS = (*TEAM_KEYS, "captain")
 BAND_KEYS = ("from", "to", "made", "failed")
 FACTOR_KEYS = ("double", "redouble")
 THANI_KEYS = ("made", "failed")
@@ -322,6 +325,7 @@ class TeamSpec:
     first: str
     second: str
     more: tuple[str, ...] = ()  # a third and a fourth player
+    captain: str = ""  # a tournament's team: its captain, if not the first player
 
     @property
     def players(self) -> list[str]:

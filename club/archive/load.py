@@ -239,6 +239,7 @@ class _TournamentWriter:
                     third=team.players[2] if len(team.players) > 2 else "",
                     fourth=team.players[3] if len(team.players) > 3 else "",
                     name=team.name,
+                    captain=team.captain,
                     user=user,
                 )
                 for team in spec.teams

@@ -26,6 +26,7 @@ from club.archive.format import (
     ROUND_INPUT_KEYS,
     TEAM_KEYS,
     THANI_KEYS,
+    TOURNAMENT_TEAM_KEYS,
     ArchiveError,
     GameSpec,
     TeamSpec,
@@ -286,7 +287,8 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
     names: dict[str, int] = {}
     for number, team_raw in enumerate(teams_raw, start=1):
         what = _("team %(number)d") % {"number": number}
-        team_raw = place.object(team_raw, TEAM_KEYS, what=what, field="teams")
+        keys = TOURNAMENT_TEAM_KEYS if of_tournament else TEAM_KEYS
+        team_raw = place.object(team_raw, keys, what=what, field="teams")
         players = team_raw.get("players")
         if not isinstance(players, list):
             raise place.error(
@@ -376,8 +378,30 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 field="teams",
             )
         names[_key(name)] = number
-        teams.append(TeamSpec(name, first, second, tuple(names_given[2:])))
+        captain = _captain(place, team_raw, names_given, number)
+        teams.append(TeamSpec(name, first, second, tuple(names_given[2:]), captain))
     return teams
+
+
+def _captain(place: _Place, team_raw: dict, players: list[str], number: int) -> str:
+    """A tournament team's captain, as the file names it: one of its players, spelled as
+    the team's list spells it; "" when the file names none (the first player)."""
+    if "captain" not in team_raw:
+        return ""
+    name = place.text(
+        team_raw["captain"],
+        field="teams",
+        limit=MAX_PLAYER_NAME,
+        what=_("the captain of team %(number)d") % {"number": number},
+    )
+    for player in players:
+        if _key(player) == _key(name):
+            return "" if player == players[0] else player
+    raise place.error(
+        _("the captain of team %(number)d, %(player)s, is not one of its players.")
+        % {"number": number, "player": name},
+        field="teams",
+    )
 
 
 def _seat_of(

@@ -109,6 +109,15 @@ def _standing_rows(tournament: Tournament, *, shared_first_wins: bool = False) -
     ]
 
 
+def _team_object(entry) -> dict:
+    """A registered team: its name and players, and its captain when the captain is not
+    the first player (a file that names no captain has the first: its export is the same)."""
+    team = {"name": entry.team.name, "players": [player.name for player in entry.team.players]}
+    if entry.captain_id is not None and entry.captain_id != entry.team.first_player_id:
+        team["captain"] = next(p.name for p in entry.team.players if p.pk == entry.captain_id)
+    return team
+
+
 def tournament_object(tournament: Tournament) -> dict:
     """The tournament as this format writes it (its teams, settings, sittings with their
     draws, and standings), without its games: the archive's head, and the API's (club/api)."""
@@ -137,10 +146,7 @@ def tournament_object(tournament: Tournament) -> dict:
             "id"
         )
     )
-    data["teams"] = [
-        {"name": entry.team.name, "players": [player.name for player in entry.team.players]}
-        for entry in entries
-    ]
+    data["teams"] = [_team_object(entry) for entry in entries]
     name_of = {entry.pk: entry.team.name for entry in entries}
     # Three queries for every sitting together, so the export's queries do not
     # grow with the tournament.

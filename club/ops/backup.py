@@ -95,14 +95,14 @@ from club.tournaments.models import (
     TournamentEvent,
     TournamentTeam,
 )
-from club.tournaments.services import rebuild_standings
+from club.tournaments.services import first_player_captains, rebuild_standings
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 6
+VERSION = 7
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -148,11 +148,18 @@ _VERSION_6 = {
 }
 
 
+# Version 7 keeps each registered team's captain; an older backup's teams have their first
+# player as captain, as the migration that added captains gave them.
+_VERSION_7 = {"tournaments.tournamentteam": ("captain",)}
+
+
 def _before_6(older: dict) -> dict:
-    """The columns of the older version lack, joined with version 6's (one table may lack both)."""
+    """The columns of the older version lack, joined with versions 6's and 7's (one table
+    may lack several)."""
     joined = dict(older)
-    for table, names in _VERSION_6.items():
-        joined[table] = (*joined.get(table, ()), *names)
+    for later in (_VERSION_6, _VERSION_7):
+        for table, names in later.items():
+            joined[table] = (*joined.get(table, ()), *names)
     return joined
 
 
@@ -169,6 +176,7 @@ MISSING_IN = {
     3: _before_6({**_FORMS_OF_PLAY, **_VERSION_5}),
     4: _before_6(_VERSION_5),
     5: _before_6({}),
+    6: dict(_VERSION_7),
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
 TABLE_SINCE = {"tournaments.stage": 6, "games.rejecteddeal": 6}
@@ -842,6 +850,8 @@ def restore(
             missing = MISSING_IN.get(manifest["version"], {})
             if unproved is not None or missing.get("leaderboards.ratingchange"):
                 rebuild_ratings()
+            if "captain" in missing.get("tournaments.tournamentteam", ()):
+                first_player_captains()
             if missing.get("tournaments.standing"):
                 # A points tournament's standings rank by the score difference, which
                 # the older file does not hold: derived again from its games.

@@ -162,6 +162,16 @@ class RegisterTeamForm(forms.Form):
     third = NameField(label=gettext_lazy("Third player"), max_length=80)
     fourth = NameField(label=gettext_lazy("Fourth player"), max_length=80)
     name = NameField(label=gettext_lazy("Team name (optional)"), max_length=170, required=False)
+    captain = forms.ChoiceField(
+        label=gettext_lazy("Captain"),
+        required=False,
+        choices=[
+            ("first", gettext_lazy("First player")),
+            ("second", gettext_lazy("Second player")),
+            ("third", gettext_lazy("Third player")),
+            ("fourth", gettext_lazy("Fourth player")),
+        ],
+    )
 
     PLAYERS = ("first", "second", "third", "fourth")
 
@@ -169,9 +179,18 @@ class RegisterTeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in self.PLAYERS[team_size:]:
             del self.fields[name]
+        self.fields["captain"].choices = self.fields["captain"].choices[:team_size]
 
     def player_fields(self):
         return [self[name] for name in self.PLAYERS if name in self.fields]
+
+    def names_fields(self):
+        """The fields typed as names: the players and the team's name."""
+        return [field for field in self if field.name != "captain"]
+
+    def captain_name(self) -> str:
+        """The name of the player chosen as captain (the first player if none is)."""
+        return self.cleaned_data.get(self.cleaned_data.get("captain") or "first", "")
 
 
 MAX_LIST_LINES = 200  # teams in one pasted or uploaded list
@@ -180,6 +199,8 @@ MAX_LIST_LINES = 200  # teams in one pasted or uploaded list
 # is not a list of teams, and is stopped while it is read (club.web.uploads).
 MAX_LIST_BYTES = 100_000
 _SEPARATORS = re.compile(r"\s*(?:\t|,|;|&| \+ )\s*")
+# A captain is marked after the name: "Biju (c)" or "Biju*".
+_CAPTAIN = re.compile(r"\s*(?:\((?:c|C)\)|\*)\s*$")
 
 
 class RegisterTeamsForm(forms.Form):
@@ -196,7 +217,8 @@ class RegisterTeamsForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6}),
         help_text=gettext_lazy(
             "Players in seat order, separated by commas; a team name first, before a "
-            "colon, if the team has one. Blank lines are skipped."
+            "colon, if the team has one; (c) after the captain's name, if not the first "
+            "player. Blank lines are skipped."
         ),
     )
     file = LimitedFileField(
@@ -261,13 +283,20 @@ class RegisterTeamsForm(forms.Form):
             max_length=80,
             error_messages={"max_length": _("A player's name is at most 80 characters.")},
         )
+        marked = [at for at, part in enumerate(parts) if _CAPTAIN.search(part)]
+        if len(marked) > 1:
+            raise forms.ValidationError(
+                _("this line marks %(count)d captains; a team has one.") % {"count": len(marked)}
+            )
+        parts = [_CAPTAIN.sub("", part) for part in parts]
         players = tuple(field.clean(part) for part in parts)
         name = NameField(
             max_length=170,
             required=False,
             error_messages={"max_length": _("A team's name is at most 170 characters.")},
         ).clean(name.strip())
-        return services.TeamLine(number, players, name)
+        captain = players[marked[0]] if marked else ""
+        return services.TeamLine(number, players, name, captain)
 
 
 class EditTeamForm(RegisterTeamForm):

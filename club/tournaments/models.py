@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from club.games.models import Game, HouseRules, Team
+from club.games.models import Game, HouseRules, Player, Team
 
 
 class Tournament(HouseRules):
@@ -85,6 +85,15 @@ class TournamentTeam(models.Model):
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
     # A team that has withdrawn gets no new games; its results stay in the standings.
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    # One of the team's players, named at registration (the first named unless marked).
+    captain = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("captain"),
+    )
 
     class Meta:
         verbose_name = _("registered team")

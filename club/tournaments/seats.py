@@ -206,11 +206,17 @@ def draw_page(tournament: Tournament, query: str = "") -> dict:
         return context
     player_url = url_maker("tournaments:player", tournament.pk)
     wanted = search_key(query) if query.strip() else ""
+    captains = set(
+        TournamentTeam.objects.filter(tournament=tournament).values_list("captain_id", flat=True)
+    )
 
     def side(name: str, players) -> dict:
         return {
             "team": name,
-            "players": [{"name": player, "url": player_url(pk)} for pk, player in players],
+            "players": [
+                {"name": player, "url": player_url(pk), "captain": pk in captains}
+                for pk, player in players
+            ],
             "search": [name, *(player for _pk, player in players)],
         }
 

@@ -81,6 +81,7 @@ def standing_rows(tournament: Tournament) -> list[dict]:
             team=F("entry__team__name"),
             **{seat: F(f"entry__team__{seat}__name") for seat in PLAYER_FIELDS},
             **{f"{seat}_pk": F(f"entry__team__{seat}_id") for seat in PLAYER_FIELDS},
+            captain_pk=F("entry__captain_id"),
         )
     )
     points_sheet = tournament.scoring == Scoring.POINTS
@@ -89,6 +90,12 @@ def standing_rows(tournament: Tournament) -> list[dict]:
         ids = [row.pop(f"{seat}_pk") for seat in PLAYER_FIELDS]
         row["player_links"] = [player_url(pk) for pk in ids if pk is not None]
         row["players"] = [row.pop(seat) for seat in PLAYER_FIELDS if row[seat] is not None]
+        captain = row.pop("captain_pk")
+        # The captain's place among the players (None if the team has none).
+        row["captain"] = next(
+            (at for at, pk in enumerate(pk for pk in ids if pk is not None) if pk == captain),
+            None,
+        )
         # The third column of the order: net tables, or on a points sheet the score difference.
         row["net"] = row["score_difference"] if points_sheet else row["net_tables"]
         row["points"] = format_points(row["points"])

@@ -17,14 +17,14 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.games import links, words
 from club.games import services as scoring
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat, rules_fields
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Team, in_a_seat, rules_fields
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -161,6 +161,21 @@ def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry
     return team
 
 
+def _captain(team, name: str = ""):
+    """The team's captain: the player named (one of the team's), else the first named."""
+    name = " ".join(name.split())
+    if not name:
+        return team.first_player
+    for player in team.players:
+        if player.name.lower() == name.lower():
+            return player
+    raise TournamentError(
+        _("%(player)s does not play for %(team)s: the captain is one of the team's players.")
+        % {"player": name, "team": team.name},
+        field="captain",
+    )
+
+
 def _open_for_teams(tournament: Tournament) -> Tournament:
     tournament = _lock(tournament)
     check_editable(tournament)
@@ -178,15 +193,19 @@ def register_team(
     name: str = "",
     third: str = "",
     fourth: str = "",
+    captain: str = "",
     user=None,
 ) -> TournamentTeam:
-    """Register a team of the tournament's size (two, three or four players, in seat order).
+    """Register a team of the tournament's size (two, three or four players, in seat order),
+    with its captain (one of them; the first named if none is).
 
     Refused if the team or any of its players is already registered.
     """
     tournament = _open_for_teams(tournament)
     team = _team_of(tournament, (first, second, third, fourth), name)
-    registered = TournamentTeam.objects.create(tournament=tournament, team=team)
+    registered = TournamentTeam.objects.create(
+        tournament=tournament, team=team, captain=_captain(team, captain)
+    )
     _log(tournament, TournamentEvent.Action.REGISTERED, user, note=team.name)
     _rebuild_standings(tournament)
     return registered
@@ -199,6 +218,7 @@ class TeamLine:
     line: int
     players: tuple[str, ...]
     name: str = ""
+    captain: str = ""  # one of the players; the first if none
 
 
 class RegistrationErrors(TournamentError):
@@ -228,7 +248,10 @@ def register_teams(
         try:
             with transaction.atomic():  # a refused line leaves nothing behind
                 team = _team_of(tournament, line.players, line.name)
-                registered.append(TournamentTeam.objects.create(tournament=tournament, team=team))
+                captain = _captain(team, line.captain)
+                registered.append(
+                    TournamentTeam.objects.create(tournament=tournament, team=team, captain=captain)
+                )
         except TournamentError as error:
             errors.append((line.line, error.message))
     if errors:
@@ -237,6 +260,9 @@ def register_teams(
         _log(tournament, TournamentEvent.Action.REGISTERED, user, note=entry.team.name)
     _rebuild_standings(tournament)
     return registered
+
+
+TEAM_PLAYERS = tuple(f"team__{seat}" for seat in PLAYER_FIELDS)
 
 
 def _has_played(entry: TournamentTeam) -> bool:
@@ -256,9 +282,16 @@ def _in_pending_draw(entry: TournamentTeam) -> Sitting | None:
 
 @transaction.atomic
 def edit_team(
-    *, entry: TournamentTeam, players: Sequence[str], name: str = "", user=None
+    *,
+    entry: TournamentTeam,
+    players: Sequence[str],
+    name: str = "",
+    captain: str = "",
+    user=None,
 ) -> TournamentTeam:
-    """Change a registered team's name or players, before it has played a game here."""
+    """Change a registered team's name, players or captain, before it has played a game here.
+
+    The captain may change later too (:func:`set_captain`)."""
     tournament = _open_for_teams(entry.tournament)
     entry = TournamentTeam.objects.select_related("team").get(pk=entry.pk)
     if _has_played(entry):
@@ -268,11 +301,41 @@ def edit_team(
         )
     before = entry.team.name
     team = _team_of(tournament, players, name, entry=entry)
+    chosen = _captain(team, captain)
     if team.pk != entry.team_id:
-        entry.team = team
-        entry.save(update_fields=["team"])
+        entry.team, entry.captain = team, chosen
+        entry.save(update_fields=["team", "captain"])
         _log(tournament, TournamentEvent.Action.EDITED, user, note=f"{before} → {team.name}")
         _rebuild_standings(tournament)
+    elif chosen.pk != entry.captain_id:
+        set_captain(entry=entry, captain=chosen.name, user=user)
+    return entry
+
+
+def first_player_captains() -> int:
+    """Teams with no captain (registered before captains, restored from an older backup)
+    take their first player, as registration does; returns how many."""
+    first = Team.objects.filter(pk=OuterRef("team_id")).values("first_player_id")[:1]
+    return TournamentTeam.objects.filter(captain=None).update(captain_id=Subquery(first))
+
+
+@transaction.atomic
+def set_captain(*, entry: TournamentTeam, captain: str, user=None) -> TournamentTeam:
+    """Name another of the team's players its captain (at any time but after the results
+    are final)."""
+    tournament = _lock(entry.tournament)
+    check_editable(tournament)
+    entry = TournamentTeam.objects.select_related("team", *TEAM_PLAYERS).get(pk=entry.pk)
+    chosen = _captain(entry.team, captain)
+    if chosen.pk != entry.captain_id:
+        entry.captain = chosen
+        entry.save(update_fields=["captain"])
+        _log(
+            tournament,
+            TournamentEvent.Action.EDITED,
+            user,
+            note=f"{entry.team.name}: {chosen.name}",  # names, in no reader's language
+        )
     return entry
 
 

@@ -225,6 +225,7 @@ def team_register(request: HttpRequest, pk: int) -> HttpResponse:
                 third=form.cleaned_data.get("third", ""),
                 fourth=form.cleaned_data.get("fourth", ""),
                 name=form.cleaned_data["name"],
+                captain=form.captain_name(),
                 user=request.user,
             )
         except TournamentError as error:
@@ -297,6 +298,7 @@ def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
                     entry=registered,
                     players=[data.get(name, "") for name in EditTeamForm.PLAYERS],
                     name=data["name"],
+                    captain=form.captain_name(),
                     user=request.user,
                 )
             except TournamentError as error:
@@ -306,10 +308,19 @@ def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
                 return redirect(tournament.get_absolute_url() + "#teams")
     else:
         players = [player.name for player in registered.team.players]
+        captain = next(
+            (
+                seat
+                for seat, player in zip(EditTeamForm.PLAYERS, registered.team.players, strict=False)
+                if player.pk == registered.captain_id
+            ),
+            "first",
+        )
         form = EditTeamForm(
             initial={
                 **dict(zip(EditTeamForm.PLAYERS, players, strict=False)),
                 "name": registered.team.name,
+                "captain": captain,
             },
             team_size=size,
         )
@@ -566,11 +577,15 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
     entries = list(sitting.games.select_related("game", "sitting__tournament").order_by("position"))
     by_game: dict[int, list[GameTeam]] = {}
+    captains = dict(
+        TournamentTeam.objects.filter(tournament_id=pk).values_list("team_id", "captain_id")
+    )
     for team in (
         GameTeam.objects.filter(game__in=[entry.game_id for entry in entries])
         .select_related("team", *PLAYER_FIELDS)
         .order_by("game_id", "position")
     ):
+        team.captain_pk = captains.get(team.team_id)  # marked on the sheet
         by_game.setdefault(team.game_id, []).append(team)
     # An organiser's printout carries each table's scorer links as QR codes; the links
     # are secrets, so nobody else's copy of the (public) sheets shows them.

@@ -91,7 +91,9 @@ def test_the_page_of_a_points_tournament_names_its_form_and_the_score_difference
     # Every player of a team, and each game's points (no one is out on a points sheet).
     # Each player links to their page in the tournament.
     assert re.search(
-        r'<a href="[^"]+/players/\d+/">Gita</a> · <a [^>]+>Hari</a> · <a [^>]+>Indu</a>', page
+        r'<a href="[^"]+/players/\d+/">Gita</a> <abbr class="captain"[^>]*>\(c\)</abbr> · '
+        r"<a [^>]+>Hari</a> · <a [^>]+>Indu</a>",
+        page,
     )
     assert '<span class="game-team winner">Anu &amp; Biju &amp; Chitra <b>5</b></span>' in page
     assert '<span class="game-team">Jacob &amp; Kavya &amp; Latif <b>0</b></span>' in page

@@ -11,7 +11,7 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString
 from django.utils.timezone import localtime
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from club.games import words
 from club.games.models import Doubling, Trump
@@ -27,6 +27,14 @@ register.simple_tag(words.call_time_question)
 register.simple_tag(words.call_sitting_question)
 register.filter("table_title", words.table_title)
 register.simple_tag(words.after_heading)
+
+
+@register.simple_tag
+def captain_mark() -> SafeString:
+    """What follows a team captain's name wherever a team's players are listed."""
+    title = gettext("captain")
+    mark = pgettext("the captain, after a name", "(c)")
+    return SafeString(f' <abbr class="captain" title="{text(title)}">{text(mark)}</abbr>')
 
 
 @register.filter

@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from club.games import words
+from club.games.templatetags import club_tags
 from club.web.html import safe_join, text
 
 register = template.Library()
@@ -37,12 +38,19 @@ def game_lines(games: list[dict]) -> SafeString:
     )
 
 
+register.simple_tag(club_tags.captain_mark)
+captain_mark = club_tags.captain_mark
+
+
 def _players(row: dict) -> str:
-    """A team's players, each a link to their page in the tournament when it is known."""
+    """A team's players, each a link to their page in the tournament when it is known;
+    the captain marked."""
     links = row.get("player_links") or [None] * len(row["players"])
+    mark = captain_mark()
     return " · ".join(
-        f'<a href="{text(url)}">{text(player)}</a>' if url else text(player)
-        for player, url in zip(row["players"], links, strict=True)
+        (f'<a href="{text(url)}">{text(player)}</a>' if url else text(player))
+        + (mark if at == row.get("captain") else "")
+        for at, (player, url) in enumerate(zip(row["players"], links, strict=True))
     )
 
 
