@@ -422,15 +422,20 @@ def _without_link_expiry(document):
     )
 
 
-def _without_stages(document):
-    """No table of stages or of rejected deals, as every version before 6 wrote its files."""
+def _without_tables(document, *tables):
     for part in (
         document["tables"],
         document["manifest"]["counts"],
         document["manifest"]["sha256"],
     ):
-        for table in ("tournaments.stage", "games.rejecteddeal"):
+        for table in tables:
             del part[table]
+
+
+def _without_stages(document):
+    """No table of stages, of rejected deals or of check-ins, as every version before 6
+    wrote its files."""
+    _without_tables(document, "tournaments.stage", "games.rejecteddeal", "tournaments.checkin")
 
 
 def _as_version(document, version):
@@ -439,7 +444,10 @@ def _as_version(document, version):
         _retable(
             document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
         )
-    _without_stages(document)
+    if version < 6:
+        _without_stages(document)
+    else:  # no table of check-ins before version 7
+        _without_tables(document, "tournaments.checkin")
 
 
 def _without_forms_of_play(document):
@@ -803,9 +811,7 @@ def test_a_version_6_backup_restores_each_teams_first_player_as_captain(tmp_path
 
     def to_version_6(document):
         document["manifest"]["version"] = 6
-        _retable(
-            document, "tournaments.tournamentteam", lambda rows: [r.pop("captain") for r in rows]
-        )
+        _as_version(document, 6)
         document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
 
     older = tmp_path / "version-6.json"
@@ -1133,7 +1139,14 @@ VERSION_6_COLUMNS = {
 
 VERSION_7_COLUMNS = {
     **VERSION_6_COLUMNS,
+    "tournaments.tournament": _after(
+        VERSION_6_COLUMNS["tournaments.tournament"], "require_confirmation", ["check_in"]
+    ),
     "tournaments.tournamentteam": [*VERSION_6_COLUMNS["tournaments.tournamentteam"], "captain"],
+    "tournaments.checkin": ["id", "entry", "number", "at", "by", "by_captain"],
+    "tournaments.sitting": _after(
+        VERSION_6_COLUMNS["tournaments.sitting"], "proposed_byes", ["absent"]
+    ),
 }
 
 

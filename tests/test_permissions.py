@@ -15,6 +15,7 @@ from club.games.links import issue_links, revoke_link
 from club.games.models import Change, Game, Player, Round, ScorerLink
 from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
+from club.tournaments.checkin import captain_key
 from club.tournaments.models import Sitting, Stage, Tournament, TournamentEvent, TournamentTeam
 from tests.factories import deal_form, start_game
 
@@ -22,6 +23,7 @@ PUBLIC = "public"  # anyone may read it
 ORGANISER = "organiser"  # staff only; everyone else is sent to log in and nothing changes
 SCORER = "scorer"  # whoever holds a working scorer link of the game
 SIGNED_IN = "signed in"  # any logged-in account
+CAPTAIN = "captain"  # whoever holds a team's captain link (its printed card)
 ANYONE = "anyone"  # the language choice, by a post (Django's) or a get (the pages' own)
 
 # url name -> (rule, methods, kwargs key); the kwargs come from the world below.
@@ -64,6 +66,10 @@ RULES = {
     "games:embed": (PUBLIC, ["get"], "game"),
     "tournaments:projector": (PUBLIC, ["get"], "tournament"),
     "tournaments:board": (ORGANISER, ["get"], "tournament"),
+    "tournaments:check_in": (ORGANISER, ["post"], "entry"),
+    "tournaments:check_in_setting": (ORGANISER, ["post"], "tournament"),
+    "tournaments:team_cards": (ORGANISER, ["get"], "tournament"),
+    "tournaments:captain": (CAPTAIN, ["get", "post"], "captain"),
     "tournaments:register": (ORGANISER, ["post"], "tournament"),
     "tournaments:register_list": (ORGANISER, ["post"], "tournament"),
     "tournaments:team_edit": (ORGANISER, ["get", "post"], "entry"),
@@ -192,6 +198,7 @@ def kwargs_for(key, world):
         "player": {"pk": world["player"].pk},
         "team": {"pk": world["game"].teams.first().team_id},
         "token": {"token": world["link"].token},
+        "captain": {"key": captain_key(world["tournament"].entries.order_by("pk").first())},
         "token_deal": {"token": world["link"].token, "number": 2},
     }[key]
 
@@ -392,7 +399,7 @@ def test_posts_with_a_one_time_key_from_anyone_who_may_not_write_store_nothing(
         browser = clients[role]
     before = every_row()
     for name, url in every_url(world):
-        if name in ("set_language", "logout") or RULES.get(name, (SCORER,))[0] == SCORER:
+        if name in ("set_language", "logout") or RULES.get(name, (SCORER,))[0] in (SCORER, CAPTAIN):
             continue  # anyone may post these; the scorer link is covered below
         response = browser.post(url, {"idempotency_key": str(uuid.uuid4()), "label": "x"})
         assert response.status_code < 500, (name, role, response.status_code)

@@ -566,11 +566,13 @@ TOURNAMENT_KEYS = (
     "deals_per_game",
     "points_by_place",
     "require_confirmation",
+    "check_in",
     "teams",
     "sittings",
     "standings",
 )
-SITTING_KEYS = ("number", "game_size", "games", "byes")
+# "absent": the teams left out of a sitting's draw for not checking in (only if any).
+SITTING_KEYS = ("number", "game_size", "games", "byes", "absent")
 SITTING_GAME_KEYS = ("table", "game")
 STANDING_KEYS = (
     "place",

@@ -229,6 +229,7 @@ class _TournamentWriter:
                 deal_limit=spec.deal_limit,
                 points_scheme=spec.points_scheme,
                 require_confirmation=spec.require_confirmation,
+                check_in=spec.check_in,
                 user=user,
             )
             self.entries = {
@@ -281,6 +282,7 @@ class _TournamentWriter:
                 game_size=sitting.game_size,
                 tables=self.tables,
                 byes=[self.entries[_key(name)] for name in sitting.byes],
+                absent=[self.entries[_key(name)] for name in sitting.absent],
             )
             self.sitting += 1
             self.tables = []

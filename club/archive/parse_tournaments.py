@@ -3,6 +3,7 @@ checked against its games."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -47,6 +48,7 @@ class SittingSpec:
     game_size: int
     games: list[tuple[str, GameSpec]]  # (table label, game)
     byes: list[str]  # team names
+    absent: list[str] = dataclasses.field(default_factory=list)  # left out, not checked in
 
 
 @dataclass
@@ -64,6 +66,7 @@ class TournamentSpec:
     teams: list[TeamSpec]
     sittings: list[SittingSpec]
     standings: list | None  # as the file gives them; checked once rebuilt
+    check_in: bool = False
 
 
 def _parse_date(place: _Place, value: object, field: str) -> date:
@@ -297,7 +300,8 @@ def _parse_sittings(
                 )
             _seat_once(place, seated, registered.name, _("the byes"), number, f"{field}.byes")
             byes.append(registered.name)
-        sittings.append(SittingSpec(number, game_size, sitting_games, byes))
+        absent = _parse_absent(place, sitting_raw, team_by_key, seated, number, field)
+        sittings.append(SittingSpec(number, game_size, sitting_games, byes, absent))
     for game in games:
         if game.label.lower() not in sitting_of_game:
             raise place.error(
@@ -309,6 +313,30 @@ def _parse_sittings(
                 field="sittings",
             )
     return sittings
+
+
+def _parse_absent(place: _Place, sitting_raw: dict, team_by_key, seated, number, field):
+    """The teams a sitting left out for not checking in: teams of the tournament that
+    neither played nor had a bye in it."""
+    absent_raw = sitting_raw.get("absent", [])
+    if not isinstance(absent_raw, list):
+        raise place.error(
+            _("the teams absent from sitting %(number)d must be a list of names, not %(value)s.")
+            % {"number": number, "value": _quoted(absent_raw)},
+            field=f"{field}.absent",
+        )
+    absent = []
+    for name in absent_raw:
+        registered = team_by_key.get(_key(name)) if isinstance(name, str) else None
+        if registered is None:
+            raise place.error(
+                _("%(name)s is absent from sitting %(number)d but is not a team of the tournament.")
+                % {"name": _quoted(name), "number": number},
+                field=f"{field}.absent",
+            )
+        _seat_once(place, seated, registered.name, _("the absent"), number, f"{field}.absent")
+        absent.append(registered.name)
+    return absent
 
 
 def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
@@ -359,6 +387,7 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     rules = _parse_rules(place, raw, deal_limit)
     scheme = _parse_scheme(place, raw)
     require_confirmation = _parse_flag(place, raw, "require_confirmation", False)
+    check_in = _parse_flag(place, raw, "check_in", False)
     teams = _parse_tournament_teams(place, raw)
     if teams and len(teams[0].players) != rules.team_size:
         # The teams' size is the tournament's (RULES.md section D): no key of its own.
@@ -395,6 +424,7 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
         teams=teams,
         sittings=sittings,
         standings=standings,
+        check_in=check_in,
     )
 
 

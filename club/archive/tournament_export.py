@@ -141,6 +141,8 @@ def tournament_object(tournament: Tournament) -> dict:
         str(count): list(points) for count, points in sorted(scheme.by_team_count.items())
     }
     data["require_confirmation"] = tournament.require_confirmation
+    if tournament.check_in:  # only when asked for: a file written before reads the same
+        data["check_in"] = True
     entries = list(
         tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS)).order_by(
             "id"
@@ -153,7 +155,7 @@ def tournament_object(tournament: Tournament) -> dict:
     sittings = list(
         tournament.sittings.filter(status=Sitting.Status.CONFIRMED)
         .order_by("number")
-        .values_list("id", "number", "game_size")
+        .values_list("id", "number", "game_size", "absent")
     )
     tables: dict[int, list[dict]] = {row[0]: [] for row in sittings}
     for sitting, table, label in (
@@ -170,8 +172,15 @@ def tournament_object(tournament: Tournament) -> dict:
     ):
         byes[sitting].append(name_of[entry_id])
     data["sittings"] = [
-        {"number": number, "game_size": size, "games": tables[pk], "byes": byes[pk]}
-        for pk, number, size in sittings
+        {
+            "number": number,
+            "game_size": size,
+            "games": tables[pk],
+            "byes": byes[pk],
+            # Only a sitting with teams left out for not checking in says who.
+            **({"absent": sorted(name_of[entry] for entry in absent)} if absent else {}),
+        }
+        for pk, number, size, absent in sittings
     ]
     data["standings"] = _standing_rows(tournament)
     return data

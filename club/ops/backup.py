@@ -85,8 +85,10 @@ from club.leaderboards.services import catch_up, rebuild_ratings
 from club.ops import restore_checks
 from club.scoring.messages import Refusal
 from club.scoring.standings import StandingsError
+from club.tournaments.captains import first_player_captains
 from club.tournaments.models import (
     Bye,
+    CheckIn,
     Sitting,
     SittingGame,
     Stage,
@@ -95,7 +97,7 @@ from club.tournaments.models import (
     TournamentEvent,
     TournamentTeam,
 )
-from club.tournaments.services import first_player_captains, rebuild_standings
+from club.tournaments.services import rebuild_standings
 
 FORMAT = "fiftysix-club-backup"
 VERSION = 7
@@ -148,9 +150,15 @@ _VERSION_6 = {
 }
 
 
-# Version 7 keeps each registered team's captain; an older backup's teams have their first
-# player as captain, as the migration that added captains gave them.
-_VERSION_7 = {"tournaments.tournamentteam": ("captain",)}
+# Version 7 keeps each registered team's captain (an older backup's teams have their
+# first player as captain, as the migration that added captains gave them), whether a
+# tournament asks teams to check in, each sitting's teams left out for not checking in,
+# and the check-ins (a table of its own); an older backup's tournaments ask for none.
+_VERSION_7 = {
+    "tournaments.tournamentteam": ("captain",),
+    "tournaments.tournament": ("check_in",),
+    "tournaments.sitting": ("absent",),
+}
 
 
 def _before_6(older: dict) -> dict:
@@ -179,7 +187,7 @@ MISSING_IN = {
     6: dict(_VERSION_7),
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
-TABLE_SINCE = {"tournaments.stage": 6, "games.rejecteddeal": 6}
+TABLE_SINCE = {"tournaments.stage": 6, "games.rejecteddeal": 6, "tournaments.checkin": 7}
 
 # Login fields kept; groups and per-user permissions are not (organisers are
 # staff accounts, and the app uses nothing else).
@@ -217,6 +225,7 @@ def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
         RejectedDeal,
         Tournament,
         TournamentTeam,
+        CheckIn,
         Stage,
         Sitting,
         SittingGame,

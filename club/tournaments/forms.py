@@ -75,6 +75,10 @@ class TournamentForm(FormOfPlayForm):
         label=gettext_lazy("Deals from scorer links need another team's confirmation"),
         required=False,
     )
+    check_in = forms.BooleanField(
+        label=gettext_lazy("Teams check in before each sitting: only the teams present are drawn"),
+        required=False,
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -41,6 +41,8 @@ class Tournament(HouseRules):
     require_confirmation = models.BooleanField(
         _("deals from scorer links need another team's confirmation"), default=False
     )
+    # Teams check in before each sitting, and only the teams checked in are drawn.
+    check_in = models.BooleanField(_("teams check in before each sitting"), default=False)
     # Bumped in the same transaction as any change to the tournament's results,
     # so pages can tell cheaply whether anything changed.
     results_version = models.PositiveIntegerField(default=0)
@@ -209,6 +211,9 @@ class Sitting(models.Model):
     # and the ids sitting out. Confirming turns it into games and byes.
     proposal = models.JSONField(_("proposed games"), default=list, blank=True)
     proposed_byes = models.JSONField(_("proposed byes"), default=list, blank=True)
+    # With check-in: the TournamentTeam ids left out of the draw, not checked in. They
+    # play no game and have no bye in this sitting: they score nothing for it.
+    absent = models.JSONField(_("not checked in"), default=list, blank=True)
     created_at = models.DateTimeField(_("drawn"), auto_now_add=True)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
 
@@ -230,6 +235,35 @@ class Sitting(models.Model):
     @staticmethod
     def title(number: int) -> str:
         return _("Sitting %(number)d") % {"number": number}
+
+
+class CheckIn(models.Model):
+    """A team is present for a sitting: checked in by the director or its captain."""
+
+    entry = models.ForeignKey(TournamentTeam, on_delete=models.CASCADE, related_name="check_ins")
+    number = models.PositiveSmallIntegerField(_("sitting"))
+    at = models.DateTimeField(_("checked in"), auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("checked in by"),
+    )
+    # Checked in through the captain's own page, not by the director.
+    by_captain = models.BooleanField(_("by the captain"), default=False)
+
+    class Meta:
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
+        ordering = ["number", "at"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "number"], name="checkin_once_per_sitting"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.number}"
 
 
 class SittingGame(models.Model):

@@ -350,6 +350,8 @@ def draw_entries(sitting: Sitting) -> list[TournamentTeam]:
     if sitting.stage_id is not None:
         drawn = {team for game in sitting.proposal for team in game} | set(sitting.proposed_byes)
         entries = entries.filter(pk__in=drawn)
+    if sitting.absent:  # not checked in: not theirs to seat
+        entries = entries.exclude(pk__in=sitting.absent)
     return list(entries)
 
 
@@ -357,6 +359,16 @@ def sitting_page(sitting: Sitting) -> dict:
     tournament = sitting.tournament
     entries = {entry.pk: entry for entry in draw_entries(sitting)}
     context = {"tournament": tournament, "sitting": sitting, "entries": list(entries.values())}
+    # Left out of the draw for not checking in (a query only when some were).
+    context["absent"] = (
+        list(
+            TournamentTeam.objects.filter(pk__in=sitting.absent)
+            .select_related("team")
+            .order_by("team__name")
+        )
+        if sitting.absent
+        else []
+    )
     if sitting.status == Sitting.Status.PROPOSED:
         labels = [f"{number}" for number in range(1, len(sitting.proposal) + 1)]
         context["proposed_games"] = [

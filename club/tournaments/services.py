@@ -17,18 +17,19 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.games import links, words
 from club.games import services as scoring
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, Team, in_a_seat, rules_fields
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat, rules_fields
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import standings as ranking
-from club.tournaments import stages
+from club.tournaments import checkin, stages
+from club.tournaments.captains import captain_of, set_captain
 from club.tournaments.models import (
     STANDING_FIGURES,
     Bye,
@@ -66,6 +67,7 @@ def create_tournament(
     deal_limit: int | None = None,
     points_scheme: dict[int, tuple[int, ...]] | None = None,
     require_confirmation: bool = False,
+    check_in: bool = False,
     user=None,
 ) -> Tournament:
     name = " ".join(name.split())
@@ -97,6 +99,7 @@ def create_tournament(
             deal_limit=rules.deal_limit,
             points_scheme={str(k): list(v) for k, v in (points_scheme or {}).items()},
             require_confirmation=require_confirmation,
+            check_in=check_in,
             created_by=user if user is not None and user.is_authenticated else None,
         )
         _log(tournament, TournamentEvent.Action.CREATED, user)
@@ -161,21 +164,6 @@ def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry
     return team
 
 
-def _captain(team, name: str = ""):
-    """The team's captain: the player named (one of the team's), else the first named."""
-    name = " ".join(name.split())
-    if not name:
-        return team.first_player
-    for player in team.players:
-        if player.name.lower() == name.lower():
-            return player
-    raise TournamentError(
-        _("%(player)s does not play for %(team)s: the captain is one of the team's players.")
-        % {"player": name, "team": team.name},
-        field="captain",
-    )
-
-
 def _open_for_teams(tournament: Tournament) -> Tournament:
     tournament = _lock(tournament)
     check_editable(tournament)
@@ -204,7 +192,7 @@ def register_team(
     tournament = _open_for_teams(tournament)
     team = _team_of(tournament, (first, second, third, fourth), name)
     registered = TournamentTeam.objects.create(
-        tournament=tournament, team=team, captain=_captain(team, captain)
+        tournament=tournament, team=team, captain=captain_of(team, captain)
     )
     _log(tournament, TournamentEvent.Action.REGISTERED, user, note=team.name)
     _rebuild_standings(tournament)
@@ -248,7 +236,7 @@ def register_teams(
         try:
             with transaction.atomic():  # a refused line leaves nothing behind
                 team = _team_of(tournament, line.players, line.name)
-                captain = _captain(team, line.captain)
+                captain = captain_of(team, line.captain)
                 registered.append(
                     TournamentTeam.objects.create(tournament=tournament, team=team, captain=captain)
                 )
@@ -260,9 +248,6 @@ def register_teams(
         _log(tournament, TournamentEvent.Action.REGISTERED, user, note=entry.team.name)
     _rebuild_standings(tournament)
     return registered
-
-
-TEAM_PLAYERS = tuple(f"team__{seat}" for seat in PLAYER_FIELDS)
 
 
 def _has_played(entry: TournamentTeam) -> bool:
@@ -301,7 +286,7 @@ def edit_team(
         )
     before = entry.team.name
     team = _team_of(tournament, players, name, entry=entry)
-    chosen = _captain(team, captain)
+    chosen = captain_of(team, captain)
     if team.pk != entry.team_id:
         entry.team, entry.captain = team, chosen
         entry.save(update_fields=["team", "captain"])
@@ -309,33 +294,6 @@ def edit_team(
         _rebuild_standings(tournament)
     elif chosen.pk != entry.captain_id:
         set_captain(entry=entry, captain=chosen.name, user=user)
-    return entry
-
-
-def first_player_captains() -> int:
-    """Teams with no captain (registered before captains, restored from an older backup)
-    take their first player, as registration does; returns how many."""
-    first = Team.objects.filter(pk=OuterRef("team_id")).values("first_player_id")[:1]
-    return TournamentTeam.objects.filter(captain=None).update(captain_id=Subquery(first))
-
-
-@transaction.atomic
-def set_captain(*, entry: TournamentTeam, captain: str, user=None) -> TournamentTeam:
-    """Name another of the team's players its captain (at any time but after the results
-    are final)."""
-    tournament = _lock(entry.tournament)
-    check_editable(tournament)
-    entry = TournamentTeam.objects.select_related("team", *TEAM_PLAYERS).get(pk=entry.pk)
-    chosen = _captain(entry.team, captain)
-    if chosen.pk != entry.captain_id:
-        entry.captain = chosen
-        entry.save(update_fields=["captain"])
-        _log(
-            tournament,
-            TournamentEvent.Action.EDITED,
-            user,
-            note=f"{entry.team.name}: {chosen.name}",  # names, in no reader's language
-        )
     return entry
 
 
@@ -439,6 +397,7 @@ def propose_sitting(
         )
     _check_team_sizes(tournament)
     number = tournament.sittings.count() + 1
+    absent = checkin.absent_from(tournament, number)
     stage = stages.current_stage(tournament)
     if stage is not None and stage.kind != Stage.Kind.SITTINGS:
         if game_size != 2:
@@ -447,9 +406,9 @@ def propose_sitting(
                 field="game_size",
             )
         withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
-        draw = stages.stage_draw(stage, withdrawn)
+        draw = stages.stage_draw(stage, withdrawn | absent)
     else:
-        draw = _swiss_draw(tournament, game_size, rng)
+        draw = _swiss_draw(tournament, game_size, rng, absent)
     sitting = Sitting.objects.create(
         tournament=tournament,
         number=number,
@@ -457,22 +416,30 @@ def propose_sitting(
         game_size=game_size,
         proposal=[list(game) for game in draw.games],
         proposed_byes=list(draw.byes),
+        absent=sorted(absent),
     )
     _log(tournament, TournamentEvent.Action.DRAWN, user, sitting=sitting)
     return sitting
 
 
-def _swiss_draw(tournament: Tournament, game_size: int, rng) -> draws.Draw:
-    """A Swiss (or, first, random) draw of every team still in (club.scoring.draws)."""
-    entries = list(tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True))
+def _swiss_draw(tournament: Tournament, game_size: int, rng, absent: set[int]) -> draws.Draw:
+    """A Swiss (or, first, random) draw of every team still in and present
+    (club.scoring.draws)."""
+    entries = [
+        entry
+        for entry in tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True)
+        if entry not in absent
+    ]
     history = _history(tournament)
     ranking_order = None
     if history:
-        ranking_order = list(
-            Standing.objects.filter(tournament=tournament, entry__withdrawn_at=None)
+        ranking_order = [
+            entry
+            for entry in Standing.objects.filter(tournament=tournament, entry__withdrawn_at=None)
             .order_by("place", "entry__team__name")
             .values_list("entry_id", flat=True)
-        )
+            if entry not in absent
+        ]
     byes_so_far = Counter(
         Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
     )
@@ -499,13 +466,23 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
         raise TournamentError(_("This sitting is confirmed already; its games have started."))
     names = dict(tournament.entries.values_list("id", "team__name"))
     withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
+    absent = set(sitting.absent)
     for entry_id in [*(team for game in games for team in game), *byes]:
         if entry_id in withdrawn:
             raise TournamentError(
                 _("%(team)s has withdrawn; it gets no new games.") % {"team": names[entry_id]},
                 field="games",
             )
-    entries = [entry_id for entry_id in names if entry_id not in withdrawn]
+        if entry_id in absent:
+            raise TournamentError(
+                _(
+                    "%(team)s has not checked in for this sitting; discard the draw and draw "
+                    "again once it has."
+                )
+                % {"team": names[entry_id]},
+                field="games",
+            )
+    entries = [entry_id for entry_id in names if entry_id not in withdrawn | absent]
     if sitting.stage_id is not None:
         # A stage's sitting seats the teams its chart or bracket gave it, no others.
         drawn = {team for game in sitting.proposal for team in game} | set(sitting.proposed_byes)
@@ -779,8 +756,10 @@ def import_sitting(
     game_size: int,
     tables: Sequence[tuple[str, Game, Sequence[TournamentTeam]]],
     byes: Sequence[TournamentTeam] = (),
+    absent: Sequence[TournamentTeam] = (),
 ) -> Sitting:
-    """A sitting already played, from an archive: confirmed, with its games and byes.
+    """A sitting already played, from an archive: confirmed, with its games and byes (and
+    the teams it left out for not checking in).
 
     ``tables`` are (table label, the game, its registered teams in seat order),
     in table order; the games are written already (the importer writes them).
@@ -792,6 +771,7 @@ def import_sitting(
         game_size=game_size,
         proposal=[[entry.pk for entry in teams] for _label, _game, teams in tables],
         proposed_byes=[entry.pk for entry in byes],
+        absent=sorted(entry.pk for entry in absent),
         confirmed_at=timezone.now(),
     )
     for position, (label, game, _teams) in enumerate(tables):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from club.tournaments import views
+from club.tournaments import checkin_views, views
 
 app_name = "tournaments"
 
@@ -43,6 +43,10 @@ urlpatterns = [
     path("<int:pk>/stages/<int:number>/redraw/", views.stage_redraw, name="stage_redraw"),
     path("<int:pk>/stages/<int:number>/confirm/", views.stage_confirm, name="stage_confirm"),
     path("<int:pk>/stages/<int:number>/discard/", views.stage_discard, name="stage_discard"),
+    path("<int:pk>/check-in/", checkin_views.check_in_setting, name="check_in_setting"),
+    path("<int:pk>/teams/<int:entry>/check-in/", checkin_views.check_in_team, name="check_in"),
+    path("<int:pk>/cards/", checkin_views.team_cards, name="team_cards"),
+    path("captain/<str:key>/", checkin_views.captain_page, name="captain"),
     # The downloads (export.json, standings.csv, games.csv, deals.csv) are the
     # archive's: club/archive/urls.py, at the same paths.
 ]

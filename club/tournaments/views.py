@@ -25,7 +25,7 @@ from club.games.link_views import link_rows, sheet_context
 from club.games.models import PLAYER_FIELDS, GameTeam, Player, Scoring
 from club.games.services import Seating
 from club.games.versions import club_version
-from club.tournaments import seats, selectors, services, stages
+from club.tournaments import checkin, seats, selectors, services, stages
 from club.tournaments.forms import (
     AdjustSittingForm,
     DrawForm,
@@ -90,6 +90,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 deal_limit=data["deal_limit"],
                 points_scheme=data["points_scheme"],
                 require_confirmation=data["require_confirmation"],
+                check_in=data["check_in"],
                 user=request.user,
             )
         except TournamentError as error:
@@ -206,6 +207,8 @@ def director_board(request: HttpRequest, pk: int) -> HttpResponse:
     if _not_modified(request, version):
         return HttpResponse(status=204)
     context = selectors.director_board(tournament, sitting, version=version)
+    if not request.htmx:  # the live part alone does not hold the check-in list
+        context["check_ins"] = checkin.check_in_list(tournament)
     template = "tournaments/board.html#live" if request.htmx else "tournaments/board.html"
     return render(request, template, context)
 

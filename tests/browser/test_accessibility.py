@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from tests import test_permissions
 from tests.browser.conftest import ORGANISER_PASSWORD
-from tests.test_permissions import ORGANISER, PUBLIC, RULES, SCORER, kwargs_for
+from tests.test_permissions import CAPTAIN, ORGANISER, PUBLIC, RULES, SCORER, kwargs_for
 
 pytestmark = [
     pytest.mark.browser,
@@ -57,7 +57,7 @@ def axe_source():
 
 def pages_for(role: str, world) -> list[str]:
     """The pages a GET reads that ``role`` may open, as paths."""
-    readable = {"visitor": {PUBLIC, SCORER}, "organiser": {PUBLIC, ORGANISER}}[role]
+    readable = {"visitor": {PUBLIC, SCORER, CAPTAIN}, "organiser": {PUBLIC, ORGANISER}}[role]
     return [
         reverse(name, kwargs=kwargs_for(key, world))
         for name, (rule, methods, key) in RULES.items()

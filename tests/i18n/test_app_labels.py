@@ -51,7 +51,16 @@ def _pages() -> list[str]:
     return pages
 
 
-def test_every_page_of_the_demo_club_reads_its_labels_in_malayalam(admin_client, client):
+@pytest.fixture
+def back_in_english():
+    """The pages read below leave their language active in this thread: put it back."""
+    with translation.override("en"):
+        yield
+
+
+def test_every_page_of_the_demo_club_reads_its_labels_in_malayalam(
+    admin_client, client, back_in_english
+):
     call_command("load_demo", stdout=io.StringIO())
     made = Game.objects.filter(label__contains=" · sitting ").count()
     assert made >= 12  # the demo's tournaments' games carry the labels the app makes

@@ -48,13 +48,18 @@ class TestNewTournamentForm:
         response = organiser_client.post(
             self.url,
             new_tournament_post(
-                points_2="2 0", deal_limit="8", require_confirmation="on", double_factor="3"
+                points_2="2 0",
+                deal_limit="8",
+                require_confirmation="on",
+                double_factor="3",
+                check_in="on",
             ),
         )
         tournament = Tournament.objects.get()
         assert response.status_code == 302 and response.url == tournament.get_absolute_url()
         assert tournament.venue == "Kochi Club" and tournament.tables_per_team == 1
         assert tournament.deal_limit == 8 and tournament.require_confirmation
+        assert tournament.check_in
         assert tournament.double_factor == 3
         assert tournament.points_scheme == {"2": [2, 0], "3": [4, 2, 0], "4": [5, 3, 1, 0]}
         assert TournamentEvent.objects.get().action == "created"

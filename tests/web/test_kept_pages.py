@@ -22,14 +22,22 @@ from club.games.models import ScorerLink
 from club.games.templatetags.qr import _drawn
 from club.web.installable import STATIC_FILES
 from tests import test_permissions
-from tests.test_permissions import ORGANISER, PUBLIC, RULES, SCORER, SIGNED_IN, kwargs_for
+from tests.test_permissions import (
+    CAPTAIN,
+    ORGANISER,
+    PUBLIC,
+    RULES,
+    SCORER,
+    SIGNED_IN,
+    kwargs_for,
+)
 
 pytestmark = pytest.mark.django_db
 world = test_permissions.world
 clients = test_permissions.clients
 
 
-def _get_urls(world, rules=(PUBLIC, ORGANISER, SCORER, SIGNED_IN)):
+def _get_urls(world, rules=(PUBLIC, ORGANISER, SCORER, SIGNED_IN, CAPTAIN)):
     """Every page a person can open: each URL read by GET, and the admin's lists."""
     for name, (rule, methods, key) in RULES.items():
         if rule in rules and "get" in methods:
@@ -83,7 +91,10 @@ def test_every_page_that_shows_a_scorer_link_is_no_store_whoever_reads_it(role, 
             if shown:
                 showing[name] = _stored(response)
     if role == "anonymous":
-        assert showing == {}  # only organisers see the links
+        # Only organisers see the links, and a team's captain its own (the captain's page,
+        # reached by the team's own secret link): never kept.
+        assert set(showing) == {"tournaments:captain"}
+        assert "no-store" in showing["tournaments:captain"]
     else:
         # The pages an organiser opens to hand the links out, found by their content.
         assert {

@@ -1,0 +1,206 @@
+"""Check-in: a team is drawn only when it is present (RULES.md section E, "Check-in").
+
+A tournament that asks for it (``Tournament.check_in``) has each team check in before
+each sitting: the director taps it in on the board, or its captain checks it in from
+the captain's own page (a link, printed as a QR code on the team's card). The next
+draw takes only the teams checked in for it and records the others as absent: they
+play no game and have no bye in that sitting, so they score nothing for it (a bye is
+for the odd team out among those present). A late team checks in for the next sitting.
+
+The captain's page is reached by a signed link: it names the registration and is
+signed with the server's secret, so it cannot be guessed from another team's, and it
+needs no row of its own.
+"""
+
+from __future__ import annotations
+
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from club.games.models import ScorerLink
+from club.tournaments.models import CheckIn, Sitting, Tournament, TournamentTeam
+from club.tournaments.writes import TournamentError, check_editable, lock
+
+SALT = "club.tournaments.captain"
+
+
+def captain_key(entry: TournamentTeam) -> str:
+    """The secret part of the captain's page's address for ``entry``."""
+    return signing.Signer(salt=SALT).sign(str(entry.pk)).replace(":", ".")
+
+
+def entry_for_key(key: str) -> TournamentTeam | None:
+    """The registration a captain's key names, or None for a key this server did not sign."""
+    try:
+        pk = signing.Signer(salt=SALT).unsign(key.replace(".", ":"))
+    except signing.BadSignature:
+        return None
+    if not pk.isascii() or not pk.isdigit():
+        return None
+    return (
+        TournamentTeam.objects.select_related("tournament", "team", "captain")
+        .filter(pk=int(pk))
+        .first()
+    )
+
+
+def next_number(tournament: Tournament) -> int:
+    """The sitting teams check in for: the one after the last drawn."""
+    return tournament.sittings.count() + 1
+
+
+def checked_in(tournament: Tournament, number: int) -> set[int]:
+    """The registrations checked in for sitting ``number``."""
+    return set(
+        CheckIn.objects.filter(entry__tournament=tournament, number=number).values_list(
+            "entry_id", flat=True
+        )
+    )
+
+
+def _open_for(entry: TournamentTeam) -> tuple[Tournament, int]:
+    """The tournament, locked, and the sitting to check in for; refused when it cannot be."""
+    tournament = lock(entry.tournament)
+    check_editable(tournament)
+    if not tournament.check_in:
+        raise TournamentError(_("This tournament does not ask teams to check in."))
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament has finished; no more sittings are drawn."))
+    entry = TournamentTeam.objects.select_related("team").get(pk=entry.pk)
+    if entry.withdrawn_at is not None:
+        raise TournamentError(
+            _("%(team)s has withdrawn; bring it back in before it checks in.")
+            % {"team": entry.team.name}
+        )
+    proposed = tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
+    if proposed is not None:
+        raise TournamentError(
+            _(
+                "Sitting %(number)d is drawn already: %(team)s can check in for the next one, "
+                "or the director discards the draw and draws again."
+            )
+            % {"number": proposed.number, "team": entry.team.name}
+        )
+    return tournament, next_number(tournament)
+
+
+@transaction.atomic
+def check_in(*, entry: TournamentTeam, user=None, by_captain: bool = False) -> CheckIn:
+    """``entry`` is present for the next sitting (once: checking in again changes nothing)."""
+    _tournament, number = _open_for(entry)
+    found = CheckIn.objects.filter(entry=entry, number=number).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return CheckIn.objects.create(
+                entry=entry,
+                number=number,
+                by=user if user is not None and user.is_authenticated else None,
+                by_captain=by_captain,
+            )
+    except IntegrityError:  # the captain and the director at the same moment
+        return CheckIn.objects.get(entry=entry, number=number)
+
+
+@transaction.atomic
+def undo_check_in(*, entry: TournamentTeam, user=None) -> None:
+    """The director takes back ``entry``'s check-in for the next sitting."""
+    _tournament, number = _open_for(entry)
+    CheckIn.objects.filter(entry=entry, number=number).delete()
+
+
+def check_in_list(tournament: Tournament) -> dict:
+    """What the director's check-in list shows: the next sitting and each team in, with
+    whether (and how) it has checked in."""
+    number = next_number(tournament)
+    found = {
+        row.entry_id: row
+        for row in CheckIn.objects.filter(entry__tournament=tournament, number=number)
+    }
+    teams = [
+        {"entry": entry, "check_in": found.get(entry.pk)}
+        for entry in tournament.entries.filter(withdrawn_at=None)
+        .select_related("team")
+        .order_by("team__name")
+    ]
+    return {
+        "number": number,
+        "teams": teams,
+        "present": sum(1 for team in teams if team["check_in"] is not None),
+        "drawn": tournament.sittings.filter(status=Sitting.Status.PROPOSED).exists(),
+    }
+
+
+def absent_from(tournament: Tournament, number: int) -> set[int]:
+    """With check-in, the teams still in that have not checked in for sitting ``number``
+    (refused when fewer than two have); without, none."""
+    if not tournament.check_in:
+        return set()
+    entries = set(tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True))
+    present = entries & checked_in(tournament, number)
+    if len(present) < 2:
+        raise TournamentError(
+            ngettext(
+                "%(count)d team has checked in for sitting %(number)d; a draw needs two at least.",
+                "%(count)d teams have checked in for sitting %(number)d; a draw needs two at "
+                "least.",
+                len(present),
+            )
+            % {"count": len(present), "number": number}
+        )
+    return entries - present
+
+
+@transaction.atomic
+def set_check_in(*, tournament: Tournament, on: bool, user=None) -> Tournament:
+    """Ask the teams to check in before each sitting, or stop asking (a club night where
+    everyone is there). Sittings drawn already keep who was left out."""
+    tournament = lock(tournament)
+    check_editable(tournament)
+    if tournament.check_in != on:
+        tournament.check_in = on
+        tournament.save(update_fields=["check_in"])
+    return tournament
+
+
+def captain_view(entry: TournamentTeam, sitting: Sitting | None) -> dict:
+    """What the captain's page shows besides the team: the sitting to check in for and
+    the team's check-in, and in the sitting in play its game and its scorer link."""
+    tournament = entry.tournament
+    number = next_number(tournament)
+    found = CheckIn.objects.filter(entry=entry, number=number).first()
+    game = None
+    link = None
+    if sitting is not None:
+        placed = (
+            sitting.games.filter(game__teams__team_id=entry.team_id).select_related("game").first()
+        )
+        if placed is not None:
+            game = placed
+            link = (
+                ScorerLink.objects.filter(
+                    game=placed.game,
+                    revoked_at__isnull=True,
+                    expired_at__isnull=True,
+                )
+                .filter(Q(game_team__team_id=entry.team_id) | Q(game_team__isnull=True))
+                .order_by("game_team_id")
+                .first()
+            )
+    return {
+        "number": number,
+        "check_in": found,
+        "can_check_in": (
+            tournament.check_in
+            and tournament.status != Tournament.Status.FINISHED
+            and not tournament.is_final
+            and entry.withdrawn_at is None
+            and not tournament.sittings.filter(status=Sitting.Status.PROPOSED).exists()
+        ),
+        "placed": game,
+        "link": link,
+    }

@@ -1,0 +1,197 @@
+"""Check-in: with the tournament's setting on, only the teams checked in for a sitting are
+drawn; the others are left out, play no game, have no bye and score nothing for it.
+
+Six pairs (tests/tournaments/helpers.py), one table each, so one made contract wins a
+game (3 points a win, 1 a loss, 3 a bye: the default scheme). Sitting 1: Kavya & Latif
+and Indu & Jacob are late; the four others play two games. Sitting 2: all six are here.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from club.games.links import issue_links
+from club.tournaments import checkin, services
+from club.tournaments.models import Bye, CheckIn, Sitting, Standing, TournamentTeam
+from tests.archive.test_tournament_archive import export, import_text, refused, wipe
+from tests.tournaments.helpers import make_tournament, play_sitting, rng
+
+pytestmark = pytest.mark.django_db
+
+LATE = ("Indu & Jacob", "Kavya & Latif")
+
+
+def entry(name: str) -> TournamentTeam:
+    return TournamentTeam.objects.select_related("tournament", "team").get(team__name=name)
+
+
+def drawn(sitting: Sitting) -> set[str]:
+    ids = {team for game in sitting.proposal for team in game} | set(sitting.proposed_byes)
+    return set(TournamentTeam.objects.filter(pk__in=ids).values_list("team__name", flat=True))
+
+
+@pytest.fixture
+def cup():
+    tournament = make_tournament(teams=6)
+    checkin.set_check_in(tournament=tournament, on=True)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_without_check_in_every_team_is_drawn_and_none_checks_in():
+    tournament = make_tournament(teams=6)
+    with pytest.raises(services.TournamentError, match="does not ask teams to check in"):
+        checkin.check_in(entry=entry("Anu & Biju"))
+    sitting = services.propose_sitting(tournament=tournament, rng=rng())
+    assert len(drawn(sitting)) == 6 and sitting.absent == []
+
+
+def test_only_the_teams_checked_in_are_drawn_and_the_late_score_nothing(cup):
+    for registered in TournamentTeam.objects.exclude(team__name__in=LATE):
+        checkin.check_in(entry=registered)
+    sitting = services.propose_sitting(tournament=cup, rng=rng())
+    assert drawn(sitting) == {"Anu & Biju", "Chitra & Dev", "Esha & Farid", "Gita & Hari"}
+    assert sorted(entry(name).pk for name in LATE) == sitting.absent
+    assert sitting.proposed_byes == []  # four present: two games, nobody sits out
+    services.confirm_sitting(sitting=sitting, rng=rng())
+    play_sitting(sitting)
+    assert not Bye.objects.exists()
+    standing = {s.entry.team.name: s for s in Standing.objects.select_related("entry__team")}
+    for name in LATE:  # no game, no bye: nothing
+        assert (standing[name].games, standing[name].points, standing[name].byes) == (0, 0, 0)
+    assert sum(standing[name].games for name in standing) == 4
+    # The sitting's page says who was left out and why.
+    assert "Left out, not checked in" in services_page(cup, 1)
+    # Sitting 2: the late teams are here now; everyone checked in again is drawn.
+    for registered in TournamentTeam.objects.all():
+        checkin.check_in(entry=registered)
+    second = services.propose_sitting(tournament=cup, rng=rng(2))
+    assert len(drawn(second)) == 6 and second.absent == []
+
+
+def services_page(tournament, number: int) -> str:
+    from django.test import Client
+
+    return Client().get(reverse("tournaments:sitting", args=[tournament.pk, number])).text
+
+
+def test_a_draw_needs_two_teams_checked_in(cup):
+    checkin.check_in(entry=entry("Anu & Biju"))
+    with pytest.raises(services.TournamentError, match="1 team has checked in for sitting 1"):
+        services.propose_sitting(tournament=cup, rng=rng())
+    assert not Sitting.objects.exists()
+
+
+def test_checking_in_once_the_sitting_is_drawn_is_refused_with_what_to_do(cup):
+    for name in ("Anu & Biju", "Chitra & Dev"):
+        checkin.check_in(entry=entry(name))
+    services.propose_sitting(tournament=cup, rng=rng())
+    with pytest.raises(services.TournamentError, match="Sitting 1 is drawn already"):
+        checkin.check_in(entry=entry("Esha & Farid"))
+    assert CheckIn.objects.count() == 2
+
+
+def test_an_absent_team_cannot_be_put_into_the_draw_by_hand(cup):
+    for name in ("Anu & Biju", "Chitra & Dev", "Esha & Farid", "Gita & Hari"):
+        checkin.check_in(entry=entry(name))
+    sitting = services.propose_sitting(tournament=cup, rng=rng())
+    late = entry("Kavya & Latif").pk
+    games = [list(game) for game in sitting.proposal]
+    games[0][0] = late
+    with pytest.raises(services.TournamentError, match="Kavya & Latif has not checked in"):
+        services.adjust_sitting(sitting=sitting, games=games, byes=[])
+
+
+def test_the_director_checks_teams_in_on_the_board_one_tap_each(organiser_client, cup):
+    board = reverse("tournaments:board", args=[cup.pk])
+    page = organiser_client.get(board).text
+    assert "Check-in for sitting 1" in page and "Checked in: 0 of 6." in page
+    anu = entry("Anu & Biju")
+    url = reverse("tournaments:check_in", args=[cup.pk, anu.pk])
+    card = organiser_client.post(url, headers={"HX-Request": "true"})
+    assert card.status_code == 200
+    assert "Checked in: 1 of 6." in card.text and 'aria-pressed="true"' in card.text
+    assert CheckIn.objects.get().entry == anu and not CheckIn.objects.get().by_captain
+    # Without scripts, the same tap comes back to the board.
+    again = organiser_client.post(url, {"undo": "1"})
+    assert again.status_code == 302 and again.url.endswith("#check-in")
+    assert not CheckIn.objects.exists()
+    # The setting is on the same card.
+    off = organiser_client.post(reverse("tournaments:check_in_setting", args=[cup.pk]), {"on": "0"})
+    assert off.status_code == 302
+    cup.refresh_from_db()
+    assert not cup.check_in
+
+
+def test_the_captain_checks_the_team_in_from_the_captains_page(client, cup):
+    anu = entry("Anu & Biju")
+    url = reverse("tournaments:captain", args=[checkin.captain_key(anu)])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "no-store" in page["Cache-Control"]
+    assert "We are here: check in for sitting 1" in page.text
+    response = client.post(url)
+    assert response.status_code == 302
+    found = CheckIn.objects.get()
+    assert (found.entry, found.number, found.by_captain, found.by) == (anu, 1, True, None)
+    assert "Checked in for sitting 1 at" in client.get(url).text
+    # A key this server did not sign is no captain's.
+    assert client.get(reverse("tournaments:captain", args=["1.forged"])).status_code == 404
+    other = checkin.captain_key(entry("Chitra & Dev"))
+    assert client.get(reverse("tournaments:captain", args=[other[:-2] + "xx"])).status_code == 404
+
+
+def test_the_captains_page_shows_the_teams_table_and_scorer_link(client, cup):
+    for name in ("Anu & Biju", "Chitra & Dev"):
+        checkin.check_in(entry=entry(name))
+    sitting = services.propose_sitting(tournament=cup, rng=rng())
+    services.confirm_sitting(sitting=sitting, rng=rng())
+    game = sitting.games.get().game
+    url = reverse("tournaments:captain", args=[checkin.captain_key(entry("Anu & Biju"))])
+    assert "has not issued scorer links" in client.get(url).text
+    (link,) = issue_links(game=game)
+    page = client.get(url).text
+    assert f"/s/{link.token}/" in page and "Table 1" in page
+
+
+def test_the_team_cards_carry_each_captains_code(organiser_client, cup):
+    page = organiser_client.get(reverse("tournaments:team_cards", args=[cup.pk])).text
+    assert page.count('class="print-link team-card"') == 6
+    for registered in TournamentTeam.objects.all():
+        assert f"/tournaments/captain/{checkin.captain_key(registered)}/" in page
+    assert page.count('class="qr"') == 6
+
+
+def test_the_archive_keeps_the_setting_and_who_was_left_out(tmp_path, cup):
+    for registered in TournamentTeam.objects.exclude(team__name__in=LATE):
+        checkin.check_in(entry=registered)
+    sitting = services.propose_sitting(tournament=cup, rng=rng())
+    services.confirm_sitting(sitting=sitting, rng=rng())
+    play_sitting(sitting)
+    first = export("--tournament", cup.name)
+    document = json.loads(first)["tournament"]
+    assert document["check_in"] is True
+    assert document["sittings"][0]["absent"] == sorted(LATE)
+    standings = document["standings"]
+    wipe()
+    import_text(tmp_path, first)
+    assert export("--tournament", cup.name) == first
+    again = Sitting.objects.get()
+    assert sorted(entry(name).pk for name in LATE) == again.absent
+    assert json.loads(export("--tournament", cup.name))["tournament"]["standings"] == standings
+
+
+def test_an_archive_that_seats_an_absent_team_is_refused(tmp_path, cup):
+    for registered in TournamentTeam.objects.exclude(team__name__in=LATE):
+        checkin.check_in(entry=registered)
+    sitting = services.propose_sitting(tournament=cup, rng=rng())
+    services.confirm_sitting(sitting=sitting, rng=rng())
+    document = json.loads(export("--tournament", cup.name))
+    wipe()
+    played = "Anu & Biju"  # checked in, and at a table of sitting 1
+    document["tournament"]["sittings"][0]["absent"].append(played)
+    message = refused(tmp_path, document)
+    assert f"{played} is both in" in message and "a team plays once per sitting" in message
