@@ -279,28 +279,21 @@ def _parse_sittings(
                     )
                 _seat_once(place, seated, team.name, table, number, f"{item_field}.game")
             sitting_games.append((table, game))
-        byes_raw = sitting_raw.get("byes", [])
-        if not isinstance(byes_raw, list):
-            raise place.error(
-                _("the byes of sitting %(number)d must be a list of team names, not %(value)s.")
-                % {"number": number, "value": _quoted(byes_raw)},
-                field=f"{field}.byes",
-            )
-        byes = []
-        for name in byes_raw:
-            registered = team_by_key.get(_key(name)) if isinstance(name, str) else None
-            if registered is None:
-                raise place.error(
-                    _(
-                        "%(name)s has a bye in sitting %(number)d but is not a team of the "
-                        "tournament."
-                    )
-                    % {"name": _quoted(name), "number": number},
-                    field=f"{field}.byes",
-                )
-            _seat_once(place, seated, registered.name, _("the byes"), number, f"{field}.byes")
-            byes.append(registered.name)
-        absent = _parse_absent(place, sitting_raw, team_by_key, seated, number, field)
+        outside = (place, sitting_raw, team_by_key, seated, number, field)
+        byes = _teams_outside(
+            *outside,
+            "byes",
+            _("the byes of sitting %(number)d must be a list of team names, not %(value)s."),
+            _("%(name)s has a bye in sitting %(number)d but is not a team of the tournament."),
+            _("the byes"),
+        )
+        absent = _teams_outside(
+            *outside,
+            "absent",
+            _("the teams absent from sitting %(number)d must be a list of names, not %(value)s."),
+            _("%(name)s is absent from sitting %(number)d but is not a team of the tournament."),
+            _("the absent"),
+        )
         sittings.append(SittingSpec(number, game_size, sitting_games, byes, absent))
     for game in games:
         if game.label.lower() not in sitting_of_game:
@@ -315,28 +308,35 @@ def _parse_sittings(
     return sittings
 
 
-def _parse_absent(place: _Place, sitting_raw: dict, team_by_key, seated, number, field):
-    """The teams a sitting left out for not checking in: teams of the tournament that
-    neither played nor had a bye in it."""
-    absent_raw = sitting_raw.get("absent", [])
-    if not isinstance(absent_raw, list):
+def _teams_outside(
+    place: _Place,
+    sitting_raw: dict,
+    team_by_key,
+    seated,
+    number: int,
+    field: str,
+    key: str,
+    not_a_list: str,
+    not_a_team: str,
+    where: str,
+) -> list[str]:
+    """The teams of a sitting at no table, by name: its byes, or the teams it left out for
+    not checking in ("absent"); each a team of the tournament, once in the sitting."""
+    raw = sitting_raw.get(key, [])
+    if not isinstance(raw, list):
         raise place.error(
-            _("the teams absent from sitting %(number)d must be a list of names, not %(value)s.")
-            % {"number": number, "value": _quoted(absent_raw)},
-            field=f"{field}.absent",
+            not_a_list % {"number": number, "value": _quoted(raw)}, field=f"{field}.{key}"
         )
-    absent = []
-    for name in absent_raw:
+    names = []
+    for name in raw:
         registered = team_by_key.get(_key(name)) if isinstance(name, str) else None
         if registered is None:
             raise place.error(
-                _("%(name)s is absent from sitting %(number)d but is not a team of the tournament.")
-                % {"name": _quoted(name), "number": number},
-                field=f"{field}.absent",
+                not_a_team % {"name": _quoted(name), "number": number}, field=f"{field}.{key}"
             )
-        _seat_once(place, seated, registered.name, _("the absent"), number, f"{field}.absent")
-        absent.append(registered.name)
-    return absent
+        _seat_once(place, seated, registered.name, where, number, f"{field}.{key}")
+        names.append(registered.name)
+    return names
 
 
 def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
