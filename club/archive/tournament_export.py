@@ -113,8 +113,9 @@ def _team_object(entry) -> dict:
     """A registered team: its name and players, and its captain when the captain is not
     the first player (a file that names no captain has the first: its export is the same)."""
     team = {"name": entry.team.name, "players": [player.name for player in entry.team.players]}
-    if entry.captain_id is not None and entry.captain_id != entry.team.first_player_id:
-        team["captain"] = next(p.name for p in entry.team.players if p.pk == entry.captain_id)
+    captain = next((p.name for p in entry.team.players if p.pk == entry.captain_id), None)
+    if captain is not None and entry.captain_id != entry.team.first_player_id:
+        team["captain"] = captain  # a captain not of the team (set by hand) is not written
     return team
 
 

@@ -245,6 +245,8 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
         GameTeam.objects.filter(**{name: fold}).update(**{name: keep})
     Round.objects.filter(declarer=fold).update(declarer=keep)
     Round.objects.filter(dealer=fold).update(dealer=keep)
+    # A team's captain is the same person under the name kept.
+    TournamentTeam.objects.filter(captain=fold).update(captain=keep)
     # A deal waiting for confirmation names its declarer by id.
     for pending in PendingDeal.objects.filter(game__status=Game.Status.IN_PROGRESS):
         changed = False

@@ -32,11 +32,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 class TournamentTeamForm(forms.ModelForm):
-    """A team added here is of the tournament's size, as the registration form's are."""
+    """A team added here is of the tournament's size, as the registration form's are, and
+    its captain one of its players (the first, if none is chosen)."""
 
     class Meta:
         model = TournamentTeam
-        fields = ["team"]
+        fields = ["team", "captain"]
 
     def clean_team(self):
         team = self.cleaned_data["team"]
@@ -45,12 +46,22 @@ class TournamentTeamForm(forms.ModelForm):
             raise forms.ValidationError(team_size_words(tournament.team_size))
         return team
 
+    def clean(self):
+        data = super().clean()
+        team, captain = data.get("team"), data.get("captain")
+        if team is not None:
+            if captain is None:
+                data["captain"] = team.first_player
+            elif captain.pk not in team.player_ids:
+                self.add_error("captain", _("The captain is one of the team's players."))
+        return data
+
 
 class TournamentTeamInline(admin.TabularInline):
     model = TournamentTeam
     form = TournamentTeamForm
     extra = 0
-    raw_id_fields = ["team"]
+    raw_id_fields = ["team", "captain"]
 
 
 # The tournament's own fields, its house rules, and how its games are reported, as the
@@ -150,7 +161,8 @@ class SittingAdmin(admin.ModelAdmin):
 
 @admin.register(TournamentTeam)
 class TournamentTeamAdmin(admin.ModelAdmin):
-    list_display = ["team", "tournament", "registered_at"]
+    form = TournamentTeamForm
+    list_display = ["team", "tournament", "captain", "registered_at"]
     list_select_related = ["team", "tournament"]
     search_fields = ["team__name", "tournament__name"]
     raw_id_fields = ["team"]

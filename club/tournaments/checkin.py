@@ -204,3 +204,30 @@ def captain_view(entry: TournamentTeam, sitting: Sitting | None) -> dict:
         "placed": game,
         "link": link,
     }
+
+
+def absent_of_stage(tournament: Tournament, number: int, stage, draw) -> set[int]:
+    """With check-in, the teams a stage's sitting would seat (``draw``) that have not
+    checked in for it. A game of a chart with one of them is not played, and its other
+    team sits out, as for a team withdrawn; a knockout match cannot be played without
+    both teams, so a knockout's draw is refused, naming who is missing."""
+    if not tournament.check_in:
+        return set()
+    seated = {team for game in draw.games for team in game} | set(draw.byes)
+    absent = seated - checked_in(tournament, number)
+    if absent and not stage.charted:
+        names = sorted(
+            TournamentTeam.objects.filter(pk__in=absent).values_list("team__name", flat=True)
+        )
+        raise TournamentError(
+            ngettext(
+                "%(teams)s has not checked in for sitting %(number)d: a knockout match needs "
+                "both its teams. Check it in, or withdraw it to give its opponent the match.",
+                "%(teams)s have not checked in for sitting %(number)d: a knockout match needs "
+                "both its teams. Check them in, or withdraw them to give their opponents the "
+                "matches.",
+                len(names),
+            )
+            % {"teams": ", ".join(names), "number": number}
+        )
+    return absent

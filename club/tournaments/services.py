@@ -25,11 +25,11 @@ from django.utils.translation import ngettext
 from club.games import links, words
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat, rules_fields
-from club.scoring import draws
+from club.scoring import draws, names
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.tournaments import checkin, stages
-from club.tournaments.captains import captain_of, set_captain
+from club.tournaments.captains import TEAM_PLAYERS, captain_of, set_captain
 from club.tournaments.models import (
     STANDING_FIGURES,
     Bye,
@@ -274,11 +274,18 @@ def edit_team(
     captain: str = "",
     user=None,
 ) -> TournamentTeam:
-    """Change a registered team's name, players or captain, before it has played a game here.
-
-    The captain may change later too (:func:`set_captain`)."""
+    """Change a registered team's name or players, before it has played a game here; and its
+    captain, at any time until the results are final (:func:`set_captain`)."""
+    entry = TournamentTeam.objects.select_related("team", *TEAM_PLAYERS).get(pk=entry.pk)
+    now = [player.name for player in entry.team.players]
+    name = " ".join(name.split())
+    same_name = name.lower() == entry.team.name.lower() or (
+        not name and entry.team.name == names.default_team_name(now)
+    )
+    typed = [" ".join(player.split()).lower() for player in players if player.strip()]
+    if same_name and typed == [player.lower() for player in now]:  # the captain alone
+        return set_captain(entry=entry, captain=captain or entry.team.first_player.name, user=user)
     tournament = _open_for_teams(entry.tournament)
-    entry = TournamentTeam.objects.select_related("team").get(pk=entry.pk)
     if _has_played(entry):
         raise TournamentError(
             _("%(team)s has played in this tournament already; its team cannot change.")
@@ -397,7 +404,6 @@ def propose_sitting(
         )
     _check_team_sizes(tournament)
     number = tournament.sittings.count() + 1
-    absent = checkin.absent_from(tournament, number)
     stage = stages.current_stage(tournament)
     if stage is not None and stage.kind != Stage.Kind.SITTINGS:
         if game_size != 2:
@@ -406,8 +412,13 @@ def propose_sitting(
                 field="game_size",
             )
         withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
-        draw = stages.stage_draw(stage, withdrawn | absent)
+        draw = stages.stage_draw(stage, withdrawn)
+        # With check-in, the teams this sitting of the stage seats must be here.
+        absent = checkin.absent_of_stage(tournament, number, stage, draw)
+        if absent:
+            draw = stages.stage_draw(stage, withdrawn | absent)
     else:
+        absent = checkin.absent_from(tournament, number)
         draw = _swiss_draw(tournament, game_size, rng, absent)
     sitting = Sitting.objects.create(
         tournament=tournament,

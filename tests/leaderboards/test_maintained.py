@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from club.games.models import Game, Player, Team
+from club.games.models import Game, GameTeam, Player, Team
 from club.games.services import (
     DealEntry,
     TeamEntry,
@@ -27,7 +27,7 @@ from club.games.services import (
     undo_last_deal,
 )
 from club.leaderboards import figures, selectors
-from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
+from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange, TeamTotals
 from club.leaderboards.selectors import Filters, player_board, team_board
 from club.leaderboards.services import merge_players, rated_games
 from club.scoring import ratings
@@ -63,12 +63,36 @@ FILTERS = [
 ]
 
 
+def _assert_team_ratings_are_a_rating_from_scratch() -> None:
+    games = [
+        ratings.RatedGame(game=game.game, teams=[[team] for team in teams], places=game.places)
+        for game, teams in zip(rated_games(), _teams_of(rated_games()), strict=True)
+    ]
+    expected = ratings.rate_teams(games)
+    stored = {row.team_id: row for row in TeamTotals.objects.all()}
+    assert stored.keys() == expected.keys()
+    for team, rating in expected.items():
+        found = stored[team]
+        assert (found.mu, found.sigma, found.rated_games, found.rating) == pytest.approx(
+            (rating.mu, rating.sigma, rating.games, rating.rating)
+        )
+
+
+def _teams_of(games) -> list[list[int]]:
+    seats = {}
+    for game_id, team_id in GameTeam.objects.order_by("position").values_list("game_id", "team_id"):
+        seats.setdefault(game_id, []).append(team_id)
+    return [seats[game.game] for game in games]
+
+
 def assert_in_step(extra_filters=()):
-    """Stored figures and ratings equal a recomputation from the deals."""
+    """Stored figures and ratings, the players' and the teams', equal a recomputation from
+    the deals."""
     assert figures.drift() == []
     for filters in (*FILTERS, *extra_filters):
         for kind in ("players", "teams"):
             assert _kept(kind, filters) == _from_deals(kind, filters), (kind, filters)
+    _assert_team_ratings_are_a_rating_from_scratch()
     expected, changes = ratings.rate_games(rated_games())
     stored = {r.player_id: (r.mu, r.sigma, r.rating, r.games) for r in PlayerRating.objects.all()}
     assert stored.keys() == expected.keys()

@@ -150,3 +150,43 @@ def test_teams_registered_before_captains_have_their_first_player_as_captain():
         "Chitra & Dev": "Chitra",
         "Esha & Farid": "Esha",
     }
+
+
+def test_the_captain_changes_after_the_team_has_played_and_the_team_itself_does_not():
+    tournament = make_tournament(teams=2)
+    sitting = services.propose_sitting(tournament=tournament)
+    services.confirm_sitting(sitting=sitting)
+    entry = TournamentTeam.objects.get(team__name="Chitra & Dev")
+    services.edit_team(entry=entry, players=["Chitra", "Dev"], name="Chitra & Dev", captain="Dev")
+    assert captains(tournament)["Chitra & Dev"] == "Dev"
+    with pytest.raises(services.TournamentError, match="has played in this tournament"):
+        services.edit_team(entry=entry, players=["Chitra", "Gita"], captain="Gita")
+    assert captains(tournament)["Chitra & Dev"] == "Dev"
+
+
+def test_merging_the_captain_into_another_name_keeps_the_captain():
+    from club.leaderboards.services import merge_players
+
+    tournament = make_tournament(teams=2)
+    entry = TournamentTeam.objects.get(team__name="Chitra & Dev")
+    services.set_captain(entry=entry, captain="Dev")
+    kept = Player.objects.create(name="Devan")
+    merge_players(keep=kept, fold=Player.objects.get(name="Dev"))
+    assert captains(tournament)["Chitra & Dev"] == "Devan"
+
+
+def test_the_admin_keeps_the_captain_one_of_the_teams_players(admin_client):
+    tournament = make_tournament(teams=2)
+    entry = TournamentTeam.objects.get(team__name="Chitra & Dev")
+    url = reverse("admin:tournaments_tournamentteam_change", args=[entry.pk])
+    anu = Player.objects.get(name="Anu")
+    response = admin_client.post(
+        url, {"team": entry.team_id, "captain": anu.pk, "tournament": tournament.pk}
+    )
+    assert response.status_code == 200
+    assert "The captain is one of the team&#x27;s players." in response.text
+    assert captains(tournament)["Chitra & Dev"] == "Chitra"
+    # An export with a captain set by other means than these forms still writes.
+    TournamentTeam.objects.filter(pk=entry.pk).update(captain=anu)
+    document = json.loads(export("--tournament", tournament.name))
+    assert "captain" not in document["tournament"]["teams"][1]

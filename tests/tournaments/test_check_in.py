@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from club.games.links import issue_links
-from club.tournaments import checkin, services
+from club.tournaments import checkin, services, stages
 from club.tournaments.models import Bye, CheckIn, Sitting, Standing, TournamentTeam
 from tests.archive.test_tournament_archive import export, import_text, refused, wipe
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
@@ -195,3 +195,43 @@ def test_an_archive_that_seats_an_absent_team_is_refused(tmp_path, cup):
     document["tournament"]["sittings"][0]["absent"].append(played)
     message = refused(tmp_path, document)
     assert f"{played} is both in" in message and "a team plays once per sitting" in message
+
+
+# --- Stages: a chart's game is not played without both teams; a knockout waits for them ---
+
+
+def _stage_event(kind: str, **options):
+    from tests.tournaments.test_stages import event
+
+    tournament = event(teams=8 if kind == "groups" else 4, check_in=True)
+    stage = stages.add_stage(tournament=tournament, kind=kind, rng=rng(), **options)
+    stages.confirm_stage(stage=stage)
+    return tournament, stage
+
+
+def test_a_groups_stage_leaves_out_only_its_absent_teams_and_their_opponents_sit_out():
+    tournament, stage = _stage_event("groups", sittings=2)
+    late = stage.groups["a"][0]
+    opponent = next(b for a, b in stage.chart[0]["games"] if a == late)
+    for registered in tournament.entries.exclude(pk=late):
+        checkin.check_in(entry=registered)
+    sitting = services.propose_sitting(tournament=tournament, rng=rng())
+    assert sitting.absent == [late]
+    assert len(sitting.proposal) == 3 and sitting.proposed_byes == [opponent]
+
+
+def test_a_knockout_match_is_not_drawn_without_both_teams_and_says_who_is_missing():
+    tournament, stage = _stage_event("knockout", qualifiers=4)
+    seeds = stage.seeds
+    for pk in seeds[:3]:
+        checkin.check_in(entry=tournament.entries.get(pk=pk))
+    missing = tournament.entries.get(pk=seeds[3]).team.name
+    with pytest.raises(services.TournamentError, match=f"{missing} has not checked in"):
+        services.propose_sitting(tournament=tournament, rng=rng())
+    assert not Sitting.objects.exists()
+    # Withdrawn, it gives its opponent the match; the others are drawn as the bracket says.
+    services.withdraw_team(entry=tournament.entries.get(pk=seeds[3]))
+    sitting = services.propose_sitting(tournament=tournament, rng=rng())
+    assert sitting.absent == [] and {frozenset(g) for g in sitting.proposal} == {
+        frozenset((seeds[1], seeds[2]))
+    }
