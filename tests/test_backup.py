@@ -1142,7 +1142,11 @@ VERSION_7_COLUMNS = {
     "tournaments.tournament": _after(
         VERSION_6_COLUMNS["tournaments.tournament"], "require_confirmation", ["check_in"]
     ),
-    "tournaments.tournamentteam": [*VERSION_6_COLUMNS["tournaments.tournamentteam"], "captain"],
+    "tournaments.tournamentteam": [
+        *VERSION_6_COLUMNS["tournaments.tournamentteam"],
+        "captain_key",
+        "captain",
+    ],
     "tournaments.checkin": ["id", "entry", "number", "at", "by", "by_captain"],
     "tournaments.sitting": _after(
         VERSION_6_COLUMNS["tournaments.sitting"], "proposed_byes", ["absent"]

@@ -69,6 +69,7 @@ RULES = {
     "tournaments:check_in": (ORGANISER, ["post"], "entry"),
     "tournaments:check_in_setting": (ORGANISER, ["post"], "tournament"),
     "tournaments:team_cards": (ORGANISER, ["get"], "tournament"),
+    "tournaments:new_captain_key": (ORGANISER, ["post"], "entry"),
     "tournaments:captain": (CAPTAIN, ["get", "post"], "captain"),
     "tournaments:register": (ORGANISER, ["post"], "tournament"),
     "tournaments:register_list": (ORGANISER, ["post"], "tournament"),

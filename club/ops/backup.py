@@ -155,7 +155,7 @@ _VERSION_6 = {
 # tournament asks teams to check in, each sitting's teams left out for not checking in,
 # and the check-ins (a table of its own); an older backup's tournaments ask for none.
 _VERSION_7 = {
-    "tournaments.tournamentteam": ("captain",),
+    "tournaments.tournamentteam": ("captain_key", "captain"),
     "tournaments.tournament": ("check_in",),
     "tournaments.sitting": ("absent",),
 }

@@ -7,14 +7,15 @@ draw takes only the teams checked in for it and records the others as absent: th
 play no game and have no bye in that sitting, so they score nothing for it (a bye is
 for the odd team out among those present). A late team checks in for the next sitting.
 
-The captain's page is reached by a signed link: it names the registration and is
-signed with the server's secret, so it cannot be guessed from another team's, and it
-needs no row of its own.
+The captain's page is reached by a secret link of its own, like a scorer link: made when
+the team's card is first printed, and replaced (the old card stops working) when the
+director asks for a new one.
 """
 
 from __future__ import annotations
 
-from django.core import signing
+import secrets
+
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -24,25 +25,34 @@ from club.games.models import ScorerLink
 from club.tournaments.models import CheckIn, Sitting, Tournament, TournamentTeam
 from club.tournaments.writes import TournamentError, check_editable, lock
 
-SALT = "club.tournaments.captain"
-
 
 def captain_key(entry: TournamentTeam) -> str:
-    """The secret part of the captain's page's address for ``entry``."""
-    return signing.Signer(salt=SALT).sign(str(entry.pk)).replace(":", ".")
+    """The secret part of the captain's page's address for ``entry``, made the first time
+    it is asked for."""
+    if not entry.captain_key:
+        key = secrets.token_urlsafe(32)
+        TournamentTeam.objects.filter(pk=entry.pk, captain_key=None).update(captain_key=key)
+        entry.captain_key = (
+            TournamentTeam.objects.filter(pk=entry.pk).values_list("captain_key", flat=True).get()
+        )
+    return entry.captain_key
+
+
+def new_captain_key(*, entry: TournamentTeam, user=None) -> str:
+    """A new secret for the captain's page: the team's old card stops working (a card
+    lost, or seen by someone who should not have it)."""
+    entry.captain_key = secrets.token_urlsafe(32)
+    TournamentTeam.objects.filter(pk=entry.pk).update(captain_key=entry.captain_key)
+    return entry.captain_key
 
 
 def entry_for_key(key: str) -> TournamentTeam | None:
-    """The registration a captain's key names, or None for a key this server did not sign."""
-    try:
-        pk = signing.Signer(salt=SALT).unsign(key.replace(".", ":"))
-    except signing.BadSignature:
-        return None
-    if not pk.isascii() or not pk.isdigit():
+    """The registration whose captain's page ``key`` opens, or None."""
+    if not key or len(key) > 64:
         return None
     return (
         TournamentTeam.objects.select_related("tournament", "team", "captain")
-        .filter(pk=int(pk))
+        .filter(captain_key=key)
         .first()
     )
 

@@ -137,3 +137,20 @@ def team_cards(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/team_cards.html",
         {"tournament": tournament, "cards": cards, "unreachable": phones_cannot_reach(request)},
     )
+
+
+@organiser_required
+@require_POST
+@one_time
+def new_captain_key(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+    """A new code on the team's card: the card printed before stops working."""
+    registered = get_object_or_404(
+        TournamentTeam.objects.select_related("team"), tournament_id=pk, pk=entry
+    )
+    checkin.new_captain_key(entry=registered, user=request.user)
+    messages.success(
+        request,
+        _("%(team)s has a new card: print it; the card printed before no longer works.")
+        % {"team": registered.team.name},
+    )
+    return redirect(reverse("tournaments:team_cards", args=[pk]) + f"#card-{registered.pk}")

@@ -88,6 +88,9 @@ class TournamentTeam(models.Model):
     # A team that has withdrawn gets no new games; its results stay in the standings.
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
     # One of the team's players, named at registration (the first named unless marked).
+    # The secret of the captain's page (the QR code on the team's card), made when a card
+    # is first printed; a new one makes the old card stop working.
+    captain_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
     captain = models.ForeignKey(
         Player,
         on_delete=models.SET_NULL,

@@ -46,6 +46,11 @@ urlpatterns = [
     path("<int:pk>/check-in/", checkin_views.check_in_setting, name="check_in_setting"),
     path("<int:pk>/teams/<int:entry>/check-in/", checkin_views.check_in_team, name="check_in"),
     path("<int:pk>/cards/", checkin_views.team_cards, name="team_cards"),
+    path(
+        "<int:pk>/teams/<int:entry>/new-card/",
+        checkin_views.new_captain_key,
+        name="new_captain_key",
+    ),
     path("captain/<str:key>/", checkin_views.captain_page, name="captain"),
     # The downloads (export.json, standings.csv, games.csv, deals.csv) are the
     # archive's: club/archive/urls.py, at the same paths.

@@ -235,3 +235,18 @@ def test_a_knockout_match_is_not_drawn_without_both_teams_and_says_who_is_missin
     assert sitting.absent == [] and {frozenset(g) for g in sitting.proposal} == {
         frozenset((seeds[1], seeds[2]))
     }
+
+
+def test_a_new_card_stops_the_old_one_working(organiser_client, client, cup):
+    anu = entry("Anu & Biju")
+    old = checkin.captain_key(anu)
+    assert checkin.captain_key(entry("Anu & Biju")) == old  # made once, then kept
+    assert client.get(reverse("tournaments:captain", args=[old])).status_code == 200
+    response = organiser_client.post(reverse("tournaments:new_captain_key", args=[cup.pk, anu.pk]))
+    assert response.status_code == 302 and response.url.endswith(f"#card-{anu.pk}")
+    new = TournamentTeam.objects.get(pk=anu.pk).captain_key
+    assert new != old and len(new) >= 40
+    assert client.get(reverse("tournaments:captain", args=[old])).status_code == 404
+    assert client.get(reverse("tournaments:captain", args=[new])).status_code == 200
+    cards = organiser_client.get(reverse("tournaments:team_cards", args=[cup.pk])).text
+    assert f"/tournaments/captain/{new}/" in cards and old not in cards
