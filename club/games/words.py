@@ -22,9 +22,14 @@ TABLES, POINTS, KODI = "tables", "points", "kodi"
 
 def form_of(holder) -> str:
     """ "points", "kodi" or "tables": how ``holder``'s games are counted and placed."""
-    if holder.scoring == Scoring.POINTS:
+    return form_named(holder.scoring, holder.kodi)
+
+
+def form_named(scoring: str, kodi: bool) -> str:
+    """The form of play of a game scored so, with kodi or not (as stored: a row's values)."""
+    if scoring == Scoring.POINTS:
         return POINTS
-    return KODI if holder.kodi else TABLES
+    return KODI if kodi else TABLES
 
 
 def amount(holder, count: int) -> str:

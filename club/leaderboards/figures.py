@@ -34,6 +34,7 @@ from club.games.models import (
     Round,
     in_a_seat,
 )
+from club.games.words import KODI, POINTS, TABLES, form_named
 from club.leaderboards import team_ratings
 from club.leaderboards.models import (
     PlayerGameFigures,
@@ -60,17 +61,7 @@ COUNTS = (
     "kodis_given",
 )
 FIELDS = (*COUNTS, "biggest_bid")
-GAME_FIELDS = (*FIELDS, "form")  # a game's row also says its form of play
-# Each form of play's own figures, beside those every game has (played, won, the
-# contracts and the doubles): what its board shows (selectors.FORM_FIGURES).
-TABLES, POINTS, KODI = "tables", "points", "kodi"
-
-
-def form_of(scoring: str, kodi: bool) -> str:
-    """The form of play a game's figures are filed under (as club.games.words says)."""
-    if scoring == "points":
-        return POINTS
-    return KODI if kodi else TABLES
+GAME_FIELDS = (*FIELDS, "form")  # a game's row also says its form of play (words.form_named)
 
 
 def _blank() -> dict:
@@ -131,7 +122,8 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
         figures["played"] = 1
         figures["won"] = int(seat["place"] == 1)
         game = seat["game_id"]
-        form[game] = form_of(seat["game__scoring"], seat["game__kodi"])
+        form[game] = form_named(seat["game__scoring"], seat["game__kodi"])
+        # Tables net counts tables: on a points sheet every team holds its start.
         if form[game] == POINTS:
             figures["points_for"] = seat["score"]
             figures["points_against"] = scores[game] - seat["score"]
@@ -139,12 +131,9 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
         elif form[game] == KODI:
             figures["kodis_taken"] = seat["kodis"]
             figures["kodis_given"] = kodis[game] - seat["kodis"]
-        # Tables net counts tables: on a points sheet every team holds its start.
-        if seat["game__scoring"] == "tables":
-            if seat["game__kodi"]:
-                kodi_games.add(seat["game_id"])  # from the ledger, below
-            else:
-                figures["tables_net"] = seat["tables"] - seat["game__tables_per_team"]
+            kodi_games.add(game)  # its tables net from the ledger, below
+        else:
+            figures["tables_net"] = seat["tables"] - seat["game__tables_per_team"]
         side[seat["id"]] = figures
     if kodi_games:
         for seat_id, net in (
@@ -495,11 +484,9 @@ def drift() -> list[str]:
     for start in range(0, len(ids), BATCH):
         players, teams = _games_figures(ids[start : start + BATCH])
         for row in players:
-            fresh_players[(row.game_id, row.player_id)] = tuple(
-                getattr(row, n) for n in GAME_FIELDS
-            )
+            fresh_players[(row.game_id, row.player_id)] = _values(row)
         for row in teams:
-            fresh_teams[(row.game_id, row.team_id)] = tuple(getattr(row, n) for n in GAME_FIELDS)
+            fresh_teams[(row.game_id, row.team_id)] = _values(row)
     for label, fresh, stored in (
         ("player", fresh_players, _stored(PlayerGameFigures, "player_id")),
         ("team", fresh_teams, _stored(TeamGameFigures, "team_id")),

@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from club.games.models import Player
-from club.leaderboards.figures import KODI, POINTS, TABLES
+from club.games.words import KODI, POINTS, TABLES
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
 from club.leaderboards.services import MAX_IMPORT_BYTES
 from club.web.fields import NameField

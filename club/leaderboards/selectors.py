@@ -54,6 +54,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, Lower
 
+from club.games import words
 from club.games.models import (
     PLAYER_FIELDS,
     Doubling,
@@ -86,15 +87,15 @@ class Filters:
     start: datetime.date | None = None
     end: datetime.date | None = None
     tournament: int | None = None  # a Tournament pk
-    form: str | None = None  # one form of play: figures.TABLES, POINTS or KODI
+    form: str | None = None  # one form of play: words.TABLES, POINTS or KODI
 
     def games(self, prefix: str = "") -> Q:
         """The games counted, as a condition on ``prefix`` (a path to a Game)."""
         q = Q(**{f"{prefix}status": Game.Status.FINISHED})
-        if self.form == figures.POINTS:
+        if self.form == words.POINTS:
             q &= Q(**{f"{prefix}scoring": "points"})
-        elif self.form in (figures.KODI, figures.TABLES):
-            q &= Q(**{f"{prefix}scoring": "tables", f"{prefix}kodi": self.form == figures.KODI})
+        elif self.form in (words.KODI, words.TABLES):
+            q &= Q(**{f"{prefix}scoring": "tables", f"{prefix}kodi": self.form == words.KODI})
         if self.start:
             q &= Q(**{f"{prefix}created_at__date__gte": self.start})
         if self.end:
@@ -287,9 +288,9 @@ DEFAULT_SORT = "rating"
 RESULTS = ("played", "won", "win_share")
 CONTRACTS = ("declared", "made", "doubles_won", "redoubles_won")
 FORM_FIGURES = {
-    figures.TABLES: ("tables_net",),
-    figures.POINTS: ("sessions_won", "points_for", "points_against", "score_difference"),
-    figures.KODI: ("kodis_taken", "kodis_given"),
+    words.TABLES: ("tables_net",),
+    words.POINTS: ("sessions_won", "points_for", "points_against", "score_difference"),
+    words.KODI: ("kodis_taken", "kodis_given"),
 }
 FORMS = tuple(FORM_FIGURES)
 
@@ -313,7 +314,7 @@ def board_figures(filters: Filters, played: list[str]) -> list[str]:
     own figures of every form played, on a board of all of them)."""
     forms = [filters.form] if filters.form in FORM_FIGURES else played
     results = RESULTS
-    if forms == [figures.POINTS]:  # every game a session: its sessions won are its wins
+    if forms == [words.POINTS]:  # every game a session: its sessions won are its wins
         results = tuple(name for name in results if name != "won")
     return [
         *results,

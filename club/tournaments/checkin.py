@@ -74,12 +74,17 @@ def checked_in(tournament: Tournament, number: int) -> set[int]:
 def _open_for(entry: TournamentTeam) -> tuple[Tournament, int]:
     """The tournament, locked, and the sitting to check in for; refused when it cannot be."""
     tournament = lock(entry.tournament)
+    _check_open(tournament, TournamentTeam.objects.select_related("team").get(pk=entry.pk))
+    return tournament, next_number(tournament)
+
+
+def _check_open(tournament: Tournament, entry: TournamentTeam) -> None:
+    """Refuse, in the club's words, a check-in of ``entry`` that cannot be made now."""
     check_editable(tournament)
     if not tournament.check_in:
         raise TournamentError(_("This tournament does not ask teams to check in."))
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(_("The tournament has finished; no more sittings are drawn."))
-    entry = TournamentTeam.objects.select_related("team").get(pk=entry.pk)
     if entry.withdrawn_at is not None:
         raise TournamentError(
             _("%(team)s has withdrawn; bring it back in before it checks in.")
@@ -94,7 +99,6 @@ def _open_for(entry: TournamentTeam) -> tuple[Tournament, int]:
             )
             % {"number": proposed.number, "team": entry.team.name}
         )
-    return tournament, next_number(tournament)
 
 
 @transaction.atomic
@@ -201,16 +205,16 @@ def captain_view(entry: TournamentTeam, sitting: Sitting | None) -> dict:
                 .order_by("game_team_id")
                 .first()
             )
+    try:
+        _check_open(tournament, entry)
+    except TournamentError:
+        can_check_in = False
+    else:
+        can_check_in = True
     return {
         "number": number,
         "check_in": found,
-        "can_check_in": (
-            tournament.check_in
-            and tournament.status != Tournament.Status.FINISHED
-            and not tournament.is_final
-            and entry.withdrawn_at is None
-            and not tournament.sittings.filter(status=Sitting.Status.PROPOSED).exists()
-        ),
+        "can_check_in": can_check_in,
         "placed": game,
         "link": link,
     }

@@ -29,19 +29,25 @@ def _signed(value: int) -> tuple[str, str]:
     return (f" {css}" if css else ""), (f"+{value}" if value > 0 else str(value))
 
 
+def _figure(row, name: str, between: str = "/") -> tuple[str, str]:
+    """One figure of a board's row or a profile, as shown: its class (" up", " down" or
+    none) and its text; won and lost, as doubles are, are put ``between`` each other."""
+    if name == "win_share":
+        return "", DASH if row.win_percent is None else f"{row.win_percent}%"
+    value = getattr(row, name)
+    if name in ("doubles_won", "redoubles_won"):
+        return "", f"{value}{between}{getattr(row, name.replace('_won', '_lost'))}"
+    if name in ("tables_net", "score_difference"):
+        return _signed(value)
+    if name == "biggest_bid":
+        return "", DASH if value is None else str(value)
+    return "", str(value)
+
+
 def _cell(row, name: str) -> str:
     """One figure of a board's row, as its cell."""
-    if name == "win_share":
-        return f'<td class="num">{DASH if row.win_percent is None else f"{row.win_percent}%"}</td>'
-    if name in ("doubles_won", "redoubles_won"):
-        lost = name.replace("_won", "_lost")
-        return f'<td class="num">{getattr(row, name)}/{getattr(row, lost)}</td>'
-    if name in ("tables_net", "score_difference"):
-        css, value = _signed(getattr(row, name))
-        return f'<td class="num{css}">{value}</td>'
-    if name == "biggest_bid":
-        return f'<td class="num">{DASH if row.biggest_bid is None else row.biggest_bid}</td>'
-    return f'<td class="num">{getattr(row, name)}</td>'
+    css, shown = _figure(row, name)
+    return f'<td class="num{css}">{shown}</td>'
 
 
 @register.simple_tag
@@ -113,19 +119,10 @@ def profile_figures(figures, shown) -> SafeString:
     for name in shown:
         if name == "win_share":
             continue  # beside the games won
-        value = getattr(figures, name)
-        css = ""
+        css, shown_value = _figure(figures, name, between=" / ")
         if name == "won" and figures.win_percent is not None:
-            shown_value = f'{value} <span class="muted">({figures.win_percent}%)</span>'
-        elif name in ("doubles_won", "redoubles_won"):
-            shown_value = f"{value} / {getattr(figures, name.replace('_won', '_lost'))}"
-        elif name in ("tables_net", "score_difference"):
-            css, shown_value = _signed(value)
-            css = f' class="{css.strip()}"' if css else ""
-        elif name == "biggest_bid":
-            shown_value = DASH if value is None else str(value)
-        else:
-            shown_value = str(value)
+            shown_value += f' <span class="muted">({figures.win_percent}%)</span>'
+        css = f' class="{css.strip()}"' if css else ""
         items.append(f"<div><dt>{text(labels[name])}</dt><dd{css}>{shown_value}</dd></div>")
     return safe_join(items, "\n")
 

@@ -38,15 +38,11 @@ def game_lines(games: list[dict]) -> SafeString:
     )
 
 
-register.simple_tag(club_tags.captain_mark)
-captain_mark = club_tags.captain_mark
-
-
 def _players(row: dict) -> str:
     """A team's players, each a link to their page in the tournament when it is known;
     the captain marked."""
     links = row.get("player_links") or [None] * len(row["players"])
-    mark = captain_mark()
+    mark = club_tags.captain_mark()
     return " · ".join(
         (f'<a href="{text(url)}">{text(player)}</a>' if url else text(player))
         + (mark if at == row.get("captain") else "")
