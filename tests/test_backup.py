@@ -287,7 +287,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 7
+    assert manifest["version"] == 8
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -435,7 +435,13 @@ def _without_tables(document, *tables):
 def _without_stages(document):
     """No table of stages, of rejected deals or of check-ins, as every version before 6
     wrote its files."""
-    _without_tables(document, "tournaments.stage", "games.rejecteddeal", "tournaments.checkin")
+    _without_tables(
+        document,
+        "tournaments.stage",
+        "games.rejecteddeal",
+        "tournaments.checkin",
+        "tournaments.substitution",
+    )
 
 
 def _as_version(document, version):
@@ -446,8 +452,10 @@ def _as_version(document, version):
         )
     if version < 6:
         _without_stages(document)
-    else:  # no table of check-ins before version 7
-        _without_tables(document, "tournaments.checkin")
+    elif version == 6:  # no table of check-ins before version 7, of substitutions before 8
+        _without_tables(document, "tournaments.checkin", "tournaments.substitution")
+    elif version == 7:
+        _without_tables(document, "tournaments.substitution")
 
 
 def _without_forms_of_play(document):
@@ -467,8 +475,8 @@ SIGNATURE_FAILS = "signature does not match: the file was changed after it was w
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 8)),
-        "version 8 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 9)),
+        "version 9 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -530,7 +538,7 @@ BAD_FILES = {
     ),
     "no signature": (
         lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
-        "no signature, though every backup of version 7 carries one",
+        "no signature, though every backup of version 8 carries one",
     ),
     "an unsigned version 2": (
         lambda text: _tamper(text, _unsigned_version_2),
@@ -783,15 +791,68 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 7
-    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7}
+    assert backup.VERSION == 8
+    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8}
     assert backup.columns(1) == VERSION_1_COLUMNS
     assert backup.columns(2) == VERSION_2_COLUMNS
     assert backup.columns(3) == VERSION_3_COLUMNS
     assert backup.columns(4) == VERSION_4_COLUMNS
     assert backup.columns(5) == VERSION_5_COLUMNS
     assert backup.columns(6) == VERSION_6_COLUMNS
-    assert backup.columns() == backup.columns(7) == VERSION_7_COLUMNS
+    assert backup.columns(7) == VERSION_7_COLUMNS
+    assert backup.columns() == backup.columns(8) == VERSION_8_COLUMNS
+
+
+@pytest.mark.django_db
+def test_a_substitution_and_the_limit_restore_and_a_version_7_backup_has_none(tmp_path):
+    """Version 8 keeps the substitutions and the limit a team; a version 7 backup restores
+    with the default limit, one, and no substitution."""
+    from club.games.models import Player
+    from club.tournaments import substitutions
+    from club.tournaments.models import Substitution, Tournament, TournamentTeam
+    from tests.tournaments.helpers import make_tournament, night
+
+    with transaction.atomic():  # the club backed up, then gone: restores need an empty one
+        cup = make_tournament(teams=4, substitutions=2)
+        made = substitutions.substitute(
+            entry=TournamentTeam.objects.get(team__name="Anu & Biju"),
+            player_out=Player.objects.get(name="Biju"),
+            player_in="Omana",
+        )
+        night(cup, 1)
+        substitutions.bring_back(substitution=made)
+        text = backup.make_backup().text
+        transaction.set_rollback(True)
+
+    def rows():
+        return list(
+            Substitution.objects.values_list(
+                "entry__team__name",
+                "player_out__name",
+                "player_in__name",
+                "first_sitting",
+                "returned_from",
+            )
+        )
+
+    path = tmp_path / "version-8.json"
+    path.write_text(text, encoding="utf-8")
+    with transaction.atomic():
+        _restore(path)
+        assert rows() == [("Anu & Biju", "Biju", "Omana", 1, 2)]
+        assert Tournament.objects.get().substitutions == 2
+        transaction.set_rollback(True)
+
+    def to_version_7(document):
+        document["manifest"]["version"] = 7
+        _as_version(document, 7)
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    older = tmp_path / "version-7.json"
+    older.write_text(_tamper(text, to_version_7), encoding="utf-8")
+    _restore(older)
+    assert rows() == []
+    assert Tournament.objects.get().substitutions == 1
 
 
 @pytest.mark.django_db
@@ -1151,6 +1212,24 @@ VERSION_7_COLUMNS = {
     "tournaments.sitting": _after(
         VERSION_6_COLUMNS["tournaments.sitting"], "proposed_byes", ["absent"]
     ),
+}
+
+
+VERSION_8_COLUMNS = {
+    **VERSION_7_COLUMNS,
+    "tournaments.tournament": _after(
+        VERSION_7_COLUMNS["tournaments.tournament"], "check_in", ["substitutions"]
+    ),
+    "tournaments.substitution": [
+        "id",
+        "entry",
+        "player_out",
+        "player_in",
+        "first_sitting",
+        "returned_from",
+        "made_by",
+        "made_at",
+    ],
 }
 
 

@@ -15,8 +15,16 @@ from club.games.links import issue_links, revoke_link
 from club.games.models import Change, Game, Player, Round, ScorerLink
 from club.games.services import DealEntry, load_seating, record_deal
 from club.tournaments import services as tournaments
+from club.tournaments import substitutions
 from club.tournaments.checkin import captain_key
-from club.tournaments.models import Sitting, Stage, Tournament, TournamentEvent, TournamentTeam
+from club.tournaments.models import (
+    Sitting,
+    Stage,
+    Substitution,
+    Tournament,
+    TournamentEvent,
+    TournamentTeam,
+)
 from tests.factories import deal_form, start_game
 
 PUBLIC = "public"  # anyone may read it
@@ -76,6 +84,9 @@ RULES = {
     "tournaments:team_edit": (ORGANISER, ["get", "post"], "entry"),
     "tournaments:team_withdraw": (ORGANISER, ["post"], "entry"),
     "tournaments:team_reinstate": (ORGANISER, ["post"], "entry"),
+    "tournaments:team_players": (ORGANISER, ["get", "post"], "entry"),
+    "tournaments:player_back": (ORGANISER, ["post"], "substitution"),
+    "tournaments:substitution_undo": (ORGANISER, ["post"], "substitution"),
     "tournaments:draw": (ORGANISER, ["post"], "tournament"),
     "tournaments:finish": (ORGANISER, ["post"], "tournament"),
     "tournaments:final": (ORGANISER, ["post"], "tournament"),
@@ -172,7 +183,13 @@ def world(db):
         seeds=list(tournament.entries.values_list("id", flat=True)),
         tie_deals=2,
     )
+    # A substitute named for the next sitting, not yet played with.
+    first = tournament.entries.order_by("pk").first()
+    substitution = substitutions.substitute(
+        entry=first, player_out=first.team.first_player, player_in="Zara"
+    )
     return {
+        "substitution": substitution,
         "stage": stage,
         "tournament": tournament,
         "sitting": sitting,
@@ -196,6 +213,11 @@ def kwargs_for(key, world):
         "stage": {"pk": world["tournament"].pk, "number": world["stage"].number},
         "tournament_player": {"pk": world["tournament"].pk, "player": world["player"].pk},
         "entry": {"pk": world["tournament"].pk, "entry": world["tournament"].entries.first().pk},
+        "substitution": {
+            "pk": world["tournament"].pk,
+            "entry": world["substitution"].entry_id,
+            "substitution": world["substitution"].pk,
+        },
         "player": {"pk": world["player"].pk},
         "team": {"pk": world["game"].teams.first().team_id},
         "token": {"token": world["link"].token},
@@ -218,6 +240,7 @@ def fingerprint():
         list(TournamentTeam.objects.order_by("pk").values_list("team_id", "withdrawn_at")),
         list(Player.objects.order_by("pk").values_list("name", "active")),
         ScorerLink.objects.filter(revoked_at__isnull=True).count(),
+        list(Substitution.objects.order_by("pk").values_list("player_in", "returned_from")),
     )
 
 

@@ -567,13 +567,18 @@ TOURNAMENT_KEYS = (
     "points_by_place",
     "require_confirmation",
     "check_in",
+    "substitutions_per_team",
     "teams",
+    "substitutions",
     "sittings",
     "standings",
 )
 # "absent": the teams left out of a sitting's draw for not checking in (only if any).
 SITTING_KEYS = ("number", "game_size", "games", "byes", "absent")
 SITTING_GAME_KEYS = ("table", "game")
+# A substitution: the team, the player out, the substitute ("in"), the first sitting the
+# substitute played ("from") and, when the starter came back, the last ("until").
+SUBSTITUTION_KEYS = ("team", "out", "in", "from", "until")
 STANDING_KEYS = (
     "place",
     "shared",
@@ -594,6 +599,8 @@ MAX_TOURNAMENT_NAME = Tournament._meta.get_field("name").max_length
 MAX_VENUE = Tournament._meta.get_field("venue").max_length
 MAX_TABLE_LABEL = SittingGame._meta.get_field("table_label").max_length
 MAX_TEAMS_IN_GAME = 4
+MAX_SITTINGS = 999
+MAX_SUBSTITUTIONS = 9
 
 STANDINGS_CSV_COLUMNS = ("results",) + STANDING_KEYS
 POINTS_STANDINGS_CSV_COLUMNS = ("results",) + POINTS_STANDING_KEYS

@@ -45,9 +45,11 @@ from club.archive.tournament_export import (
 from club.games import bulk, services
 from club.games.models import (
     Game,
+    Team,
 )
 from club.scoring import rules as core
 from club.tournaments import services as tournament_services
+from club.tournaments import substitutions
 from club.tournaments.models import Tournament
 
 # --- Import -----------------------------------------------------------------------------
@@ -90,18 +92,31 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
 
 
 def _write_game(
-    spec: GameSpec, user=None, *, require_confirmation: bool = False, played: datetime | None = None
+    spec: GameSpec,
+    user=None,
+    *,
+    require_confirmation: bool = False,
+    played: datetime | None = None,
+    registered: Sequence[Team] = (),
 ) -> Game:
     """Store a checked game: started by the services (players, teams), its deals in bulk.
 
     ``played``: when it was played, where the file says (a tournament's day); else now.
+    ``registered``: a tournament game's registered teams, in the game's order: the game is
+    theirs whoever sat (a substitute included).
     """
     try:
         game = services.create_game(
             label=spec.label,
             teams=[
-                services.TeamEntry(team.first, team.second, team.name, *team.more)
-                for team in spec.teams
+                services.TeamEntry(
+                    team.first,
+                    team.second,
+                    team.name,
+                    *team.more,
+                    team=registered[position] if registered else None,
+                )
+                for position, team in enumerate(spec.teams)
             ],
             first_dealer=spec.first_dealer,
             rules=spec.rules,
@@ -230,6 +245,7 @@ class _TournamentWriter:
                 points_scheme=spec.points_scheme,
                 require_confirmation=spec.require_confirmation,
                 check_in=spec.check_in,
+                substitutions=spec.substitution_limit,
                 user=user,
             )
             self.entries = {
@@ -245,6 +261,14 @@ class _TournamentWriter:
                 )
                 for team in spec.teams
             }
+            rows = []
+            for made in spec.substitutions:
+                entry = self.entries[_key(made.team)]
+                out = next(p for p in entry.team.players if _key(p.name) == _key(made.out))
+                back = None if made.last is None else made.last + 1
+                player_in = services.find_or_add_player(made.player_in)
+                rows.append((entry, out, player_in, made.first, back))
+            substitutions.import_substitutions(rows=rows)
         except tournament_services.TournamentError as error:
             raise self.place.error(_decap(error.message), field=error.field) from error
         self.waiting: dict[str, GameSpec] = {}  # by label, lower case
@@ -272,6 +296,7 @@ class _TournamentWriter:
                             self.user,
                             require_confirmation=self.spec.require_confirmation,
                             played=self._day_of(sitting.number),
+                            registered=[self.entries[_key(team.name)].team for team in game.teams],
                         ),
                         [self.entries[_key(team.name)] for team in game.teams],
                     )

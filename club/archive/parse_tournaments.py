@@ -11,12 +11,16 @@ from datetime import date
 from django.utils.translation import gettext as _
 
 from club.archive.format import (
+    MAX_PLAYER_NAME,
+    MAX_SITTINGS,
+    MAX_SUBSTITUTIONS,
     MAX_TABLE_LABEL,
     MAX_TEAMS_IN_GAME,
     MAX_TOURNAMENT_NAME,
     MAX_VENUE,
     SITTING_GAME_KEYS,
     SITTING_KEYS,
+    SUBSTITUTION_KEYS,
     TOURNAMENT_KEYS,
     GameSpec,
     TeamSpec,
@@ -67,6 +71,36 @@ class TournamentSpec:
     sittings: list[SittingSpec]
     standings: list | None  # as the file gives them; checked once rebuilt
     check_in: bool = False
+    substitution_limit: int = 1
+    substitutions: list[SubstitutionSpec] = dataclasses.field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SubstitutionSpec:
+    """A substitute sat for a registered team's player from sitting ``first`` (to ``last``,
+    inclusive, when the starter came back)."""
+
+    team: str
+    out: str
+    player_in: str
+    first: int
+    last: int | None = None
+
+    def covers(self, number: int) -> bool:
+        return self.first <= number and (self.last is None or number <= self.last)
+
+
+def line_up(team: TeamSpec, substitutions: Sequence[SubstitutionSpec], number: int) -> list[str]:
+    """Who sits for ``team`` in sitting ``number``: its players, a substitute in the seat of
+    the player replaced."""
+    players = list(team.players)
+    for substitution in substitutions:
+        if _key(substitution.team) == _key(team.name) and substitution.covers(number):
+            players = [
+                substitution.player_in if _key(player) == _key(substitution.out) else player
+                for player in players
+            ]
+    return players
 
 
 def _parse_date(place: _Place, value: object, field: str) -> date:
@@ -140,6 +174,7 @@ def _parse_sittings(
     games: Sequence[GameSpec],
     rules: core.Rules,
     deal_limit: int | None,
+    substitutions: Sequence[SubstitutionSpec] = (),
 ) -> list[SittingSpec]:
     sittings_raw = raw.get("sittings")
     if not isinstance(sittings_raw, list):
@@ -253,9 +288,32 @@ def _parse_sittings(
                 )
             for team in game.teams:
                 registered = team_by_key.get(_key(team.name))
-                if registered is None or {_key(player) for player in registered.players} != {
-                    _key(player) for player in team.players
-                }:
+                seated_players = {_key(player) for player in team.players}
+                if registered is not None and any(
+                    s.covers(number) and _key(s.team) == _key(registered.name)
+                    for s in substitutions
+                ):
+                    sitting_players = line_up(registered, substitutions, number)
+                    if {_key(player) for player in sitting_players} != seated_players:
+                        raise place.error(
+                            _(
+                                "%(team)s seats %(players)s in the game “%(label)s”, but with "
+                                "its substitution its players in sitting %(number)d are "
+                                "%(expected)s."
+                            )
+                            % {
+                                "team": team.name,
+                                "players": ", ".join(team.players),
+                                "label": game.label,
+                                "number": number,
+                                "expected": ", ".join(sitting_players),
+                            },
+                            field=f"{item_field}.game",
+                        )
+                elif (
+                    registered is None
+                    or {_key(player) for player in registered.players} != seated_players
+                ):
                     if len(team.players) == 2:
                         message = _(
                             "%(team)s (%(first)s and %(second)s) plays in the game “%(label)s” "
@@ -339,6 +397,131 @@ def _teams_outside(
     return names
 
 
+def _parse_substitution(
+    place: _Place, raw: object, index: int, team_by_key: dict, players_of: dict
+) -> SubstitutionSpec:
+    field = f"substitutions[{index}]"
+    what = _("substitution %(number)d") % {"number": index}
+    item = place.object(raw, SUBSTITUTION_KEYS, what=what, field=field)
+    for key in ("team", "out", "in", "from"):
+        if key not in item:
+            raise place.error(
+                _("substitution %(number)d needs its “%(key)s”.") % {"number": index, "key": key},
+                field=f"{field}.{key}",
+            )
+    team_name = item["team"]
+    team = team_by_key.get(_key(team_name)) if isinstance(team_name, str) else None
+    if team is None:
+        raise place.error(
+            _("substitution %(number)d is for %(team)s, which is not a team of the tournament.")
+            % {"number": index, "team": _quoted(team_name)},
+            field=f"{field}.team",
+        )
+    out = item["out"]
+    if not isinstance(out, str) or _key(out) not in {_key(p) for p in team.players}:
+        raise place.error(
+            _("substitution %(number)d replaces %(player)s, who is not a player of %(team)s.")
+            % {"number": index, "player": _quoted(out), "team": team.name},
+            field=f"{field}.out",
+        )
+    player_in = place.text(
+        item["in"], field=f"{field}.in", limit=MAX_PLAYER_NAME, what=_("the substitute")
+    )
+    registered = players_of.get(_key(player_in))
+    if registered is not None:
+        raise place.error(
+            _(
+                "%(player)s, the substitute of substitution %(number)d, is registered with "
+                "%(team)s; a substitute may not belong to a team of the tournament."
+            )
+            % {"player": player_in, "number": index, "team": registered},
+            field=f"{field}.in",
+        )
+    first = place.whole(
+        item["from"], field=f"{field}.from", low=1, high=MAX_SITTINGS, what=_("the first sitting")
+    )
+    last = None
+    if item.get("until") is not None:
+        last = place.whole(
+            item["until"],
+            field=f"{field}.until",
+            low=first,
+            high=MAX_SITTINGS,
+            what=_("the last sitting"),
+        )
+    return SubstitutionSpec(team.name, out, player_in, first, last)
+
+
+def _parse_substitutions(
+    place: _Place, raw: dict, teams: Sequence[TeamSpec], limit: int
+) -> list[SubstitutionSpec]:
+    """The substitutions the tournament's teams made: each a team's player replaced by
+    someone registered in no team, from a sitting (until one, when the starter came back);
+    within the tournament's limit a team, a substitute for one team only."""
+    items = raw.get("substitutions", [])
+    if not isinstance(items, list):
+        raise place.error(
+            _("the substitutions must be a list, not %(value)s.") % {"value": _quoted(items)},
+            field="substitutions",
+        )
+    team_by_key = {_key(team.name): team for team in teams}
+    players_of = {_key(player): team.name for team in teams for player in team.players}
+    made: list[SubstitutionSpec] = []
+    for index, item in enumerate(items, start=1):
+        substitution = _parse_substitution(place, item, index, team_by_key, players_of)
+        field = f"substitutions[{index}]"
+        same_team = [s for s in made if _key(s.team) == _key(substitution.team)]
+        if len(same_team) >= limit:
+            raise place.error(
+                _(
+                    "%(team)s makes more substitutions than the %(limit)d a team this "
+                    "tournament allows."
+                )
+                % {"team": substitution.team, "limit": limit},
+                field=field,
+            )
+        for other in made:
+            if _key(other.player_in) == _key(substitution.player_in) and _key(other.team) != _key(
+                substitution.team
+            ):
+                raise place.error(
+                    _(
+                        "%(player)s sits in for %(first)s and for %(second)s; a substitute "
+                        "plays for one team."
+                    )
+                    % {
+                        "player": substitution.player_in,
+                        "first": other.team,
+                        "second": substitution.team,
+                    },
+                    field=f"{field}.in",
+                )
+        for other in same_team:
+            overlap = substitution.first <= (other.last or MAX_SITTINGS) and other.first <= (
+                substitution.last or MAX_SITTINGS
+            )
+            if overlap and _key(other.out) == _key(substitution.out):
+                raise place.error(
+                    _(
+                        "substitution %(number)d replaces %(player)s, who is already replaced "
+                        "in those sittings."
+                    )
+                    % {"number": index, "player": substitution.out},
+                    field=field,
+                )
+            if overlap and _key(other.player_in) == _key(substitution.player_in):
+                raise place.error(
+                    _(
+                        "substitution %(number)d seats %(player)s, who already sits in for "
+                        "%(team)s in those sittings."
+                    )
+                    % {"number": index, "player": substitution.player_in, "team": other.team},
+                    field=field,
+                )
+        made.append(substitution)
+    return made
+
+
 def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     """Check the "tournament" object of a document whose games are already checked."""
     place = _Place(None, None, tournament="")
@@ -392,7 +575,17 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     if teams and len(teams[0].players) != rules.team_size:
         # The teams' size is the tournament's (RULES.md section D): no key of its own.
         rules = _with_team_size(place, rules, len(teams[0].players))
-    sittings = _parse_sittings(place, raw, teams, games, rules, deal_limit)
+    limit = 1
+    if raw.get("substitutions_per_team") is not None:
+        limit = place.whole(
+            raw["substitutions_per_team"],
+            field="substitutions_per_team",
+            low=0,
+            high=MAX_SUBSTITUTIONS,
+            what=_("the substitutions a team may make"),
+        )
+    substitutions = _parse_substitutions(place, raw, teams, limit)
+    sittings = _parse_sittings(place, raw, teams, games, rules, deal_limit, substitutions)
     if status == Tournament.Status.DRAFT and sittings:
         raise place.error(_("a tournament still in draft has played no sitting."), field="status")
     if status == Tournament.Status.FINISHED:
@@ -425,6 +618,8 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
         sittings=sittings,
         standings=standings,
         check_in=check_in,
+        substitution_limit=limit,
+        substitutions=substitutions,
     )
 
 

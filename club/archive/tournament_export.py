@@ -42,7 +42,7 @@ from club.games.models import PLAYER_FIELDS, Game
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.tournaments import services as tournament_services
-from club.tournaments.models import Bye, Sitting, SittingGame, Tournament
+from club.tournaments.models import Bye, Sitting, SittingGame, Substitution, Tournament
 
 
 def results_word(tournament: Tournament) -> str:
@@ -144,6 +144,8 @@ def tournament_object(tournament: Tournament) -> dict:
     data["require_confirmation"] = tournament.require_confirmation
     if tournament.check_in:  # only when asked for: a file written before reads the same
         data["check_in"] = True
+    if tournament.substitutions != 1:  # likewise: one a team is the default
+        data["substitutions_per_team"] = tournament.substitutions
     entries = list(
         tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS)).order_by(
             "id"
@@ -151,6 +153,24 @@ def tournament_object(tournament: Tournament) -> dict:
     )
     data["teams"] = [_team_object(entry) for entry in entries]
     name_of = {entry.pk: entry.team.name for entry in entries}
+    made = [
+        {
+            "team": name_of[substitution.entry_id],
+            "out": substitution.player_out.name,
+            "in": substitution.player_in.name,
+            "from": substitution.first_sitting,
+            **(
+                {"until": substitution.last_sitting}
+                if substitution.last_sitting is not None
+                else {}
+            ),
+        }
+        for substitution in Substitution.objects.filter(entry__tournament=tournament)
+        .select_related("player_out", "player_in")
+        .order_by("id")
+    ]
+    if made:  # only a tournament with substitutions lists them
+        data["substitutions"] = made
     # Three queries for every sitting together, so the export's queries do not
     # grow with the tournament.
     sittings = list(

@@ -68,13 +68,18 @@ class ScoringError(Refusal):
 
 @dataclass(frozen=True)
 class TeamEntry:
-    """A team of a new game: its players in seat order (two, three or four), optionally a name."""
+    """A team of a new game: its players in seat order (two, three or four), optionally a name.
+
+    ``team``: the team the game is played under, when its players tonight are not its
+    usual ones (a tournament team with a substitute sitting in); its name is the team's.
+    """
 
     first: str
     second: str
     name: str = ""
     third: str = ""
     fourth: str = ""
+    team: Team | None = None
 
     @property
     def players(self) -> list[str]:
@@ -339,7 +344,7 @@ def create_game(
                 players = [find_or_add_player(name) for name in entry.players]
                 GameTeam.objects.create(
                     game=game,
-                    team=find_or_add_team(entry, *players),
+                    team=entry.team or find_or_add_team(entry, *players),
                     position=position,
                     tables=rules.tables_per_team,
                     **dict(zip(PLAYER_FIELDS, players, strict=False)),

@@ -93,6 +93,7 @@ from club.tournaments.models import (
     SittingGame,
     Stage,
     Standing,
+    Substitution,
     Tournament,
     TournamentEvent,
     TournamentTeam,
@@ -100,11 +101,11 @@ from club.tournaments.models import (
 from club.tournaments.services import rebuild_standings
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 7
+VERSION = 8
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -161,14 +162,23 @@ _VERSION_7 = {
 }
 
 
-def _before_6(older: dict) -> dict:
-    """The columns of the older version lack, joined with versions 6's and 7's (one table
-    may lack several)."""
+# Version 8 keeps how many substitutions a tournament allows a team, and the substitutions
+# (a table of its own); an older backup's tournaments allow one, the default, and made none.
+_VERSION_8 = {"tournaments.tournament": ("substitutions",)}
+
+
+def _joined(older: dict, *later_versions: dict) -> dict:
+    """The columns an older version lacks, joined with the later versions' (one table may
+    lack several)."""
     joined = dict(older)
-    for later in (_VERSION_6, _VERSION_7):
+    for later in later_versions:
         for table, names in later.items():
             joined[table] = (*joined.get(table, ()), *names)
     return joined
+
+
+def _before_6(older: dict) -> dict:
+    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8)
 
 
 MISSING_IN = {
@@ -184,10 +194,16 @@ MISSING_IN = {
     3: _before_6({**_FORMS_OF_PLAY, **_VERSION_5}),
     4: _before_6(_VERSION_5),
     5: _before_6({}),
-    6: dict(_VERSION_7),
+    6: _joined(_VERSION_7, _VERSION_8),
+    7: dict(_VERSION_8),
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
-TABLE_SINCE = {"tournaments.stage": 6, "games.rejecteddeal": 6, "tournaments.checkin": 7}
+TABLE_SINCE = {
+    "tournaments.stage": 6,
+    "games.rejecteddeal": 6,
+    "tournaments.checkin": 7,
+    "tournaments.substitution": 8,
+}
 
 # Login fields kept; groups and per-user permissions are not (organisers are
 # staff accounts, and the app uses nothing else).
@@ -226,6 +242,7 @@ def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
         Tournament,
         TournamentTeam,
         CheckIn,
+        Substitution,
         Stage,
         Sitting,
         SittingGame,

@@ -79,6 +79,18 @@ class TournamentForm(FormOfPlayForm):
         label=gettext_lazy("Teams check in before each sitting: only the teams present are drawn"),
         required=False,
     )
+    substitutions = WholeNumberField(
+        label=gettext_lazy("Substitutions a team may make"),
+        min_value=0,
+        max_value=9,
+        initial=1,
+        required=False,
+        help_text=gettext_lazy(
+            "A substitute sits in for one of a team's players from a sitting on; the player "
+            "may come back later. One, as the 56 International allows in an emergency; 0 for "
+            "none."
+        ),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -305,6 +317,32 @@ class RegisterTeamsForm(forms.Form):
 
 class EditTeamForm(RegisterTeamForm):
     """A registered team's name and players, as the registration form has them."""
+
+
+class SubstitutionForm(forms.Form):
+    """A substitute for one of a registered team's players, from a sitting on."""
+
+    player_out = forms.TypedChoiceField(label=gettext_lazy("Player out"), coerce=int)
+    player_in = NameField(
+        label=gettext_lazy("Substitute"),
+        max_length=80,
+        help_text=gettext_lazy("Someone registered in no team of this tournament."),
+        error_messages={"required": gettext_lazy("Name the substitute.")},
+    )
+    first_sitting = WholeNumberField(label=gettext_lazy("From sitting"), min_value=1, max_value=999)
+
+    def __init__(self, *args, players, first_sitting: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player_out"].choices = [(player.pk, player.name) for player in players]
+        self.fields["first_sitting"].initial = first_sitting
+
+
+class ReturnForm(forms.Form):
+    """The sitting a starting player plays again from."""
+
+    returned_from = WholeNumberField(
+        label=gettext_lazy("Back from sitting"), min_value=2, max_value=999
+    )
 
 
 class DrawForm(forms.Form):

@@ -43,6 +43,9 @@ class Tournament(HouseRules):
     )
     # Teams check in before each sitting, and only the teams checked in are drawn.
     check_in = models.BooleanField(_("teams check in before each sitting"), default=False)
+    # How many substitutions a team may make in the event (RULES.md section E, "Who plays
+    # for a team"): one in an emergency, as the 56 International allows.
+    substitutions = models.PositiveSmallIntegerField(_("substitutions a team may make"), default=1)
     # Bumped in the same transaction as any change to the tournament's results,
     # so pages can tell cheaply whether anything changed.
     results_version = models.PositiveIntegerField(default=0)
@@ -269,6 +272,70 @@ class CheckIn(models.Model):
         return f"{self.entry}: {self.number}"
 
 
+class Substitution(models.Model):
+    """A player of a registered team replaced from a sitting on, and perhaps back later.
+
+    The team's line-up at a sitting is its registered players with the substitutions
+    covering that sitting applied: sittings ``first_sitting`` up to the one before
+    ``returned_from`` (to the end while the starter has not returned).
+    """
+
+    entry = models.ForeignKey(
+        TournamentTeam, on_delete=models.CASCADE, related_name="substitutions"
+    )
+    player_out = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player out")
+    )
+    player_in = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("substitute")
+    )
+    first_sitting = models.PositiveSmallIntegerField(_("from sitting"))
+    # The sitting the starting player plays again from; none while away.
+    returned_from = models.PositiveSmallIntegerField(_("back from sitting"), null=True, blank=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    made_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
+        ordering = ["entry", "first_sitting", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(first_sitting__gte=1), name="substitution_from_a_sitting"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(returned_from__isnull=True)
+                | models.Q(returned_from__gt=models.F("first_sitting")),
+                name="substitution_back_after_it_began",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(player_out=models.F("player_in")),
+                name="substitution_of_another_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.player_in} for {self.player_out}"
+
+    def covers(self, number: int) -> bool:
+        """Whether the substitute sits in sitting ``number``."""
+        return self.first_sitting <= number and (
+            self.returned_from is None or number < self.returned_from
+        )
+
+    @property
+    def last_sitting(self) -> int | None:
+        """The substitute's last sitting, or None while the starter is away."""
+        return None if self.returned_from is None else self.returned_from - 1
+
+
 class SittingGame(models.Model):
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="games")
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="sitting_entry")
@@ -376,6 +443,9 @@ class TournamentEvent(models.Model):
         STAGE_ADJUSTED = "stage_adj", _("Stage adjusted")
         STAGE_CONFIRMED = "stage_ok", _("Stage confirmed")
         STAGE_DISCARDED = "stage_del", _("Stage discarded")
+        SUBSTITUTED = "sub", _("Player substituted")
+        RETURNED = "sub_back", _("Player back")
+        SUBSTITUTION_UNDONE = "sub_undo", _("Substitution undone")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)

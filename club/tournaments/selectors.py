@@ -24,6 +24,7 @@ from club.tournaments.models import (
     SittingGame,
     Stage,
     Standing,
+    Substitution,
     Tournament,
     TournamentEvent,
     TournamentTeam,
@@ -301,6 +302,11 @@ def team_list(tournament: Tournament) -> list[dict]:
         .values_list("team_id", flat=True)
         .distinct()
     )
+    made: dict[int, list[Substitution]] = defaultdict(list)
+    for substitution in Substitution.objects.filter(entry__tournament=tournament).select_related(
+        "player_in", "player_out"
+    ):
+        made[substitution.entry_id].append(substitution)
     return [
         {
             "pk": entry.pk,
@@ -308,6 +314,7 @@ def team_list(tournament: Tournament) -> list[dict]:
             "players": [player.name for player in entry.team.players],
             "played": entry.team_id in played,
             "withdrawn": entry.withdrawn_at is not None,
+            "substitutions": made[entry.pk],
         }
         for entry in tournament.entries.select_related(
             "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)

@@ -28,7 +28,7 @@ from club.games.models import PLAYER_FIELDS, Game, GameTeam, in_a_seat, rules_fi
 from club.scoring import draws, names
 from club.scoring import rules as core
 from club.scoring import standings as ranking
-from club.tournaments import checkin, stages
+from club.tournaments import checkin, stages, substitutions
 from club.tournaments.captains import TEAM_PLAYERS, captain_of, set_captain
 from club.tournaments.models import (
     STANDING_FIGURES,
@@ -37,6 +37,7 @@ from club.tournaments.models import (
     SittingGame,
     Stage,
     Standing,
+    Substitution,
     Tournament,
     TournamentEvent,
     TournamentTeam,
@@ -68,6 +69,7 @@ def create_tournament(
     points_scheme: dict[int, tuple[int, ...]] | None = None,
     require_confirmation: bool = False,
     check_in: bool = False,
+    substitutions: int = 1,
     user=None,
 ) -> Tournament:
     name = " ".join(name.split())
@@ -100,6 +102,7 @@ def create_tournament(
             points_scheme={str(k): list(v) for k, v in (points_scheme or {}).items()},
             require_confirmation=require_confirmation,
             check_in=check_in,
+            substitutions=substitutions,
             created_by=user if user is not None and user.is_authenticated else None,
         )
         _log(tournament, TournamentEvent.Action.CREATED, user)
@@ -159,6 +162,18 @@ def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry
         raise TournamentError(
             _("%(player)s already plays for %(team)s in this tournament.")
             % {"player": player.name, "team": clash.team.name},
+            field="team",
+        )
+    sits_in = (
+        Substitution.objects.filter(entry__tournament=tournament, player_in__in=team.player_ids)
+        .exclude(entry=entry)
+        .select_related("player_in", "entry__team")
+        .first()
+    )
+    if sits_in is not None:
+        raise TournamentError(
+            _("%(player)s already plays for %(team)s in this tournament.")
+            % {"player": sits_in.player_in.name, "team": sits_in.entry.team.name},
             field="team",
         )
     return team
@@ -293,6 +308,11 @@ def edit_team(
         )
     before = entry.team.name
     team = _team_of(tournament, players, name, entry=entry)
+    if team.pk != entry.team_id and entry.substitutions.exists():
+        raise TournamentError(
+            _("%(team)s has a substitution: undo it before changing the team's players.")
+            % {"team": before}
+        )
     chosen = captain_of(team, captain)
     if team.pk != entry.team_id:
         entry.team, entry.captain = team, chosen
@@ -513,17 +533,18 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
 
 def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, user, rng) -> Game:
     """A game of the sitting at table ``label``, by the tournament's house rules and its
-    stage's deal limit and tie rule."""
+    stage's deal limit and tie rule. ``teams``: (the registered team, who sits for it)."""
     stage = sitting.stage
     return scoring.create_game(
         label=words.sitting_game_label(tournament.name, sitting.number, label),
         teams=[
             scoring.TeamEntry(
-                *(player.name for player in team.players[:2]),
+                *(player.name for player in players[:2]),
                 team.name,
-                *(player.name for player in team.players[2:]),
+                *(player.name for player in players[2:]),
+                team=team,
             )
-            for team in teams
+            for team, players in teams
         ],
         rules=tournament.rules,
         user=user,
@@ -546,9 +567,18 @@ def confirm_sitting(*, sitting: Sitting, user=None, rng: random.Random | None = 
         entry.pk: entry
         for entry in tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS))
     }
+    changed = substitutions.of_tournament(tournament)
     labels = draws.table_labels(len(sitting.proposal))
     for position, (game_teams, label) in enumerate(zip(sitting.proposal, labels, strict=True)):
-        teams = [entries[entry_id].team for entry_id in game_teams]
+        teams = [
+            (
+                entries[entry_id].team,
+                substitutions.line_up(
+                    entries[entry_id].team.players, changed.get(entry_id, ()), sitting.number
+                ),
+            )
+            for entry_id in game_teams
+        ]
         try:
             game = _start_game(tournament, sitting, label, teams, user, rng)
         except scoring.ScoringError as error:  # e.g. a team of another size, added in the admin

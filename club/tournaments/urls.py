@@ -1,6 +1,6 @@
 from django.urls import path
 
-from club.tournaments import checkin_views, views
+from club.tournaments import checkin_views, substitution_views, views
 
 app_name = "tournaments"
 
@@ -52,6 +52,21 @@ urlpatterns = [
         name="new_captain_key",
     ),
     path("captain/<str:key>/", checkin_views.captain_page, name="captain"),
+    path(
+        "<int:pk>/teams/<int:entry>/players/",
+        substitution_views.team_players,
+        name="team_players",
+    ),
+    path(
+        "<int:pk>/teams/<int:entry>/players/<int:substitution>/back/",
+        substitution_views.player_back,
+        name="player_back",
+    ),
+    path(
+        "<int:pk>/teams/<int:entry>/players/<int:substitution>/undo/",
+        substitution_views.substitution_undo,
+        name="substitution_undo",
+    ),
     # The downloads (export.json, standings.csv, games.csv, deals.csv) are the
     # archive's: club/archive/urls.py, at the same paths.
 ]

@@ -91,6 +91,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 points_scheme=data["points_scheme"],
                 require_confirmation=data["require_confirmation"],
                 check_in=data["check_in"],
+                substitutions=1 if data["substitutions"] is None else data["substitutions"],
                 user=request.user,
             )
         except TournamentError as error:

@@ -24,12 +24,13 @@ def log(
     note: str = "",
     sitting: Sitting | None = None,
     stage: Stage | None = None,
+    sitting_number: int | None = None,
 ) -> None:
     """One line of the tournament's history: what was done, to which sitting or stage, by whom."""
     TournamentEvent.objects.create(
         tournament=tournament,
         action=action,
-        sitting_number=sitting.number if sitting is not None else None,
+        sitting_number=sitting.number if sitting is not None else sitting_number,
         stage_number=stage.number if stage is not None else None,
         note=note,
         made_by=user if user is not None and user.is_authenticated else None,

@@ -116,19 +116,28 @@ class Rollback(Exception):
     pass
 
 
-def write_deal_by_deal(spec, user=None, *, require_confirmation=False, played=None):
+def write_deal_by_deal(spec, user=None, *, require_confirmation=False, played=None, registered=()):
     """The importer's writer before the bulk one: every deal through the scoring services,
     at the time the file dates the game (a tournament's day), as the bulk writer dates it."""
     if played is None:
-        return _write_deal_by_deal(spec, user, require_confirmation)
+        return _write_deal_by_deal(spec, user, require_confirmation, registered)
     with mock.patch.object(timezone, "now", return_value=played):
-        return _write_deal_by_deal(spec, user, require_confirmation)
+        return _write_deal_by_deal(spec, user, require_confirmation, registered)
 
 
-def _write_deal_by_deal(spec, user, require_confirmation):
+def _write_deal_by_deal(spec, user, require_confirmation, registered):
     game = services.create_game(
         label=spec.label,
-        teams=[services.TeamEntry(team.first, team.second, team.name) for team in spec.teams],
+        teams=[
+            services.TeamEntry(
+                team.first,
+                team.second,
+                team.name,
+                *team.more,
+                team=registered[position] if registered else None,
+            )
+            for position, team in enumerate(spec.teams)
+        ],
         first_dealer=spec.first_dealer,
         rules=spec.rules,
         user=user,

@@ -1,0 +1,309 @@
+"""Substitution: who plays for a team tonight (RULES.md section E, "Who plays for a team").
+
+The director replaces one of a registered team's players from a sitting on, up to the
+tournament's limit a team (one by default, as the 56 International allows in an
+emergency). The substitute may not be registered in another team of the event, nor
+sit in for another team. The starting player may return from a later sitting.
+
+A team's line-up at a sitting is its registered players with the substitutions
+covering that sitting applied, each substitute in the seat of the player replaced.
+The games record who sat, so the player boards, ratings and profiles credit each
+player with the games they played; the games are the registered team's, so its
+standing and its team rating do not depend on who sat.
+
+Only sittings not yet confirmed may change: the games already played keep who sat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from club.games import services as scoring
+from club.games.models import Player
+from club.scoring import names
+from club.tournaments.models import (
+    Sitting,
+    Substitution,
+    Tournament,
+    TournamentEvent,
+    TournamentTeam,
+)
+from club.tournaments.writes import TournamentError, check_editable, lock, log
+
+
+def first_open_sitting(tournament: Tournament) -> int:
+    """The first sitting whose line-ups may still change: the first not confirmed."""
+    return tournament.sittings.filter(status=Sitting.Status.CONFIRMED).count() + 1
+
+
+def line_up(
+    players: Sequence[Player], substitutions: Iterable[Substitution], number: int
+) -> list[Player]:
+    """Who sits for a team with registered ``players`` (in seat order) in sitting
+    ``number``, given the team's ``substitutions``."""
+    seats = list(players)
+    for substitution in substitutions:
+        if substitution.covers(number):
+            seats = [
+                substitution.player_in if player.pk == substitution.player_out_id else player
+                for player in seats
+            ]
+    return seats
+
+
+def of_tournament(tournament: Tournament) -> dict[int, list[Substitution]]:
+    """Each registration's substitutions, by registration id, in one query."""
+    by_entry: dict[int, list[Substitution]] = {}
+    for substitution in Substitution.objects.filter(entry__tournament=tournament).select_related(
+        "player_in", "player_out", "made_by"
+    ):
+        by_entry.setdefault(substitution.entry_id, []).append(substitution)
+    return by_entry
+
+
+def _note(substitution: Substitution) -> str:
+    # Names only: the history composes the rest in the reader's language.
+    out, player_in = substitution.player_out.name, substitution.player_in.name
+    return f"{substitution.entry.team.name}: {out} → {player_in}"
+
+
+def _check_open(tournament: Tournament, entry: TournamentTeam) -> None:
+    check_editable(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament has finished; its line-ups cannot change."))
+    if entry.withdrawn_at is not None:
+        raise TournamentError(
+            _("%(team)s has withdrawn; bring it back in before changing its players.")
+            % {"team": entry.team.name}
+        )
+
+
+def _check_sitting(tournament: Tournament, number: int, field: str) -> None:
+    first = first_open_sitting(tournament)
+    if number < first:
+        raise TournamentError(
+            _(
+                "Sitting %(number)d has been played; a change of players starts at sitting "
+                "%(first)d or later."
+            )
+            % {"number": number, "first": first},
+            field=field,
+        )
+
+
+def check_substitute(
+    tournament: Tournament, entry: TournamentTeam, player_in: Player, *, exclude: int | None = None
+) -> None:
+    """Refuse a substitute registered in a team of the event, or sitting in for another."""
+    for other in tournament.entries.select_related("team"):
+        if player_in.pk in other.team.player_ids:
+            if other.pk == entry.pk:
+                raise TournamentError(
+                    _("%(player)s already plays for %(team)s.")
+                    % {"player": player_in.name, "team": other.team.name},
+                    field="player_in",
+                )
+            raise TournamentError(
+                _(
+                    "%(player)s is registered with %(team)s; a substitute may not belong to "
+                    "another team of the tournament."
+                )
+                % {"player": player_in.name, "team": other.team.name},
+                field="player_in",
+            )
+    elsewhere = (
+        Substitution.objects.filter(entry__tournament=tournament, player_in=player_in)
+        .exclude(entry=entry)
+        .select_related("entry__team")
+        .first()
+    )
+    if elsewhere is not None:
+        raise TournamentError(
+            _("%(player)s already sits in for %(team)s; a substitute plays for one team.")
+            % {"player": player_in.name, "team": elsewhere.entry.team.name},
+            field="player_in",
+        )
+
+
+@transaction.atomic
+def substitute(
+    *,
+    entry: TournamentTeam,
+    player_out: Player,
+    player_in: str,
+    first_sitting: int | None = None,
+    user=None,
+) -> Substitution:
+    """``player_in`` (a name; a new player is added to the club) sits for ``player_out``
+    of ``entry`` from ``first_sitting`` (by default the next sitting to be played) on."""
+    tournament = lock(entry.tournament)
+    entry = TournamentTeam.objects.select_related("team", "tournament").get(pk=entry.pk)
+    _check_open(tournament, entry)
+    number = first_open_sitting(tournament) if first_sitting is None else first_sitting
+    _check_sitting(tournament, number, "first_sitting")
+    if player_out.pk not in entry.team.player_ids:
+        raise TournamentError(
+            _("%(player)s is not one of the players of %(team)s.")
+            % {"player": player_out.name, "team": entry.team.name},
+            field="player_out",
+        )
+    made = list(entry.substitutions.select_related("player_in", "player_out"))
+    if len(made) >= tournament.substitutions:
+        raise TournamentError(
+            ngettext(
+                "%(team)s has made its substitution: this tournament allows %(limit)d a team.",
+                "%(team)s has made its substitutions: this tournament allows %(limit)d a team.",
+                tournament.substitutions,
+            )
+            % {"team": entry.team.name, "limit": tournament.substitutions},
+            field="player_out",
+        )
+    name = " ".join(player_in.split())
+    if not name:
+        raise TournamentError(_("Name the substitute."), field="player_in")
+    if names.unstorable(name) or len(name) > Player._meta.get_field("name").max_length:
+        raise TournamentError(
+            _("“%(name)s” cannot be a player's name.") % {"name": name[:80]}, field="player_in"
+        )
+    substitute_player = scoring.find_or_add_player(name)
+    if substitute_player.pk == player_out.pk:
+        raise TournamentError(
+            _("%(player)s cannot sit in for themselves.") % {"player": name}, field="player_in"
+        )
+    check_substitute(tournament, entry, substitute_player)
+    for earlier in made:
+        away = earlier.returned_from is None or earlier.returned_from > number
+        if earlier.player_out_id == player_out.pk and away:
+            raise TournamentError(
+                _("%(player)s is already replaced by %(substitute)s from sitting %(number)d.")
+                % {
+                    "player": player_out.name,
+                    "substitute": earlier.player_in.name,
+                    "number": earlier.first_sitting,
+                },
+                field="player_out",
+            )
+        if earlier.player_in_id == substitute_player.pk and away:
+            raise TournamentError(
+                _("%(player)s already sits in for %(other)s from sitting %(number)d.")
+                % {
+                    "player": substitute_player.name,
+                    "other": earlier.player_out.name,
+                    "number": earlier.first_sitting,
+                },
+                field="player_in",
+            )
+    substitution = Substitution.objects.create(
+        entry=entry,
+        player_out=player_out,
+        player_in=substitute_player,
+        first_sitting=number,
+        made_by=user if user is not None and user.is_authenticated else None,
+    )
+    log(
+        tournament,
+        TournamentEvent.Action.SUBSTITUTED,
+        user,
+        note=_note(substitution),
+        sitting_number=number,
+    )
+    return substitution
+
+
+def _locked(substitution: Substitution) -> tuple[Tournament, Substitution]:
+    tournament = lock(substitution.entry.tournament)
+    substitution = Substitution.objects.select_related(
+        "entry__team", "entry__tournament", "player_in", "player_out"
+    ).get(pk=substitution.pk)
+    _check_open(tournament, substitution.entry)
+    return tournament, substitution
+
+
+@transaction.atomic
+def bring_back(
+    *, substitution: Substitution, returned_from: int | None = None, user=None
+) -> Substitution:
+    """The starting player sits again from ``returned_from`` (by default the next sitting
+    to be played); the substitute sits out from then on."""
+    tournament, substitution = _locked(substitution)
+    if substitution.returned_from is not None:
+        raise TournamentError(
+            _("%(player)s is back already, from sitting %(number)d.")
+            % {"player": substitution.player_out.name, "number": substitution.returned_from}
+        )
+    number = first_open_sitting(tournament) if returned_from is None else returned_from
+    _check_sitting(tournament, number, "returned_from")
+    if number <= substitution.first_sitting:
+        raise TournamentError(
+            _(
+                "%(substitute)s sits in from sitting %(first)d: %(player)s can be back from "
+                "sitting %(next)d. To cancel the substitution instead, undo it."
+            )
+            % {
+                "substitute": substitution.player_in.name,
+                "first": substitution.first_sitting,
+                "player": substitution.player_out.name,
+                "next": substitution.first_sitting + 1,
+            },
+            field="returned_from",
+        )
+    substitution.returned_from = number
+    substitution.save(update_fields=["returned_from"])
+    log(
+        tournament,
+        TournamentEvent.Action.RETURNED,
+        user,
+        note=_note(substitution),
+        sitting_number=number,
+    )
+    return substitution
+
+
+@transaction.atomic
+def undo(*, substitution: Substitution, user=None) -> None:
+    """Take back a substitution no game has been played with yet (made by mistake)."""
+    tournament, substitution = _locked(substitution)
+    first = first_open_sitting(tournament)
+    if substitution.first_sitting < first:
+        raise TournamentError(
+            _(
+                "%(substitute)s has played for %(team)s in sitting %(number)d, and the games "
+                "keep who sat. Bring %(player)s back instead."
+            )
+            % {
+                "substitute": substitution.player_in.name,
+                "team": substitution.entry.team.name,
+                "number": substitution.first_sitting,
+                "player": substitution.player_out.name,
+            }
+        )
+    log(
+        tournament,
+        TournamentEvent.Action.SUBSTITUTION_UNDONE,
+        user,
+        note=_note(substitution),
+        sitting_number=substitution.first_sitting,
+    )
+    substitution.delete()
+
+
+Row = tuple[TournamentTeam, Player, Player, int, int | None]
+
+
+def import_substitutions(*, rows: Sequence[Row]) -> None:
+    """An archive's substitutions, checked by its reader: (registration, out, in, first
+    sitting, the sitting the starter is back from or None)."""
+    Substitution.objects.bulk_create(
+        Substitution(
+            entry=entry,
+            player_out=out,
+            player_in=player_in,
+            first_sitting=first,
+            returned_from=back,
+        )
+        for entry, out, player_in, first, back in rows
+    )
