@@ -191,6 +191,17 @@ def run_all(
             "GET board, organiser",
             lambda: org.get(f"/tournaments/{t.pk}/board/"),
         )
+        registered = t.entries.order_by("pk").first()
+        run(
+            "team's players",
+            "GET a team's substitutions, organiser",
+            lambda: org.get(f"/tournaments/{t.pk}/teams/{registered.pk}/players/"),
+        )
+        run(
+            "team cards",
+            "GET the captains' cards, organiser",
+            lambda: org.get(f"/tournaments/{t.pk}/cards/"),
+        )
         groups, knockout = world.bench_stages
         run(
             "stage chart",

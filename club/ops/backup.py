@@ -61,7 +61,6 @@ from django.utils.translation import gettext as _
 
 from club.db import one_snapshot
 from club.games.models import (
-    FORM_OF_PLAY_FIELDS,
     Change,
     Game,
     GameTeam,
@@ -83,6 +82,7 @@ from club.leaderboards import figures
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.leaderboards.services import catch_up, rebuild_ratings
 from club.ops import restore_checks
+from club.ops.backup_versions import MISSING_IN, TABLE_SINCE
 from club.scoring.messages import Refusal
 from club.scoring.standings import StandingsError
 from club.tournaments.captains import first_player_captains
@@ -112,98 +112,6 @@ SIGNATURE_ALGORITHM = "hmac-sha256"
 # Separates this use of the secret key from every other (sessions, password
 # reset links, signed cookies each derive their own key with their own salt).
 SIGNATURE_SALT = "club.backup"
-# Columns each older version lacks, by table. Version 2 keeps each rating
-# change's skill estimate (mu, sigma after the game); a version 1 backup
-# restores without them and its ratings are recomputed from the games.
-# Version 3 keeps when a scorer link expired (its game ended); a link of an
-# older backup restores without, as the migration that added it left them.
-# Version 4 keeps the forms clubs play (RULES.md section D): a game's and a
-# tournament's settings, teams of three and four, thani rounds, each team's
-# points and kodis; an older backup's rows take the columns' defaults, which
-# are today's game, as its migration gave the rows it found.
-_FORMS_OF_PLAY = {
-    "games.game": FORM_OF_PLAY_FIELDS,
-    "tournaments.tournament": FORM_OF_PLAY_FIELDS,
-    "games.team": ("third_player", "fourth_player"),
-    "games.gameteam": ("third_player", "fourth_player", "score", "kodis"),
-    "games.round": ("thani",),
-}
-# Version 5 keeps a standing's score difference (a points tournament's tie-break)
-# and when a team withdrew from a tournament; an older backup's standings are
-# rebuilt from the games on restore where it counts, and its teams are all in.
-_VERSION_5 = {
-    "tournaments.standing": ("score_difference",),
-    "tournaments.tournamentteam": ("withdrawn_at",),
-}
-# Version 6 keeps a tournament's stages (a table of its own), the stage each
-# sitting was drawn in, a knockout game's tie rule and the stage an event of a
-# tournament's history concerns; an older backup has no stages, so its
-# sittings are Swiss sittings and its games have no tie rule, as they were.
-# Version 6 also keeps why a deal was rejected (a change's note), a deal both
-# teams sent differently (the waiting deal's other entry) and the rejected
-# deal kept for the phone that sent it (a table of its own).
-_VERSION_6 = {
-    "games.game": ("tie_deals",),
-    "games.change": ("note",),
-    "games.pendingdeal": ("counter_entry", "counter_by", "counter_at"),
-    "tournaments.sitting": ("stage",),
-    "tournaments.tournamentevent": ("stage_number",),
-}
-
-
-# Version 7 keeps each registered team's captain (an older backup's teams have their
-# first player as captain, as the migration that added captains gave them), whether a
-# tournament asks teams to check in, each sitting's teams left out for not checking in,
-# and the check-ins (a table of its own); an older backup's tournaments ask for none.
-_VERSION_7 = {
-    "tournaments.tournamentteam": ("captain_key", "captain"),
-    "tournaments.tournament": ("check_in",),
-    "tournaments.sitting": ("absent",),
-}
-
-
-# Version 8 keeps how many substitutions a tournament allows a team, and the substitutions
-# (a table of its own); an older backup's tournaments allow one, the default, and made none.
-_VERSION_8 = {"tournaments.tournament": ("substitutions",)}
-
-
-def _joined(older: dict, *later_versions: dict) -> dict:
-    """The columns an older version lacks, joined with the later versions' (one table may
-    lack several)."""
-    joined = dict(older)
-    for later in later_versions:
-        for table, names in later.items():
-            joined[table] = (*joined.get(table, ()), *names)
-    return joined
-
-
-def _before_6(older: dict) -> dict:
-    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8)
-
-
-MISSING_IN = {
-    1: _before_6(
-        {
-            "leaderboards.ratingchange": ("mu_after", "sigma_after"),
-            "games.scorerlink": ("expired_at",),
-            **_FORMS_OF_PLAY,
-            **_VERSION_5,
-        }
-    ),
-    2: _before_6({"games.scorerlink": ("expired_at",), **_FORMS_OF_PLAY, **_VERSION_5}),
-    3: _before_6({**_FORMS_OF_PLAY, **_VERSION_5}),
-    4: _before_6(_VERSION_5),
-    5: _before_6({}),
-    6: _joined(_VERSION_7, _VERSION_8),
-    7: dict(_VERSION_8),
-}
-# Tables a backup holds from the version named on: an older one restores them empty.
-TABLE_SINCE = {
-    "tournaments.stage": 6,
-    "games.rejecteddeal": 6,
-    "tournaments.checkin": 7,
-    "tournaments.substitution": 8,
-}
 
 # Login fields kept; groups and per-user permissions are not (organisers are
 # staff accounts, and the app uses nothing else).

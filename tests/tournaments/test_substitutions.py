@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.urls import reverse
 
 from club.games.models import GameTeam, Player
 from club.leaderboards.models import PlayerRating, PlayerTotals, TeamTotals
@@ -262,7 +263,7 @@ def _edited(text: str, change) -> dict:
         ),
         (
             lambda t: t["substitutions"][0].update({"out": "Dev"}),
-            "replaces \"Dev\", who is not a player of Anu & Biju",
+            'replaces "Dev", who is not a player of Anu & Biju',
         ),
         (
             lambda t: t["substitutions"].append(
@@ -303,3 +304,61 @@ def test_a_tournament_allowing_two_substitutions_says_so_in_its_archive(tmp_path
     import_text(tmp_path, text)
     assert export("--tournament", "Monsoon Cup") == text
     assert seated(1, "Anu & Biju") == ["Prakash", "Omana"]
+
+
+# --- The team's page ---------------------------------------------------------------------
+
+
+def test_the_teams_page_costs_the_same_in_a_small_and_a_longer_tournament(organiser_client):
+    """The team's page reads the team, its substitutions and the sittings played: the same
+    queries whether the tournament is one sitting old or four."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for name, nights in (("Small Cup", 1), ("Long Cup", 4)):
+        tournament = make_tournament(name=name, teams=4)
+        first = tournament.entries.order_by("pk").first()
+        for seed in range(nights):
+            night(tournament, seed)
+        substitutions.substitute(entry=first, player_out=first.team.first_player, player_in=name)
+        url = reverse("tournaments:team_players", args=[tournament.pk, first.pk])
+        with CaptureQueriesContext(connection) as queries:
+            response = organiser_client.get(url)
+        assert response.status_code == 200
+        assert f"{name} for {first.team.first_player.name} from sitting {nights + 1}" in (
+            response.text
+        )
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_the_director_substitutes_and_brings_back_through_the_pages(organiser_client, cup):
+    registered = entry("Anu & Biju")
+    url = reverse("tournaments:team_players", args=[cup.pk, registered.pk])
+    night(cup, 1)
+    # A substitute registered elsewhere is refused on the form, naming why; nothing is kept.
+    response = organiser_client.post(
+        url, {"player_out": player("Biju").pk, "player_in": "Chitra", "first_sitting": 2}
+    )
+    assert response.status_code == 200
+    assert "Chitra is registered with Chitra &amp; Dev" in response.text
+    assert not Substitution.objects.exists()
+    response = organiser_client.post(
+        url,
+        {"player_out": player("Biju").pk, "player_in": "Omana", "first_sitting": 2},
+        follow=True,
+    )
+    assert "Omana sits in for Biju from sitting 2." in response.text
+    made = Substitution.objects.get()
+    night(cup, 2)
+    back = reverse("tournaments:player_back", args=[cup.pk, registered.pk, made.pk])
+    response = organiser_client.post(back, {f"back{made.pk}-returned_from": 2}, follow=True)
+    assert "Sitting 2 has been played" in response.text
+    response = organiser_client.post(back, {f"back{made.pk}-returned_from": 3}, follow=True)
+    assert "Biju is back from sitting 3." in response.text
+    assert "Omana for Biju in sitting 2" in response.text
+    undo = reverse("tournaments:substitution_undo", args=[cup.pk, registered.pk, made.pk])
+    response = organiser_client.post(undo, follow=True)
+    assert "Bring Biju back instead" in response.text
+    assert Substitution.objects.get().returned_from == 3
