@@ -15,22 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.games.idempotency import one_time
-from club.games.models import PLAYER_FIELDS
 from club.tournaments import substitutions
 from club.tournaments.forms import ReturnForm, SubstitutionForm
 from club.tournaments.models import Substitution, TournamentTeam
+from club.tournaments.views import registered_team
 from club.tournaments.writes import TournamentError
 from club.web.auth import organiser_required
-
-
-def _entry(pk: int, entry: int) -> TournamentTeam:
-    return get_object_or_404(
-        TournamentTeam.objects.select_related(
-            "tournament", "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)
-        ),
-        tournament_id=pk,
-        pk=entry,
-    )
 
 
 def _page_url(entry: TournamentTeam) -> str:
@@ -80,7 +70,7 @@ def _page(request: HttpRequest, entry: TournamentTeam, form=None):
 @one_time
 def team_players(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """The team's players and substitutions; a POST names a substitute."""
-    registered = _entry(pk, entry)
+    registered = registered_team(pk, entry)
     if request.method != "POST":
         return _page(request, registered)
     form = SubstitutionForm(
@@ -129,7 +119,7 @@ def _substitution(registered: TournamentTeam, substitution: int) -> Substitution
 @one_time
 def player_back(request: HttpRequest, pk: int, entry: int, substitution: int) -> HttpResponse:
     """The starting player plays again from the sitting given."""
-    registered = _entry(pk, entry)
+    registered = registered_team(pk, entry)
     made = _substitution(registered, substitution)
     form = ReturnForm(request.POST, prefix=f"back{made.pk}")
     if not form.is_valid():
@@ -156,7 +146,7 @@ def player_back(request: HttpRequest, pk: int, entry: int, substitution: int) ->
 @one_time
 def substitution_undo(request: HttpRequest, pk: int, entry: int, substitution: int):
     """A substitution no game has been played with, taken back."""
-    registered = _entry(pk, entry)
+    registered = registered_team(pk, entry)
     made = _substitution(registered, substitution)
     try:
         substitutions.undo(substitution=made, user=request.user)

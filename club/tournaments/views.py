@@ -276,7 +276,8 @@ def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
     return _detail(request, tournament, bulk_form=form)
 
 
-def _entry(pk: int, entry: int) -> TournamentTeam:
+def registered_team(pk: int, entry: int) -> TournamentTeam:
+    """The registration ``entry`` of tournament ``pk``, its team and players loaded; or 404."""
     return get_object_or_404(
         TournamentTeam.objects.select_related(
             "tournament", "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)
@@ -290,7 +291,7 @@ def _entry(pk: int, entry: int) -> TournamentTeam:
 @require_http_methods(["GET", "POST"])
 @one_time
 def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
-    registered = _entry(pk, entry)
+    registered = registered_team(pk, entry)
     tournament = registered.tournament
     size = tournament.team_size
     if request.method == "POST":
@@ -336,7 +337,7 @@ def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
 
 
 def _team_action(request: HttpRequest, pk: int, entry: int, action, done: str) -> HttpResponse:
-    registered = _entry(pk, entry)
+    registered = registered_team(pk, entry)
     try:
         action(entry=registered, user=request.user)
     except TournamentError as error:
