@@ -6,6 +6,11 @@
     python3 dev.py test    # make .venv if needed and run the whole test suite
     python3 dev.py start --venue [--port N] [--address A] [--organiser NAME]
                            # serve the club's phones on the venue's Wi-Fi (club/venue.py)
+    python3 dev.py start 0.0.0.0:8000
+                           # the development server on another address or port
+    python3 dev.py docs    # build the guide (docs/) into docs/_build/html
+    python3 dev.py screenshots
+                           # take the guide's pictures again from the demo club
 
 Extra arguments after ``test`` go to pytest. ``DATABASE_URL`` picks the
 database (SQLite in the project folder by default).
@@ -113,8 +118,40 @@ def test(argv: list[str]) -> None:
         sys.exit(error.returncode)
 
 
+def docs(argv: list[str]) -> None:
+    """The guide in docs/, built into docs/_build/html with warnings as errors."""
+    ensure_venv()
+    say("Building the guide into docs/_build/html")
+    try:
+        run(
+            PYTHON,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            *argv,
+            ROOT / "docs",
+            ROOT / "docs" / "_build" / "html",
+        )
+    except subprocess.CalledProcessError as error:
+        sys.exit(error.returncode)
+
+
+def screenshots(argv: list[str]) -> None:
+    """Every picture of the guide, taken again from the demo club (docs/screenshots.py)."""
+    ensure_venv()
+    say("Taking the guide's pictures from the demo club into docs/images")
+    try:
+        run(PYTHON, ROOT / "docs" / "screenshots.py", *argv)
+    except subprocess.CalledProcessError as error:
+        sys.exit(error.returncode)
+
+
 def main() -> None:
-    commands = {"start": start, "test": test}
+    commands = {"start": start, "test": test, "docs": docs, "screenshots": screenshots}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     commands[sys.argv[1]](sys.argv[2:])
