@@ -1,4 +1,4 @@
-"""The harness over real HTTP (issue 14, What to build 5): gunicorn in production mode.
+"""The harness over real HTTP: gunicorn in production mode.
 
     python -m benchmarks.http [--preset small|large|federation] [--database sqlite|postgres]
         [--workers 2] [--seconds 6] [--out results]

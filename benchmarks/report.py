@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 PRESETS = ["small", "large", "federation"]
-# The issues' targets (p95, milliseconds), by database where they differ: issue 5's
-# writes; issue 14's pages (a kept page read 5 ms; any page rendered 15 ms on SQLite,
-# 25 on PostgreSQL; the deal that ends a game 30 and 40).
+# The targets (p95, milliseconds), by database where they differ: the writes below; the
+# pages (a kept page read 5 ms; any page rendered 15 ms on SQLite, 25 on PostgreSQL; the
+# deal that ends a game 30 and 40).
 TARGETS = {
     "record a deal": {"sqlite": 30.0, "postgres": 30.0},
     "record the deal that ends a game": {"sqlite": 30.0, "postgres": 40.0},

@@ -234,7 +234,7 @@ def run_all(
             lambda: pub.get(f"/tournaments/{t.pk}/seats/", {"q": player.name[:4]}),
             kept=True,
         )
-        # Every other page a user can open (issue 14): each bounded, so none grows with
+        # Every other page a user can open: each bounded, so none grows with
         # the club's history.
         sitting = t.sittings.exclude(pk=world.bench_sitting.pk).order_by("-number").first()
         run("home page", "GET /, public", lambda: pub.get("/"), kept=True)
@@ -273,7 +273,7 @@ def run_all(
             "printed standings", "GET print, public", lambda: pub.get(f"/tournaments/{t.pk}/print/")
         )
         run("rules page", "GET /rules/, public", lambda: pub.get("/rules/"))
-        # The read API and the embeddable pages (issue 16).
+        # The read API and the embeddable pages.
         long_game = world.long_game
         team = long_game.teams.values_list("team_id", flat=True).first()
         run("api: index", "GET /api/v1/", lambda: pub.get("/api/v1/"))

@@ -110,6 +110,8 @@ def first_night(address: str, phone: Page, desktop: Page) -> None:
     desktop.get_by_role("button", name="Create the tournament").click()
     expect(desktop.locator("h1")).to_have_text("Thursday club night")
     tournament = desktop.url.split("#")[0]
+    phone.goto(tournament)
+    shoot(phone, "next-step-phone")
 
     desktop.locator("summary", has_text="Register many teams at once").click()
     desktop.locator("textarea[name=teams]").fill(TEAMS)
@@ -131,6 +133,11 @@ def first_night(address: str, phone: Page, desktop: Page) -> None:
     # A scorer at table 1 records the first deal.
     scorer = phone.context.browser.new_context(**PHONE).new_page()
     scorer.goto(links[0])
+    scorer.locator("details.how-to summary").click()
+    scorer.evaluate("window.scrollTo(0, 0)")
+    shoot(scorer, "scorer-how-to-phone")
+    scorer.locator("details.how-to summary").click()
+    scorer.evaluate("window.scrollTo(0, 0)")
     names = scorer.locator("fieldset[data-group=declarer] .key-name").all_inner_texts()
     scorer.locator("fieldset[data-group=declarer] label.key").filter(
         has_text=names[0].strip()
@@ -138,6 +145,7 @@ def first_night(address: str, phone: Page, desktop: Page) -> None:
     scorer.locator("label.key:has(input[name=bid][value='30'])").click()
     scorer.locator("label.key:has(input[name=trump][value='spades'])").click()
     scorer.locator("input[name=points_0]").fill("34")
+    scorer.evaluate("window.scrollTo(0, 0)")
     shoot(scorer, "scorer-phone")
     scorer.get_by_role("button", name="Record deal 1").click()
     expect(scorer.locator("#settlement h2")).to_contain_text("Deal 1:")

@@ -1,4 +1,4 @@
-"""Issue 10's attack, run again from outside against gunicorn in production mode.
+"""An attack on the app, run again from outside against gunicorn in production mode.
 
     python -m loadtest.attack --database postgres|sqlite [--trials 10] [--duration 20]
         [--workers 2] [--seed 56] [--postgres-url URL] [--keep]
@@ -18,7 +18,7 @@ key, ``DJANGO_ALLOWED_HOSTS=127.0.0.1``, ``DJANGO_SECURE_SSL_REDIRECT=0`` and
 ``django.setup()`` on the same ``DATABASE_URL``, to count rows and to run the
 app's own importer.
 
-The findings of the attack (issue 10), each reproduced every time before its fix:
+The findings of the attack, each reproduced every time before its fix:
 
 1. Anonymous writes: a POST carrying a UUID ``idempotency_key`` to every URL of
    the permission table (tests/test_permissions.py RULES, real ids), to ``/`` and
@@ -1145,7 +1145,7 @@ def report(args, rows: list[Row], timings: dict[str, float], log_lines: list[str
     passed = sum(row.passed is True for row in rows)
     failed = [row for row in rows if row.passed is False]
     lines = [
-        f"# Issue 10's attack, run again: {args.database}",
+        f"# An attack on the app, run again: {args.database}",
         "",
         f"`python -m loadtest.attack --database {args.database} --trials {args.trials} "
         f"--duration {args.duration:g} --workers {args.workers} --seed {args.seed}`",

@@ -6,8 +6,8 @@ for confirmation, and a tournament with a confirmed sitting, a bye and a
 proposed sitting. The demo already holds a finished tournament whose results
 are final.
 
-The signature tests forge files the way the security review did (issue 10):
-edit rows, recompute the table's checksum and count as the README documents,
+The signature tests forge files the way an attacker holding a backup would:
+edit rows, recompute the table's checksum and count as the guide documents (docs/deploying.md),
 and see that the signature, keyed by the server's secret key, still refuses them.
 """
 
@@ -298,7 +298,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
         )
         payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
         assert manifest["sha256"][key] == hashlib.sha256(payload.encode()).hexdigest()
-    # The signature, checked with nothing but Python, as the README says.
+    # The signature, checked with nothing but Python, as the guide says (docs/deploying.md).
     assert list(manifest) == [
         "format",
         "version",
@@ -405,7 +405,7 @@ def _set(mapping, key, value):
 
 
 def _give_an_eliminated_team_30_tables(document):
-    """The attack of issue 10: a team out of a game comes back its winner, checksums recomputed."""
+    """A forged backup: a team out of a game comes back its winner, checksums recomputed."""
 
     def give_30_tables(rows):
         out = next(row for row in rows if row["tables"] == 0 and row["out_in_deal"] is not None)
@@ -679,7 +679,7 @@ def test_the_forged_backup_of_issue_10_exits_non_zero_and_writes_nothing(
     good_backup, tmp_path, capsys
 ):
     forged = json.loads(_tamper(good_backup, _give_an_eliminated_team_30_tables))
-    # The forger did what the README documents: every checksum and count holds.
+    # The forger did what the guide documents: every checksum and count holds.
     for key, rows in forged["tables"].items():
         payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
         assert forged["manifest"]["sha256"][key] == hashlib.sha256(payload.encode()).hexdigest()

@@ -1,4 +1,4 @@
-"""The project builds as a package, and the wheel runs on its own (issue 16).
+"""The project builds as a package, and the wheel runs on its own.
 
 ``python -m build`` makes an sdist and a wheel from a copy of the project (the
 two database runs of CI build side by side, so never in the checkout itself).

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from club.web.net import client_ip, parse_networks
 
-PROXY = "127.0.0.1"  # the README's nginx on the same machine
+PROXY = "127.0.0.1"  # the guide's nginx (docs/deploying.md) on the same machine
 ATTACKER = "203.0.113.9"
 OLIVE = "198.51.100.7"
 WRONG = {"username": "olive", "password": "a-wrong-guess"}

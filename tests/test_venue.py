@@ -1,6 +1,6 @@
 """The venue command: the laptop serves the club's phones on the Wi-Fi, with waitress.
 
-Each test starts ``python -m club venue`` as the README says, with a data folder of its
+Each test starts ``python -m club venue`` as docs/venue.md gives it, with a data folder of its
 own (its own SQLite database and secret key), and looks at what an organiser sees. The
 last one makes a phone on the club's Wi-Fi: a network namespace with its own address,
 joined to this machine by a veth pair, from which the site is opened and an organiser

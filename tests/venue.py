@@ -1,4 +1,4 @@
-"""The venue command as the README gives it (``python -m club venue``), each run with a data
+"""The venue command as docs/venue.md gives it (``python -m club venue``), each run with a data
 folder of its own (its own SQLite database and secret key)."""
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The read-only JSON API under /api/v1/ (issue 16): what the public pages show, for software."""
+"""The read-only JSON API under /api/v1/: what the public pages show, for software."""

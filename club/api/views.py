@@ -1,4 +1,4 @@
-"""The read-only JSON API under /api/v1/ (issue 16), on django-ninja.
+"""The read-only JSON API under /api/v1/, on django-ninja.
 
 Only what the public pages show, and only GET: there is no write endpoint, and
 the permission table (tests/test_permissions.py) covers every URL here too.

@@ -276,7 +276,7 @@ def _parse_sittings(
                     field=f"{item_field}.game",
                 )
             # A game plays the tournament's house rules; its deal limit and tie rule may be
-            # its stage's (18-deal groups, a 24-deal knockout: issue 13).
+            # its stage's (18-deal groups, a 24-deal knockout).
             if replace(game.rules, deal_limit=rules.deal_limit, tie_deals=None) != rules:
                 raise place.error(
                     _(

@@ -29,11 +29,7 @@ from club.games.models import (
     PLAYER_FIELDS,
     Game,
     GameTeam,
-    PendingDeal,
     Player,
-    Round,
-    Team,
-    in_a_seat,
 )
 from club.leaderboards import figures, team_ratings
 from club.leaderboards.models import (
@@ -45,7 +41,6 @@ from club.leaderboards.models import (
 )
 from club.scoring import names, ratings
 from club.scoring.messages import Refusal
-from club.tournaments.models import TournamentTeam
 from club.web.uploads import size_text
 
 NAME_MAX = Player._meta.get_field("name").max_length
@@ -162,111 +157,6 @@ def set_player_active(*, player: Player, active: bool) -> Player:
 
 
 # --- Merging ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MergeResult:
-    kept: Player
-    folded_name: str
-    games: int  # games the folded record had played
-
-
-def _refuse_merge(keep: Player, fold: Player) -> None:
-    if keep.pk == fold.pk:
-        raise RegisterError(_("Choose two different players to merge."), field="fold")
-    pair = [keep.pk, fold.pk]
-    both = in_a_seat(pair, lookup="__in")
-    if any({keep.pk, fold.pk} <= team.player_ids for team in Team.objects.filter(in_a_seat(keep))):
-        raise RegisterError(
-            _("%(keep)s and %(fold)s are partners in a team, so they are two people.")
-            % {"keep": keep.name, "fold": fold.name},
-            field="fold",
-        )
-    # One person cannot have sat twice at one game, as partners or as opponents.
-    seats = GameTeam.objects.filter(both).values_list(
-        "game_id", "game__label", *(f"{name}_id" for name in PLAYER_FIELDS)
-    )
-    who_at: dict[int, set[int]] = defaultdict(set)
-    labels: dict[int, str] = {}
-    for game_id, label, *players in seats:
-        who_at[game_id] |= set(players) & {keep.pk, fold.pk}
-        labels[game_id] = label
-    shared = sorted(labels[game] for game, who in who_at.items() if len(who) == 2)
-    if shared:
-        raise RegisterError(
-            _("%(keep)s and %(fold)s both sat at the game “%(game)s”, so they are two people.")
-            % {"keep": keep.name, "fold": fold.name, "game": shared[0]},
-            field="fold",
-        )
-    # A player may be in one team only of each tournament.
-    entries = TournamentTeam.objects.filter(in_a_seat(pair, "team__", lookup="__in")).values_list(
-        "tournament_id", "tournament__name", "team_id"
-    )
-    teams_in: dict[int, set[int]] = defaultdict(set)
-    names: dict[int, str] = {}
-    for tournament, name, team in entries:
-        teams_in[tournament].add(team)
-        names[tournament] = name
-    clash = sorted(names[t] for t, teams in teams_in.items() if len(teams) > 1)
-    if clash:
-        raise RegisterError(
-            _(
-                "%(keep)s and %(fold)s play in different teams of the tournament “%(tournament)s”; "
-                "one player cannot be in two teams of a tournament."
-            )
-            % {"keep": keep.name, "fold": fold.name, "tournament": clash[0]},
-            field="fold",
-        )
-
-
-@transaction.atomic
-def merge_players(*, keep: Player, fold: Player) -> MergeResult:
-    """Fold ``fold`` into ``keep``: every seat, team, declaration and deal moves to ``keep``.
-
-    Refused when the two were partners or sat at the same game (they are two
-    people then), or play in different teams of one tournament. ``keep``
-    keeps its name; its empty nickname or member number is taken from
-    ``fold``. Teams keep their names, so a pair that now has two teams keeps
-    both. Ratings are rebuilt afterwards.
-    """
-    catch_up()  # the boards first owe nothing: the merge recounts from what they hold
-    # Lock both in a fixed order so two merges of the same pair cannot deadlock.
-    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])}
-    if keep.pk == fold.pk:
-        raise RegisterError(_("Choose two different players to merge."), field="fold")
-    if keep.pk not in locked or fold.pk not in locked:
-        raise RegisterError(_("One of these players no longer exists."), field="fold")
-    keep, fold = locked[keep.pk], locked[fold.pk]
-    _refuse_merge(keep, fold)
-
-    games = GameTeam.objects.filter(in_a_seat(fold)).count()
-    for name in PLAYER_FIELDS:
-        Team.objects.filter(**{name: fold}).update(**{name: keep})
-        GameTeam.objects.filter(**{name: fold}).update(**{name: keep})
-    Round.objects.filter(declarer=fold).update(declarer=keep)
-    Round.objects.filter(dealer=fold).update(dealer=keep)
-    # A team's captain is the same person under the name kept.
-    TournamentTeam.objects.filter(captain=fold).update(captain=keep)
-    # A deal waiting for confirmation names its declarer by id.
-    for pending in PendingDeal.objects.filter(game__status=Game.Status.IN_PROGRESS):
-        changed = False
-        for key in ("declarer", "thani"):
-            if pending.entry.get(key) == fold.pk:
-                pending.entry[key] = keep.pk
-                changed = True
-        if changed:
-            pending.save(update_fields=["entry"])
-
-    folded_name = fold.name
-    nickname = keep.nickname or fold.nickname
-    member_number = keep.member_number or fold.member_number
-    fold.delete()  # its ratings go with it; the rebuild below gives them to keep
-    if (nickname, member_number) != (keep.nickname, keep.member_number):
-        keep.nickname, keep.member_number = nickname, member_number
-        keep.save(update_fields=["nickname", "member_number"])
-    figures.refresh_sides([keep.pk])
-    rebuild_ratings()
-    return MergeResult(kept=keep, folded_name=folded_name, games=games)
 
 
 # --- Importing --------------------------------------------------------------

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club.games.idempotency import one_time
 from club.games.models import Player
 from club.games.versions import club_version
-from club.leaderboards import selectors, services
+from club.leaderboards import merge, selectors, services
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import PlayerImportError, RegisterError
 from club.leaderboards.templatetags.board_tags import column_labels
@@ -126,7 +126,7 @@ def player_merge(request: HttpRequest) -> HttpResponse:
     form = MergeForm(request.POST or None, initial=request.GET.dict())
     if request.method == "POST" and form.is_valid():
         try:
-            result = services.merge_players(
+            result = merge.merge_players(
                 keep=form.cleaned_data["keep"], fold=form.cleaned_data["fold"]
             )
         except RegisterError as error:

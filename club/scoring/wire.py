@@ -1,7 +1,7 @@
 """A game's rules and state as plain JSON, for the phone's rules (``static/js/rules.js``).
 
 A deal kept on the phone with no network is shown with the settlement the phone
-works out from these (issue 15); the server's settlement is the one that counts,
+works out from these; the server's settlement is the one that counts,
 and ``tests/scoring/test_phone_rules.py`` holds the two to the same answer on
 random games of every form of play.
 """

@@ -11,6 +11,7 @@ from club.tournaments.models import (
     Sitting,
     SittingGame,
     Standing,
+    Substitution,
     Tournament,
     TournamentEvent,
     TournamentTeam,
@@ -44,6 +45,25 @@ class TournamentTeamForm(forms.ModelForm):
         tournament = getattr(self.instance, "tournament", None)
         if tournament is not None and len(team.players) != tournament.team_size:
             raise forms.ValidationError(team_size_words(tournament.team_size))
+        if self.instance.pk and team.pk != self.instance.team_id:
+            if self.instance.substitutions.exists():
+                raise forms.ValidationError(
+                    _("This team has a substitution: undo it before changing the team's players.")
+                )
+        if tournament is not None:
+            sits_in = (
+                Substitution.objects.filter(
+                    entry__tournament=tournament, player_in__in=team.player_ids
+                )
+                .exclude(entry_id=self.instance.pk)
+                .select_related("player_in", "entry__team")
+                .first()
+            )
+            if sits_in is not None:
+                raise forms.ValidationError(
+                    _("%(player)s already plays for %(team)s in this tournament.")
+                    % {"player": sits_in.player_in.name, "team": sits_in.entry.team.name}
+                )
         return team
 
     def clean(self):

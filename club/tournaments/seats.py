@@ -1,6 +1,6 @@
 """Where the players sit: a player's page in a tournament, and the public draw of a sitting.
 
-Reads only (the pages of issue 13, What to build 6). A player's page answers
+Both pages only read. A player's page answers
 "where do I sit, with whom, against whom, and how is my game going"; the draw
 answers "where do I sit" for everyone, findable by name on a phone. Both read
 a fixed number of queries whatever the size of the tournament or its history.
@@ -18,6 +18,7 @@ from club.tournaments.models import (
     Bye,
     Sitting,
     SittingGame,
+    Substitution,
     Tournament,
     TournamentTeam,
 )
@@ -131,12 +132,26 @@ def _as_player_sees(table: Table, player_id: int | None, team_id: int) -> dict:
 
 
 def entry_of(tournament: Tournament, player: Player) -> TournamentTeam | None:
-    """The player's registered team in the tournament, if any."""
+    """The player's registered team in the tournament, if any: the team the player is
+    registered with, or the one the player sits in for as a substitute."""
+    teams = TournamentTeam.objects.filter(tournament=tournament).select_related(
+        "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)
+    )
     return (
-        TournamentTeam.objects.filter(tournament=tournament)
-        .filter(in_a_seat(player, "team__"))
-        .select_related("team", *(f"team__{seat}" for seat in PLAYER_FIELDS))
-        .first()
+        teams.filter(in_a_seat(player, "team__")).first()
+        or teams.filter(substitutions__player_in=player).first()
+    )
+
+
+def _replaced(entry: TournamentTeam, player: Player, number: int) -> Substitution | None:
+    """The substitution that has someone sit in for ``player`` in sitting ``number``."""
+    return next(
+        (
+            made
+            for made in entry.substitutions.select_related("player_in")
+            if made.player_out_id == player.pk and made.covers(number)
+        ),
+        None,
     )
 
 
@@ -163,13 +178,22 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
         "sitting": sitting,
         "live_version": page_version(tournament.pk),
     }
-    tables = _tables(
-        SittingGame.objects.filter(
-            sitting__tournament=tournament, game__teams__team_id=team_id
-        ).order_by("-sitting__number")
-    )
+    # The team's games the player sat in: a substitute's, or a starter's less those a
+    # substitute played for them.
+    tables = [
+        table
+        for table in _tables(
+            SittingGame.objects.filter(
+                sitting__tournament=tournament, game__teams__team_id=team_id
+            ).order_by("-sitting__number")
+        )
+        if any(pk == player.pk for pk, _name in table.seated())
+    ]
     now_number = sitting.number if sitting is not None else None
     now = next((table for table in tables if table.sitting == now_number), None)
+    context["replaced"] = (
+        _replaced(entry, player, now_number) if now is None and now_number else None
+    )
     context["now"] = _as_player_sees(now, player.pk, team_id) if now is not None else None
     context["bye"] = (
         sitting is not None
@@ -181,7 +205,11 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
         table = next(
             (number for number, game in enumerate(proposed.proposal, 1) if entry.pk in game), None
         )
-        context["proposed"] = {"sitting": proposed, "table": table}
+        context["proposed"] = {
+            "sitting": proposed,
+            "table": table,
+            "replaced": _replaced(entry, player, proposed.number),
+        }
     context["played"] = [
         _as_player_sees(table, player.pk, team_id)
         for table in tables

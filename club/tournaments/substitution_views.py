@@ -46,8 +46,14 @@ def _page(request: HttpRequest, entry: TournamentTeam, form=None):
                 {
                     "substitution": substitution,
                     "played": substitution.first_sitting < first,
+                    # Back from a sitting not yet played: the return may still move.
+                    "may_return": substitution.returned_from is None
+                    or substitution.returned_from >= first,
                     "back_form": ReturnForm(
-                        initial={"returned_from": max(first, substitution.first_sitting + 1)},
+                        initial={
+                            "returned_from": substitution.returned_from
+                            or max(first, substitution.first_sitting + 1)
+                        },
                         prefix=f"back{substitution.pk}",
                     ),
                 }

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -230,12 +230,14 @@ def bring_back(
     """The starting player sits again from ``returned_from`` (by default the next sitting
     to be played); the substitute sits out from then on."""
     tournament, substitution = _locked(substitution)
-    if substitution.returned_from is not None:
+    first = first_open_sitting(tournament)
+    if substitution.returned_from is not None and substitution.returned_from < first:
         raise TournamentError(
             _("%(player)s is back already, from sitting %(number)d.")
             % {"player": substitution.player_out.name, "number": substitution.returned_from}
         )
-    number = first_open_sitting(tournament) if returned_from is None else returned_from
+    # A return not yet played may be moved, when the sitting was given by mistake.
+    number = first if returned_from is None else returned_from
     _check_sitting(tournament, number, "returned_from")
     if number <= substitution.first_sitting:
         raise TournamentError(
@@ -249,6 +251,24 @@ def bring_back(
                 "player": substitution.player_out.name,
                 "next": substitution.first_sitting + 1,
             },
+            field="returned_from",
+        )
+    later = (
+        Substitution.objects.filter(entry=substitution.entry, first_sitting__lt=number)
+        .filter(first_sitting__gt=substitution.first_sitting)
+        .filter(
+            models.Q(player_out=substitution.player_out)
+            | models.Q(player_in=substitution.player_in)
+        )
+        .first()
+    )
+    if later is not None:
+        raise TournamentError(
+            _(
+                "Another substitution of %(team)s begins at sitting %(number)d: the return "
+                "must come before it."
+            )
+            % {"team": substitution.entry.team.name, "number": later.first_sitting},
             field="returned_from",
         )
     substitution.returned_from = number

@@ -1,4 +1,4 @@
-"""Pages a club's own website may show in an <iframe> (issue 16): a tournament's standings
+"""Pages a club's own website may show in an <iframe>: a tournament's standings
 and a game's live card, each refreshing itself like the public pages.
 
 Every other page keeps ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY``:

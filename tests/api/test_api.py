@@ -1,4 +1,4 @@
-"""The read-only API (club/api, issue 16): what it answers, and what it costs.
+"""The read-only API (club/api): what it answers, and what it costs.
 
 A game's and a tournament's ``archive`` is the object the archive's own export
 writes for them (``fiftysix-results/1``), word for word; the lists filter and
@@ -213,8 +213,8 @@ GAMES_LIST = 6
 GAME = {"sqlite": 8, "postgresql": 10}
 # A tournament: its key (one query for three tokens, the club's), the tournament, its
 # teams' names and its stages (their draws by name), then the archive's head: the teams,
-# sittings, their games, byes, standings.
-TOURNAMENT = 13
+# their substitutions, sittings, their games, byes, standings.
+TOURNAMENT = 14
 TOURNAMENTS_LIST = 2
 
 

@@ -1,4 +1,4 @@
-"""The API keeps its word: schemathesis against the running app (issue 16).
+"""The API keeps its word: schemathesis against the running app.
 
 The OpenAPI document the app serves (/api/v1/schema/) is read from the app
 running on a live server (real HTTP, on the test database), and schemathesis

@@ -1,8 +1,8 @@
-"""The archive keys of the forms clubs play (issue 12), both ways.
+"""The archive keys of the forms clubs play, both ways.
 
 Each preset's game is played through the services, exported, imported under
 another label and exported again: the two exports are the same but for the
-label. The keys are checked as the issue names them, and a file whose
+label. Each key is checked by name and value, and a file whose
 computed keys disagree with the rules, or that gives keys its game cannot
 have, is refused naming the game, the deal and the key.
 """

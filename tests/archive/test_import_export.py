@@ -566,7 +566,7 @@ EXAMPLE_REFUSALS = [
         [EXAMPLE_LABEL, "teams", "4, 6 or 8 players", "5 teams"],
     ),
     (
-        # Teams of three are played (issue 12), but every team of a game is one size.
+        # Teams of three are played, but every team of a game is one size.
         "a team of three beside a pair",
         set_game(
             teams=[

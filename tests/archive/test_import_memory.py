@@ -6,7 +6,7 @@ resident memory (VmHWM) is read as it ends. An archive with no game gives the
 process's floor (Python, Django and the app). A file five times bigger may take
 at most one and a half times the memory above that floor: read whole, as it was,
 the file's JSON and every game checked were held at once, and the figure grew
-with the file (README, "Import and export", has the measured figures). What was
+with the file (the guide's Performance page has the measured figures). What was
 imported then exports as the file's games.
 """
 

@@ -1,4 +1,4 @@
-"""The API's docs page (/api/v1/docs/, issue 16) in Chromium: Swagger UI from the app's own
+"""The API's docs page (/api/v1/docs/) in Chromium: Swagger UI from the app's own
 static files, drawn under the strict Content Security Policy with nothing refused, and its
 "Try it out" answered by the API itself."""
 

@@ -1,5 +1,5 @@
 """The director's board on a phone: the table that has not reported stands out, and the
-board refreshes itself when a table reports (issue 13, What to build 5)."""
+board refreshes itself when a table reports."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A club's website shows the standings and a game's live card in an <iframe> (issue 16).
+"""A club's website shows the standings and a game's live card in an <iframe>.
 
 The club's site is a web server of its own, at an origin of its own
 (http://127.0.0.1:<port>; the app is at http://localhost:<port>). With that

@@ -1,4 +1,4 @@
-"""A 16-team event in a real headless Chromium, as issue 13's "done when" asks for it.
+"""A 16-team event in a real headless Chromium: groups and a knockout, run from phones.
 
 The director, on a phone, registers 16 teams in one paste, draws groups A and B
 (3 sittings), then an 8-team knockout seeded from the standings, to its champion.

@@ -1,4 +1,4 @@
-"""The forms clubs play, on a phone (issue 12): a whole 56 International session and a kodi night.
+"""The forms clubs play, on a phone: a whole 56 International session and a kodi night.
 
 Every figure asserted was worked out by hand from RULES.md section D:
 

@@ -299,7 +299,7 @@ def test_correction_replays_later_deals_and_impossible_one_is_refused(
     expect(page.locator("#changes li").filter(has_text="Corrected deal")).to_have_count(1)
 
 
-# --- 3. Done when: a 6-player game in the browser matches the export ----------------------
+# --- 3. A 6-player game in the browser matches the export --------------------------------
 
 
 def test_six_player_game_with_a_correction_matches_the_export(

@@ -1,4 +1,4 @@
-"""The phone at the table without the network (issue 15): Playwright's offline mode.
+"""The phone at the table without the network: Playwright's offline mode.
 
 A scorer opens the table's link once; the service worker keeps the page. With no
 network, deals recorded are kept on the phone (IndexedDB) with their one-time keys,

@@ -1,5 +1,5 @@
 """On a phone, what an action did is in sight where the page lands, and the longest
-team names never run under the change badge (issue 13, What to build 7)."""
+team names never run under the change badge."""
 
 from __future__ import annotations
 

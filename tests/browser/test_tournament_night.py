@@ -1,9 +1,9 @@
-"""A tournament night in a real headless Chromium, as issue 3 asks for it.
+"""A tournament night in headless Chromium: an organiser, phones at the tables and a public page.
 
 1. An organiser creates a tournament, draws the first sitting, two games are
    recorded through scorer links on phone-sized pages while a public standings
    page updates by itself (no reload).
-2. The issue's "done when": an organiser runs a 12-team tournament of three
+2. A whole night, checked by hand: an organiser runs a 12-team tournament of three
    sittings in the browser, and the standings, leaderboards, printable sheets
    and exports agree with a hand check.
 
@@ -384,7 +384,7 @@ def test_scorer_links_on_phones_while_the_standings_update_themselves(
     expect(organiser.locator("#games .badge.finished")).to_have_count(2)
 
 
-# --- 2. Done when: a 12-team tournament of three sittings, checked by hand ---------------
+# --- 2. A 12-team tournament of three sittings, checked by hand -------------------------
 
 
 def test_a_twelve_team_tournament_of_three_sittings_agrees_with_a_hand_check(

@@ -1,6 +1,6 @@
 """A club night at the venue, in a real browser on a phone on the club's Wi-Fi.
 
-The venue is started as the README says (``python -m club venue``: waitress, DEBUG off,
+The venue is started as docs/venue.md says (``python -m club venue``: waitress, DEBUG off,
 plain HTTP) on the laptop's address on a real network (tests/wifi.py); Debian's Chromium
 runs inside the phone's network namespace, so every request crosses that network from
 the phone's own address, and the phone's Wi-Fi drops for real (its link goes down).

@@ -143,7 +143,7 @@ def test_two_writes_at_once_never_answer_a_server_error(table, first, second):
 
 
 def test_the_slower_phone_sending_the_final_deal_sees_the_result(table):
-    """The issue's race: both phones send the deal that ends the game; the slower one
+    """The race at a game's end: both phones send the deal that ends the game; the slower one
     used to get a 500 ("56 is played by 4, 6 or 8 players, not 2")."""
     moves = actions(table)
     with both_read_before_either_locks():

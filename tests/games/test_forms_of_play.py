@@ -1,4 +1,4 @@
-"""The forms clubs play, stored (issue 12): teams of three and four, points sheets, kodi, thani.
+"""The forms clubs play, stored: teams of three and four, points sheets, kodi, thani.
 
 Games are started, recorded, corrected and undone through the services, and
 after every write what is stored (the ledger, each team's tables, points and

@@ -1,4 +1,4 @@
-"""The forms of play on the pages (issue 12): the new-game presets, the deal form, the game."""
+"""The forms of play on the pages: the new-game presets, the deal form, the game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Confirmation that never loses a deal (issue 13, What to build 4): a rejected deal goes
+"""Confirmation that never loses a deal: a rejected deal goes
 back to the phone that sent it with the reason and its entry in the form; the same deal
 sent by both teams confirms itself; two different ones wait side by side for the
 organiser, whose choice is recorded and whose history keeps the other."""

@@ -1,5 +1,5 @@
-"""A deal that waits for the other team's confirmation, as the organiser meets it
-(issue 13, What to build 4): shown on the game page with Confirm and Reject, never
+"""A deal that waits for the other team's confirmation, as the organiser meets it:
+shown on the game page with Confirm and Reject, never
 lost when the organiser records over it, and the history names who did what."""
 
 from __future__ import annotations

@@ -222,7 +222,7 @@ def new_game_posts(draw):
         "payout": draw(hostile_value("28-39: 1 2\n40-47: 2 3\n48-55: 3 4\n56-56: 4 5")),
         "double_factor": draw(hostile_value("2", "1", "64")),
         "redouble_factor": draw(hostile_value("4", "1", "256")),
-        # The forms of play (issue 12).
+        # The forms of play.
         "preset": draw(hostile_value("tables", "international", "kodi", "custom")),
         "scoring": draw(hostile_value("tables", "points")),
         "doubling_mode": draw(hostile_value("multiply", "add")),

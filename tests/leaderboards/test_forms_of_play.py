@@ -1,4 +1,4 @@
-"""The leaderboards and ratings count every player of a team of three or four (issue 12)."""
+"""The leaderboards and ratings count every player of a team of three or four."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from django.urls import reverse
 from club.games.models import Game, Player
 from club.games.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
 from club.leaderboards import figures
+from club.leaderboards.merge import merge_players
 from club.leaderboards.models import PlayerGameFigures, RatingChange, TeamGameFigures, TeamTotals
-from club.leaderboards.services import RegisterError, merge_players
+from club.leaderboards.services import RegisterError
 from club.scoring import rules as core
 from club.scoring.rules import Preset
 

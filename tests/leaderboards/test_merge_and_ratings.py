@@ -8,9 +8,10 @@ from django.urls import reverse
 
 from club.games.models import GameTeam, Player, Round, Team
 from club.games.services import DealEntry, TeamEntry, create_game, edit_deal, record_deal
+from club.leaderboards.merge import merge_players
 from club.leaderboards.models import PlayerRating, RatingChange
 from club.leaderboards.selectors import Filters, player_board, team_board
-from club.leaderboards.services import RegisterError, merge_players, rebuild_ratings
+from club.leaderboards.services import RegisterError, rebuild_ratings
 from club.scoring import ratings
 from club.scoring import rules as core
 from club.tournaments.models import Tournament, TournamentTeam

@@ -1,7 +1,7 @@
 """The phone's rules (club/static/js/rules.js) settle every deal as the server does.
 
 A deal kept on the phone with no network is shown with the settlement the phone
-works out (issue 15); the server's is the one that counts, so the two must
+works out; the server's is the one that counts, so the two must
 agree. Random games of every form of play (the three presets at every table
 they seat, and custom settings of every kind: team sizes, points, added
 doubling, no all pass, kodi, thani, deal limits and a knockout's tie rule) are

@@ -236,7 +236,7 @@ def test_a_team_in_two_places_of_one_game_is_refused():
             "teams",
             "Each team must have 2 players; team 2 has 1.",
         ),
-        (  # teams of three are rated (issue 12), but every team of a game is one size
+        (  # teams of three are rated, but every team of a game is one size
             RatedGame(7, [(1, 2, 5), (3, 4)], [1, 2]),
             "teams",
             "Each team must have 3 players; team 2 has 2.",

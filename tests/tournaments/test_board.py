@@ -1,4 +1,4 @@
-"""The director's board (issue 13, What to build 5): every table of the sitting in play
+"""The director's board: every table of the sitting in play
 with its state, the ones that need the director first, in the same few queries however
 many tables there are."""
 

@@ -165,7 +165,7 @@ def test_the_captain_changes_after_the_team_has_played_and_the_team_itself_does_
 
 
 def test_merging_the_captain_into_another_name_keeps_the_captain():
-    from club.leaderboards.services import merge_players
+    from club.leaderboards.merge import merge_players
 
     tournament = make_tournament(teams=2)
     entry = TournamentTeam.objects.get(team__name="Chitra & Dev")

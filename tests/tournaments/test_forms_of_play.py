@@ -1,4 +1,4 @@
-"""Tournaments of the forms clubs play (issue 12, What to build 6).
+"""Tournaments of the forms clubs play.
 
 A tournament picks a preset (or custom settings) for all its games: an
 International tournament registers teams of three, draws games of two teams
@@ -316,7 +316,7 @@ def test_a_kodi_tournament_of_teams_of_four_round_trips_byte_for_byte(tmp_path):
     assert export("--tournament", "Kodi Fours") == first
 
 
-# --- A shared first place is no win (issue 13, What to build 7) ------------------------
+# --- A shared first place is no win -----------------------------------------------------
 
 
 def test_a_game_tied_when_time_is_called_is_no_win_and_older_files_stay_valid(tmp_path):

@@ -1,4 +1,4 @@
-"""The tournament pages of the forms clubs play (issue 12): the new-tournament form's
+"""The tournament pages of the forms clubs play: the new-tournament form's
 presets, registering teams of three, and the standings that name the score difference."""
 
 from __future__ import annotations

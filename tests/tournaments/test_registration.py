@@ -1,4 +1,4 @@
-"""Registering a tournament's teams (issue 13, What to build 2): a whole list at once,
+"""Registering a tournament's teams: a whole list at once,
 all or nothing with every line's fault named; a team changed before it has played; a
 team withdrawn (no new games, its results stay) and back in; all in the history."""
 

@@ -1,4 +1,4 @@
-"""Where the players sit (issue 13, What to build 6): a player's page in the tournament
+"""Where the players sit: a player's page in the tournament
 with the sitting in play (table, seat, partners, opponents, the game's tables or score),
 and the public draw of the sitting, findable by name on a phone."""
 

@@ -1,4 +1,4 @@
-"""Scorer links for a whole sitting (issue 13, What to build 3): issued in one action,
+"""Scorer links for a whole sitting: issued in one action,
 printed on one sheet, on each table's score sheet as QR codes for an organiser, and built
 on the club's public address so that phones can open them."""
 

@@ -1,4 +1,4 @@
-"""A tournament in stages (issue 13, What to build 1): groups A and B by a chart, a round
+"""A tournament in stages: groups A and B by a chart, a round
 robin, and a knockout seeded from the standings, its winners going on by themselves and
 its level games decided by extra deals recorded like any other."""
 

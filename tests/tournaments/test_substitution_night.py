@@ -129,3 +129,17 @@ def test_the_night_with_a_late_team_and_a_substitute_agrees_with_the_hand_check(
         for t in PlayerTotals.objects.select_related("player")
     }
     assert {name: totals[name] for name in night.PLAYERS} == night.PLAYERS
+
+
+def test_the_games_alone_export_and_import_again_with_the_substitute_seated(tmp_path):
+    """Exported without its tournament, the night's games import into an empty club: a
+    game that seats a substitute is its team's game, the team's name kept."""
+    play_the_night()
+    text = export()
+    wipe()
+    import_text(tmp_path, text)
+    assert export() == text
+    assert [
+        [p.name for p in row.players]
+        for row in GameTeam.objects.filter(team__name="Tuskers").order_by("game__label")
+    ] == night.TUSKERS_SAT

@@ -1,4 +1,4 @@
-"""The small things a club notices (issue 13, What to build 7): dates read day first,
+"""The small things a club notices: dates read day first,
 every number a form refuses is refused in the club's words with its range, and the
 printed standings say how far they go."""
 

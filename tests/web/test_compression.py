@@ -1,4 +1,4 @@
-"""Pages go out compressed to browsers that ask (issue 14, What to build 3), padded at
+"""Pages go out compressed to browsers that ask, padded at
 random against BREACH by Django's gzip; the same bytes once unpacked."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Embeddable standings and game cards (club/web/embed.py, issue 16): who may frame them.
+"""Embeddable standings and game cards (club/web/embed.py): who may frame them.
 
 Only the origins the club lists may frame the two embeddable pages, kept answers
 included; with none listed, nobody may; every other page keeps

@@ -1,5 +1,5 @@
-"""What every page's head tells a browser and a search engine (issue 14, What to build 3:
-the Lighthouse findings that are ours): a description in the reader's language, and the
+"""What every page's head tells a browser and a search engine (the
+Lighthouse findings that are ours): a description in the reader's language, and the
 Latin faces of the club's font fetched before the first paint."""
 
 from __future__ import annotations

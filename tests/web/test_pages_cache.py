@@ -1,4 +1,4 @@
-"""Public pages kept under their version are never stale (issue 14, What to build 1).
+"""Public pages kept under their version are never stale.
 
 Each test reads a page as a visitor does (no session: it is kept), changes the
 club the way the app does (a deal recorded, corrected, undone, a game ended, a
@@ -27,6 +27,7 @@ from club.games.services import (
     record_deal,
     undo_last_deal,
 )
+from club.leaderboards import merge
 from club.leaderboards import services as register
 from club.ops import backup
 from club.scoring import rules as core
@@ -104,7 +105,7 @@ def test_a_rename_and_a_merge_show_on_the_game_page():
     register.update_player(player=anu, name="Anupama")
     assert "Anupama" in kept(url)
     spare = register.register_player(name="Anupama K")
-    register.merge_players(keep=spare, fold=Player.objects.get(name="Anupama"))
+    merge.merge_players(keep=spare, fold=Player.objects.get(name="Anupama"))
     page = kept(url)
     assert "Anupama K" in page
 

@@ -1,4 +1,4 @@
-"""Long lists a page at a time (issue 14, What to build 2): the register of players, the
+"""Long lists a page at a time: the register of players, the
 finished tournaments, a player's games and the home page's finished games are read a count
 and one page at a time, so no page grows with the club's history."""
 

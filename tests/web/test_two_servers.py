@@ -1,4 +1,4 @@
-"""Two app servers sharing one Redis never serve a stale page (issue 14, What to build 1).
+"""Two app servers sharing one Redis never serve a stale page.
 
 For real: two gunicorn servers (two workers each) on one database, their pages cache
 in the machine's Redis (127.0.0.1:6379), and a third process that records deals as a

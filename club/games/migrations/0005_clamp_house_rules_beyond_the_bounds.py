@@ -1,13 +1,13 @@
 """Bring house rules kept from before the bounds (club.scoring.rules) inside them, losing nothing.
 
-A game started on the web before issue 10 could have a payout band of 5,000
-tables (or 10**30), which the importer refuses: the club's export could not be
-imported again. A team never holds more than 4 x MAX_TABLES tables (tables are
-conserved), and a band or doubling factor above MAX_BAND_TABLES = MAX_FACTOR
-= 4 x MAX_TABLES could only ever ask for more than that, so every team would
-pay what it holds either way: clamping to that bound changes no settlement of
-any deal. Games with more than MAX_TABLES tables a team (only the admin could
-set that) are left as they are.
+A game started on the web before house rules had bounds could have a payout
+band of 5,000 tables (or 10**30), which the importer refuses: the club's export
+could not be imported again. A team never holds more than 4 x MAX_TABLES tables
+(tables are conserved), and a band or doubling factor above MAX_BAND_TABLES =
+MAX_FACTOR = 4 x MAX_TABLES could only ever ask for more than that, so every
+team would pay what it holds either way: clamping to that bound changes no
+settlement of any deal. Games with more than MAX_TABLES tables a team (only the
+admin could set that) are left as they are.
 """
 
 from django.db import migrations
