@@ -19,7 +19,9 @@ exclude_patterns = ["_build", "glossary", "README.md", "Thumbs.db", ".DS_Store"]
 
 # Headings up to ### get anchors, so a page can link to a section: [text](page.md#anchor).
 myst_heading_anchors = 3
-myst_enable_extensions = ["colon_fence", "deflist"]
+# html_image: a picture is an <img> with its width, which both Sphinx and the
+# repository's own Markdown view show.
+myst_enable_extensions = ["colon_fence", "deflist", "html_image"]
 
 html_theme = "furo"
 html_title = "56 Club score keeper"
