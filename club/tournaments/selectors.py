@@ -20,6 +20,7 @@ from club.scoring import stages as charts
 from club.tournaments.models import (
     STANDING_FIGURES,
     Bye,
+    CheckIn,
     Sitting,
     SittingGame,
     Stage,
@@ -451,7 +452,16 @@ def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
     stamp = int(pending["newest"].timestamp()) if pending["newest"] else 0
     minute = int(timezone.now().timestamp() // 60)
     waiting = f"{pending['count']}.{pending['disputed']}"
-    return f"{live_version(tournament)}.{waiting}.{stamp}.{minute}"
+    checked = ""
+    if tournament.check_in:  # a captain's check-in shows on the board at its next poll
+        found = CheckIn.objects.filter(entry__tournament=tournament).aggregate(
+            count=Count("id", distinct=True),
+            newest=Max("at"),
+            drawn=Max("entry__tournament__sittings__number"),
+        )
+        newest = int(found["newest"].timestamp() * 1000) if found["newest"] else 0
+        checked = f".{found['count']}.{newest}.{found['drawn'] or 0}"
+    return f"{live_version(tournament)}.{waiting}.{stamp}.{minute}{checked}"
 
 
 def director_board(

@@ -208,8 +208,7 @@ def director_board(request: HttpRequest, pk: int) -> HttpResponse:
     if _not_modified(request, version):
         return HttpResponse(status=204)
     context = selectors.director_board(tournament, sitting, version=version)
-    if not request.htmx:  # the live part alone does not hold the check-in list
-        context["check_ins"] = checkin.check_in_list(tournament)
+    context["check_ins"] = checkin.check_in_list(tournament)
     template = "tournaments/board.html#live" if request.htmx else "tournaments/board.html"
     return render(request, template, context)
 

@@ -250,3 +250,22 @@ def test_a_new_card_stops_the_old_one_working(organiser_client, client, cup):
     assert client.get(reverse("tournaments:captain", args=[new])).status_code == 200
     cards = organiser_client.get(reverse("tournaments:team_cards", args=[cup.pk])).text
     assert f"/tournaments/captain/{new}/" in cards and old not in cards
+
+
+def test_a_captains_check_in_reaches_the_directors_board_at_its_next_poll(cup, organiser_client):
+    """The board polls with its version: a check-in (by anyone) changes it, and the live
+    part it sends back holds the check-in list."""
+    url = reverse("tournaments:board", args=[cup.pk])
+    first = organiser_client.get(url)
+    version = first.context["board_version"]
+    polled = organiser_client.get(url, {"version": version}, HTTP_HX_REQUEST="true")
+    assert polled.status_code == 204
+    checkin.check_in(entry=entry("Gita & Hari"), by_captain=True)
+    polled = organiser_client.get(url, {"version": version}, HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200
+    assert "Checked in: 1 of 6." in polled.text and "by the captain" in polled.text
+    # Taken back, it changes again.
+    again = polled.context["board_version"]
+    checkin.undo_check_in(entry=entry("Gita & Hari"))
+    polled = organiser_client.get(url, {"version": again}, HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200 and "Checked in: 0 of 6." in polled.text
