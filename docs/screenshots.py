@@ -32,6 +32,9 @@ CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 ORGANISER = ("demo", "demo-organiser")  # the demo club's organiser (DEBUG only)
+# The address the pictures show for the club, as a laptop at the venue has it on the
+# hall's Wi-Fi; the links built on it are opened here on the real address instead.
+PUBLIC = "http://192.168.1.10:8000"
 TEAMS = """Anu & Biju
 Chitra & Dev
 Esha & Farid
@@ -55,6 +58,7 @@ def demo_club():
             "DATABASE_URL": f"sqlite:///{folder}/club.sqlite3",
             "DJANGO_DEBUG": "1",
             "LANGUAGE_CODE": "en",
+            "DJANGO_PUBLIC_URL": PUBLIC,
         }
         manage = [sys.executable, str(ROOT / "manage.py")]
         subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], env=env, check=True)
@@ -80,6 +84,13 @@ def demo_club():
             server.wait(timeout=10)
 
 
+def visit(page: Page, url: str) -> None:
+    """Open ``url``; a page that does not answer 200 stops the command, never a picture."""
+    answer = page.goto(url)
+    if answer is None or not answer.ok:
+        raise SystemExit(f"{url} answered {answer.status if answer else 'nothing'}")
+
+
 def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
     page.wait_for_load_state("networkidle")
     page.screenshot(path=IMAGES / f"{name}.png", full_page=full_page)
@@ -87,7 +98,7 @@ def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
 
 
 def log_in(page: Page, address: str) -> None:
-    page.goto(f"{address}/accounts/login/")
+    visit(page, f"{address}/accounts/login/")
     page.locator("#id_username").fill(ORGANISER[0])
     page.locator("#id_password").fill(ORGANISER[1])
     page.get_by_role("button", name="Log in").click()
@@ -97,20 +108,20 @@ def log_in(page: Page, address: str) -> None:
 def first_night(address: str, phone: Page, desktop: Page) -> None:
     """A tournament of six pairs from nothing to its first sitting's standings."""
     # The public front page, and the running demo tournament, as anyone sees them.
-    desktop.goto(f"{address}/tournaments/")
+    visit(desktop, f"{address}/tournaments/")
     desktop.get_by_role("link", name="Kerala Piravi Cup 2025").first.click()
     shoot(desktop, "tournament-desktop")
 
     log_in(desktop, address)
     log_in(phone, address)
-    desktop.goto(f"{address}/tournaments/new/")
+    visit(desktop, f"{address}/tournaments/new/")
     desktop.locator("#id_name").fill("Thursday club night")
     desktop.locator("#id_venue").fill("Club hall")
     shoot(desktop, "new-tournament-desktop")
     desktop.get_by_role("button", name="Create the tournament").click()
     expect(desktop.locator("h1")).to_have_text("Thursday club night")
     tournament = desktop.url.split("#")[0]
-    phone.goto(tournament)
+    visit(phone, tournament)
     shoot(phone, "next-step-phone")
 
     desktop.locator("summary", has_text="Register many teams at once").click()
@@ -119,7 +130,7 @@ def first_night(address: str, phone: Page, desktop: Page) -> None:
     desktop.get_by_role("button", name="Register these teams").click()
     expect(desktop.locator("#register")).to_contain_text("6 teams registered.")
 
-    phone.goto(tournament)
+    visit(phone, tournament)
     phone.get_by_role("button", name="Draw the next sitting").click()
     expect(phone.locator("h1")).to_have_text("Sitting 1")
     shoot(phone, "draw-phone", full_page=True)
@@ -127,12 +138,15 @@ def first_night(address: str, phone: Page, desktop: Page) -> None:
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.get_by_role("button", name="Scorer links for every table").click()
     expect(phone.locator(".print-link")).to_have_count(3)
-    links = phone.locator(".print-link .link-url").all_inner_texts()
+    links = [
+        link.replace(PUBLIC, address)
+        for link in phone.locator(".print-link .link-url").all_inner_texts()
+    ]
     shoot(phone, "scorer-links-phone")
 
     # A scorer at table 1 records the first deal.
     scorer = phone.context.browser.new_context(**PHONE).new_page()
-    scorer.goto(links[0])
+    visit(scorer, links[0])
     scorer.locator("details.how-to summary").click()
     scorer.evaluate("window.scrollTo(0, 0)")
     shoot(scorer, "scorer-how-to-phone")
@@ -152,16 +166,16 @@ def first_night(address: str, phone: Page, desktop: Page) -> None:
     shoot(scorer, "scorer-recorded-phone")
     scorer.context.close()
 
-    phone.goto(f"{tournament}board/")
+    visit(phone, f"{tournament}board/")
     shoot(phone, "director-board-phone", full_page=True)
-    desktop.goto(f"{address}/games/connect/")
+    visit(desktop, f"{address}/connect/")
     shoot(desktop, "connect-phones-desktop")
 
 
 def for_players(address: str, phone: Page, desktop: Page) -> None:
-    desktop.goto(f"{address}/leaderboards/players/")
+    visit(desktop, f"{address}/leaderboards/players/")
     shoot(desktop, "player-board-desktop")
-    phone.goto(f"{address}/leaderboards/players/")
+    visit(phone, f"{address}/leaderboards/players/")
     phone.locator("table.board tbody th.board-name a").first.click()
     shoot(phone, "player-profile-phone", full_page=True)
 
