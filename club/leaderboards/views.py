@@ -25,6 +25,7 @@ from club.web.auth import is_organiser, organiser_required
 from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import kept_query, page_number, page_of
+from club.web.posts import show_refusal
 from club.web.uploads import takes_upload
 
 REGISTER_PER_PAGE = 50  # the register a page at a time: 5,000 players at a federation
@@ -59,10 +60,6 @@ def _player_form_page(request, form, player=None):
     return render(request, "leaderboards/player_form.html", {"form": form, "player": player})
 
 
-def _add_register_error(form, error: RegisterError) -> None:
-    form.add_error(error.field if error.field in form.fields else None, error.message)
-
-
 @organiser_required
 @require_http_methods(["GET", "POST"])
 @one_time
@@ -72,7 +69,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
         try:
             player = services.register_player(**form.cleaned_data)
         except RegisterError as error:
-            _add_register_error(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, _("%(name)s added to the register.") % {"name": player.name})
             return redirect("leaderboards:players")
@@ -95,7 +92,7 @@ def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             player = services.update_player(player=player, **form.cleaned_data)
         except RegisterError as error:
-            _add_register_error(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, _("%(name)s saved.") % {"name": player.name})
             return redirect(player)

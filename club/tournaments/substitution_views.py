@@ -21,6 +21,7 @@ from club.tournaments.models import Substitution, TournamentTeam
 from club.tournaments.views import registered_team
 from club.tournaments.writes import TournamentError
 from club.web.auth import organiser_required
+from club.web.posts import show_refusal
 
 
 def _page_url(entry: TournamentTeam) -> str:
@@ -96,8 +97,7 @@ def team_players(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
                 user=request.user,
             )
         except TournamentError as error:
-            field = error.field if error.field in form.fields else None
-            form.add_error(field, error.message)
+            show_refusal(form, error)
         else:
             messages.success(
                 request,

@@ -46,6 +46,7 @@ from club.web.kept import page_query
 from club.web.net import phones_cannot_reach
 from club.web.pages import cached_page
 from club.web.paging import page_number
+from club.web.posts import show_refusal
 from club.web.uploads import takes_upload
 
 
@@ -95,8 +96,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 user=request.user,
             )
         except TournamentError as error:
-            field = error.field if error.field in form.fields else None
-            form.add_error(field, error.message)
+            show_refusal(form, error)
         else:
             messages.success(
                 request, _("Tournament “%(name)s” created.") % {"name": tournament.name}
@@ -655,7 +655,7 @@ def stage_add(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
         )
     except TournamentError as error:
-        form.add_error(error.field if error.field in form.fields else None, error.message)
+        show_refusal(form, error)
         return _detail(request, tournament, stage_form=form)
     if stage.status == Stage.Status.CONFIRMED:
         messages.success(request, _("%(stage)s begins.") % {"stage": stage.title})

@@ -1,10 +1,13 @@
 """Reading a post: what every writing view, the one-time keys and the lost-connection
-answer need of it alike."""
+answer need of it alike; and a service's refusal shown on the form that was posted."""
 
 from __future__ import annotations
 
+from django.forms import Form
 from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from club.scoring.messages import Refusal
 
 
 def posted_deal_number(request: HttpRequest) -> int | None:
@@ -22,3 +25,9 @@ def page_sent_from(request: HttpRequest) -> str:
     ):
         return referer
     return "/"
+
+
+def show_refusal(form: Form, refusal: Refusal) -> None:
+    """A service's refusal on the form that was sent: at the field it names when the form
+    has that field, else above the form."""
+    form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
