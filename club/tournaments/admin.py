@@ -6,12 +6,12 @@ from django.utils.translation import gettext as _
 
 from club.games.models import FORM_OF_PLAY_FIELDS, rules_from_values
 from club.scoring import rules as core
+from club.tournaments import substitutions
 from club.tournaments.models import (
     Bye,
     Sitting,
     SittingGame,
     Standing,
-    Substitution,
     Tournament,
     TournamentEvent,
     TournamentTeam,
@@ -51,13 +51,8 @@ class TournamentTeamForm(forms.ModelForm):
                     _("This team has a substitution: undo it before changing the team's players.")
                 )
         if tournament is not None:
-            sits_in = (
-                Substitution.objects.filter(
-                    entry__tournament=tournament, player_in__in=team.player_ids
-                )
-                .exclude(entry_id=self.instance.pk)
-                .select_related("player_in", "entry__team")
-                .first()
+            sits_in = substitutions.sitting_in(
+                tournament, team.player_ids, besides=self.instance.pk
             )
             if sits_in is not None:
                 raise forms.ValidationError(

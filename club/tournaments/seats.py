@@ -143,16 +143,10 @@ def entry_of(tournament: Tournament, player: Player) -> TournamentTeam | None:
     )
 
 
-def _replaced(entry: TournamentTeam, player: Player, number: int) -> Substitution | None:
-    """The substitution that has someone sit in for ``player`` in sitting ``number``."""
-    return next(
-        (
-            made
-            for made in entry.substitutions.select_related("player_in")
-            if made.player_out_id == player.pk and made.covers(number)
-        ),
-        None,
-    )
+def _replaced(away: list[Substitution], number: int | None) -> Substitution | None:
+    """Of a player's substitutions ``away``, the one that has someone sit in for the player
+    in sitting ``number``."""
+    return next((made for made in away if number and made.covers(number)), None)
 
 
 def running_entries(player: Player) -> list[TournamentTeam]:
@@ -191,16 +185,20 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
     ]
     now_number = sitting.number if sitting is not None else None
     now = next((table for table in tables if table.sitting == now_number), None)
-    context["replaced"] = (
-        _replaced(entry, player, now_number) if now is None and now_number else None
+    proposed = tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
+    # Who sits in for the player, read once, and only when there is a sitting to ask about.
+    away = (
+        list(entry.substitutions.filter(player_out=player).select_related("player_in"))
+        if (now is None and now_number) or proposed is not None
+        else []
     )
+    context["replaced"] = _replaced(away, now_number) if now is None else None
     context["now"] = _as_player_sees(now, player.pk, team_id) if now is not None else None
     context["bye"] = (
         sitting is not None
         and now is None
         and Bye.objects.filter(sitting=sitting, entry=entry).exists()
     )
-    proposed = tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
     if proposed is not None:
         table = next(
             (number for number, game in enumerate(proposed.proposal, 1) if entry.pk in game), None
@@ -208,7 +206,7 @@ def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -
         context["proposed"] = {
             "sitting": proposed,
             "table": table,
-            "replaced": _replaced(entry, player, proposed.number),
+            "replaced": _replaced(away, proposed.number),
         }
     context["played"] = [
         _as_player_sees(table, player.pk, team_id)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, PendingDeal, Player, Round, Scoring
 from club.games.selectors import url_maker
 from club.scoring import stages as charts
+from club.tournaments import substitutions
 from club.tournaments.models import (
     STANDING_FIGURES,
     Bye,
@@ -25,7 +26,6 @@ from club.tournaments.models import (
     SittingGame,
     Stage,
     Standing,
-    Substitution,
     Tournament,
     TournamentEvent,
     TournamentTeam,
@@ -303,11 +303,7 @@ def team_list(tournament: Tournament) -> list[dict]:
         .values_list("team_id", flat=True)
         .distinct()
     )
-    made: dict[int, list[Substitution]] = defaultdict(list)
-    for substitution in Substitution.objects.filter(entry__tournament=tournament).select_related(
-        "player_in", "player_out"
-    ):
-        made[substitution.entry_id].append(substitution)
+    made = substitutions.of_tournament(tournament)
     return [
         {
             "pk": entry.pk,
@@ -315,7 +311,7 @@ def team_list(tournament: Tournament) -> list[dict]:
             "players": [player.name for player in entry.team.players],
             "played": entry.team_id in played,
             "withdrawn": entry.withdrawn_at is not None,
-            "substitutions": made[entry.pk],
+            "substitutions": made.get(entry.pk, []),
         }
         for entry in tournament.entries.select_related(
             "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)

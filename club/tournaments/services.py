@@ -37,7 +37,6 @@ from club.tournaments.models import (
     SittingGame,
     Stage,
     Standing,
-    Substitution,
     Tournament,
     TournamentEvent,
     TournamentTeam,
@@ -164,11 +163,8 @@ def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry
             % {"player": player.name, "team": clash.team.name},
             field="team",
         )
-    sits_in = (
-        Substitution.objects.filter(entry__tournament=tournament, player_in__in=team.player_ids)
-        .exclude(entry=entry)
-        .select_related("player_in", "entry__team")
-        .first()
+    sits_in = substitutions.sitting_in(
+        tournament, team.player_ids, besides=entry.pk if entry is not None else None
     )
     if sits_in is not None:
         raise TournamentError(

@@ -16,6 +16,7 @@ Only sittings not yet confirmed may change: the games already played keep who sa
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from django.db import models, transaction
@@ -23,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.games import services as scoring
-from club.games.models import Player
+from club.games.models import Player, in_a_seat
 from club.scoring import names
 from club.tournaments.models import (
     Sitting,
@@ -57,12 +58,26 @@ def line_up(
 
 def of_tournament(tournament: Tournament) -> dict[int, list[Substitution]]:
     """Each registration's substitutions, by registration id, in one query."""
-    by_entry: dict[int, list[Substitution]] = {}
+    by_entry: dict[int, list[Substitution]] = defaultdict(list)
     for substitution in Substitution.objects.filter(entry__tournament=tournament).select_related(
-        "player_in", "player_out", "made_by"
+        "player_in", "player_out"
     ):
-        by_entry.setdefault(substitution.entry_id, []).append(substitution)
+        by_entry[substitution.entry_id].append(substitution)
     return by_entry
+
+
+def sitting_in(
+    tournament: Tournament, players: Iterable[int], *, besides: int | None = None
+) -> Substitution | None:
+    """A substitution of the tournament that has one of ``players`` (ids) sit in for a
+    team other than the registration ``besides``: a player who may then join no other
+    team of the tournament, registered or as its substitute."""
+    return (
+        Substitution.objects.filter(entry__tournament=tournament, player_in__in=players)
+        .exclude(entry_id=besides)
+        .select_related("player_in", "entry__team")
+        .first()
+    )
 
 
 def _note(substitution: Substitution) -> str:
@@ -95,32 +110,25 @@ def _check_sitting(tournament: Tournament, number: int, field: str) -> None:
         )
 
 
-def check_substitute(
-    tournament: Tournament, entry: TournamentTeam, player_in: Player, *, exclude: int | None = None
-) -> None:
+def check_substitute(tournament: Tournament, entry: TournamentTeam, player_in: Player) -> None:
     """Refuse a substitute registered in a team of the event, or sitting in for another."""
-    for other in tournament.entries.select_related("team"):
-        if player_in.pk in other.team.player_ids:
-            if other.pk == entry.pk:
-                raise TournamentError(
-                    _("%(player)s already plays for %(team)s.")
-                    % {"player": player_in.name, "team": other.team.name},
-                    field="player_in",
-                )
+    other = tournament.entries.filter(in_a_seat(player_in, "team__")).select_related("team").first()
+    if other is not None:
+        if other.pk == entry.pk:
             raise TournamentError(
-                _(
-                    "%(player)s is registered with %(team)s; a substitute may not belong to "
-                    "another team of the tournament."
-                )
+                _("%(player)s already plays for %(team)s.")
                 % {"player": player_in.name, "team": other.team.name},
                 field="player_in",
             )
-    elsewhere = (
-        Substitution.objects.filter(entry__tournament=tournament, player_in=player_in)
-        .exclude(entry=entry)
-        .select_related("entry__team")
-        .first()
-    )
+        raise TournamentError(
+            _(
+                "%(player)s is registered with %(team)s; a substitute may not belong to "
+                "another team of the tournament."
+            )
+            % {"player": player_in.name, "team": other.team.name},
+            field="player_in",
+        )
+    elsewhere = sitting_in(tournament, [player_in.pk], besides=entry.pk)
     if elsewhere is not None:
         raise TournamentError(
             _("%(player)s already sits in for %(team)s; a substitute plays for one team.")
