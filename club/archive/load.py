@@ -30,7 +30,6 @@ from club.archive.documents import (
 from club.archive.format import (
     ArchiveError,
     GameSpec,
-    TeamSpec,
     _decap,
     _key,
     _Place,
@@ -92,22 +91,6 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
     return lines
 
 
-def _team_with_a_substitute(team: TeamSpec) -> Team | None:
-    """The club's team of this name when the game seats it with a substitute: the same
-    number of players, at least one of them its own (a tournament game exported on its
-    own). Any other team of that name with other players is refused, as ever."""
-    if not team.name:
-        return None
-    existing = Team.objects.filter(name__iexact=" ".join(team.name.split())).first()
-    if existing is None:
-        return None
-    own = {player.name.lower() for player in existing.players}
-    seated = {name.lower() for name in team.players}
-    if own != seated and len(own) == len(seated) and own & seated:
-        return existing
-    return None
-
-
 def _write_game(
     spec: GameSpec,
     user=None,
@@ -120,12 +103,9 @@ def _write_game(
 
     ``played``: when it was played, where the file says (a tournament's day); else now.
     ``registered``: a tournament game's registered teams, in the game's order: the game is
-    theirs whoever sat (a substitute included).
+    theirs whoever sat (a substitute included). A game outside a tournament may seat a
+    team of the club with a substitute too (a tournament's game exported on its own).
     """
-    if not registered:
-        registered = [_team_with_a_substitute(team) for team in spec.teams]
-        if not any(registered):
-            registered = ()
     try:
         game = services.create_game(
             label=spec.label,
@@ -136,6 +116,7 @@ def _write_game(
                     team.name,
                     *team.more,
                     team=registered[position] if registered else None,
+                    may_seat_a_substitute=True,
                 )
                 for position, team in enumerate(spec.teams)
             ],

@@ -72,6 +72,8 @@ class TeamEntry:
 
     ``team``: the team the game is played under, when its players tonight are not its
     usual ones (a tournament team with a substitute sitting in); its name is the team's.
+    ``may_seat_a_substitute``: a named team of the club may sit with one of its players
+    replaced (as many players, at least one its own), as an archive's game records it.
     """
 
     first: str
@@ -80,6 +82,7 @@ class TeamEntry:
     third: str = ""
     fourth: str = ""
     team: Team | None = None
+    may_seat_a_substitute: bool = False
 
     @property
     def players(self) -> list[str]:
@@ -222,14 +225,23 @@ def _same_players(players: Sequence[Player]) -> Team | None:
 def find_or_add_team(entry: TeamEntry, *players: Player) -> Team:
     """The named team, or the partners' usual team when no name is given."""
     name = " ".join(entry.name.split())
-    if name:
+    named = bool(name)
+    if named:
         existing = Team.objects.filter(name__iexact=name).first()
     else:
         name = names.default_team_name([player.name for player in players])
         existing = _same_players(players) or Team.objects.filter(name__iexact=name).first()
     if existing is None:
         return Team.objects.create(name=name, **dict(zip(PLAYER_FIELDS, players, strict=False)))
-    if existing.player_ids != {player.pk for player in players}:
+    seated = {player.pk for player in players}
+    if (
+        named
+        and entry.may_seat_a_substitute
+        and len(existing.player_ids) == len(seated)
+        and existing.player_ids & seated
+    ):
+        return existing  # the team, one of its players replaced for this game
+    if existing.player_ids != seated:
         partners = Player.objects.filter(pk__in=existing.player_ids).order_by("name")
         raise ScoringError(
             _("The team name “%(team)s” already belongs to %(players)s.")
