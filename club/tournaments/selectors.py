@@ -436,8 +436,9 @@ def current_sitting(tournament: Tournament) -> Sitting | None:
 
 
 def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
-    """Changes with any result, any deal sent for confirmation, and every minute (the
-    board says how long each table has been quiet)."""
+    """Changes with any result, any line of the tournament's history (a draw, a team in or
+    out), any deal sent for confirmation, any check-in, and every minute (the board says
+    how long each table has been quiet)."""
     pending = (
         PendingDeal.objects.filter(game__sitting_entry__sitting=sitting).aggregate(
             newest=Max("sent_at"), count=Count("id"), disputed=Count("counter_by")
@@ -448,16 +449,15 @@ def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
     stamp = int(pending["newest"].timestamp()) if pending["newest"] else 0
     minute = int(timezone.now().timestamp() // 60)
     waiting = f"{pending['count']}.{pending['disputed']}"
+    live, event = page_tokens(tournament.pk) or (live_version(tournament), 0)
     checked = ""
     if tournament.check_in:  # a captain's check-in shows on the board at its next poll
         found = CheckIn.objects.filter(entry__tournament=tournament).aggregate(
-            count=Count("id", distinct=True),
-            newest=Max("at"),
-            drawn=Max("entry__tournament__sittings__number"),
+            count=Count("id"), newest=Max("at")
         )
         newest = int(found["newest"].timestamp() * 1000) if found["newest"] else 0
-        checked = f".{found['count']}.{newest}.{found['drawn'] or 0}"
-    return f"{live_version(tournament)}.{waiting}.{stamp}.{minute}{checked}"
+        checked = f".{found['count']}.{newest}"
+    return f"{live}.{event}.{waiting}.{stamp}.{minute}{checked}"
 
 
 def director_board(
