@@ -20,6 +20,7 @@ from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS
 from club.tournaments import checkin, selectors
 from club.tournaments.models import Tournament, TournamentTeam
+from club.tournaments.views import registered_team
 from club.tournaments.writes import TournamentError
 from club.web.auth import organiser_required
 from club.web.net import phones_cannot_reach, public_url
@@ -46,9 +47,7 @@ def _back_to_board(request: HttpRequest, tournament: Tournament, error: str = ""
 @one_time
 def check_in_team(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """The director checks a team in for the next sitting, or takes it back (``undo``)."""
-    registered = get_object_or_404(
-        TournamentTeam.objects.select_related("tournament", "team"), tournament_id=pk, pk=entry
-    )
+    registered = registered_team(pk, entry)
     action = checkin.undo_check_in if request.POST.get("undo") else checkin.check_in
     try:
         action(entry=registered, user=request.user)
@@ -144,9 +143,7 @@ def team_cards(request: HttpRequest, pk: int) -> HttpResponse:
 @one_time
 def new_captain_key(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """A new code on the team's card: the card printed before stops working."""
-    registered = get_object_or_404(
-        TournamentTeam.objects.select_related("team"), tournament_id=pk, pk=entry
-    )
+    registered = registered_team(pk, entry)
     checkin.new_captain_key(entry=registered, user=request.user)
     messages.success(
         request,
