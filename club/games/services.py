@@ -70,10 +70,9 @@ class ScoringError(Refusal):
 class TeamEntry:
     """A team of a new game: its players in seat order (two, three or four), optionally a name.
 
-    ``team``: the team the game is played under, when its players tonight are not its
-    usual ones (a tournament team with a substitute sitting in); its name is the team's.
-    ``may_seat_a_substitute``: a named team of the club may sit with one of its players
-    replaced (as many players, at least one its own), as an archive's game records it.
+    ``team``: the team the game is played under when its players tonight are not its usual
+    ones (a substitute sits in). ``may_seat_a_substitute``: a named team may sit with a
+    player replaced (as many players, at least one its own), as an archive's game says.
     """
 
     first: str
@@ -224,8 +223,7 @@ def _same_players(players: Sequence[Player]) -> Team | None:
 
 def find_or_add_team(entry: TeamEntry, *players: Player) -> Team:
     """The named team, or the partners' usual team when no name is given."""
-    name = " ".join(entry.name.split())
-    named = bool(name)
+    name = named = " ".join(entry.name.split())
     if named:
         existing = Team.objects.filter(name__iexact=name).first()
     else:
