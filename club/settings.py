@@ -323,6 +323,11 @@ if not DEBUG and not VENUE:
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+if VENUE:
+    # A browser obeys Cross-Origin-Opener-Policy only from a trustworthy origin (HTTPS or
+    # this computer); from the venue's plain HTTP address it ignores the header and logs an
+    # error on every page. The hosted site, over HTTPS, keeps Django's same-origin.
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 
 # No inline scripts or styles anywhere: scripts and styles come from our own
 # static files, so a name typed into a form can never run as code.
