@@ -1,10 +1,11 @@
 """A deal in six presses on a phone, and a thumb's reach for every key.
 
 Each press is counted as a scorer makes it: a tap on a key or a button, or a key typed
-on the phone's keyboard. A tap is only made on what is in sight without scrolling, and
-no test here scrolls the page: a control out of sight fails the test. The targets:
-a plain two-team deal in at most six presses, a three-team deal in eight, a thani or an
-all-pass deal in five.
+on the phone's keyboard. A tap is only made on what is wholly in sight, a key typed only
+into a field wholly in sight, and no test here scrolls the page: a control out of sight,
+or a page that had to move, fails the test. The targets: a plain two-team deal in at
+most six presses, a doubled or redoubled one in seven, a three-team deal in eight, a
+thani or an all-pass deal in five.
 """
 
 from __future__ import annotations
@@ -27,17 +28,32 @@ pytestmark = [
 
 
 class Thumb:
-    """Taps and key presses on a phone's page, counted; each tap only on what is in sight."""
+    """Taps and key presses on a phone's page, counted; each only on what is in sight and,
+    unless ``still`` is false, on a page that never moved since it was opened (a page may
+    bring a field lower down into sight by itself, where ``still`` is false)."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, *, still: bool = True) -> None:
         self.page = page
         self.presses = 0
+        self.scrolled = page.evaluate("[window.scrollX, window.scrollY]") if still else None
+
+    def in_sight(self, box: dict | None, what: object) -> None:
+        assert box is not None, f"{what} is not on the page"
+        if self.scrolled is not None:
+            assert self.page.evaluate("[window.scrollX, window.scrollY]") == self.scrolled, (
+                f"the page moved before {what} was pressed"
+            )
+        assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], (
+            f"{what} is out of sight at y={box['y']}"
+        )
+        assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], (
+            f"{what} is out of sight at x={box['x']}"
+        )
 
     def tap(self, target: Locator) -> None:
         box = target.bounding_box()
-        assert box is not None, f"{target} is not on the page"
+        self.in_sight(box, target)
         centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        assert 0 <= centre[1] <= PHONE["height"], f"{target} is out of sight at y={box['y']}"
         # Not under the button bar or anything else: what a thumb there would touch.
         hit = self.page.evaluate(
             "([x, y, el]) => { const at = document.elementFromPoint(x, y);"
@@ -50,14 +66,18 @@ class Thumb:
 
     def type(self, text: str) -> None:
         for character in text:
+            # Into the field the cursor is in, which the scorer sees.
+            focused = self.page.evaluate_handle("document.activeElement")
+            name = self.page.evaluate("el => el.name || el.tagName", focused)
+            self.in_sight(focused.as_element().bounding_box(), f"the field {name}")
             self.page.keyboard.press(character)
             self.presses += 1
 
 
-def game_page(page: Page, live_server, game) -> Thumb:
+def game_page(page: Page, live_server, game, *, still: bool = True) -> Thumb:
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.evaluate("window.scrollY") == 0
-    return Thumb(page)
+    return Thumb(page, still=still)
 
 
 def assert_no_scroll(page: Page) -> None:
@@ -136,6 +156,64 @@ def test_a_kodi_deal_with_four_a_team_takes_six_presses(organiser_page, live_ser
     assert Round.objects.get(game=game).made
 
 
+def test_a_doubled_deal_takes_seven_presses_and_no_scroll(organiser_page, live_server, screenshot):
+    """Doubled after the trumps, as it is called at the table: the tap on Doubled leaves
+    the cursor in the pile it was in, and the pile is typed at once."""
+    game = start_game(2, first_dealer=0)
+    page = organiser_page
+    thumb = game_page(page, live_server, game)
+    thumb.tap(declarer_key(page, "Dev"))
+    thumb.tap(key(page, "bid", "30"))
+    thumb.tap(key(page, "trump", "hearts"))
+    expect(page.locator("input[name=points_1]")).to_be_focused()
+    thumb.tap(key(page, "doubling", "double"))
+    expect(page.locator("input[name=points_1]")).to_be_focused()
+    thumb.type("26")
+    expect(page.locator("input[name=points_0]")).to_have_value("30")
+    # Failed at 30: two tables, doubled four, paid to Anu & Biju.
+    expect(page.locator("[data-preview]")).to_have_text(
+        "If recorded: failed · Anu & Biju: +4 → 16 · Chitra & Dev: -4 → 8"
+    )
+    screenshot(page, "ready", full_page=False)
+    thumb.tap(page.get_by_role("button", name="Record deal 1"))
+    expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
+    assert thumb.presses == 7
+    deal = Round.objects.get(game=game)
+    assert (deal.bid, deal.trump, deal.doubling, deal.made) == (30, "hearts", "double", False)
+
+
+def test_a_redoubled_deal_doubled_before_the_trumps_takes_seven_presses(
+    organiser_page, live_server, screenshot
+):
+    """Redoubled before the trumps are tapped, at a table of three a team: the doubling
+    keys are in sight once the declarer and the bid fold, and the trumps still take the
+    cursor to the pile."""
+    game = create_game(
+        label="International sitting 2",
+        teams=[
+            TeamEntry("Anu", "Biju", third="Chitra"),
+            TeamEntry("Dev", "Esha", third="Farid"),
+        ],
+        first_dealer=0,
+        rules=core.preset_rules(Preset.INTERNATIONAL, 6),
+    )
+    page = organiser_page
+    thumb = game_page(page, live_server, game)
+    thumb.tap(declarer_key(page, "Esha"))
+    thumb.tap(key(page, "bid", "40"))
+    thumb.tap(key(page, "doubling", "redouble"))
+    thumb.tap(key(page, "trump", "no-trumps"))
+    expect(page.locator("input[name=points_1]")).to_be_focused()
+    thumb.type("41")
+    expect(page.locator("input[name=points_0]")).to_have_value("15")
+    screenshot(page, "ready", full_page=False)
+    thumb.tap(page.get_by_role("button", name="Record deal 1"))
+    expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
+    assert thumb.presses == 7
+    deal = Round.objects.get(game=game)
+    assert (deal.bid, deal.trump, deal.doubling, deal.made) == (40, "no-trumps", "redouble", True)
+
+
 def test_a_three_team_deal_takes_eight_presses(organiser_page, live_server):
     game = start_game(3, first_dealer=0)
     page = organiser_page
@@ -159,7 +237,8 @@ def test_a_four_team_deal_types_three_piles(organiser_page, live_server):
     one key, two digits otherwise; the deal is at most ten presses."""
     game = start_game(4, first_dealer=0)
     page = organiser_page
-    thumb = game_page(page, live_server, game)
+    # The third pile is below the fold: the cursor brings it into sight.
+    thumb = game_page(page, live_server, game, still=False)
     thumb.tap(declarer_key(page, "Chitra"))
     thumb.tap(key(page, "bid", "28"))
     thumb.tap(key(page, "trump", "clubs"))

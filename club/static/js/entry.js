@@ -227,7 +227,9 @@
   function piles(form) { return Array.prototype.slice.call(form.querySelectorAll("input[data-pile]")); }
 
   // With every pile but one typed, the last is what is left of 56 (two teams: 56 minus the
-  // one typed). A pile filled in so is marked, and typing over it makes it the scorer's.
+  // one typed). A pile filled in so is marked and greyed: a suggestion, which a key typed
+  // in it replaces and a deletion empties. A pile the scorer empties stays empty while the
+  // cursor is in it, and takes the suggestion again once the scorer leaves it empty.
   function fillLast(form) {
     var all = piles(form);
     var open = all.filter(function (input) { return !input.dataset.typed; });
@@ -238,7 +240,7 @@
       if (pile === null) readable = false; else sum += pile;
     });
     all.forEach(function (input) { if (input.dataset.filled && !input.dataset.typed) { input.value = ""; delete input.dataset.filled; } });
-    if (open.length === 1 && readable && sum <= TOTAL_POINTS) {
+    if (open.length === 1 && !open[0].dataset.emptied && readable && sum <= TOTAL_POINTS) {
       open[0].value = String(TOTAL_POINTS - sum);
       open[0].dataset.filled = "1";
     }
@@ -249,13 +251,14 @@
   // (60 and more is past 56), or 0.
   function complete(text) { return /^\d\d$/.test(text) || /^[06-9]$/.test(text); }
 
+  // The cursor to the pile still to type, the declaring team's first; none when only a
+  // suggestion is left (the piles typed make 56 with it).
   function focusPile(form, wire) {
-    var all = piles(form).filter(function (input) { return !input.disabled; });
+    var all = piles(form).filter(function (input) { return !input.disabled && !input.dataset.typed && !input.dataset.filled; });
     if (!all.length) return;
     var team = declaringTeam(form, wire);
-    var first = all.filter(function (input) { return Number(input.dataset.team) === team && !input.dataset.typed; })[0] ||
-      all.filter(function (input) { return !input.dataset.typed; })[0];
-    if (first) first.focus();
+    var first = all.filter(function (input) { return Number(input.dataset.team) === team; })[0] || all[0];
+    first.focus();
   }
 
   function total(form) {
@@ -418,8 +421,12 @@
         tapped = false;
         if (byTap && group && ["declarer", "bid", "trump"].indexOf(input.name) !== -1) fold(group, true);
         update(form);
-        // Next: the piles once the contract is known (trumps chosen, or all passed).
-        if (byTap && (input.name === "trump" || (input.name === "declarer" && kind === "pass"))) focusPile(form, wire);
+        // Next: the piles once the contract is known (trumps chosen, or all passed). Doubled
+        // or redoubled is called after the trumps: its tap takes the cursor back to the
+        // pile, not away from it.
+        var contractKnown = input.name === "trump" || (input.name === "declarer" && kind === "pass") ||
+          (input.name === "doubling" && !!form.querySelector("input[name=trump]:checked:not([disabled])"));
+        if (byTap && contractKnown) focusPile(form, wire);
       }
     });
     form.addEventListener("click", function (event) {
@@ -434,10 +441,29 @@
         if (checked) checked.focus();
       }
     });
+    // A suggested pile: a key typed replaces it, a deletion empties it.
+    form.addEventListener("beforeinput", function (event) {
+      var input = event.target;
+      if (!input.hasAttribute || !input.hasAttribute("data-pile") || !input.dataset.filled) return;
+      var kind = event.inputType || "";
+      if (kind.indexOf("insert") === 0) {
+        input.value = "";
+      } else if (kind.indexOf("delete") === 0) {
+        event.preventDefault();
+        input.value = "";
+        input.dispatchEvent(new Event("input", {bubbles: true}));
+      }
+    });
     form.addEventListener("input", function (event) {
       var input = event.target;
       if (!input.hasAttribute("data-pile")) return;
-      if (input.value === "") delete input.dataset.typed; else input.dataset.typed = "1";
+      if (input.value === "") {
+        delete input.dataset.typed;
+        input.dataset.emptied = "1";
+      } else {
+        input.dataset.typed = "1";
+        delete input.dataset.emptied;
+      }
       delete input.dataset.filled;
       form.dataset["touched_" + input.name] = "1";
       fillLast(form);
@@ -446,6 +472,13 @@
         var next = piles(form).filter(function (other) { return !other.dataset.typed && !other.dataset.filled && !other.disabled; })[0];
         if (next) next.focus();
       }
+    });
+    form.addEventListener("focusout", function (event) {
+      var input = event.target;
+      if (!input.hasAttribute || !input.hasAttribute("data-pile") || !input.dataset.emptied) return;
+      delete input.dataset.emptied;
+      fillLast(form);
+      update(form);
     });
     form.addEventListener("submit", function (event) {
       form.dataset.tried = "1";
@@ -473,6 +506,7 @@
       input.value = "";
       delete input.dataset.typed;
       delete input.dataset.filled;
+      delete input.dataset.emptied;
     });
     Object.keys(form.dataset).forEach(function (key) {
       if (key.indexOf("touched_") === 0 || key === "tried") delete form.dataset[key];
