@@ -157,7 +157,10 @@ class Figures(Schema):
         "from its results as a team."
     )
     played: int
-    won: int
+    won: int = Field(
+        description="Games won: placed first alone. A level game (a first place shared) is "
+        "played, not won."
+    )
     win_share: float | None = Field(description="Won / played, 0 to 1; null if none played.")
     declared: int
     made: int
@@ -172,7 +175,9 @@ class Figures(Schema):
     points_for: int = Field(description="At points games: the side's totals.")
     points_against: int = Field(description="At points games: the other teams' totals.")
     score_difference: int = Field(description="At points games: points for less against.")
-    sessions_won: int = Field(description="Points games (sessions) won.")
+    sessions_won: int = Field(
+        description="Points games (sessions) won; a level session (equal totals) is no side's."
+    )
     kodis_taken: int = Field(description="At kodi games: the kodis the side took.")
     kodis_given: int = Field(description="At kodi games: the kodis the other teams took.")
     biggest_bid: int | None = Field(description="The biggest bid made; null if none.")
@@ -205,7 +210,8 @@ class PlayerGame(Schema):
 class PlayerDetail(PlayerSummary):
     figures: Figures
     form: list[str] = Field(
-        description="The latest five finished games, newest first: W won, L last, else the place."
+        description="The latest five finished games, newest first: W won, = level (a first "
+        "place shared: played, not won), L last, else the place."
     )
     games_count: int
     games: list[PlayerGame] = Field(description="The latest games (50), newest first.")

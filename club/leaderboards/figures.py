@@ -13,7 +13,11 @@ club's history.
 rebuild_leaderboards``), and :func:`drift` compares what is stored with a
 recomputation, for the command's check and for the tests.
 
-The figures are defined in :mod:`club.leaderboards.selectors`.
+The figures are defined in :mod:`club.leaderboards.selectors`. A game is won by
+the team it names its winner (``Game.winner``: the team placed first alone, as the
+game's services decide); a level game, its first place shared, is played and won by
+none. The three ways of counting here (a game at a time, the set-wise rebuild, and the
+count from the deals the tests and the drift check hold them to) all read that winner.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Max, Sum
+from django.db.models import F, Max, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -64,6 +68,10 @@ FIELDS = (*COUNTS, "biggest_bid")
 GAME_FIELDS = (*FIELDS, "form")  # a game's row also says its form of play (words.form_named)
 
 
+# A seat (a GameTeam row) that won its game: the one its game names the winner.
+WON = Q(game__winner=F("pk"))
+
+
 def _blank() -> dict:
     return {**dict.fromkeys(COUNTS, 0), "biggest_bid": None}
 
@@ -96,6 +104,7 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
             "tables",
             "score",
             "kodis",
+            "game__winner_id",
             "game__created_at",
             "game__scoring",
             "game__kodi",
@@ -120,7 +129,7 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
     for seat in seats:
         figures = _blank()
         figures["played"] = 1
-        figures["won"] = int(seat["place"] == 1)
+        figures["won"] = int(seat["id"] == seat["game__winner_id"])  # level: none won
         game = seat["game_id"]
         form[game] = form_named(seat["game__scoring"], seat["game__kodi"])
         # Tables net counts tables: on a points sheet every team holds its start.
@@ -361,7 +370,7 @@ def rebuild_all() -> int:
     games_sql, games_params = (
         Game.objects.filter(status=Game.Status.FINISHED)
         .annotate(day=TruncDate("created_at"))
-        .values("id", "day", "scoring", "kodi")
+        .values("id", "day", "scoring", "kodi", "winner_id")
         .query.sql_with_params()
     )
     seat, deal, ledger = _table(GameTeam), _table(Round), _table(LedgerEntry)
@@ -380,7 +389,7 @@ def rebuild_all() -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {_table(TeamGameFigures)} ({columns}, team_id) "
-            "SELECT 1, CASE WHEN s.place = 1 THEN 1 ELSE 0 END, "
+            "SELECT 1, CASE WHEN g.winner_id = s.id THEN 1 ELSE 0 END, "
             "COALESCE(d.declared, 0), COALESCE(d.made, 0), "
             "COALESCE(x.doubles_won, 0), COALESCE(x.doubles_lost, 0), "
             "COALESCE(x.redoubles_won, 0), COALESCE(x.redoubles_lost, 0), "
@@ -389,7 +398,7 @@ def rebuild_all() -> int:
             # a points sheet's totals, and a kodi night's kodis, the side's and the others'
             f"CASE WHEN {points} THEN s.score ELSE 0 END, "
             f"CASE WHEN {points} THEN t.score - s.score ELSE 0 END, "
-            f"CASE WHEN {points} AND s.place = 1 THEN 1 ELSE 0 END, "
+            f"CASE WHEN {points} AND g.winner_id = s.id THEN 1 ELSE 0 END, "
             f"CASE WHEN {kodi} THEN s.kodis ELSE 0 END, "
             f"CASE WHEN {kodi} THEN t.kodis - s.kodis ELSE 0 END, "
             "d.biggest, s.game_id, st.tournament_id, g.day, "

@@ -3,7 +3,11 @@
 Figures, over the finished games that pass the filters (period on the game's
 start date, tournament through its sittings):
 
-*played* / *won*: games at which the player (or team) sat / took first place.
+*played* / *won*: games at which the player (or team) sat / won: the game named
+their team its winner (``Game.winner``, the team placed first alone). A level game,
+its first place shared (time called on equal tables, equal totals on a points sheet,
+equal kodis and tables), is played and won by none, as the tournament standings count
+it (:func:`club.scoring.standings.sole_winner`).
 *win share*: won / played.
 *declared* / *made*: per player, deals the player declared; per team, deals
 the team was the declaring team of, all-pass deals included (the contracted
@@ -15,7 +19,7 @@ made, or defending and the declarer failed.
 *biggest bid made*: the highest bid made (all-pass deals are not bids).
 *points for* / *points against*: at points games (a points sheet), the side's
 totals and the other teams' totals; *score difference* is the one less the
-other; *sessions won*: points games won.
+other; *sessions won*: points games won (a level session is no side's).
 *kodis taken* / *kodis given*: at kodi games, the kodis the side took and those
 the other teams took.
 *rating*: the player's current rating; a team's is the team's own, from its
@@ -160,7 +164,7 @@ def player_figures(filters: Filters) -> dict:
     )
     return {
         "played": _count(seats),
-        "won": _count(seats.filter(place=1)),
+        "won": _count(seats.filter(figures.WON)),
         "declared": _count(declared),
         "made": _count(declared.filter(made=True)),
         **_doubling_figures(in_a_seat, filters),
@@ -181,7 +185,7 @@ def _sheet_figures(seats: QuerySet) -> dict:
         "points_against": _aggregate(
             points.annotate(against=_aggregate(others, "SUM", "score")), "SUM", "against"
         ),
-        "sessions_won": _count(points.filter(place=1)),
+        "sessions_won": _count(points.filter(figures.WON)),
         "kodis_taken": _aggregate(kodi, "SUM", "kodis"),
         "kodis_given": _aggregate(
             kodi.annotate(given=_aggregate(others, "SUM", "kodis")), "SUM", "given"
@@ -203,7 +207,7 @@ def team_figures(filters: Filters) -> dict:
     ledger = LedgerEntry.objects.filter(game_team__in=own_seats, game_team__game__scoring="tables")
     return {
         "played": _count(seats),
-        "won": _count(seats.filter(place=1)),
+        "won": _count(seats.filter(figures.WON)),
         "declared": _count(declared),
         "made": _count(declared.filter(made=True)),
         **_doubling_figures(lambda row: Q(team=row), filters),
@@ -519,15 +523,22 @@ class GameLine:
 
     @property
     def badge(self) -> str:
-        return form_badge(self.game_team.place, self.teams)
+        won = self.game.winner_id is not None and self.game.winner_id == self.game_team.pk
+        return form_badge(self.game_team.place, self.teams, won=won)
 
 
-def form_badge(place: int | None, teams: int) -> str:
-    """W for a win, L for the last place, else the place (2 or 3)."""
+LEVEL = "="  # a level game's badge: the first place shared, as the standings mark a tie
+
+
+def form_badge(place: int | None, teams: int, *, won: bool) -> str:
+    """W for a win, = for a level game (a first place shared: played, not won), L for the
+    last place, else the place (2 or 3); nothing for a game not finished."""
     if place is None:
         return ""
-    if place == 1:
+    if won:
         return "W"
+    if place == 1:
+        return LEVEL
     if place >= teams:
         return "L"
     return str(place)

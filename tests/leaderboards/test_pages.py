@@ -44,9 +44,9 @@ def test_profile_shows_details_rating_form_history_and_games(client, club):
 def test_form_badges_for_last_places():
     from club.leaderboards.selectors import form_badge
 
-    assert [form_badge(p, 4) for p in (1, 2, 3, 4)] == ["W", "2", "3", "L"]
-    assert [form_badge(p, 2) for p in (1, 2)] == ["W", "L"]
-    assert form_badge(None, 2) == ""
+    assert [form_badge(p, 4, won=p == 1) for p in (1, 2, 3, 4)] == ["W", "2", "3", "L"]
+    assert [form_badge(p, 2, won=p == 1) for p in (1, 2)] == ["W", "L"]
+    assert form_badge(None, 2, won=False) == ""
 
 
 def test_profile_of_a_player_without_games(client, db):

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 
 from club.games.models import Scoring
 from club.games.selectors import url_maker
+from club.leaderboards.selectors import LEVEL
 from club.web.html import safe_join, text
 
 register = template.Library()
@@ -128,15 +129,27 @@ def profile_figures(figures, shown) -> SafeString:
 
 
 @register.simple_tag
+def result_badge(badge: str) -> SafeString:
+    """A game's result as a profile shows it (``selectors.form_badge``), titled in words."""
+    if badge == "W":
+        css, title = "w", _("won")
+    elif badge == LEVEL:
+        css, title = "level", _("level: a shared first place")
+    elif badge == "L":
+        css, title = "l", _("last")
+    else:
+        css, title = text(badge), _("place %(place)s") % {"place": badge}
+    return SafeString(
+        f'<span class="result result-{css}" title="{text(title)}">{text(badge)}</span>'
+    )
+
+
+@register.simple_tag
 def profile_games(lines) -> SafeString:
     """The profile's list of games, one ``<li>`` each (the template's markup and wording)."""
     game_url = url_maker("games:detail")
     player_url = url_maker("leaderboards:player")
-    in_progress, place, rating_change = (
-        text(_("in progress")),
-        text(_("place")),
-        text(_("rating change")),
-    )
+    in_progress, rating_change = text(_("in progress")), text(_("rating change"))
     with_partner = _("%(team)s, with")
     # A game's change to the player's rating, labelled: "rating +12".
     rating_moved = _("rating %(change)s")
@@ -148,12 +161,7 @@ def profile_games(lines) -> SafeString:
             if game.is_finished
             else in_progress
         )
-        badge = (
-            f'<span class="result result-{text(line.badge.lower())}" title="{place}">'
-            f"{text(line.badge)}</span>"
-            if line.badge
-            else ""
-        )
+        badge = result_badge(line.badge) if line.badge else ""
         delta = ""
         if line.rating_delta is not None:
             up = line.rating_delta >= 0
