@@ -64,7 +64,8 @@ BROKEN = """() => {
         }
         if (lines.length > 1) say(`"${part.segment}" is split over ${lines.length} lines`);
         const all = range.getBoundingClientRect();
-        if (all.left < box.left - 0.5 || all.right > box.right + 0.5) say(`"${part.segment}" runs out of its key`);
+        const out = all.left < box.left - 0.5 || all.right > box.right + 0.5;
+        if (out) say(`"${part.segment}" runs out of its key`);
       }
     }
   }
