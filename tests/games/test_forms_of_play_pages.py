@@ -169,6 +169,29 @@ def test_a_kodi_is_told_on_the_game_page(organiser_client):
     assert "1 kodi" in page and "0 kodis" in page
 
 
+def test_the_deal_of_a_kodi_names_the_team_that_takes_it_once(organiser_client):
+    game = create_game(
+        label="Kodi",
+        teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra", "Dev")],
+        first_dealer=3,
+        rules=core.preset_rules(Preset.KODI, 4),
+    )
+    anu = load_seating(game).players[0]
+    organiser_client.post(
+        reverse("games:record", args=[game.pk]),
+        deal_form(1, str(anu.pk), "56", "spades", "redouble", p0="56", p1="0"),
+    )
+    page = organiser_client.get(game.get_absolute_url()).text
+    settlement = re.search(r'<section class="card settlement.*?</section>', page, re.S).group(0)
+    assert settlement.count("Chitra &amp; Dev") == 1
+    assert settlement.count("Anu &amp; Biju") == 1
+    assert 'Anu &amp; Biju: <b class="up">+6</b> → 6' in settlement
+    assert (
+        "Chitra &amp; Dev ran out of tables and takes a kodi: every team starts again with 6 "
+        "tables." in settlement
+    )
+
+
 def test_the_rules_page_says_how_a_game_is_played(client):
     game = create_game(
         label="Finals",
