@@ -38,9 +38,12 @@ def captain_key(entry: TournamentTeam) -> str:
     return entry.captain_key
 
 
+@transaction.atomic
 def new_captain_key(*, entry: TournamentTeam, user=None) -> str:
     """A new secret for the captain's page: the team's old card stops working (a card
-    lost, or seen by someone who should not have it)."""
+    lost, or seen by someone who should not have it). Refused once the results are final:
+    nothing is left to check in for, and a final tournament changes nothing."""
+    check_editable(lock(entry.tournament))
     entry.captain_key = secrets.token_urlsafe(32)
     TournamentTeam.objects.filter(pk=entry.pk).update(captain_key=entry.captain_key)
     return entry.captain_key

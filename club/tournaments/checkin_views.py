@@ -144,10 +144,14 @@ def team_cards(request: HttpRequest, pk: int) -> HttpResponse:
 def new_captain_key(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """A new code on the team's card: the card printed before stops working."""
     registered = registered_team(pk, entry)
-    checkin.new_captain_key(entry=registered, user=request.user)
-    messages.success(
-        request,
-        _("%(team)s has a new card: print it; the card printed before no longer works.")
-        % {"team": registered.team.name},
-    )
+    try:
+        checkin.new_captain_key(entry=registered, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("%(team)s has a new card: print it; the card printed before no longer works.")
+            % {"team": registered.team.name},
+        )
     return redirect(reverse("tournaments:team_cards", args=[pk]) + f"#card-{registered.pk}")

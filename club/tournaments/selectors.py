@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, PendingDeal, Player, Round, Scoring
 from club.games.selectors import url_maker
 from club.scoring import stages as charts
-from club.tournaments import substitutions
+from club.tournaments import checkin, substitutions
 from club.tournaments.models import (
     STANDING_FIGURES,
     Bye,
@@ -282,16 +282,30 @@ def tournament_page(tournament: Tournament, *, organiser: bool = False) -> dict:
 
 def next_step(tournament: Tournament, context: dict) -> str:
     """What the organiser does now, shown first on the tournament page: review the draw
-    proposed, follow the sitting being played, draw the next one, register the teams,
-    make the results final, or nothing ("done")."""
+    proposed, follow the sitting being played, register the teams, check them in (with
+    check-in, while some are not), draw the next sitting, make the results final, or
+    nothing ("done")."""
     if context["proposed"] is not None:
         return "review"
     if tournament.status == Tournament.Status.FINISHED:
         return "done" if tournament.is_final else "final"
     if context["in_progress"]:
         return "playing"
-    if sum(1 for entry in context["entries"] if not entry["withdrawn"]) < 2:
+    still_in = {entry["pk"] for entry in context["entries"] if not entry["withdrawn"]}
+    if len(still_in) < 2:
         return "register"
+    if tournament.check_in:
+        number = checkin.next_number(tournament)
+        present = len(still_in & checkin.checked_in(tournament, number))
+        if present < len(still_in):
+            # A team not checked in sits the sitting out: the director checks them in first.
+            context["check_ins"] = {
+                "number": number,
+                "present": present,
+                "teams": len(still_in),
+                "missing": len(still_in) - present,
+            }
+            return "check_in"
     return "draw"
 
 

@@ -15,7 +15,14 @@ from django.urls import reverse
 
 from club.games.links import issue_links
 from club.tournaments import checkin, services, stages
-from club.tournaments.models import Bye, CheckIn, Sitting, Standing, TournamentTeam
+from club.tournaments.models import (
+    Bye,
+    CheckIn,
+    Sitting,
+    Standing,
+    TournamentEvent,
+    TournamentTeam,
+)
 from tests.archive.test_tournament_archive import export, import_text, refused, wipe
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
 
@@ -269,3 +276,60 @@ def test_a_captains_check_in_reaches_the_directors_board_at_its_next_poll(cup, o
     checkin.undo_check_in(entry=entry("Gita & Hari"))
     polled = organiser_client.get(url, {"version": again}, HTTP_HX_REQUEST="true")
     assert polled.status_code == 200 and "Checked in: 0 of 6." in polled.text
+
+
+def next_step_card(page: str) -> str:
+    return page[
+        page.index('id="next-step"') : page.index("</section>", page.index('id="next-step"'))
+    ]
+
+
+def test_the_next_step_sends_the_director_to_check_in_before_the_draw(organiser_client, cup):
+    check_in_list = f'href="{reverse("tournaments:board", args=[cup.pk])}#check-in"'
+    card = next_step_card(organiser_client.get(cup.get_absolute_url()).text)
+    assert "Checked in for sitting 1: 0 of 6." in card
+    assert check_in_list in card
+    assert "Draw the next sitting</button>" not in card  # nobody to draw yet
+    for name in ("Anu & Biju", "Chitra & Dev", "Esha & Farid", "Gita & Hari"):
+        checkin.check_in(entry=entry(name))
+    card = next_step_card(organiser_client.get(cup.get_absolute_url()).text)
+    assert "Checked in for sitting 1: 4 of 6." in card and check_in_list in card
+    # Enough for a draw: it may go ahead, and says who would sit the sitting out.
+    assert "Draw the next sitting</button>" in card
+    assert "The 2 teams not checked in sit this sitting out" in card
+    for name in LATE:
+        checkin.check_in(entry=entry(name))
+    card = next_step_card(organiser_client.get(cup.get_absolute_url()).text)
+    assert "Draw the next sitting</button>" in card and "Checked in for sitting 1" not in card
+
+
+def test_a_draw_refused_for_want_of_check_ins_links_to_the_check_in_list(organiser_client, cup):
+    """Pressed from a page drawn before check-in was asked for."""
+    answer = organiser_client.post(reverse("tournaments:draw", args=[cup.pk]), {"game_size": "2"})
+    assert answer.status_code == 200 and not Sitting.objects.exists()
+    card = next_step_card(answer.text)
+    assert "0 teams have checked in for sitting 1; a draw needs two at least." in card
+    assert f'href="{reverse("tournaments:board", args=[cup.pk])}#check-in"' in card
+
+
+def test_no_new_captains_card_once_the_results_are_final(organiser_client):
+    tournament = make_tournament(teams=2)
+    sitting = services.propose_sitting(tournament=tournament, rng=rng())
+    services.confirm_sitting(sitting=sitting, rng=rng())
+    play_sitting(sitting)
+    services.finish_tournament(tournament=tournament)
+    services.make_final(tournament=tournament)
+    anu = entry("Anu & Biju")
+    old = checkin.captain_key(anu)
+    events = TournamentEvent.objects.count()
+    cards = organiser_client.get(reverse("tournaments:team_cards", args=[tournament.pk])).text
+    assert reverse("tournaments:new_captain_key", args=[tournament.pk, anu.pk]) not in cards
+    answer = organiser_client.post(
+        reverse("tournaments:new_captain_key", args=[tournament.pk, anu.pk]), follow=True
+    )
+    assert [str(message) for message in answer.context["messages"]] == [
+        "The results of Monsoon Cup are final. Reopen the tournament to change anything."
+    ]
+    assert TournamentTeam.objects.get(pk=anu.pk).captain_key == old
+    assert TournamentEvent.objects.count() == events
+    assert organiser_client.get(reverse("tournaments:captain", args=[old])).status_code == 200
