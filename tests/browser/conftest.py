@@ -86,9 +86,24 @@ def organiser_page(phone_context, live_server, organiser):
     page.locator("#id_password").fill(ORGANISER_PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(f"{live_server.url}/")
-    # The header offers log-out only to a signed-in user.
+    # The header offers log-out only to a signed-in user (on a phone, in its menu).
+    open_menu(page)
     assert page.get_by_role("button", name=f"Log out {organiser.username}").is_visible()
+    close_menu(page)
     return page
+
+
+def open_menu(page) -> None:
+    """Opens the header's menu where it is folded behind its button (a phone's screen)."""
+    button = page.locator("header .site-menu > summary")
+    if button.is_visible() and not page.locator("header .site-menu[open]").count():
+        button.click()
+
+
+def close_menu(page) -> None:
+    button = page.locator("header .site-menu[open] > summary")
+    if button.count() and button.is_visible():
+        button.click()
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from club.games import links
 from club.games.models import Round
 from club.tournaments import services as tournaments
-from tests.browser.conftest import ORGANISER_PASSWORD, PHONE
+from tests.browser.conftest import ORGANISER_PASSWORD, PHONE, open_menu
 from tests.browser.test_offline import QUEUE_EMPTY, fill_deal, installed, until
 from tests.factories import start_game
 
@@ -107,6 +107,7 @@ def test_nothing_the_organiser_opened_can_be_read_after_logging_out(
     kept = page.evaluate(KEPT_ADDRESSES)
     assert not [url for _name, url in kept if url.removeprefix(base) in opened]
 
+    open_menu(page)
     page.get_by_role("button", name="Log out olive").click()
     expect(page.locator("h1")).to_have_text("You are logged out")
     screenshot(page, "logged-out", full_page=False)
@@ -146,6 +147,7 @@ def test_a_scorers_page_and_its_waiting_deals_outlive_an_organisers_logout(
     organiser = phone.new_page()
     log_in(organiser, base)
     organiser.goto(base + reverse("games:links", args=[game.pk]))
+    open_menu(organiser)
     organiser.get_by_role("button", name="Log out olive").click()
     warning = organiser.get_by_role("alertdialog")
     expect(warning).to_contain_text(

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import CHROMIUM_ARGS, PHONE
+from tests.browser.conftest import CHROMIUM_ARGS, PHONE, open_menu
 from tests.browser.deal_entry import enter_deal
 from tests.venue import PASSWORD, serving
 from tests.wifi import phone_on_the_wifi
@@ -88,6 +88,7 @@ def test_a_night_at_the_venue_from_the_phones_to_the_clubs_site(night, tmp_path,
     expect(organiser.get_by_role("button", name="Record deal 1")).to_be_visible()
 
     # Connect phones: the venue's address, written and as a code, and the game's links.
+    open_menu(organiser)
     organiser.get_by_role("link", name="Connect phones").click()
     expect(organiser.locator(f"a[href='{venue.url}/']")).to_be_visible()
     assert organiser.locator(f"svg title:text-is('{venue.url}/')").count() == 1

@@ -38,6 +38,20 @@
   });
   document.documentElement.classList.add("js");
 
+  // The header's menu (base.html): Escape folds it again on a phone. A browser that cannot
+  // show a closed <details>' content keeps the menu's button on a wide screen too: open.
+  document.addEventListener("keydown", function (event) {
+    var menu = event.key === "Escape" && document.querySelector(".site-menu[open]");
+    if (!menu || !window.matchMedia("(max-width: 47.99rem)").matches) return;
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var menu = document.querySelector(".site-menu");
+    var wide = window.matchMedia("(min-width: 48rem)").matches;
+    if (menu && wide && !(window.CSS && CSS.supports("selector(::details-content)"))) menu.open = true;
+  });
+
   // Lost database connection (club/middleware.py): htmx leaves 5xx answers unshown,
   // so let through the 503 note aimed at the form that was sent; the form keeps
   // what was typed. An older note is replaced, not stacked.
