@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from club.games import links, selectors, services
+from club.games import links, selectors, services, words
 from club.games.forms import DealForm, NewGameForm, form_of_play_words, typed_entry
 from club.games.idempotency import one_time
 from club.games.models import Game, Player
@@ -348,14 +348,34 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @one_time
 def game_end(request: HttpRequest, pk: int) -> HttpResponse:
-    """The organiser calls time: the game is placed by tables held."""
+    """The organiser calls time: the game is placed as its form of play places a game
+    stopped early. A game with no deal ends level, so the organiser is asked first, on a
+    page that names it, and it ends only on that page's own answer."""
     game = get_object_or_404(Game, pk=pk)
+    # A knockout's game is never ended level: end_game refuses it with why.
+    level = game.deals_played == 0 and not game.is_finished and game.tie_deals is None
+    if level and str(game.pk) not in request.POST.getlist("level"):
+        names = game.teams.order_by("position").values_list("team__name", flat=True)
+        return render(
+            request,
+            "games/call_time.html",
+            {
+                "title": game.title,
+                "back": game.get_absolute_url(),
+                "action": reverse("games:end", args=[game.pk]),
+                "no_deal": [{"game": game.pk, "line": words.no_deal_line(game.title, names)}],
+            },
+        )
     try:
         services.end_game(game=game, user=request.user)
     except ScoringError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, _("Time called: the game is placed by tables held."))
+        game.refresh_from_db(fields=["deals_played"])  # a deal may have come in meanwhile
+        if game.deals_played == 0:
+            messages.success(request, words.ended_level_news())
+        else:
+            messages.success(request, words.game_time_called_news(game))
     return redirect(game)
 
 

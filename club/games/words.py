@@ -69,13 +69,52 @@ def call_sitting_question(holder) -> str:
     }
 
 
-def time_called_news(holder, count: int) -> str:
-    """What calling time on a sitting did."""
-    return ngettext(
+def time_called_news(holder, count: int, level: int = 0) -> str:
+    """What calling time on a sitting did: how many games it ended, how they are placed,
+    and how many of them, with no deal, ended level."""
+    news = ngettext(
         "Time called: %(count)d game ended; %(how)s.",
         "Time called: %(count)d games ended; %(how)s.",
         count,
     ) % {"count": count, "how": how_placed_when_stopped(holder)}
+    if not level:
+        return news
+    return (
+        news
+        + " "
+        + ngettext(
+            "%(count)d table had no deal and ended level.",
+            "%(count)d tables had no deal and ended level.",
+            level,
+        )
+        % {"count": level}
+    )
+
+
+def game_time_called_news(holder) -> str:
+    """What calling time on one game did, in the words of its form of play."""
+    return _("Time called: %(how)s.") % {"how": how_placed_when_stopped(holder)}
+
+
+# A game with no deal ends level when time is called (docs/rules.md, "A table with no
+# deal"): the organiser is told so by name before it ends, and after.
+
+
+def no_deal_line(table: str, teams) -> str:
+    """One table the organiser is asked about before time is called, as in: Table 3 (Anu &
+    Biju vs Chitra & Dev) has no deal: it will end level."""
+    return _("%(table)s (%(teams)s) has no deal: it will end level.") % {
+        "table": table,
+        "teams": f" {_('vs')} ".join(teams),
+    }
+
+
+def ended_level_news() -> str:
+    """What calling time did to a game with no deal."""
+    return _(
+        "Time called before any deal: the game ended level; its teams share the first place "
+        "and none of them won it."
+    )
 
 
 def after_heading(holder) -> str:

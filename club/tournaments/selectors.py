@@ -408,6 +408,14 @@ def sitting_page(sitting: Sitting) -> dict:
         context["sitting"] = sitting
         context["games"] = list(sitting.games.all())
         context["byes"] = list(sitting.byes.all())
+        # Calling time then asks on a page that names those tables, not in a dialog first
+        # (club.tournaments.calling_time: a knockout's game is never one).
+        context["no_deal_yet"] = any(
+            entry.game.status == Game.Status.IN_PROGRESS
+            and not entry.game.deals_played
+            and entry.game.tie_deals is None
+            for entry in context["games"]
+        )
     return context
 
 

@@ -29,6 +29,7 @@ from club.scoring import draws, names
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.tournaments import checkin, stages, substitutions
+from club.tournaments.calling_time import call_time as call_time
 from club.tournaments.captains import TEAM_PLAYERS, captain_of, set_captain
 from club.tournaments.models import (
     STANDING_FIGURES,
@@ -611,24 +612,6 @@ def issue_sitting_links(*, sitting: Sitting, user=None) -> int:
         links.issue_links(game=game, user=user)
     _log(tournament, TournamentEvent.Action.LINKS, user, sitting=sitting)
     return len(games)
-
-
-def call_time(*, sitting: Sitting, user=None) -> int:
-    """End every game of the sitting still being played; returns how many were ended.
-
-    Each game ends in its own transaction (game lock only), so a scorer
-    recording a deal at that moment is never deadlocked against the organiser.
-    """
-    check_editable(sitting.tournament)
-    ended = 0
-    for game in Game.objects.filter(sitting_entry__sitting=sitting, status=Game.Status.IN_PROGRESS):
-        try:
-            scoring.end_game(game=game, user=user)
-        except scoring.ScoringError:
-            continue  # it finished on its own meanwhile
-        ended += 1
-    _log(sitting.tournament, TournamentEvent.Action.TIME_CALLED, user, sitting=sitting)
-    return ended
 
 
 # --- Finishing ---------------------------------------------------------------

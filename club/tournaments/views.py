@@ -25,7 +25,7 @@ from club.games.link_views import link_rows, sheet_context
 from club.games.models import PLAYER_FIELDS, GameTeam, Player, Scoring
 from club.games.services import Seating
 from club.games.versions import club_version
-from club.tournaments import checkin, seats, selectors, services, stages
+from club.tournaments import calling_time, checkin, seats, selectors, services, stages
 from club.tournaments.forms import (
     AdjustSittingForm,
     DrawForm,
@@ -506,22 +506,51 @@ def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
+@one_time
 def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    # No one-time key (club.games.idempotency): that would end every game in one
-    # transaction, holding the tournament's lock from the first game to the last,
-    # and deadlock against a scorer recording in one of the others. Calling time
-    # twice ends nothing more, so a resend needs no key.
+    """The director calls time on the sitting. Tables with no deal end level, so they are
+    named first, on a page of their own, and end only on that page's own answer."""
     sitting = _sitting(pk, number)
     if sitting.status != Sitting.Status.CONFIRMED:
         messages.error(request, _("This sitting is not confirmed yet; its games do not exist."))
         return redirect("tournaments:sitting", pk=pk, number=number)
+    posted = request.POST.getlist("level")
+    agreed = {int(game) for game in posted if game.isdecimal() and len(game) < 19}
     try:
-        ended = services.call_time(sitting=sitting, user=request.user)
+        called = calling_time.call_time(sitting=sitting, user=request.user, agreed=agreed)
+    except calling_time.NoDealYet as asked:
+        return _no_deal_question(request, sitting, asked.tables)
     except TournamentError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, words.time_called_news(sitting.tournament, ended))
+        messages.success(
+            request, words.time_called_news(sitting.tournament, called.ended, called.level)
+        )
     return redirect("tournaments:sitting", pk=pk, number=number)
+
+
+def _no_deal_question(request: HttpRequest, sitting: Sitting, tables) -> HttpResponse:
+    """The tables with no deal, named, and the button that ends them level with the rest."""
+    playing = len(calling_time.playing(sitting))
+    where = [sitting.tournament_id, sitting.number]
+    return render(
+        request,
+        "games/call_time.html",
+        {
+            "title": f"{sitting.tournament.name} · {sitting}",
+            "back": reverse("tournaments:sitting", args=where),
+            "action": reverse("tournaments:call_time", args=where),
+            "no_deal": [
+                {
+                    "game": table.game,
+                    "line": words.no_deal_line(words.table_title(table.label), table.teams),
+                }
+                for table in tables
+            ],
+            "others": playing - len(tables),
+            "how": words.how_placed_when_stopped(sitting.tournament),
+        },
+    )
 
 
 @organiser_required

@@ -158,12 +158,12 @@ def test_the_slower_phone_sending_the_final_deal_sees_the_result(table):
 
 
 def test_calling_time_never_deadlocks_with_a_scorer_recording(live_server, django_user_model):
-    """Calling time ends each game in its own transaction. Under a one-time key it
-    ended them all in one, holding the tournament's row from the first game on,
-    while a scorer in the second game held that game and waited for the
-    tournament: PostgreSQL found a deadlock and the scorer was told "connection
-    lost". Here the scorer takes the second game's lock just after the organiser
-    ended the first."""
+    """Calling time ends the games in one transaction under a one-time key, and locks
+    every one of them before it ends the first. Ending them one by one in one
+    transaction held the tournament's row from the first game on, while a scorer in
+    the second game held that game and waited for the tournament: PostgreSQL found a
+    deadlock and the scorer was told "connection lost". Here the scorer reaches for
+    the second game's lock just after the organiser ended the first."""
     import datetime
     import inspect
     import time
@@ -208,10 +208,20 @@ def test_calling_time_never_deadlocks_with_a_scorer_recording(live_server, djang
     with mock.patch.object(services, "_lock", lock):
         answers = at_once(
             lambda: olive.post(
-                sitting_path + "time/", {"idempotency_key": str(uuid.uuid4())}, token=olive_csrf
+                sitting_path + "time/",
+                {
+                    "idempotency_key": str(uuid.uuid4()),
+                    # The tables with no deal, agreed to end level (the page's confirmation).
+                    "level": [str(game.pk) for game in games],
+                },
+                token=olive_csrf,
             ),
             lambda: sam.post(game_path + "deals/", deal(1, declarer), token=sam_csrf),
         )
-    assert [answer.status for answer in answers] == [302, 302], [a.body[:300] for a in answers]
+    organiser, scorer = answers
+    assert organiser.status == 302, organiser.body[:300]
+    # The scorer waited for the organiser, who held the game: its deal came after time was
+    # called, and is refused in the club's words.
+    assert scorer.status == 200 and "The game is over" in scorer.body, scorer.body[:300]
     assert all(game.rounds.count() <= 1 for game in games)
     assert not Game.objects.filter(sitting_entry__sitting=sitting, status="in_progress").exists()

@@ -54,6 +54,7 @@ def test_a_points_sheet_counts_points_and_a_table_game_tables(organiser_client):
 
 def test_a_kodi_night_is_placed_by_its_kodis_when_time_is_called(organiser_client):
     game = start_game(2, rules=core.preset_rules(core.Preset.KODI, 4))
+    services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
     page = organiser_client.get(game.get_absolute_url()).text
     assert escape("End the game now? Fewest kodis first, then most tables held.") in page
 
@@ -61,8 +62,9 @@ def test_a_kodi_night_is_placed_by_its_kodis_when_time_is_called(organiser_clien
 def test_time_called_on_a_points_sitting_says_how_points_place_the_teams(organiser_client):
     tournament = international()
     sitting = first_sitting(tournament)
-    game = game_of(sitting, "Anu & Biju & Chitra")
-    services.record_deal(game=game, number=1, entry=contract(game, "Anu & Biju & Chitra", 28, 30))
+    for team in ("Anu & Biju & Chitra", "Gita & Hari & Indu"):  # a deal at each table
+        game = game_of(sitting, team)
+        services.record_deal(game=game, number=1, entry=contract(game, team, 28, 30))
     sitting_page = organiser_client.get(
         reverse("tournaments:sitting", args=[tournament.pk, sitting.number])
     ).text

@@ -103,7 +103,7 @@ class TestSittings:
         tournament = make_tournament(teams=2, tables_per_team=12)
         sitting = services.propose_sitting(tournament=tournament, rng=rng())
         services.confirm_sitting(sitting=sitting, rng=rng())
-        assert services.call_time(sitting=sitting) == 1
+        assert services.call_time(sitting=sitting) == (1, 1)  # 1 game ended, level
         # No deal played: both teams hold 12 tables and share first place, (3 + 1) / 2 each.
         points = set(Standing.objects.values_list("points", flat=True))
         assert points == {Decimal("2")}

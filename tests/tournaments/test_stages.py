@@ -294,7 +294,7 @@ def test_a_level_knockout_game_plays_its_tie_deals_then_one_at_a_time():
     assert game.status == Game.Status.IN_PROGRESS
     with pytest.raises(scoring.ScoringError, match="cannot end tied"):
         scoring.end_game(game=game)
-    assert services.call_time(sitting=final) == 0  # time cannot end it either
+    assert services.call_time(sitting=final).ended == 0  # time cannot end it either
     level_then(game, 1)  # the extra deal: team 2 ahead, so it is over
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.deals_played == 3

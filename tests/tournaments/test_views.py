@@ -13,6 +13,7 @@ from club.games import services as scoring
 from club.games.models import Game
 from club.tournaments import selectors, services
 from club.tournaments.models import Sitting, Standing, Tournament, TournamentEvent
+from tests.games.page_forms import form_posting_to
 from tests.tournaments.helpers import PAIRS, make_tournament, play_sitting, rng, win_game
 
 pytestmark = pytest.mark.django_db
@@ -297,7 +298,10 @@ def test_call_time_ends_the_games_of_the_sitting(organiser_client):
     tournament = make_tournament(teams=4, tables_per_team=12)
     sitting = services.propose_sitting(tournament=tournament, rng=rng())
     services.confirm_sitting(sitting=sitting, rng=rng())
-    organiser_client.post(reverse("tournaments:call_time", args=[tournament.pk, 1]))
+    url = reverse("tournaments:call_time", args=[tournament.pk, 1])
+    asked = organiser_client.post(url)  # no deal anywhere: the tables are named first
+    assert set(Game.objects.values_list("status", flat=True)) == {"in_progress"}
+    organiser_client.post(url, form_posting_to(asked.text, url))
     assert set(Game.objects.values_list("status", flat=True)) == {"finished"}
 
 
