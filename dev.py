@@ -5,7 +5,8 @@
                            # load the demo club, serve it at http://127.0.0.1:8000
     python3 dev.py test    # make .venv if needed and run the whole test suite
     python3 dev.py start --venue [--port N] [--address A] [--organiser NAME]
-                           # serve the club's phones on the venue's Wi-Fi (club/venue.py)
+                           # serve the club's phones on the venue's Wi-Fi (club/venue.py),
+                           # from the venue's own database (venue-data/), never the demo
     python3 dev.py start 0.0.0.0:8000
                            # the development server on another address or port
     python3 dev.py docs    # build the guide (docs/) into docs/_build/html
@@ -13,17 +14,22 @@
                            # take the guide's pictures again from the demo club
 
 Extra arguments after ``test`` go to pytest. ``DATABASE_URL`` picks the
-database (SQLite in the project folder by default).
+database (SQLite in the project folder by default). ``python3 dev.py start --help``
+lists every flag of ``start``, the venue's included.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+# Plain Python at import, as this file is: the venue's flags, shown and checked here too.
+from club import venue
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -69,12 +75,62 @@ def manage(*args: str) -> None:
     run(PYTHON, ROOT / "manage.py", *args)
 
 
+def start_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python3 dev.py start",
+        description="Serve the demo club on this computer with Django's development server; "
+        "with --venue, serve the club's phones on the venue's Wi-Fi instead.",
+        epilog="The demo club (organiser login demo / demo-organiser) is kept in club.sqlite3; "
+        f"the venue keeps the club's own database apart, in {venue.VENUE_FOLDER}/, and never "
+        "serves the demo club.",
+        allow_abbrev=False,
+    )
+    parser.add_argument(
+        "address",
+        nargs="?",
+        help="the development server's address and port (default 127.0.0.1:8000)",
+    )
+    parser.add_argument(
+        "--venue",
+        action="store_true",
+        help="serve the club's phones on the venue's Wi-Fi (club/venue.py), with the flags below",
+    )
+    venue.add_arguments(parser.add_argument_group("the venue (with --venue)"))
+    return parser
+
+
+def venue_arguments(argv: list[str]) -> list[str] | None:
+    """The venue's own arguments when ``start`` is asked for the venue, else None; what
+    cannot be meant (the venue's flags without --venue) stops here with a message."""
+    parser = start_parser()
+    args = parser.parse_args(argv)
+    if not args.venue:
+        given = [
+            flag
+            for flag in ("--port", "--address", "--organiser", "--change-password")
+            if any(arg == flag or arg.startswith(flag + "=") for arg in argv)
+        ]
+        if given:
+            parser.error(
+                f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} the venue's: add "
+                "--venue, or give the development server's address, such as 127.0.0.1:8080"
+            )
+        return None
+    if args.address:
+        parser.error(
+            f"with --venue, the address phones open is --address (and the port --port), "
+            f"not {args.address}"
+        )
+    return [arg for arg in argv if arg != "--venue"]
+
+
 def start(argv: list[str]) -> None:
-    if argv[:1] == ["--venue"]:  # the club night at the venue: club/venue.py
+    at_the_venue = venue_arguments(argv)
+    if at_the_venue is not None:  # the club night at the venue: club/venue.py
         ensure_venv()
         say("Starting the venue server for the club's phones")
         try:
-            run(PYTHON, "-m", "club", "venue", *argv[1:])
+            run(PYTHON, "-m", "club", "venue", *at_the_venue)
         except subprocess.CalledProcessError as error:
             sys.exit(error.returncode)
         except KeyboardInterrupt:
@@ -84,8 +140,11 @@ def start(argv: list[str]) -> None:
     say("Bringing the database up to date")
     manage("migrate", "--no-input", "-v", "0")
     say("Loading the demo club (fixtures/demo.json), unless it is already there")
-    manage("load_demo")
-    address = argv[0] if argv else "127.0.0.1:8000"
+    try:
+        manage("load_demo")
+    except subprocess.CalledProcessError as error:  # its message is printed
+        sys.exit(error.returncode)
+    address = start_parser().parse_args(argv).address or "127.0.0.1:8000"
     say(f"Serving at http://{address}/  (organiser login: demo / demo-organiser)")
     manage("runserver", address)
 

@@ -4,40 +4,50 @@
 package. One command, and the organiser is told the address the phones open:
 
 - the address phones use is the laptop's own on the network of its default route (the
-  club's Wi-Fi), or ``--address``; one that is not the laptop's is refused, with the
-  laptop's addresses named;
-- the port (``--port``, 8000 by default) must be free: a port taken is said so, with
-  what to do;
+  club's Wi-Fi), or ``--address``, one of the laptop's interfaces' addresses; any other is
+  refused, with exactly the addresses it would accept named;
+- the port (``--port``, 8000 by default) must be free: a port taken is said so, with one
+  that is free now to try;
 - the app runs as in production (DEBUG off, static files through WhiteNoise, a secret
   key made once and kept beside the database in ``venue-secret-key``), the allowed
   hosts and the public address set from the venue address, on plain HTTP: the venue's
-  Wi-Fi has no certificate, so cookies are not marked secure and nothing redirects to
-  HTTPS (``DJANGO_VENUE``);
-- the club's database is the one ``start`` keeps, so the same laptop's games are there
-  in both modes; the demo club is never loaded here;
-- a club with no organiser gets its first one: asked in the terminal, or for scripts
-  ``--organiser NAME`` with the password in ``DJANGO_ORGANISER_PASSWORD``, refused if
-  Django's password validators find it weak;
+  Wi-Fi has no certificate, so cookies are not marked secure, nothing redirects to
+  HTTPS and no Cross-Origin-Opener-Policy is sent (``DJANGO_VENUE``);
+- the club's database is the venue's own, apart from the quick start's demo club: in a
+  checkout the folder ``venue-data``, else ``DJANGO_DATA_DIR`` or the folder it runs in.
+  A database that has the demo's organiser login (printed in the README) is refused, and
+  ``load_demo`` never loads the demo into a folder the venue has used;
+- ``--organiser NAME`` makes NAME an organiser, with the password in
+  ``DJANGO_ORGANISER_PASSWORD`` or asked in the terminal, or says that NAME exists;
+  ``--change-password`` gives NAME a new one. A club with no organiser gets its first
+  one, asked in the terminal. A weak password (Django's validators) is refused;
 - the server is waitress: pure Python, so the same command works on a Windows, macOS or
   Linux laptop.
 
 Settings are read when Django starts, so this module sets the environment first and
-imports Django after.
+imports Django after. What it prints is for the organiser at the laptop's terminal, in
+English, as Django's own commands print.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import getpass
+import ipaddress
 import os
 import secrets
 import socket
 import sys
 from pathlib import Path
 
+from club.ops.demo import DEMO_PASSWORD, DEMO_USER
+
 DEFAULT_PORT = 8000
 THREADS = 12  # phones polling every 5 s and scorers recording: waits are on the database
 SECRET_FILE = "venue-secret-key"
+VENUE_FOLDER = "venue-data"  # in a checkout, beside the quick start's club.sqlite3
+CHECKOUT = Path(__file__).resolve().parent.parent
 
 
 class VenueError(SystemExit):
@@ -63,42 +73,138 @@ def default_address() -> str:
 
 
 def is_own_address(address: str) -> bool:
-    """Whether ``address`` is one of this laptop's (a socket can be bound to it)."""
+    """Whether a socket can be bound to ``address`` on this laptop."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             probe.bind((address, 0))
-    except (OSError, UnicodeError):
+    except (OSError, UnicodeError, OverflowError):
         return False
     return True
+
+
+class _InterfaceAddress(ctypes.Structure):
+    """``struct ifaddrs`` of getifaddrs(3), the same on Linux, macOS and the BSDs."""
+
+
+_InterfaceAddress._fields_ = [
+    ("ifa_next", ctypes.POINTER(_InterfaceAddress)),
+    ("ifa_name", ctypes.c_char_p),
+    ("ifa_flags", ctypes.c_uint),
+    ("ifa_addr", ctypes.c_void_p),
+    ("ifa_netmask", ctypes.c_void_p),
+    ("ifa_ifu", ctypes.c_void_p),
+    ("ifa_data", ctypes.c_void_p),
+]
+
+
+def interface_addresses() -> set[str]:
+    """The IPv4 addresses of this laptop's network interfaces, read from the system
+    (getifaddrs); on Windows, which has none, those the laptop's own name resolves to,
+    which there are all of them."""
+    found = None if os.name == "nt" else _getifaddrs()
+    if found is None:
+        try:
+            named = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        except OSError:
+            named = []
+        found = {info[4][0] for info in named} | {"127.0.0.1"}
+    return found
+
+
+def _getifaddrs() -> set[str] | None:
+    try:
+        system = ctypes.CDLL(None)
+        first = ctypes.POINTER(_InterfaceAddress)()
+        if system.getifaddrs(ctypes.byref(first)) != 0:
+            return None
+    except (OSError, AttributeError):
+        return None
+    found = set()
+    try:
+        entry = first
+        while entry:
+            if entry.contents.ifa_addr:
+                # sockaddr_in: the family (two bytes on Linux; on BSD a length byte, then
+                # the family's byte), the port, then the address's four bytes.
+                raw = ctypes.string_at(entry.contents.ifa_addr, 8)
+                linux = sys.platform == "linux"
+                family = int.from_bytes(raw[:2], sys.byteorder) if linux else raw[1]
+                if family == socket.AF_INET:
+                    found.add(socket.inet_ntoa(raw[4:8]))
+            entry = entry.contents.ifa_next
+    finally:
+        system.freeifaddrs(first)
+    return found
 
 
 def own_addresses() -> list[str]:
-    """This laptop's IPv4 addresses, as far as its name tells them, and the default one."""
-    found = {default_address()}
-    try:
-        found.update(info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None))
-    except OSError:
-        pass
-    return sorted(address for address in found if ":" not in address)
+    """This laptop's IPv4 addresses: its interfaces' and the default one, each one a server
+    can be bound to. The venue accepts these and no other, and names these when it refuses."""
+    found = interface_addresses() | {default_address()}
+    return sorted((a for a in found if is_own_address(a)), key=ipaddress.IPv4Address)
+
+
+def check_address(address: str) -> None:
+    addresses = own_addresses()
+    if address not in addresses:
+        raise VenueError(
+            f"{address} is not an address of this laptop, so phones could not reach it here. "
+            f"This laptop's addresses: {', '.join(addresses)}. "
+            "Leave out --address to use the one on the Wi-Fi."
+        )
 
 
 def port_is_free(port: int) -> bool:
+    """Whether the venue's server could listen on ``port`` now: bound as waitress binds it,
+    on every interface, reusing a port whose last connections are only closing (POSIX)."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            if os.name != "nt":  # on Windows the option would take a port another listens on
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind(("0.0.0.0", port))  # noqa: S104 (the venue serves every interface)
-    except OSError:
+    except (OSError, OverflowError):
         return False
     return True
 
 
+def free_port_after(port: int) -> int:
+    """A port free now to suggest: the first free one after ``port``, else one the
+    system gives."""
+    for candidate in range(port + 1, min(port + 100, 65536)):
+        if port_is_free(candidate):
+            return candidate
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("0.0.0.0", 0))  # noqa: S104
+        return probe.getsockname()[1]
+
+
+def check_port(port: int) -> None:
+    if not port_is_free(port):
+        raise VenueError(
+            f"Port {port} is taken: another program, or the venue already running "
+            f"(its window shows the address). Choose another: --port {free_port_after(port)} "
+            "is free now."
+        )
+
+
 def data_dir() -> Path:
-    """Where ``start`` keeps the club's database: DJANGO_DATA_DIR, else the checkout."""
+    """The venue's folder for the club's database: DJANGO_DATA_DIR when set, else its own."""
     if os.environ.get("DJANGO_DATA_DIR"):
         return Path(os.environ["DJANGO_DATA_DIR"]).resolve()
-    checkout = Path(__file__).resolve().parent.parent
-    if (checkout / "manage.py").exists():
-        return checkout
+    return own_data_dir()
+
+
+def own_data_dir() -> Path:
+    """The venue's own folder, never the quick start's with the demo club: in a checkout its
+    ``venue-data`` folder; else the folder it runs in (the installed package has no demo)."""
+    if (CHECKOUT / "manage.py").exists():
+        return CHECKOUT / VENUE_FOLDER
     return Path.cwd()
+
+
+def is_venue_folder(folder: Path) -> bool:
+    """Whether the venue has served from ``folder`` (its secret key is there)."""
+    return (folder / SECRET_FILE).exists()
 
 
 def secret_key(folder: Path) -> str:
@@ -111,7 +217,7 @@ def secret_key(folder: Path) -> str:
     return path.read_text().strip()
 
 
-def configure(address: str, port: int, folder: Path) -> str:
+def configure(address: str, port: int, folder: Path, key: str) -> str:
     """Set the environment the app reads at start; the address phones open."""
     url = f"http://{address}:{port}" if port != 80 else f"http://{address}"
     os.environ.update(
@@ -119,94 +225,209 @@ def configure(address: str, port: int, folder: Path) -> str:
         DJANGO_DATA_DIR=str(folder),
         DJANGO_DEBUG="0",
         DJANGO_VENUE="1",
-        DJANGO_SECRET_KEY=secret_key(folder),
+        DJANGO_SECRET_KEY=key,
         DJANGO_ALLOWED_HOSTS=",".join(dict.fromkeys([address, "127.0.0.1", "localhost"])),
         DJANGO_PUBLIC_URL=url,
     )
     return url
 
 
-def parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="venue", description="Serve the club's phones from this laptop at the venue."
+def add_arguments(parser) -> None:
+    """The venue's flags, on its own parser and on ``python3 dev.py start``'s."""
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="the port phones open (default 8000)"
     )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="default 8000")
     parser.add_argument(
         "--address", help="the address phones open (default: this laptop's on the Wi-Fi)"
     )
     parser.add_argument(
         "--organiser",
-        help="the first organiser's name, when the club has none (its password in "
-        "DJANGO_ORGANISER_PASSWORD)",
+        metavar="NAME",
+        help="make NAME an organiser (its password in DJANGO_ORGANISER_PASSWORD, or asked "
+        "in the terminal); if NAME exists, nothing changes",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--change-password",
+        action="store_true",
+        help="with --organiser NAME: give NAME a new password (as above)",
+    )
 
 
-def first_organiser(name: str | None) -> None:
-    """A club with no organiser gets one, with a password Django's validators accept."""
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="fiftysix-club venue",
+        description="Serve the club's phones from this laptop at the venue, from the venue's "
+        "own database (never the demo club's).",
+        allow_abbrev=False,
+    )
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    if args.change_password and not args.organiser:
+        parser.error("--change-password needs --organiser NAME: whose password to change")
+    return args
+
+
+def refuse_the_demo(folder: Path) -> None:
+    """The demo's organiser login is printed in the README: a database that has it is the
+    quick start's demo club, whose organiser anyone on the Wi-Fi could log in as."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    users = get_user_model()
+    if users._meta.db_table not in connection.introspection.table_names():
+        return  # a new database
+    demo = users.objects.filter(username=DEMO_USER).first()
+    if demo is None or not demo.check_password(DEMO_PASSWORD):
+        return
+    own = own_data_dir()
+    remedy = (
+        f"Move {folder} aside and start again: the venue makes a new database there."
+        if folder == own
+        else f"Leave DJANGO_DATA_DIR unset for the venue's own folder, {own}, or set it to "
+        "another folder."
+    )
+    raise VenueError(
+        f"The database in {folder} has the demo club's organiser login ({DEMO_USER} / "
+        f"{DEMO_PASSWORD}, printed in the README for anyone to read): it is the quick "
+        "start's demo club, and the venue never serves the demo club. "
+        f"{remedy} Nothing was changed."
+    )
+
+
+def organiser_password(name: str) -> str:
+    """NAME's password: DJANGO_ORGANISER_PASSWORD, else asked twice in the terminal."""
+    password = os.environ.get("DJANGO_ORGANISER_PASSWORD", "")
+    if password:
+        return password
+    if not sys.stdin.isatty():
+        raise VenueError(
+            f"Set DJANGO_ORGANISER_PASSWORD to {name}'s password, or start in a terminal to "
+            "be asked for it. Nothing was saved."
+        )
+    password = getpass.getpass(f"{name}'s password: ")
+    if getpass.getpass("The password again: ") != password:
+        raise VenueError("The two passwords differ: nothing was saved. Start again.")
+    return password
+
+
+def checked_password(name: str) -> str:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.password_validation import validate_password
     from django.core.exceptions import ValidationError
 
-    users = get_user_model()
-    if users.objects.filter(is_staff=True, is_active=True).exists():
-        return
-    if name:
-        password = os.environ.get("DJANGO_ORGANISER_PASSWORD", "")
-        if not password:
-            raise VenueError(
-                f"The club has no organiser yet: set DJANGO_ORGANISER_PASSWORD to {name}'s "
-                "password, or start without --organiser to be asked for it."
-            )
-    elif sys.stdin.isatty():
-        print("The club has no organiser yet. Choose the first one's name and password.")
-        name = input("Organiser's name: ").strip()
-        password = getpass.getpass("Password: ")
-        if getpass.getpass("The password again: ") != password:
-            raise VenueError("The two passwords differ: nothing was saved. Start again.")
-    else:
+    password = organiser_password(name)
+    if password == DEMO_PASSWORD:
         raise VenueError(
-            "The club has no organiser yet: start in a terminal to be asked for one, or give "
-            "--organiser NAME with the password in DJANGO_ORGANISER_PASSWORD."
+            "That is the demo organiser's password, printed in the README for anyone to "
+            "read: choose another. Nothing was saved."
         )
-    if not name:
-        raise VenueError("The organiser needs a name: nothing was saved. Start again.")
-    user = users(username=name)
     try:
-        validate_password(password, user)
+        validate_password(password, get_user_model()(username=name))
     except ValidationError as error:
         raise VenueError(
             "That password is too weak: " + " ".join(error.messages) + " Nothing was saved."
         ) from None
-    users.objects.create_superuser(username=name, password=password)
+    return password
+
+
+def organiser(name: str | None, change_password: bool = False) -> None:
+    """``--organiser NAME`` made, or said to exist; a club with none is asked for its first."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model()
+    if not name:
+        if users.objects.filter(is_staff=True, is_active=True).exists():
+            return
+        if not sys.stdin.isatty():
+            raise VenueError(
+                "The club has no organiser yet: start in a terminal to be asked for one, or "
+                "give --organiser NAME with the password in DJANGO_ORGANISER_PASSWORD."
+            )
+        print("The club has no organiser yet. Choose the first one's name and password.")
+        name = input("Organiser's name: ").strip()
+        if not name:
+            raise VenueError("The organiser needs a name: nothing was saved. Start again.")
+    existing = users.objects.filter(username=name).first()
+    if existing is None:
+        make_organiser(name)
+    elif change_password:
+        new_password(existing)
+    else:
+        said = (
+            f"Organiser {name} already exists here; nothing was changed."
+            if existing.is_active and existing.is_staff
+            else f"{name} exists here but is not an organiser; nothing was changed."
+        )
+        print(
+            f"{said} To give {name} a new password (and make {name} an organiser), start "
+            f"again with --organiser {name} --change-password."
+        )
+
+
+def make_organiser(name: str) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.exceptions import ValidationError
+    from django.db import IntegrityError, transaction
+
+    users = get_user_model()
+    try:
+        users._meta.get_field("username").clean(name, None)
+    except ValidationError as error:
+        raise VenueError(
+            f"{name!r} cannot be an organiser's name: "
+            + " ".join(error.messages)
+            + " Nothing was saved."
+        ) from None
+    password = checked_password(name)
+    try:
+        with transaction.atomic():
+            users.objects.create_superuser(username=name, password=password)
+    except IntegrityError:  # made meanwhile, by the same command started twice at once
+        raise VenueError(
+            f"Organiser {name} was made meanwhile by another start: nothing was changed. "
+            f"To give {name} a new password, start again with --organiser {name} "
+            "--change-password."
+        ) from None
     print(f"Organiser {name} created.")
+
+
+def new_password(user) -> None:
+    """A new password for an account that exists, which becomes an active organiser; its
+    lock-out after wrong passwords, if any, is lifted."""
+    from axes.utils import reset
+
+    user.set_password(checked_password(user.username))
+    user.is_active = user.is_staff = user.is_superuser = True
+    user.save(update_fields=["password", "is_active", "is_staff", "is_superuser"])
+    reset(username=user.username)
+    print(f"Organiser {user.username}'s new password is saved.")
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
     address = args.address or default_address()
-    if not is_own_address(address):
-        raise VenueError(
-            f"{address} is not an address of this laptop, so phones could not reach it here. "
-            f"This laptop's addresses: {', '.join(own_addresses())}. "
-            "Leave out --address to use the one on the Wi-Fi."
-        )
-    if not port_is_free(args.port):
-        raise VenueError(
-            f"Port {args.port} is taken: another program, or the venue already running "
-            f"(its window shows the address). Choose another, for example --port {args.port + 1}."
-        )
+    check_address(address)
+    check_port(args.port)
     folder = data_dir()
-    url = configure(address, args.port, folder)
+    # The key is kept only once the database is known to be the venue's: a refused start
+    # leaves the quick start's folder as it was.
+    kept = folder / SECRET_FILE
+    key = kept.read_text().strip() if kept.exists() else secrets.token_urlsafe(50)
+    url = configure(address, args.port, folder, key)
 
     import django
 
     django.setup()
     from django.core.management import call_command
 
+    folder.mkdir(parents=True, exist_ok=True)
+    refuse_the_demo(folder)
     call_command("migrate", interactive=False, verbosity=0)
+    if not kept.exists():
+        kept.write_text(key)
+        kept.chmod(0o600)
     call_command("collectstatic", interactive=False, verbosity=0)
-    first_organiser(args.organiser)
+    organiser(args.organiser, args.change_password)
 
     import segno
     import waitress

@@ -4,6 +4,8 @@ folder of its own (its own SQLite database and secret key)."""
 from __future__ import annotations
 
 import os
+import select
+import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "venue-Organiser-7421"  # noqa: S105 (a test's own)
+SERVING = "Stop with Ctrl+C"  # the last line the venue prints before it serves
 
 
 def free_port() -> int:
@@ -49,38 +52,109 @@ class Venue:
     pid: int  # the server's process
 
 
+def _launch(folder: Path, args: list[str], env: dict) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "club", "venue", *args],
+        cwd=ROOT,
+        env=venue_env(folder, **env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _read_until_serving(server: subprocess.Popen, deadline: float) -> str:
+    printed = []
+    while time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if not line and server.poll() is not None:
+            break
+        printed.append(line)
+        if SERVING in line:
+            break
+    return "".join(printed)
+
+
+@dataclass
+class Started:
+    returncode: int | None  # None: it was serving (and was stopped)
+    terminal: str  # everything it printed, errors included
+
+
+def start_once(folder: Path, *args: str, **env: str) -> Started:
+    """The venue started with ``args``, read until it serves or stops; then stopped."""
+    server = _launch(folder, list(args), env)
+    try:
+        terminal = _read_until_serving(server, time.monotonic() + 90)
+        returncode = server.poll()
+        if returncode is None:
+            time.sleep(0.2)  # a refusal printed just before the exit
+            returncode = server.poll()
+    finally:
+        server.terminate()
+        rest, _ = server.communicate(timeout=20)
+    return Started(returncode, terminal + (rest or "") if returncode is not None else terminal)
+
+
 @contextmanager
 def serving(folder: Path, address: str, organiser: str = "olive") -> Iterator[Venue]:
     """The venue started on ``address`` with ``organiser`` as its first organiser (password
     PASSWORD), until the block ends."""
     port = free_port()
     began = time.monotonic()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "club", "venue", "--address", address, "--port", str(port)]
-        + ["--organiser", organiser],
-        cwd=ROOT,
-        env=venue_env(folder, DJANGO_ORGANISER_PASSWORD=PASSWORD),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    printed = []
+    args = ["--address", address, "--port", str(port), "--organiser", organiser]
+    server = _launch(folder, args, {"DJANGO_ORGANISER_PASSWORD": PASSWORD})
     try:
         deadline = began + 90
-        while time.monotonic() < deadline:
-            line = server.stdout.readline()
-            if not line and server.poll() is not None:
-                break
-            printed.append(line)
-            if "Stop with Ctrl+C" in line:
-                break
+        printed = _read_until_serving(server, deadline)
         url = f"http://{address}:{port}"
         while time.monotonic() < deadline and server.poll() is None:
             with socket.socket() as probe:  # waitress binds right after the banner
                 if probe.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.05)
-        yield Venue(url, "".join(printed), time.monotonic() - began, server.pid)
+        yield Venue(url, printed, time.monotonic() - began, server.pid)
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def in_a_terminal(folder: Path, args: list[str], answers: dict[str, str], **env: str) -> Started:
+    """The venue started in a terminal of its own (a pseudo-terminal, as an organiser's
+    window is), answering each prompt that ends what it printed from ``answers``; stopped
+    once it serves."""
+    import pty  # POSIX only; the tests that type into a terminal skip elsewhere
+
+    command = [sys.executable, "-m", "club", "venue", *args]
+    pid, terminal = pty.fork()
+    if pid == 0:  # the organiser's terminal
+        os.chdir(ROOT)
+        os.execve(sys.executable, command, venue_env(folder, **env))
+    shown, deadline = "", time.monotonic() + 90
+    try:
+        while time.monotonic() < deadline and SERVING not in shown:
+            ready, _, _ = select.select([terminal], [], [], 1)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(terminal, 4096).decode(errors="replace")
+            except OSError:  # the command ended: its terminal closed
+                break
+            if not chunk:
+                break
+            shown += chunk
+            for prompt, answer in answers.items():
+                if shown.rstrip(" ").endswith(prompt.rstrip(" ")):
+                    os.write(terminal, answer.encode() + b"\n")
+                    break
+    finally:
+        ended, status = os.waitpid(pid, os.WNOHANG)
+        if not ended:
+            os.kill(pid, signal.SIGTERM)
+            ended, status = os.waitpid(pid, 0)
+            returncode = None
+        else:
+            returncode = os.waitstatus_to_exitcode(status)
+        os.close(terminal)
+    return Started(returncode, shown.replace("\r\n", "\n"))

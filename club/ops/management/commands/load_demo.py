@@ -4,7 +4,8 @@ Imports ``fixtures/demo.json`` (games of club nights) and
 ``fixtures/demo_tournaments.json`` (a finished tournament whose results are
 final and one still running) when the club has no games yet, all in one
 transaction, and, on a development machine (``DEBUG``), adds the organiser
-login ``demo``. Running it again changes nothing.
+login ``demo``. Running it again changes nothing. Never in a folder the venue has
+served from (club/venue.py): the venue's database is the club's own.
 """
 
 from django.conf import settings
@@ -15,13 +16,13 @@ from django.utils.translation import gettext as _
 
 from club.archive import ArchiveError, import_results
 from club.games.models import Game
+from club.ops.demo import DEMO_PASSWORD, DEMO_USER
+from club.venue import is_venue_folder
 
 DEMO_FILES = (
     settings.BASE_DIR / "fixtures" / "demo.json",
     settings.BASE_DIR / "fixtures" / "demo_tournaments.json",
 )
-DEMO_USER = "demo"
-DEMO_PASSWORD = "demo-organiser"  # noqa: S105  (a development login, only made with DEBUG on)
 
 
 class Command(BaseCommand):
@@ -31,6 +32,15 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
+        if is_venue_folder(settings.DATA_DIR):
+            raise CommandError(
+                _(
+                    "%(folder)s is the venue's data folder: the demo club is never loaded "
+                    "there. Leave DJANGO_DATA_DIR unset, or set it to another folder, to try "
+                    "the demo club."
+                )
+                % {"folder": settings.DATA_DIR}
+            )
         with transaction.atomic():
             if Game.objects.exists():
                 self.stdout.write(_("The club already has games; the demo club was not loaded."))
