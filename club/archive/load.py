@@ -47,6 +47,7 @@ from club.games.models import (
     Game,
     Team,
 )
+from club.games.versions import names_moved_once
 from club.scoring import rules as core
 from club.tournaments import services as tournament_services
 from club.tournaments import substitutions
@@ -160,9 +161,14 @@ def import_results(text: str, *, user=None) -> ImportSummary:
 
 def import_text(text: Text, *, user=None) -> ImportSummary:
     """Check the whole file, then store all of it, or nothing when anything is wrong,
-    reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file)."""
+    reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file).
+
+    The club's token for kept pages moves once, as the import's last statement, so the
+    rest of the club goes on adding games, players and teams while a large file is
+    written (club.games.versions).
+    """
     documents = outline_documents(text)
-    with transaction.atomic():
+    with transaction.atomic(), names_moved_once():
         plans = check_archive(text, documents)
         kept = _write_documents(text, documents, plans, user)
     return ImportSummary(

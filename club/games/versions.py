@@ -5,11 +5,21 @@ version (a game's ``updated_at``, a tournament's results version ...): a
 player renamed in the register, a team renamed, a tournament edited in the
 admin, or a whole club restored from a backup then changes the key of every
 page, so none is served as it was.
+
+The token is one row, and moving it locks that row until the change commits: a
+change that moves it and then works on (an import of a large file, which adds
+players and teams as it goes) would hold every other writer that moves it (a
+game, a player or a team added anywhere) until it commits.
+:func:`names_moved_once` keeps such a change's moves until its end: one move, as
+its last statement.
 """
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -29,11 +39,36 @@ def club_version() -> str:
     return f"{row[0]}.{row[1]}"
 
 
+# Per thread, as Django's connections are: another request's writes move the token at once.
+_held = threading.local()
+
+
 def bump_names() -> None:
     """A name or a detail every page may show has changed: move the token (in the
     caller's transaction, so it moves exactly when the change is committed)."""
+    if getattr(_held, "owed", None) is not None:
+        _held.owed = True
+        return
     if not ClubVersion.objects.filter(pk=1).update(names=F("names") + 1):
         new_generation()
+
+
+@contextmanager
+def names_moved_once() -> Iterator[None]:
+    """Inside a transaction: the token's moves asked for within the block are made once, as
+    it ends without a fault, so its row is locked only from then until the commit. A block
+    inside another leaves the move to the outer one."""
+    if getattr(_held, "owed", None) is not None:
+        yield
+        return
+    _held.owed = False
+    try:
+        yield
+        owed = _held.owed
+    finally:
+        _held.owed = None
+    if owed:
+        bump_names()
 
 
 def new_generation() -> None:
