@@ -12,7 +12,7 @@ checked against them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
@@ -168,12 +168,21 @@ class DocumentPlan:
     tournament: TournamentSpec | None  # its sittings hold their games without the deals
 
 
-def check_archive(text: Text, documents: Sequence[dict]) -> list[DocumentPlan]:
+# Told what the check reads, in file order: ("start", None) as a document opens, ("game",
+# its GameSpec), ("end", its TournamentSpec or None) as it closes.
+Note = Callable[[str, object], None]
+
+
+def check_archive(
+    text: Text, documents: Sequence[dict], *, note: Note | None = None
+) -> list[DocumentPlan]:
     """Check every game and tournament of a file whose ``documents`` are outlined already
     (:func:`outline_documents`); raise :class:`ArchiveError` at the first fault."""
     plans = []
     games = deals = 0
     for kind, value in _checked(text, documents, whole=False):
+        if note is not None:
+            note(kind, value)
         if kind == "game":
             games += 1
             deals += len(value.deals)  # type: ignore[union-attr]

@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 
 from club.archive.documents import (
     DocumentPlan,
+    Note,
     check_archive,
     checked_games,
     file_changed,
@@ -159,17 +160,18 @@ def import_results(text: str, *, user=None) -> ImportSummary:
     return import_text(TextInMemory(text), user=user)
 
 
-def import_text(text: Text, *, user=None) -> ImportSummary:
+def import_text(text: Text, *, user=None, note: Note | None = None) -> ImportSummary:
     """Check the whole file, then store all of it, or nothing when anything is wrong,
     reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file).
 
+    ``note`` is told each game and document as the check reads them (the preview's list).
     The club's token for kept pages moves once, as the import's last statement, so the
     rest of the club goes on adding games, players and teams while a large file is
     written (club.games.versions).
     """
     documents = outline_documents(text)
     with transaction.atomic(), names_moved_once():
-        plans = check_archive(text, documents)
+        plans = check_archive(text, documents, note=note)
         kept = _write_documents(text, documents, plans, user)
     return ImportSummary(
         games=sum(plan.games for plan in plans) - len(kept),

@@ -13,24 +13,24 @@ recognises what is already here:
 - A **tournament** whose name is on this site is refused, all of the file with it: a
   tournament is published once (``create_tournament``'s words).
 
-:func:`preview_text` checks the file as the import checks it, writing nothing, and says
-what would be added and what is here already.
+:func:`preview_text` is the import itself, run to its end and then undone: whatever the
+import would refuse (a team name this site gives to other players, a tournament's
+standings that its games do not give, anything the services it calls refuse), the
+preview refuses first, in the same words, and what it offers to import is what the
+import stores. A list of what the file holds, and what of it is here already, is kept
+as the import's check reads the file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from django.db.models.functions import Lower
+from django.db import transaction
 
-from club.archive.documents import _checked as checked_documents
-from club.archive.documents import outline_documents
+from club.archive.load import import_text
 from club.archive.reading import Text
-from club.tournaments.models import Tournament
 
 PREVIEW_LINES = 100  # the lines a preview lists; the rest are counted
-_IN_CHUNK = 500  # names looked up at a time
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,7 @@ class PreviewLine:
     tournament: bool
     games: int
     deals: int
-    here: bool  # a tournament or game of that name is on this site
-    same: bool = False  # and it is the same game: it is left as it is
+    same: bool = False  # a game this site has already, as it is: it is left so
 
 
 @dataclass(frozen=True)
@@ -52,58 +51,45 @@ class Preview:
     games: int  # games the import adds
     deals: int  # and their deals
     kept: int  # games here already, left as they are
-    refused: tuple[PreviewLine, ...]  # names here already that stop the import
 
     @property
     def adds_anything(self) -> bool:
         return self.games > 0
 
 
-def names_here(model, field: str, names: Iterable[str]) -> set[str]:
-    """The names of ``names`` (compared without case) that rows of ``model`` have."""
-    wanted = sorted({name.lower() for name in names})
-    found: set[str] = set()
-    for start in range(0, len(wanted), _IN_CHUNK):
-        chunk = wanted[start : start + _IN_CHUNK]
-        found.update(
-            model.objects.annotate(lower=Lower(field))
-            .filter(lower__in=chunk)
-            .values_list("lower", flat=True)
-        )
-    return found
+class _Lines:
+    """The preview's list, told each game and document as the import's check reads them."""
 
+    def __init__(self) -> None:
+        self.lines: list[PreviewLine] = []
+        self.games = self.deals = 0  # of the document being read
+        self.held: list[PreviewLine] = []
 
-def preview_text(text: Text) -> Preview:
-    """What importing ``text`` would add, checked as the import checks it (the same
-    refusals, as :class:`ArchiveError`); nothing is written."""
-    lines: list[PreviewLine] = []
-    games = deals = 0  # of the document being read
-    held: list[PreviewLine] = []
-    for kind, value in checked_documents(text, outline_documents(text), whole=False):
+    def note(self, kind: str, value) -> None:
         if kind == "start":
-            games = deals = 0
-            held = []
+            self.games = self.deals = 0
+            self.held = []
         elif kind == "game":
-            games += 1
-            deals += len(value.deals)
-            held.append(
-                PreviewLine(value.label, False, 1, len(value.deals), value.here, value.here)
-            )
+            self.games += 1
+            self.deals += len(value.deals)
+            self.held.append(PreviewLine(value.label, False, 1, len(value.deals), value.here))
         elif value is None:  # the end of a document of games
-            lines.extend(held)
+            self.lines.extend(self.held)
         else:  # the end of a tournament's document: its games are the tournament's
-            lines.append(PreviewLine(value.name, True, games, deals, False))
-    here = names_here(Tournament, "name", (line.name for line in lines if line.tournament))
-    lines = [
-        replace(line, here=True) if line.tournament and line.name.lower() in here else line
-        for line in lines
-    ]
-    added = [line for line in lines if not line.same]
+            self.lines.append(PreviewLine(value.name, True, self.games, self.deals))
+
+
+def preview_text(text: Text, *, user=None) -> Preview:
+    """What importing ``text`` would add: the import, as ``user`` would make it, run and
+    undone (the same refusals, as :class:`ArchiveError`); nothing is kept."""
+    lines = _Lines()
+    with transaction.atomic():
+        summary = import_text(text, user=user, note=lines.note)
+        transaction.set_rollback(True)
     return Preview(
-        lines=tuple(lines[:PREVIEW_LINES]),
-        unlisted=max(0, len(lines) - PREVIEW_LINES),
-        games=sum(line.games for line in added),
-        deals=sum(line.deals for line in added),
-        kept=sum(1 for line in lines if line.same),
-        refused=tuple(line for line in lines if line.here and not line.same),
+        lines=tuple(lines.lines[:PREVIEW_LINES]),
+        unlisted=max(0, len(lines.lines) - PREVIEW_LINES),
+        games=summary.games,
+        deals=summary.deals,
+        kept=summary.kept,
     )

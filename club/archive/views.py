@@ -131,8 +131,8 @@ def _import_page(request, form, *, preview=None, fingerprint="", problem="") -> 
 @require_http_methods(["GET", "POST"])
 @takes_upload(ResultsFileForm)
 def results_import(request: HttpRequest) -> HttpResponse:
-    """The file chosen, checked whole as the import checks it, and what it would add and
-    what is here already; nothing is written."""
+    """The file chosen, imported and undone (club.archive.publish): refused as the import
+    would refuse it, or what it would add and what is here already; nothing is kept."""
     if request.method != "POST":
         return _import_page(request, ResultsFileForm())
     form = ResultsFileForm(request.POST, request.FILES)
@@ -142,7 +142,7 @@ def results_import(request: HttpRequest) -> HttpResponse:
     text = archive.TextFile(upload.file)
     try:
         text.check()
-        preview = preview_text(text)
+        preview = preview_text(text, user=request.user)
     except archive.ArchiveError as error:
         return _import_page(
             request,
