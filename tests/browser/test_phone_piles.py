@@ -50,6 +50,8 @@ def test_the_greyed_pile_cleared_stays_empty_until_the_scorer_leaves_it(
     expect(pile(page, 0)).to_have_value("")
     expect(pile(page, 0)).to_be_focused()
     expect(page.locator("[data-pile-total]")).to_have_text("30")
+    # Nor told off for it while the cursor is in it.
+    expect(page.locator("#id_points_0_error")).to_be_empty()
     screenshot(page, "cleared", full_page=False)
     # Left empty (a tap on another key): the suggestion comes back, greyed.
     key(page, "doubling", "double").click()

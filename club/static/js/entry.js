@@ -289,6 +289,8 @@
       // The server's words stand until the scorer changes something.
       if (box.dataset.server && !form.dataset.changed) return;
       var shown = all || (name ? form.dataset["touched_" + name] : allPilesTouched(form));
+      // A pile the scorer has just emptied is being typed: nothing to tell until it is left.
+      if (!all && name && form.querySelector("[data-pile][data-emptied][name='" + name + "']")) shown = false;
       var messages = shown ? byField[name] || [] : [];
       if (box.textContent !== messages.join("")) {  // an alert said again only when it changes
         box.replaceChildren();
