@@ -208,13 +208,20 @@ def is_venue_folder(folder: Path) -> bool:
 
 
 def secret_key(folder: Path) -> str:
-    """The venue's secret key: made once, kept beside the database, readable by its owner."""
+    """The venue's secret key: the one kept beside the database, else a new one."""
     path = folder / SECRET_FILE
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    return path.read_text().strip() if path.exists() else secrets.token_urlsafe(50)
+
+
+def keep_secret_key(folder: Path, key: str) -> None:
+    """Keep ``key`` beside the database, readable by its owner only, unless one is kept."""
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        kept = os.open(folder / SECRET_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(kept, "w") as file:
+        file.write(key)
 
 
 def configure(address: str, port: int, folder: Path, key: str) -> str:
@@ -352,15 +359,16 @@ def organiser(name: str | None, change_password: bool = False) -> None:
         make_organiser(name)
     elif change_password:
         new_password(existing)
-    else:
-        said = (
-            f"Organiser {name} already exists here; nothing was changed."
-            if existing.is_active and existing.is_staff
-            else f"{name} exists here but is not an organiser; nothing was changed."
-        )
+    elif existing.is_active and existing.is_staff:
         print(
-            f"{said} To give {name} a new password (and make {name} an organiser), start "
-            f"again with --organiser {name} --change-password."
+            f"Organiser {name} already exists here; nothing was changed. To give {name} a new "
+            f"password, start again with --organiser {name} --change-password."
+        )
+    else:
+        print(
+            f"{name} exists here but is not an organiser; nothing was changed. To make {name} "
+            f"an organiser, with a new password, start again with --organiser {name} "
+            "--change-password."
         )
 
 
@@ -374,7 +382,7 @@ def make_organiser(name: str) -> None:
         users._meta.get_field("username").clean(name, None)
     except ValidationError as error:
         raise VenueError(
-            f"{name!r} cannot be an organiser's name: "
+            f"“{name}” cannot be an organiser's name: "
             + " ".join(error.messages)
             + " Nothing was saved."
         ) from None
@@ -409,10 +417,7 @@ def main(argv: list[str] | None = None) -> None:
     check_address(address)
     check_port(args.port)
     folder = data_dir()
-    # The key is kept only once the database is known to be the venue's: a refused start
-    # leaves the quick start's folder as it was.
-    kept = folder / SECRET_FILE
-    key = kept.read_text().strip() if kept.exists() else secrets.token_urlsafe(50)
+    key = secret_key(folder)
     url = configure(address, args.port, folder, key)
 
     import django
@@ -422,10 +427,10 @@ def main(argv: list[str] | None = None) -> None:
 
     folder.mkdir(parents=True, exist_ok=True)
     refuse_the_demo(folder)
+    # Kept only now: a refused start leaves the quick start's folder as it was (the key
+    # marks a folder the venue has served from, where load_demo never loads the demo).
+    keep_secret_key(folder, key)
     call_command("migrate", interactive=False, verbosity=0)
-    if not kept.exists():
-        kept.write_text(key)
-        kept.chmod(0o600)
     call_command("collectstatic", interactive=False, verbosity=0)
     organiser(args.organiser, args.change_password)
 

@@ -217,7 +217,7 @@ def test_the_demo_club_is_never_loaded_into_the_venues_folder(settings, tmp_path
     from club.games.models import Game
 
     settings.DATA_DIR = tmp_path
-    venue.secret_key(tmp_path)  # the venue has run here
+    venue.keep_secret_key(tmp_path, venue.secret_key(tmp_path))  # the venue has served here
     with pytest.raises(CommandError, match="the demo club is never loaded there"):
         call_command("load_demo")
     assert not Game.objects.exists()
@@ -249,6 +249,13 @@ def test_an_organiser_who_exists_is_told_how_to_change_the_password(tmp_path):
     assert "Organiser olive's new password is saved." in changed.terminal
     assert password_is(tmp_path, "olive", "Another-Venue-8833")
     assert organisers(tmp_path) == ["olive"]
+
+
+def test_a_name_no_login_could_use_is_refused(tmp_path):
+    answer = venue_at(tmp_path, "--organiser", "Meera K")
+    assert answer.returncode == 2, answer.terminal
+    assert "“Meera K” cannot be an organiser's name: Enter a valid username." in answer.terminal
+    assert organisers(tmp_path) == []
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="a terminal of its own needs POSIX")

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from club.venue import secret_key
+from club.venue import keep_secret_key, secret_key
 from tests.browser.conftest import CHROMIUM_ARGS, ORGANISER_PASSWORD, PHONE
 from tests.browser.test_accessibility import pages_for, world  # noqa: F401 (a fixture)
 from tests.venue import PASSWORD, ROOT, serving, venue_env
@@ -102,12 +102,12 @@ def test_no_page_at_the_venue_logs_an_error(browser, tmp_path):
     where it refuses some headers a hosted HTTPS site may send, and says so in the console
     of every page."""
     folder = tmp_path / "laptop"
+    key = secret_key(folder)
+    keep_secret_key(folder, key)  # the venue's, as the venue keeps it, for the club made here
     built = subprocess.run(
         [sys.executable, "-c", WORLD_SCRIPT],
         cwd=ROOT,
-        env=venue_env(
-            folder, DJANGO_SETTINGS_MODULE="club.settings", DJANGO_SECRET_KEY=secret_key(folder)
-        ),
+        env=venue_env(folder, DJANGO_SETTINGS_MODULE="club.settings", DJANGO_SECRET_KEY=key),
         capture_output=True,
         text=True,
         timeout=300,
