@@ -123,7 +123,8 @@ def _as_player_sees(table: Table, player_id: int | None, team_id: int) -> dict:
                 "team": team[1],
                 "figure": team[3] if table.points else team[2],
                 "own": team[0] == team_id,
-                "place": team[4],
+                # a level game, its first place shared, has no winner (the rules, B.5)
+                "won": team[4] == 1 and [other[4] for other in table.teams].count(1) == 1,
             }
             for team in table.teams
         ],

@@ -122,8 +122,9 @@ def _game_prefetch():
 def sitting_lines(tournament: Tournament) -> list[dict]:
     """The confirmed sittings, newest first, with their games and byes, as the pages list them.
 
-    Each game's teams are (name, tables, place, out) in seat order; on a points
-    sheet (name, points, place, False): no one is out.
+    Each game's teams are (name, tables, won, out) in seat order; on a points
+    sheet (name, points, won, False): no one is out. A team won only when it holds the
+    first place alone: a level game has no winner (the rules, B.5).
 
     Plain rows from three queries whatever the size of the tournament (the
     sittings, every team of their games, the byes): the page shows a line per
@@ -182,6 +183,12 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
             }
             sittings[sitting_id]["games"].append(game)
         game["teams"].append((name, tables, place, not points_sheet and tables == 0))
+    for game in games.values():
+        first = sum(1 for team in game["teams"] if team[2] == 1)
+        game["teams"] = [
+            (name, figure, place == 1 and first == 1, out)
+            for name, figure, place, out in game["teams"]
+        ]
     for sitting_id, name in (
         Bye.objects.filter(**{f"sitting__{key}": v for key, v in confirmed.items()})
         .order_by("sitting_id", "id")

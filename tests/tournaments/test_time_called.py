@@ -6,6 +6,8 @@ Six pairs, 12 tables each: three tables. Table 1 plays a deal; Tables 2 and 3 ne
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -122,3 +124,29 @@ def test_the_service_asked_with_what_the_director_agreed_refuses_the_rest(sittin
     assert set(statuses(sitting).values()) == {"in_progress"}
     called = calling_time.call_time(sitting=sitting, agreed={g.pk for g in games.values()})
     assert (called.ended, called.level) == (3, 2)
+
+
+def stars(page: str) -> list[str]:
+    """The teams a page marks as a game's winner (the ★ of ``.game-team.winner``)."""
+    return re.findall(r'class="game-team(?: own)? winner">([^<]+?) <b>', page)
+
+
+def test_a_table_ended_level_shows_no_winner_on_the_tournament_sitting_and_player_pages(
+    client, sitting
+):
+    games = tables_of(sitting)
+    level = {games["Table 2"].pk, games["Table 3"].pk}
+    calling_time.call_time(sitting=sitting, agreed=level)
+    won = Game.objects.get(pk=games["Table 1"].pk)
+    winner = won.winner.team.name.replace("&", "&amp;")
+    tournament = sitting.tournament
+    pages = {
+        "tournament": reverse("tournaments:detail", args=[tournament.pk]),
+        "sitting": reverse("tournaments:sitting", args=[tournament.pk, sitting.number]),
+    }
+    for name, url in pages.items():
+        assert stars(client.get(url).text) == [winner], name
+    # A player of a level table: their table, finished, marks no one.
+    player = games["Table 2"].teams.order_by("position").first().team.first_player
+    page = client.get(reverse("tournaments:player", args=[tournament.pk, player.pk])).text
+    assert stars(page) == []

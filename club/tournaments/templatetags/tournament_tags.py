@@ -19,8 +19,8 @@ from club.web.html import safe_join, text
 register = template.Library()
 
 
-def _team(name: str, figure: int, place: int | None, out: bool) -> str:
-    state = " winner" if place == 1 else " out" if out else ""
+def _team(name: str, figure: int, won: bool, out: bool) -> str:
+    state = " winner" if won else " out" if out else ""
     return f'<span class="game-team{state}">{text(name)} <b>{figure}</b></span>'
 
 
