@@ -128,6 +128,7 @@ def _history(game: Game) -> list[dict]:
         )[:50]
     )
     for row in rows:
+        row["time_called"] = row["action"] == Change.Action.ENDED
         row["action"] = actions.get(row["action"], row["action"])
         row["who"] = row.pop(who)
         team, through_link = row.pop(link_team), row.pop("scorer_link_id")

@@ -3,6 +3,8 @@ game with no deal is ended level only once the organiser has been asked and agre
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -127,3 +129,24 @@ def test_the_game_page_asks_no_second_question_before_the_one_that_names_the_gam
     services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
     page = organiser_client.get(game.get_absolute_url()).text
     assert "End the game now?" in page
+
+
+def history_lines(client, game: Game) -> list[str]:
+    page = client.get(game.get_absolute_url()).text
+    return [
+        " ".join(line.split())
+        for line in re.findall(r'<li><span class="muted">[^<]*</span> ([^<]*)', page)
+    ]
+
+
+def test_the_history_says_after_which_deal_time_was_called(organiser_client, organiser):
+    played = played_once(core.Rules(tables_per_team=4))
+    services.end_game(game=played, user=organiser)
+    assert history_lines(organiser_client, played)[0] == (
+        f"Time called after deal 1 ({organiser.username})"
+    )
+    fresh = start_game(2, rules=core.Rules(tables_per_team=4))
+    services.end_game(game=fresh, user=organiser)
+    assert history_lines(organiser_client, fresh) == [
+        f"Time called before any deal ({organiser.username})"
+    ]

@@ -99,10 +99,18 @@ def change_lines(changes: list[dict]) -> SafeString:
     before, after = text(gettext("Before:")), text(gettext("After:"))
     someone = gettext("someone")
     done = gettext("%(action)s deal %(number)s (%(who)s)")
+    # Time called names the deal it came after: "Ended by the organiser deal 0" read as
+    # if a deal 0 had been ended.
+    called = gettext("Time called after deal %(number)s (%(who)s)")
+    called_first = gettext("Time called before any deal (%(who)s)")
     lines = []
     for change in changes:
         when = date_format(localtime(change["made_at"]), "SHORT_DATETIME_FORMAT")
-        what = done % {
+        if change.get("time_called"):
+            what = called_first if change["number"] == 0 else called
+        else:
+            what = done
+        what = what % {
             "action": text(change["action"]),
             "number": change["number"],
             "who": text(change["who"] or someone),
