@@ -43,6 +43,10 @@ def env_flag(name: str, default: bool) -> bool:
 DEBUG = env_flag("DJANGO_DEBUG", True)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY and (DATA_DIR / "venue-secret-key").is_file():
+    # The venue's folder keeps its key beside the database: the club's commands run on
+    # it (backup_club, restore_club) sign and verify with the key the venue served with.
+    SECRET_KEY = (DATA_DIR / "venue-secret-key").read_text().strip()
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(

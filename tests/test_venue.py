@@ -224,6 +224,38 @@ def test_the_demo_club_is_never_loaded_into_the_venues_folder(settings, tmp_path
     assert not get_user_model().objects.exists()
 
 
+def manage(folder: Path, *command: str) -> subprocess.CompletedProcess:
+    """``manage.py`` run by the organiser in the checkout, on the venue's folder."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *command],
+        cwd=ROOT,
+        env=venue_env(folder),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_a_backup_of_the_venues_folder_is_signed_with_the_venues_key(tmp_path):
+    """The club's commands run on the venue's folder use the key kept beside its database,
+    so a backup made there restores wherever that key goes with it, and nowhere else."""
+    served = tmp_path / "venue"
+    assert venue_at(served, "--organiser", "olive").returncode is None
+    backup = tmp_path / "night.json"
+    made = manage(served, "backup_club", "--output", str(backup))
+    assert made.returncode == 0, made.stderr
+    elsewhere, with_key = tmp_path / "elsewhere", tmp_path / "with-key"
+    for folder in (elsewhere, with_key):
+        folder.mkdir()
+        assert manage(folder, "migrate", "--no-input", "-v", "0").returncode == 0
+    refused = manage(elsewhere, "restore_club", str(backup))
+    assert refused.returncode != 0  # signed with a key this folder does not have
+    (with_key / venue.SECRET_FILE).write_text((served / venue.SECRET_FILE).read_text())
+    restored = manage(with_key, "restore_club", str(backup), "--with-organisers")
+    assert restored.returncode == 0, restored.stderr
+    assert organisers(with_key) == ["olive"]
+
+
 def test_an_organiser_named_is_made_when_the_club_has_one_already(tmp_path):
     assert "Organiser olive created." in venue_at(tmp_path, "--organiser", "olive").terminal
     other = "Meera-Venue-5512"
