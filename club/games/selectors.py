@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from club.games.models import Change, Doubling, Game, GameTeam, LedgerEntry, Pile, Round, Trump
 from club.games.services import Seating, load_seating
 from club.scoring import rules as core
+from club.scoring.names import default_team_name
 from club.scoring.wire import rules_to_wire, state_to_wire
 from club.web.paging import page_of
 
@@ -25,6 +26,13 @@ class TeamRow:
     team: object  # GameTeam
     colour: str
     change: int | None  # tables moved in the last deal
+
+    @property
+    def players_shown(self) -> bool:
+        """Whether the tile lists the players under the team's name: not when the name is
+        theirs already ("Anu & Biju"), which would name the team twice."""
+        names = [player.name for player in self.team.players]
+        return self.team.team.name != default_team_name(names)
 
 
 @dataclass

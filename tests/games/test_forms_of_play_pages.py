@@ -192,6 +192,21 @@ def test_the_deal_of_a_kodi_names_the_team_that_takes_it_once(organiser_client):
     )
 
 
+def test_a_kodi_boards_tile_names_a_team_once(client):
+    """A team named after its players is not named again under its name; a team with a
+    name of its own lists its players."""
+    game = create_game(
+        label="Kodi board",
+        teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra", "Dev", name="Night Owls")],
+        first_dealer=3,
+        rules=core.preset_rules(Preset.KODI, 4),
+    )
+    page = client.get(game.get_absolute_url()).text
+    board = re.search(r'<section class="scoreboard".*?</section>', page, re.S).group(0)
+    assert board.count("Anu") == 1 and board.count("Biju") == 1
+    assert "Night Owls" in board and "Chitra · Dev" in board
+
+
 def test_the_rules_page_says_how_a_game_is_played(client):
     game = create_game(
         label="Finals",
