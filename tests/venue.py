@@ -98,10 +98,12 @@ def start_once(folder: Path, *args: str, **env: str) -> Started:
 
 
 @contextmanager
-def serving(folder: Path, address: str, organiser: str = "olive") -> Iterator[Venue]:
-    """The venue started on ``address`` with ``organiser`` as its first organiser (password
-    PASSWORD), until the block ends."""
-    port = free_port()
+def serving(
+    folder: Path, address: str, organiser: str = "olive", port: int | None = None
+) -> Iterator[Venue]:
+    """The venue started on ``address`` (and ``port``, else a free one) with ``organiser`` as
+    its first organiser (password PASSWORD), until the block ends."""
+    port = port or free_port()
     began = time.monotonic()
     args = ["--address", address, "--port", str(port), "--organiser", organiser]
     server = _launch(folder, args, {"DJANGO_ORGANISER_PASSWORD": PASSWORD})
@@ -116,7 +118,8 @@ def serving(folder: Path, address: str, organiser: str = "olive") -> Iterator[Ve
             time.sleep(0.05)
         yield Venue(url, printed, time.monotonic() - began, server.pid)
     finally:
-        server.terminate()
+        if server.poll() is None:  # not already killed by the test
+            server.terminate()
         server.wait(timeout=20)
 
 
