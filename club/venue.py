@@ -17,6 +17,9 @@ package. One command, and the organiser is told the address the phones open:
   checkout the folder ``venue-data``, else ``DJANGO_DATA_DIR`` or the folder it runs in.
   A database that has the demo's organiser login (printed in the README) is refused, and
   ``load_demo`` never loads the demo into a folder the venue has used;
+- the folder, the database (and SQLite's -wal and -shm) and the key are the organiser's
+  alone (0700 and 0600, by a umask of 077 set first); what an earlier start left open to
+  other accounts is closed, and said so;
 - ``--organiser NAME`` makes NAME an organiser, with the password in
   ``DJANGO_ORGANISER_PASSWORD`` or asked in the terminal, or says that NAME exists;
   ``--change-password`` gives NAME a new one. A club with no organiser gets its first
@@ -47,6 +50,10 @@ DEFAULT_PORT = 8000
 THREADS = 12  # phones polling every 5 s and scorers recording: waits are on the database
 SECRET_FILE = "venue-secret-key"
 VENUE_FOLDER = "venue-data"  # in a checkout, beside the quick start's club.sqlite3
+DATABASE = "club.sqlite3"  # as club.settings names it in the data folder
+# The folder and what the venue keeps there are its owner's alone (keep_private).
+PRIVATE_FOLDER, PRIVATE_FILE = 0o700, 0o600
+KEPT_FILES = (DATABASE, f"{DATABASE}-wal", f"{DATABASE}-shm", SECRET_FILE)
 CHECKOUT = Path(__file__).resolve().parent.parent
 
 
@@ -213,11 +220,36 @@ def secret_key(folder: Path) -> str:
     return path.read_text().strip() if path.exists() else secrets.token_urlsafe(50)
 
 
+def keep_private(folder: Path) -> None:
+    """The venue's folder, its database (with SQLite's -wal and -shm beside it) and its
+    secret key, the organiser's alone: others with an account on the laptop could read
+    every player's name and the key that signs the organiser's login. Files made after this
+    are so by the umask set at the start; what an earlier start left wider is narrowed, and
+    the organiser told. Windows keeps a user's folders private by their owner's rights."""
+    if os.name == "nt":
+        return
+    narrowed = []
+    kept = [(folder, PRIVATE_FOLDER), *((folder / name, PRIVATE_FILE) for name in KEPT_FILES)]
+    for path, private in kept:
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(private)
+                narrowed.append("folder" if path == folder else path.name)
+        except FileNotFoundError:
+            continue
+    if narrowed:
+        print(
+            f"Other accounts on this laptop could read the venue's {', '.join(narrowed)} in "
+            f"{folder}: now only this account can."
+        )
+
+
 def keep_secret_key(folder: Path, key: str) -> None:
-    """Keep ``key`` beside the database, readable by its owner only, unless one is kept."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Keep ``key`` beside the database, unless one is kept: made readable by its owner
+    only as it is made (never made wider and narrowed after), whatever the umask."""
+    folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
     try:
-        kept = os.open(folder / SECRET_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        kept = os.open(folder / SECRET_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     except FileExistsError:
         return
     with os.fdopen(kept, "w") as file:
@@ -413,6 +445,10 @@ def new_password(user) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
+    # Before anything is made: every folder and file this process makes (the database,
+    # SQLite's -wal and -shm, which take the database's mode, the static files) is its
+    # owner's alone. The secret key is made so by its own open (keep_secret_key).
+    os.umask(0o077)
     address = args.address or default_address()
     check_address(address)
     check_port(args.port)
@@ -425,10 +461,11 @@ def main(argv: list[str] | None = None) -> None:
     django.setup()
     from django.core.management import call_command
 
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
     refuse_the_demo(folder)
-    # Kept only now: a refused start leaves the quick start's folder as it was (the key
-    # marks a folder the venue has served from, where load_demo never loads the demo).
+    # Only now: a refused start leaves the quick start's folder as it was (the key marks a
+    # folder the venue has served from, where load_demo never loads the demo).
+    keep_private(folder)
     keep_secret_key(folder, key)
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
