@@ -25,7 +25,10 @@ package. One command, and the organiser is told the address the phones open:
   ``--change-password`` gives NAME a new one. A club with no organiser gets its first
   one, asked in the terminal. A weak password (Django's validators) is refused;
 - the server is waitress: pure Python, so the same command works on a Windows, macOS or
-  Linux laptop.
+  Linux laptop. It listens on the venue address and the loopback only, and holds against one
+  hostile phone (see ``serve``): a cap of connections per phone, a short time for a
+  request's headers, bodies no larger than the largest upload, refused before they reach
+  the disk.
 
 Settings are read when Django starts, so this module sets the environment first and
 imports Django after. What it prints is for the organiser at the laptop's terminal, in
@@ -162,8 +165,10 @@ def check_address(address: str) -> None:
 
 
 def port_is_free(port: int) -> bool:
-    """Whether the venue's server could listen on ``port`` now: bound as waitress binds it,
-    on every interface, reusing a port whose last connections are only closing (POSIX)."""
+    """Whether the venue's server could listen on ``port`` now: bound on every interface (a
+    port free there is free on the venue's address and the loopback, where it listens),
+    reusing, as waitress does, a port whose last connections are only closing (POSIX): the
+    venue starts again at once after a crash, on the same port, with the same links."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             if os.name != "nt":  # on Windows the option would take a port another listens on
@@ -472,7 +477,6 @@ def main(argv: list[str] | None = None) -> None:
     organiser(args.organiser, args.change_password)
 
     import segno
-    import waitress
     from django.core.wsgi import get_wsgi_application
 
     print("\nThe club's phones open:\n")
@@ -480,14 +484,121 @@ def main(argv: list[str] | None = None) -> None:
     print("on the same Wi-Fi as this laptop. Scan this with a phone's camera:")
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nThe club's database: {folder}. Stop with Ctrl+C.", flush=True)
-    waitress.serve(
-        get_wsgi_application(),
-        host="0.0.0.0",  # noqa: S104 (every phone on the Wi-Fi)
-        port=args.port,
+    serve(get_wsgi_application(), address, args.port)
+
+
+# --- One hostile phone on the hall's Wi-Fi ---------------------------------------------------
+# Waitress's defaults let one phone stop every other: 100 connections in all, from anyone,
+# each kept open as long as a byte arrives every two minutes (a header line every few
+# seconds, never ending the headers, holds it for ever); and a body of up to 1 GB is written
+# to a temporary file before the app sees it. So: a cap per phone, a short time for a
+# request's headers, a limit of connections a hall's phones fit in, bodies no larger than
+# the largest upload, and only the venue's address and the laptop's own listened on.
+PER_PHONE = 20  # a phone's browser opens at most 6 connections to a server, for all its tabs
+CONNECTIONS = 500  # a hall's phones, a few connections each; beyond it new ones wait
+HEADERS_WITHIN = 10  # seconds from a request's first byte to the end of its headers
+IDLE = 30  # seconds a connection is kept with nothing said (the pages poll every 5 s)
+# The largest request body the app takes: Publish results' file, the largest upload
+# (club.archive.forms.MAX_UPLOAD_BYTES), and its form's other fields (club.web.uploads.
+# FORM_ROOM), written out here as this module imports no Django; a test holds them equal.
+# Waitress refuses a longer body, 413, as soon as its Content-Length says so, before writing
+# any of it to disk; one sent in chunks, once past it.
+LARGEST_BODY = 50_000_000 + 256_000
+
+
+def connection_limit() -> int:
+    """CONNECTIONS, or fewer where the laptop lets a program have fewer open files (macOS
+    starts at 256): raised as far as the system allows, and some kept for the database and
+    the static files."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit on sockets
+        return CONNECTIONS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTIONS + 100
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    return CONNECTIONS if soft == resource.RLIM_INFINITY else min(CONNECTIONS, soft - 100)
+
+
+def guarded_channel():
+    """Waitress's connection, with the cap per phone and the time for a request's headers.
+    (Made here, not at import: dev.py imports this module with no waitress installed.)"""
+    import time
+    from collections import Counter
+
+    from waitress.channel import HTTPChannel
+
+    class GuardedChannel(HTTPChannel):
+        per_phone: Counter = Counter()  # open connections by the phone's address
+        counted = False
+        request_began = 0.0
+
+        def __init__(self, server, sock, addr, adj, map=None):
+            super().__init__(server, sock, addr, adj, map=map)
+            self.phone = addr[0] if isinstance(addr, tuple) else addr
+            self.per_phone[self.phone] += 1
+            self.counted = True
+            if self.per_phone[self.phone] > PER_PHONE:
+                self.handle_close()  # closed unanswered: a phone past its share
+
+        def del_channel(self, map=None):
+            if self.counted:
+                self.counted = False
+                self.per_phone[self.phone] -= 1
+                if not self.per_phone[self.phone]:
+                    del self.per_phone[self.phone]
+            super().del_channel(map)
+
+        def received(self, data):
+            if self.request is None:  # a request's first bytes: its headers' time starts
+                self.request_began = time.monotonic()
+            return super().received(data)
+
+        def writable(self):
+            # Asked at every turn of the server's loop (at least once a second).
+            if (
+                self.request is not None
+                and not self.request.headers_finished
+                and not self.requests
+                and time.monotonic() - self.request_began > HEADERS_WITHIN
+            ):
+                self.will_close = True  # headers too slow: closed at once
+            return super().writable()
+
+    return GuardedChannel
+
+
+def serve(app, address: str, port: int) -> None:
+    """Serve ``app`` with waitress on the venue's address and the laptop's own (127.0.0.1,
+    for the organiser's browser on the laptop), against one hostile phone as above."""
+    import waitress
+    from waitress.server import BaseWSGIServer, MultiSocketServer
+
+    listen = dict.fromkeys([f"{address}:{port}", f"127.0.0.1:{port}"])
+    server = waitress.create_server(
+        app,
+        listen=" ".join(listen),
         threads=THREADS,
         ident="56 club",
         clear_untrusted_proxy_headers=True,
+        connection_limit=connection_limit(),
+        channel_timeout=IDLE,
+        cleanup_interval=1,
+        max_request_body_size=LARGEST_BODY,
+        asyncore_use_poll=True,  # select() takes no more than 1,024 connections
     )
+    channel = guarded_channel()
+    listeners = server.map.values() if isinstance(server, MultiSocketServer) else [server]
+    for listener in listeners:
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = channel
+    server.run()
 
 
 if __name__ == "__main__":

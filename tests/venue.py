@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -110,6 +111,9 @@ def serving(
     try:
         deadline = began + 90
         printed = _read_until_serving(server, deadline)
+        # What it prints while it serves (waitress's warnings) is read on, so that a full
+        # pipe never stops the server.
+        threading.Thread(target=server.stdout.read, daemon=True).start()
         url = f"http://{address}:{port}"
         while time.monotonic() < deadline and server.poll() is None:
             with socket.socket() as probe:  # waitress binds right after the banner
