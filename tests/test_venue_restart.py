@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from club import venue
 from tests.venue import serving
 from tests.wifi import phone_on_the_wifi
 
@@ -117,3 +119,13 @@ def test_the_venue_starts_again_at_once_on_the_same_port_after_a_crash(tmp_path)
             )
             assert answer.stdout.split()[:1] == ["200"], answer.stdout + again.terminal
         assert time.monotonic() - began < 15 + 10  # the start's own work, then 15 s at most
+
+
+def test_a_port_another_program_listens_on_is_still_taken_on_any_address():
+    """Reusing the address lets the venue past connections that are only closing, never past
+    a program listening, on every interface or only on one of the venue's two addresses."""
+    for address in ("0.0.0.0", "127.0.0.1"):  # noqa: S104
+        with socket.socket() as other:
+            other.bind((address, 0))
+            other.listen()
+            assert not venue.port_is_free(other.getsockname()[1]), address
