@@ -468,6 +468,12 @@ class Game(HouseRules):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def ends_level_if_called(self) -> bool:
+        """Calling time now would end it level (docs/rules.md, B.6): it is being played and
+        has no deal. A knockout's game never does: it cannot end level, so it plays on."""
+        return not self.is_finished and self.deals_played == 0 and self.tie_deals is None
+
 
 class GameTeam(Players):
     """A team's place at one game: its seats, and its tables (or points) and place so far.

@@ -352,9 +352,7 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
     stopped early. A game with no deal ends level, so the organiser is asked first, on a
     page that names it, and it ends only on that page's own answer."""
     game = get_object_or_404(Game, pk=pk)
-    # A knockout's game is never ended level: end_game refuses it with why.
-    level = game.deals_played == 0 and not game.is_finished and game.tie_deals is None
-    if level and str(game.pk) not in request.POST.getlist("level"):
+    if game.ends_level_if_called and str(game.pk) not in request.POST.getlist("level"):
         names = game.teams.order_by("position").values_list("team__name", flat=True)
         return render(
             request,

@@ -53,7 +53,7 @@ class NoDealYet(TournamentError):
 def no_deal_tables(games: list[Game]) -> list[NoDealTable]:
     """Those of ``games`` (a sitting's) with no deal, in the sitting's order, with their
     teams' names. A knockout's game is not one: it cannot end level, so time leaves it be."""
-    empty = [game.pk for game in games if game.deals_played == 0 and game.tie_deals is None]
+    empty = [game.pk for game in games if game.ends_level_if_called]
     if not empty:
         return []
     teams: dict[int, list[str]] = {pk: [] for pk in empty}

@@ -48,6 +48,7 @@ class Table:
     points: bool
     dealer_seat: int
     team_size: int
+    winner: int | None  # the team the game names its winner (Game.winner); none when level
     # (team id, team name, tables, score, place, [(player id, name), ...]) in seat order
     teams: list[tuple] = field(default_factory=list)
 
@@ -78,8 +79,20 @@ def _tables(placed) -> list[Table]:
             scoring == Scoring.POINTS,
             dealer,
             size,
+            winner,
         )
-        for number, label, game, status, deals, limit, scoring, dealer, size in placed.values_list(
+        for (
+            number,
+            label,
+            game,
+            status,
+            deals,
+            limit,
+            scoring,
+            dealer,
+            size,
+            winner,
+        ) in placed.values_list(
             "sitting__number",
             "table_label",
             "game_id",
@@ -89,6 +102,7 @@ def _tables(placed) -> list[Table]:
             "game__scoring",
             "game__dealer_seat",
             "game__team_size",
+            "game__winner__team_id",
         )
     }
     seats = [value for seat in PLAYER_FIELDS for value in (f"{seat}_id", f"{seat}__name")]
@@ -123,8 +137,7 @@ def _as_player_sees(table: Table, player_id: int | None, team_id: int) -> dict:
                 "team": team[1],
                 "figure": team[3] if table.points else team[2],
                 "own": team[0] == team_id,
-                # a level game, its first place shared, has no winner (the rules, B.5)
-                "won": team[4] == 1 and [other[4] for other in table.teams].count(1) == 1,
+                "won": team[0] == table.winner,
             }
             for team in table.teams
         ],

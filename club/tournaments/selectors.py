@@ -123,8 +123,8 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
     """The confirmed sittings, newest first, with their games and byes, as the pages list them.
 
     Each game's teams are (name, tables, won, out) in seat order; on a points
-    sheet (name, points, won, False): no one is out. A team won only when it holds the
-    first place alone: a level game has no winner (the rules, B.5).
+    sheet (name, points, won, False): no one is out. A team won when the game names it
+    its winner (``Game.winner``): a level game has none (the rules, B.5).
 
     Plain rows from three queries whatever the size of the tournament (the
     sittings, every team of their games, the byes): the page shows a line per
@@ -152,7 +152,7 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
     games: dict[int, dict] = {}
     points_sheet = tournament.scoring == Scoring.POINTS
     entry = "game__sitting_entry__"
-    for sitting_id, position, table, game_id, status, deals, name, tables, place in (
+    for sitting_id, position, table, game_id, status, deals, name, tables, seat, winner in (
         GameTeam.objects.filter(**{f"{entry}sitting__{key}": v for key, v in confirmed.items()})
         # By ids: ordering by the sitting or the game would join in what their own order needs.
         .order_by(f"{entry}sitting_id", f"{entry}position", "position")
@@ -165,7 +165,8 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
             "game__deals_played",
             "team__name",
             "score" if points_sheet else "tables",
-            "place",
+            "pk",
+            "game__winner_id",
         )
     ):
         game = games.get(game_id)
@@ -182,13 +183,7 @@ def sitting_lines(tournament: Tournament) -> list[dict]:
                 "teams": [],
             }
             sittings[sitting_id]["games"].append(game)
-        game["teams"].append((name, tables, place, not points_sheet and tables == 0))
-    for game in games.values():
-        first = sum(1 for team in game["teams"] if team[2] == 1)
-        game["teams"] = [
-            (name, figure, place == 1 and first == 1, out)
-            for name, figure, place, out in game["teams"]
-        ]
+        game["teams"].append((name, tables, seat == winner, not points_sheet and tables == 0))
     for sitting_id, name in (
         Bye.objects.filter(**{f"sitting__{key}": v for key, v in confirmed.items()})
         .order_by("sitting_id", "id")
@@ -417,12 +412,7 @@ def sitting_page(sitting: Sitting) -> dict:
         context["byes"] = list(sitting.byes.all())
         # Calling time then asks on a page that names those tables, not in a dialog first
         # (club.tournaments.calling_time: a knockout's game is never one).
-        context["no_deal_yet"] = any(
-            entry.game.status == Game.Status.IN_PROGRESS
-            and not entry.game.deals_played
-            and entry.game.tie_deals is None
-            for entry in context["games"]
-        )
+        context["no_deal_yet"] = any(entry.game.ends_level_if_called for entry in context["games"])
     return context
 
 
