@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from club.games import services
 from club.games.models import Change, Game, SubmittedForm
-from club.games.services import DealEntry, TeamEntry, create_game, load_seating
 from club.scoring import rules as core
 from tests.factories import deal, start_game
 from tests.games.page_forms import form_posting_to
+from tests.games.test_words_of_each_form import points_game
 
 pytestmark = pytest.mark.django_db
 
@@ -23,19 +23,6 @@ def press_call_time(client, game: Game):
     url = reverse("games:end", args=[game.pk])
     page = client.get(game.get_absolute_url()).text
     return url, client.post(url, form_posting_to(page, url), follow=True)
-
-
-def sheet_with_a_deal() -> Game:
-    game = create_game(
-        label="Sheet",
-        teams=[TeamEntry("Anu", "Biju", "", "Chitra"), TeamEntry("Dev", "Esha", "", "Farid")],
-        first_dealer=0,
-        rules=core.preset_rules(core.Preset.INTERNATIONAL),
-    )
-    anu = load_seating(game).players[0]
-    entry = DealEntry(points={0: 30, 1: 26}, declarer=anu.pk, bid=28, trump="hearts")
-    services.record_deal(game=game, number=1, entry=entry)
-    return game
 
 
 def played_once(rules: core.Rules) -> Game:
@@ -55,7 +42,7 @@ def played_once(rules: core.Rules) -> Game:
             lambda: played_once(core.preset_rules(core.Preset.KODI, 4)),
             "Time called: fewest kodis first, then most tables held.",
         ),
-        (sheet_with_a_deal, "Time called: the higher total wins, equal totals share a place."),
+        (points_game, "Time called: the higher total wins, equal totals share a place."),
     ],
     ids=["tables", "kodi", "points"],
 )
