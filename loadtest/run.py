@@ -1,7 +1,8 @@
 """A tournament night under load: readers of the public standings and scorers recording deals.
 
     python -m loadtest.run --database sqlite|postgres [--duration 30] [--readers 50]
-        [--scorers 20] [--workers 2] [--seed 56] [--pause 0] [--postgres-url URL]
+        [--scorers 20] [--workers 2] [--server gunicorn|waitress] [--seed 56] [--pause 0]
+        [--postgres-url URL]
 
 Run by hand, never in CI's pass/fail. What it does, in order:
 
@@ -20,11 +21,22 @@ Run by hand, never in CI's pass/fail. What it does, in order:
    (there is no TLS proxy on loopback). Production cookies are ``Secure``;
    the clients here keep them from ``Set-Cookie`` themselves and send them over
    plain HTTP, as a browser would behind the proxy.
-3. For ``--duration`` seconds, each client a plain thread with ``http.client``
-   (one connection per request, as gunicorn's sync workers close it):
-   - readers, in a loop: the tournament page, its live fragment as the page
-     polls it (``?version=`` with ``HX-Request``; 204 when nothing changed),
-     then one of the tournament's game pages;
+   ``--server waitress``: the venue's server instead, exactly as ``dev.py start
+   --venue`` serves (:func:`serve_venue`: ``club.venue.configure`` and
+   ``club.venue.serve``, its threads, its cap of connections per phone address,
+   its time limits and largest body), from a throwaway venue folder
+   ``/tmp/fiftysix-load-venue`` with the venue's SQLite database in it.
+3. For ``--duration`` seconds, each client a plain thread with ``http.client``, a
+   phone of its own: its own address of the loopback (127.1.0.1, 127.1.0.2 ...;
+   Linux answers on all of 127/8), so a cap per phone address counts each
+   phone's connections as on the hall's Wi-Fi, and one connection kept open
+   between its requests, as a browser keeps it (gunicorn's sync workers close
+   it after each answer; the client opens another):
+   - readers, phones watching a live page as club/static/js/live.js polls it:
+     the page opened once, then its live area asked for with the version it
+     shows (``?version=`` with ``HX-Request``; 204 when nothing changed, else
+     the fresh area and its new version); even readers watch the tournament's
+     page, odd ones one of its games' pages;
    - scorers, logged in beforehand through the real login form (CSRF token from
      the page), record deals on their own game through the real deal form as
      the phone's htmx sends it: the deal number and ``idempotency_key`` the
@@ -41,7 +53,7 @@ Run by hand, never in CI's pass/fail. What it does, in order:
    writes them to ``results/load-<database>.md``
    (``results/load-<database>-paced.md`` with ``--pause``).
 
-The load generator runs on the same machine as gunicorn and the database, so
+The load generator runs on the same machine as the server and the database, so
 it takes part of the CPU; the report says how much.
 """
 
@@ -65,10 +77,12 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from club.venue import THREADS  # plain Python at import: the venue's server's threads
+# Plain Python at import: the venue's server's threads, cap per phone, database's name.
+from club.venue import DATABASE, PER_PHONE, THREADS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 SQLITE_PATH = Path("/tmp/fiftysix-load.sqlite3")
+VENUE_FOLDER = Path("/tmp/fiftysix-load-venue")  # --server waitress: the venue's folder
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/fiftysix_load"
 HOST = "127.0.0.1"
 PASSWORD = "load-test-organiser-" + secrets.token_hex(4)
@@ -98,15 +112,24 @@ class Answer:
 
 
 class Client:
-    """One person's browser: its own cookies, one connection per request."""
+    """One person's browser: its own cookies; one connection per request, or with
+    ``keep_alive`` one connection kept open between requests, as a phone's browser keeps it
+    (opened again when the server closed it, as a browser does). ``source``: the phone's
+    own address, a distinct one of the loopback's 127/8 for each phone (see phone_address),
+    as the hall's phones each come from their own address on the Wi-Fi."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, source: str | None = None, keep_alive: bool = False):
         self.port = port
+        self.source = source
+        self.keep_alive = keep_alive
+        self.connection: http.client.HTTPConnection | None = None
         self.cookies: dict[str, str] = {}
 
     def prepare(self, form: dict | None, htmx: bool, extra: dict | None = None):
         """The body and headers of a request, as the browser sends them."""
-        headers = {"Host": f"{HOST}:{self.port}", "Connection": "close"}
+        headers = {"Host": f"{HOST}:{self.port}"}
+        if not self.keep_alive:
+            headers["Connection"] = "close"
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if htmx:
@@ -119,6 +142,19 @@ class Client:
         headers.update(extra or {})
         return body, headers
 
+    def connect(self) -> http.client.HTTPConnection:
+        if self.connection is None:
+            source = (self.source, 0) if self.source else None
+            self.connection = http.client.HTTPConnection(
+                HOST, self.port, timeout=TIMEOUT, source_address=source
+            )
+        return self.connection
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
     def request(
         self,
         method: str,
@@ -128,19 +164,46 @@ class Client:
         headers: dict | None = None,
     ) -> Answer:
         body, headers = self.prepare(form, htmx, headers)
-        connection = http.client.HTTPConnection(HOST, self.port, timeout=TIMEOUT)
-        try:
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for name, value in response.getheaders():
-                if name.lower() == "set-cookie":
-                    # Production cookies are Secure; we keep them anyway (see the docstring).
-                    cookie_name, _, rest = value.partition("=")
-                    self.cookies[cookie_name.strip()] = rest.split(";", 1)[0]
-            return Answer(response.status, response.getheaders(), text)
-        finally:
-            connection.close()
+        for attempt in range(2):
+            reused = self.connection is not None and self.connection.sock is not None
+            connection = self.connect()
+            try:
+                connection.request(method, path, body=body, headers=headers)
+                response = connection.getresponse()
+                text = response.read().decode("utf-8", "replace")
+            except (ConnectionResetError, BrokenPipeError):
+                self.close()
+                if reused and attempt == 0:
+                    continue  # a kept connection the server had closed: a browser asks again
+                raise
+            except BaseException:
+                self.close()
+                raise
+            if not self.keep_alive or response.will_close:
+                self.close()
+            break
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                # Production cookies are Secure; we keep them anyway (see the docstring).
+                cookie_name, _, rest = value.partition("=")
+                self.cookies[cookie_name.strip()] = rest.split(";", 1)[0]
+        return Answer(response.status, response.getheaders(), text)
+
+
+def phone_address(index: int) -> str:
+    """Phone ``index``'s own address: 127.1.0.1, 127.1.0.2 ... (Linux's loopback answers on
+    all of 127/8), never 127.0.0.1, so the venue's cap of connections per phone counts each
+    phone's own, as on the hall's Wi-Fi."""
+    return f"127.1.{index // 250}.{index % 250 + 1}"
+
+
+def live_version(answer: Answer | None, shown: str) -> str:
+    """The version a live area shows after ``answer``: its new one, or ``shown`` (a 204)."""
+    if answer is not None and answer.status == 200:
+        found = re.search(r'data-live-version="([^"]*)"', answer.body)
+        if found:
+            return found.group(1)
+    return shown
 
 
 def timed(samples: list[Sample], kind: str, call) -> Answer | None:
@@ -250,35 +313,37 @@ class Run:
             self.stop.wait(rng.uniform(0, self.args.pause))
 
     def reader(self, index: int):
+        """A phone watching a live page, as club/static/js/live.js has it: the page opened
+        once, then its live area asked for every ``--pause`` seconds with the version it
+        shows (``?version=``, htmx's header and live.js's): 204 while nothing changed, else
+        the area's fresh HTML with the new version. Even phones watch the tournament's
+        page, odd ones a game's (one of the sitting's, chosen at random)."""
         rng = random.Random(f"{self.args.seed}-reader-{index}")
         samples: list[Sample] = []
         self.samples.append(samples)
-        client = Client(self.port)
-        page = f"/tournaments/{self.world.tournament}/"
-        version = ""
+        client = Client(self.port, phone_address(index), keep_alive=True)
+        if index % 2 == 0:
+            page = f"/tournaments/{self.world.tournament}/"
+            live, opened, polled = f"{page}live/", "tournament page", "tournament poll"
+        else:
+            page = f"/games/{rng.choice(self.world.games)}/"
+            live, opened, polled = page, "game page", "game poll"
         self.start_line.wait()
         self.stagger(rng)
+        answer = timed(samples, opened, lambda: client.request("GET", page))
+        version = live_version(answer, "")
         while not self.stop.is_set():
-            answer = timed(samples, "tournament page", lambda: client.request("GET", page))
-            if answer and answer.status == 200:
-                found = re.search(r'data-live-version="([^"]*)"', answer.body)
-                version = found.group(1) if found else ""
             self.pause()
             if self.stop.is_set():
                 break
-            live = f"{page}live/?version={urllib.parse.quote(version)}"
+            ask = f"{live}?version={urllib.parse.quote(version)}"
             answer = timed(
-                samples, "live fragment", lambda p=live: client.request("GET", p, htmx=True)
+                samples,
+                polled,
+                lambda p=ask: client.request("GET", p, htmx=True, headers={"X-Live-Poll": "1"}),
             )
-            if answer and answer.status == 200:
-                found = re.search(r'data-live-version="([^"]*)"', answer.body)
-                version = found.group(1) if found else version
-            self.pause()
-            if self.stop.is_set():
-                break
-            game = f"/games/{rng.choice(self.world.games)}/"
-            timed(samples, "game page", lambda g=game: client.request("GET", g))
-            self.pause()
+            version = live_version(answer, version)
+        client.close()
 
     def scorer(self, index: int):
         rng = random.Random(f"{self.args.seed}-scorer-{index}")
@@ -286,7 +351,7 @@ class Run:
         self.samples.append(samples)
         result = ScorerResult(game=self.world.games[index])
         self.scorers.append(result)
-        client = Client(self.port)
+        client = Client(self.port, phone_address(self.args.readers + index), keep_alive=True)
         try:
             form = self._log_in(client, self.world.users[index], result.game)
         except Exception as error:  # the run goes on; the report names the scorer's fault
@@ -319,6 +384,7 @@ class Run:
                 result.problem = f"after deal {deal['number']}: no form for the next deal"
                 break
             self.pause()
+        client.close()
 
     def _log_in(self, client: Client, username: str, game: int) -> DealForm:
         page = client.request("GET", "/accounts/login/")
@@ -335,7 +401,8 @@ class Run:
             raise RuntimeError("the game page shows no deal form")
         return deal_form
 
-    def go(self) -> float:
+    def go(self, server: int) -> float:
+        """The run, ``server`` the process group of the server (for the CPU it takes)."""
         threads = [
             threading.Thread(target=self.reader, args=(i,), daemon=True)
             for i in range(self.args.readers)
@@ -347,13 +414,29 @@ class Run:
             thread.start()
         self.start_line.wait(timeout=600)
         cpu, start = time.process_time(), time.perf_counter()
+        served = session_cpu(server)
         time.sleep(self.args.duration)
         self.stop.set()
         for thread in threads:
             thread.join(timeout=TIMEOUT)
         elapsed = time.perf_counter() - start
         self.generator_cpu = (time.process_time() - cpu) / elapsed
+        self.server_cpu = (session_cpu(server) - served) / elapsed
         return elapsed
+
+
+def session_cpu(session: int) -> float:
+    """The CPU seconds the processes of ``session`` have used (the server started in its
+    own: gunicorn's arbiter and workers, or waitress's one process), from /proc."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[3]) == session:  # after the name: state, ppid, pgrp, session ...
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
 
 
 # --- Setting up and tearing down ---------------------------------------------------------
@@ -467,16 +550,15 @@ def start_gunicorn(
     server_name: str = "gunicorn",
 ) -> subprocess.Popen:
     """gunicorn on 127.0.0.1:``port``, answering /health/; ``env``: its environment
-    (this process's when None). ``server_name`` "waitress": the venue's server instead, one
-    process of club.venue.THREADS threads, as ``dev.py start --venue`` runs it."""
+    (this process's when None). ``server_name`` "waitress": the venue's server instead, as
+    ``dev.py start --venue`` runs it (:func:`serve_venue`)."""
     if server_name == "waitress":
-        command = ["waitress", f"--listen={HOST}:{port}", f"--threads={THREADS}"]
-        command += ["--backlog=2048", "club.wsgi:application"]
+        command = ["-c", f"from loadtest.run import serve_venue; serve_venue({port})"]
     else:
-        command = ["gunicorn", "club.wsgi", "--workers", str(workers), "--bind", f"{HOST}:{port}"]
-        command += ["--backlog", "2048", "--timeout", "120"]
+        command = ["-m", "gunicorn", "club.wsgi", "--workers", str(workers)]
+        command += ["--bind", f"{HOST}:{port}", "--backlog", "2048", "--timeout", "120"]
     server = subprocess.Popen(
-        [sys.executable, "-m", *command],
+        [sys.executable, *command],
         cwd=BASE_DIR,
         env=env,
         stdout=log.open("w"),
@@ -486,14 +568,36 @@ def start_gunicorn(
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit(f"gunicorn stopped at start-up; see {log}")
+            raise SystemExit(f"{server_name} stopped at start-up; see {log}")
         try:
             if Client(port).request("GET", "/health/").status == 200:
                 return server
         except OSError:
             pass
         time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not answer /health/ within 60 s; see {log}")
+    stop_gunicorn(server)
+    raise SystemExit(f"{server_name} did not answer /health/ within 60 s; see {log}")
+
+
+def serve_venue(port: int) -> None:
+    """The venue's server, in its own process: what ``dev.py start --venue`` serves with
+    (club.venue: its environment from ``configure``, then ``serve``: waitress with the
+    venue's threads, its cap of connections per phone, its time limits and its largest
+    body), on 127.0.0.1:``port``, from the venue's folder DJANGO_DATA_DIR and its database
+    there (the SQLite file ``club.sqlite3``). Only the secret key is this run's."""
+    from club import venue
+
+    folder = Path(os.environ["DJANGO_DATA_DIR"])
+    key = os.environ["DJANGO_SECRET_KEY"]
+    for name in [n for n in os.environ if n.startswith("DJANGO_") or n == "DATABASE_URL"]:
+        del os.environ[name]  # the venue's settings, none of the load test's
+    venue.configure(HOST, port, folder, key)
+    import django
+
+    django.setup()
+    from django.core.wsgi import get_wsgi_application
+
+    venue.serve(get_wsgi_application(), HOST, port)
 
 
 def stop_gunicorn(server: subprocess.Popen) -> None:
@@ -604,6 +708,8 @@ def report(args, run: Run, elapsed: float, faults: list[str], log_faults: list[s
         f"--readers {args.readers} --scorers {args.scorers} --workers {args.workers} "
         f"--seed {args.seed}" + (f" --pause {args.pause:g}" if args.pause else "")
     )
+    if args.server != "gunicorn":
+        command = command.replace(" --workers", f" --server {args.server} --workers")
     lines = [
         f"# Load: {args.database}" + (f", {args.pause:g} s between requests" if args.pause else ""),
         "",
@@ -612,16 +718,28 @@ def report(args, run: Run, elapsed: float, faults: list[str], log_faults: list[s
         f"- When: {datetime.datetime.now().isoformat(timespec='seconds')}, commit {commit} "
         "(plus the working tree).",
         f"- Machine: {machine()}; load average before the run {load[0]:.2f}, {load[1]:.2f}, "
-        f"{load[2]:.2f}. gunicorn, the database and this load generator share these cores: "
-        f"the generator used {run.generator_cpu:.2f} of a core on average.",
+        f"{load[2]:.2f}. The server, the database and this load generator share these "
+        f"cores: the server ("
+        + (
+            "SQLite included: it runs in the server's processes"
+            if args.database == "sqlite"
+            else "PostgreSQL's processes not included"
+        )
+        + f") used {run.server_cpu:.2f} of a core on average, the generator "
+        f"{run.generator_cpu:.2f}.",
         (
-            f"- waitress (the venue's server): `club.wsgi`, one process of {THREADS} threads, "
-            "DJANGO_DEBUG=0, 127.0.0.1 only."
+            "- The venue's server as `dev.py start --venue` runs it (`club.venue.serve` and "
+            f"its settings): waitress, one process of {THREADS} threads, at most {PER_PHONE} "
+            "connections per phone address, on 127.0.0.1, the venue's SQLite database in its "
+            "folder. Each phone comes from its own address of the loopback (127.1.0.1 on), "
+            "and keeps its connection open between requests, as a browser does."
             if args.server == "waitress"
             else f"- gunicorn: `club.wsgi`, {args.workers} sync workers, DJANGO_DEBUG=0, "
             "127.0.0.1 only."
         ),
-        f"- Clients: {args.readers} readers and {args.scorers} scorers (one game each), each "
+        f"- Clients: {args.readers} readers (phones watching a live page: half the "
+        "tournament's, half a game's; the page once, then its live area polled with "
+        f"`?version=`) and {args.scorers} scorers (one game each), each "
         + (
             f"waiting {args.pause:g} s between its requests"
             if args.pause
@@ -634,7 +752,7 @@ def report(args, run: Run, elapsed: float, faults: list[str], log_faults: list[s
         row("**readers, all**", readers, elapsed),
         *(
             row(f"reader: {kind}", [s for s in readers if s.kind == kind], elapsed)
-            for kind in ("tournament page", "live fragment", "game page")
+            for kind in ("tournament page", "tournament poll", "game page", "game poll")
         ),
         row("**deals**", deals, elapsed),
         "",
@@ -689,6 +807,14 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=BASE_DIR / "results")
     args = parser.parse_args()
+    if args.server == "waitress":
+        if args.database != "sqlite":
+            parser.error("the venue's server serves the club's SQLite file: --database sqlite")
+        # The venue's own folder, a throwaway one: its database and its static files.
+        global SQLITE_PATH
+        SQLITE_PATH = VENUE_FOLDER / DATABASE
+        VENUE_FOLDER.mkdir(mode=0o700, exist_ok=True)
+        os.environ["DJANGO_DATA_DIR"] = str(VENUE_FOLDER)
 
     production_environment(database_url(args))
     print(f"Preparing {os.environ['DATABASE_URL']} ...", flush=True)
@@ -699,17 +825,17 @@ def main() -> None:
     world = build_world(args.scorers, args.seed)
 
     port = free_port()
-    log = Path(f"/tmp/fiftysix-load-gunicorn-{args.database}.log")
+    log = Path(f"/tmp/fiftysix-load-{args.server}-{args.database}.log")
     server = start_gunicorn(port, args.workers, log, server_name=args.server)
     try:
         load = os.getloadavg()
         print(
-            f"gunicorn on {HOST}:{port}; {args.readers} readers and {args.scorers} scorers "
+            f"{args.server} on {HOST}:{port}; {args.readers} readers and {args.scorers} scorers "
             f"for {args.duration:g} s ...",
             flush=True,
         )
         run = Run(port, world, args)
-        elapsed = run.go()
+        elapsed = run.go(server.pid)
     finally:
         stop_gunicorn(server)
     faults = check_database(world, run.scorers)
