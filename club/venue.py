@@ -502,7 +502,8 @@ IDLE = 30  # seconds a connection is kept with nothing said (the pages poll ever
 # (club.archive.forms.MAX_UPLOAD_BYTES), and its form's other fields (club.web.uploads.
 # FORM_ROOM), written out here as this module imports no Django; a test holds them equal.
 # Waitress refuses a longer body, 413, as soon as its Content-Length says so, before writing
-# any of it to disk; one sent in chunks, once past it.
+# any of it to disk; one sent in chunks, once past it. The refusal is the club's page, in the
+# phone's language (club_error_task, club.web.uploads), not waitress's English one.
 LARGEST_BODY = 50_000_000 + 256_000
 
 
@@ -538,6 +539,7 @@ def guarded_channel():
         per_phone: Counter = Counter()  # open connections by the phone's address
         counted = False
         request_began = 0.0
+        error_task_class = club_error_task()
 
         def __init__(self, server, sock, addr, adj, map=None):
             super().__init__(server, sock, addr, adj, map=map)
@@ -572,6 +574,74 @@ def guarded_channel():
             return super().writable()
 
     return GuardedChannel
+
+
+def club_error_task():
+    """Waitress's answer to a request it refuses itself, but a body past LARGEST_BODY
+    answered by the app, in the club's words and the phone's language (413), instead of
+    waitress's plain English. The app is asked with the request's line and headers only
+    (the body is never read) and the WSGI key ``club.refused_body``, which only the server
+    can set (a header arrives as HTTP_...); should that fail, waitress's own answer goes."""
+    import io
+    import logging
+
+    from waitress.task import ErrorTask
+    from waitress.utilities import RequestEntityTooLarge
+
+    class ClubErrorTask(ErrorTask):
+        def execute(self):
+            if not isinstance(self.request.error, RequestEntityTooLarge):
+                return super().execute()
+            try:
+                status, headers, body = self.refusal()
+            except Exception:
+                logging.getLogger(__name__).exception("The club's 413 page failed")
+                return super().execute()
+            self.status = status
+            self.response_headers.extend(headers)
+            self.set_close_on_finish()  # the body is left unread: the connection goes
+            self.content_length = len(body)
+            self.write(body)
+
+        def refusal(self) -> tuple[str, list[tuple[str, str]], bytes]:
+            request, server = self.request, self.channel.server
+            told = request.headers.get("CONTENT_LENGTH", "")
+            environ = {
+                "REQUEST_METHOD": request.command or "POST",
+                "SCRIPT_NAME": "",
+                "PATH_INFO": request.path or "/",
+                "QUERY_STRING": request.query or "",
+                "SERVER_NAME": server.server_name,
+                "SERVER_PORT": str(server.effective_port),
+                "SERVER_PROTOCOL": f"HTTP/{request.version}",
+                "REMOTE_ADDR": self.channel.addr[0],
+                "wsgi.url_scheme": "http",
+                "wsgi.input": io.BytesIO(),  # nothing of the body is read
+                "wsgi.errors": io.StringIO(),
+                "wsgi.multithread": True,
+                "wsgi.multiprocess": False,
+                "wsgi.run_once": False,
+                "wsgi.version": (1, 0),
+                "CONTENT_LENGTH": "0",
+                "club.refused_body": (LARGEST_BODY, int(told) if told.isdigit() else None),
+            }
+            for name, value in request.headers.items():
+                if name not in ("CONTENT_LENGTH", "CONTENT_TYPE"):
+                    environ[f"HTTP_{name}"] = value
+            answered = []
+            chunks = server.application(environ, lambda *answer: answered.extend(answer[:2]))
+            try:
+                body = b"".join(chunks)
+            finally:
+                if hasattr(chunks, "close"):
+                    chunks.close()
+            status, headers = answered
+            if not status.startswith("413"):
+                raise RuntimeError(f"the app answered {status}")
+            kept = [(n, v) for n, v in headers if n.lower() not in ("content-length", "connection")]
+            return f"413 {RequestEntityTooLarge.reason}", kept, body
+
+    return ClubErrorTask
 
 
 def serve(app, address: str, port: int) -> None:

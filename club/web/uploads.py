@@ -20,6 +20,11 @@ is answered 413 with the form again. Nothing is saved: the form is not valid.
 The fields of a post (not its files) are Django's: ``DATA_UPLOAD_MAX_MEMORY_SIZE``
 refuses a body past it with 400, before reading it when its Content-Length says so,
 or as a multipart form's fields are read.
+
+A body past the largest of all (the largest upload and its form) never reaches the app
+at the venue: its server refuses it as it arrives (club.venue), and asks the app for its
+answer with the request's headers and :data:`REFUSED_BODY`: the page of
+:func:`refused_as_too_large`, in the reader's language.
 """
 
 from __future__ import annotations
@@ -28,14 +33,24 @@ import functools
 from dataclasses import dataclass
 
 from django import forms
-from django.core.exceptions import TooManyFilesSent
+from django.core.exceptions import DisallowedHost, TooManyFilesSent
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from club.web.posts import page_sent_from
+from club.web.unreadable import with_site_headers
+
 KB, MB = 1_000, 1_000_000
+# The WSGI key by which the venue's server (club.venue) tells of a body it refused unread for
+# being past the most it takes: (that most, the body's told length or None). Only a server
+# sets such a key: a request's headers arrive as HTTP_... keys.
+REFUSED_BODY = "club.refused_body"
 # What an upload form sends besides its file: the CSRF token, the one-time key, each
 # part's headers, and a pasted list of teams (200 lines of four names in Malayalam,
 # three bytes a letter, is under 100 KB).
@@ -128,6 +143,34 @@ def takes_upload(form_class: type[forms.Form]):
     return decorator
 
 
+def refused_as_too_large(request: HttpRequest, largest: int, size: int | None) -> HttpResponse:
+    """413, a page in the reader's language, for a post of ``size`` bytes (None: not told)
+    that the server refused, unread, for being past ``largest``, the most it takes in one
+    request: the file is larger than the page takes (the limit its form names), or, on a
+    page that takes no file, than the club takes at all. Made from the request's line and
+    headers alone: no session, no user, no database."""
+    limits = _limits_of_view(request)
+    try:
+        back = page_sent_from(request)
+    except DisallowedHost:  # a Host the site does not answer to: its own home page
+        back = "/"
+    language = translation.get_language_from_request(request)
+    with translation.override(language):
+        if limits:
+            refused = too_large(size, max(limits.values()))
+        else:
+            refused = _("What was sent is larger than %(most)s, the most the club takes.") % {
+                "most": size_text(largest)
+            }
+        body = render_to_string(
+            "too_large.html", {"refused": refused, "back": back}, request=request
+        )
+    response = HttpResponse(body, status=413)
+    response["Content-Language"] = language
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return with_site_headers(response)
+
+
 class FileNotTaken(TooManyFilesSent):
     """A file sent to a page that takes none, or under a name its form does not have:
     more files than it takes. Django answers it 400, as too many files."""
@@ -181,12 +224,17 @@ class LimitedUploads(FileUploadHandler):
 
 
 class UploadLimitMiddleware:
-    """Give every post :class:`LimitedUploads` before anything reads it."""
+    """Give every post :class:`LimitedUploads` before anything reads it; answer a post the
+    server refused as too large (:data:`REFUSED_BODY`) with the club's page."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = request.META.get(REFUSED_BODY)
+        if refused is not None:
+            largest, size = refused
+            return refused_as_too_large(request, largest, size)
         if request.method == "POST":  # Django reads no other method's body as a form
             request.upload_handlers.insert(0, LimitedUploads(request))
         return self.get_response(request)

@@ -13,6 +13,7 @@ tests/web/test_upload_memory.py does the same against a real gunicorn worker.
 
 from __future__ import annotations
 
+import html
 import sys
 import tracemalloc
 import uuid
@@ -21,12 +22,14 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test.client import ClientHandler
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from club.games.models import Player, SubmittedForm
 from club.leaderboards.services import MAX_IMPORT_BYTES
 from club.tournaments.forms import MAX_LIST_BYTES
 from club.tournaments.models import TournamentTeam
-from club.web.uploads import FORM_ROOM, size_text, too_large
+from club.web.uploads import FORM_ROOM, REFUSED_BODY, size_text, too_large
 from tests.tournaments.helpers import make_tournament
 from tests.web.helpers import Multipart, StreamedInput
 
@@ -97,6 +100,54 @@ def test_sizes_read_as_a_club_reads_them():
     # Unknown, or no larger once rounded: said as more than the most.
     assert too_large(None, 1_000_000) == "The file is larger than 1 MB, the most this page takes."
     assert too_large(1_020_000, 1_000_000) == too_large(None, 1_000_000)
+
+
+# --- A body past the largest of all, refused by the venue's server unread -----------------
+# The server asks the app with the request's headers and REFUSED_BODY; its test sends one to
+# the venue itself (tests/test_venue_hostile.py).
+
+
+def test_a_body_past_the_largest_is_told_in_the_readers_language_with_its_pages_limit(client):
+    from club.archive.forms import MAX_UPLOAD_BYTES
+    from club.venue import LARGEST_BODY
+
+    page = reverse("archive:import_store")
+    # No session, no user, no query: this test has no database (pytest-django refuses one).
+    response = client.post(
+        page,
+        headers={"Accept-Language": "es", "Referer": f"http://testserver{page}"},
+        **{REFUSED_BODY: (LARGEST_BODY, 300 * 2**20)},
+    )
+    assert response.status_code == 413
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert response["Content-Language"] == "es"
+    shown = html.unescape(response.text)
+    assert "El archivo pesa 314,6 MB; esta página admite como máximo 50 MB." in shown
+    with translation.override("es"):
+        assert too_large(300 * 2**20, MAX_UPLOAD_BYTES) in shown
+        assert gettext("Nothing was saved.") in shown
+    assert f'href="http://testserver{page}" data-history-back' in response.text
+    assert 'rel="stylesheet"' in response.text  # the club's page, in its style
+    assert "no-store" in response["Cache-Control"]  # never kept
+
+
+def test_a_body_past_the_largest_to_a_page_that_takes_no_file_names_the_largest(client):
+    from club.venue import LARGEST_BODY
+
+    response = client.post("/games/new/", **{REFUSED_BODY: (LARGEST_BODY, None)})
+    assert response.status_code == 413
+    assert response["Content-Language"] == "en"
+    assert "What was sent is larger than 50.3 MB, the most the club takes." in html.unescape(
+        response.text
+    )
+    assert 'href="/" data-history-back' in response.text  # no page it was sent from
+
+
+def test_a_header_cannot_pass_for_the_servers_refusal(client):
+    # A header arrives as HTTP_CLUB.REFUSED_BODY, not the key: the post goes on to its page.
+    response = client.post("/games/new/", headers={REFUSED_BODY: "1"})
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/games/new/"
 
 
 # --- Fifty times the limit, measured -------------------------------------------------------
