@@ -43,7 +43,7 @@ from club.archive.reading import Text, TextInMemory
 from club.archive.tournament_export import (
     _standing_rows,
 )
-from club.games import bulk, services
+from club.games import bulk, services, starting
 from club.games.models import (
     Game,
     Team,
@@ -93,66 +93,111 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
     return lines
 
 
-def _write_game(
-    spec: GameSpec,
-    user=None,
-    *,
-    require_confirmation: bool = False,
-    played: datetime | None = None,
-    registered: Sequence[Team] = (),
-) -> Game:
-    """Store a checked game: started by the services (players, teams), its deals in bulk.
+class _Writer:
+    """Writes the checked games of one import, sharing what it finds of the club's names
+    (games.starting.KnownNames): the games outside a tournament a batch at a time, a
+    tournament's a sitting at a time; each seated by :func:`~club.games.starting.seat_game`,
+    which refuses what :func:`~club.games.services.create_game` refuses, in its words.
 
-    ``played``: when it was played, where the file says (a tournament's day); else now.
-    ``registered``: a tournament game's registered teams, in the game's order: the game is
-    theirs whoever sat (a substitute included). A game outside a tournament may seat a
-    team of the club with a substitute too (a tournament's game exported on its own).
+    ``deals=False``: the rehearsal of a preview, undone after (club.archive.publish): the
+    games and teams as their deals leave them, not the deals' own rows.
     """
-    try:
-        game = services.create_game(
-            label=spec.label,
-            teams=[
-                services.TeamEntry(
-                    team.first,
-                    team.second,
-                    team.name,
-                    *team.more,
-                    team=registered[position] if registered else None,
-                    may_seat_a_substitute=True,
-                )
-                for position, team in enumerate(spec.teams)
-            ],
-            first_dealer=spec.first_dealer,
-            rules=spec.rules,
-            user=user,
-            deal_limit=spec.deal_limit,
-            require_confirmation=require_confirmation,
+
+    BATCH_DEALS = 4000  # a batch's deals: about 25,000 rows to insert
+
+    def __init__(self, user=None, *, deals: bool = True):
+        self.user = user
+        self.deals = deals
+        self.known = starting.KnownNames()
+        self.batch: list[bulk.PlayedGame] = []
+        self.batch_deals = 0
+        self.written: list[Game] = []  # every game written: told once, at the end
+
+    def seat(
+        self,
+        spec: GameSpec,
+        *,
+        require_confirmation: bool = False,
+        played: datetime | None = None,
+        registered: Sequence[Team] = (),
+    ) -> bulk.PlayedGame:
+        """A checked game, seated but not saved: started as the services start a game.
+
+        ``played``: when it was played, where the file says (a tournament's day); else now.
+        ``registered``: a tournament game's registered teams, in the game's order: the game
+        is theirs whoever sat (a substitute included). A game outside a tournament may seat
+        a team of the club with a substitute too (a tournament's game exported on its own).
+        """
+        try:
+            game, seated = starting.seat_game(
+                label=spec.label,
+                teams=[
+                    starting.TeamEntry(
+                        team.first,
+                        team.second,
+                        team.name,
+                        *team.more,
+                        team=registered[position] if registered else None,
+                        may_seat_a_substitute=True,
+                    )
+                    for position, team in enumerate(spec.teams)
+                ],
+                first_dealer=spec.first_dealer,
+                rules=spec.rules,
+                user=self.user,
+                deal_limit=spec.deal_limit,
+                require_confirmation=require_confirmation,
+                known=self.known,
+            )
+        except services.ScoringError as error:
+            raise ArchiveError(
+                _decap(error.message), label=spec.label, number=error.number, field=error.field
+            ) from error
+        return bulk.PlayedGame(
+            game=game,
+            seating=services.Seating(seated, game.rules),
+            settlements=spec.settlements,
+            state=spec.state,
+            ended_early=spec.ended_early,
+            finished_at=played,
         )
-        if played is not None:
-            Game.objects.filter(pk=game.pk).update(created_at=played)
-            game.created_at = played
-        # The deals are settled already (parse_game replayed them): their rows are
-        # written in bulk, the rows record_deal and end_game would write one by one.
-        bulk.write_game(
-            bulk.PlayedGame(
-                game=game,
-                seating=services.load_seating(game),
-                settlements=spec.settlements,
-                state=spec.state,
-                ended_early=spec.ended_early,
-                finished_at=played,
-            ),
-            user=user,
-        )
-    except services.ScoringError as error:
-        raise ArchiveError(
-            _decap(error.message), label=spec.label, number=error.number, field=error.field
-        ) from error
-    except DatabaseError as error:
-        raise ArchiveError(
-            _("the database refused it (%(reason)s).") % {"reason": error}, label=spec.label
-        ) from error
-    return game
+
+    def add(self, spec: GameSpec) -> None:
+        """A game outside a tournament: written with its batch."""
+        self.batch.append(self.seat(spec))
+        self.batch_deals += len(spec.settlements) + 1
+        if self.batch_deals >= self.BATCH_DEALS:
+            self.flush()
+
+    def flush(self) -> None:
+        self.write(self.batch)
+        self.batch, self.batch_deals = [], 0
+
+    def write(self, games: Sequence[bulk.PlayedGame]) -> None:
+        """Save these seated games, their teams and their deals, in bulk; told nothing yet
+        (:meth:`announce` tells all of them at the end)."""
+        if not games:
+            return
+        try:
+            bulk.write_games(games, user=self.user, deals=self.deals)
+            for one in games:  # the day it was played, where the file says
+                if one.finished_at is not None:
+                    Game.objects.filter(pk=one.game.pk).update(created_at=one.finished_at)
+                    one.game.created_at = one.finished_at
+        except DatabaseError as error:
+            raise ArchiveError(
+                _("the database refused it (%(reason)s).") % {"reason": error},
+                label=games[0].game.label if len(games) == 1 else None,
+            ) from error
+        self.written.extend(one.game for one in games)
+
+    def announce(self) -> None:
+        """What follows games (the boards' figures, ratings) follows all of them, once: none
+        of it can refuse, so a rehearsal leaves it out. A tournament's standings followed
+        its end (:meth:`_TournamentWriter.finish`)."""
+        self.flush()
+        if self.deals:
+            bulk.announce(self.written)
 
 
 def import_results(text: str, *, user=None) -> ImportSummary:
@@ -160,19 +205,24 @@ def import_results(text: str, *, user=None) -> ImportSummary:
     return import_text(TextInMemory(text), user=user)
 
 
-def import_text(text: Text, *, user=None, note: Note | None = None) -> ImportSummary:
+def import_text(
+    text: Text, *, user=None, note: Note | None = None, deals: bool = True
+) -> ImportSummary:
     """Check the whole file, then store all of it, or nothing when anything is wrong,
     reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file).
 
     ``note`` is told each game and document as the check reads them (the preview's list).
-    The club's token for kept pages moves once, as the import's last statement, so the
-    rest of the club goes on adding games, players and teams while a large file is
-    written (club.games.versions).
+    ``deals=False`` rehearses the import for a preview (:class:`_Writer`); its caller
+    undoes it. The club's token for kept pages moves once, as the import's last
+    statement, so the rest of the club goes on adding games, players and teams while a
+    large file is written (club.games.versions).
     """
     documents = outline_documents(text)
     with transaction.atomic(), names_moved_once():
         plans = check_archive(text, documents, note=note)
-        kept = _write_documents(text, documents, plans, user)
+        writer = _Writer(user, deals=deals)
+        kept = _write_documents(text, documents, plans, writer)
+        writer.announce()
     return ImportSummary(
         games=sum(plan.games for plan in plans) - len(kept),
         deals=sum(plan.deals for plan in plans) - sum(kept),
@@ -182,7 +232,7 @@ def import_text(text: Text, *, user=None, note: Note | None = None) -> ImportSum
 
 
 def _write_documents(
-    text: Text, documents: Sequence[dict], plans: Sequence[DocumentPlan], user
+    text: Text, documents: Sequence[dict], plans: Sequence[DocumentPlan], writer: _Writer
 ) -> list[int]:
     """Write each game as the file is read again, or hand it to its tournament's writer;
     a game outside a tournament that is here already, as it is, is left so. The deals of
@@ -193,14 +243,15 @@ def _write_documents(
     for kind, spec in checked_games(text, documents):
         if kind == "start":
             plan = plans[number]
+            writer.flush()  # the file's order: the games before this document first
             tournament = (
-                None if plan.tournament is None else _TournamentWriter(plan.tournament, user)
+                None if plan.tournament is None else _TournamentWriter(plan.tournament, writer)
             )
         elif kind == "game" and tournament is None:
             if spec.here:  # type: ignore[union-attr]
                 kept.append(len(spec.deals))  # type: ignore[union-attr]
             else:
-                _write_game(spec, user)  # type: ignore[arg-type]
+                writer.add(spec)  # type: ignore[arg-type]
         elif kind == "game":
             tournament.add(spec)  # type: ignore[union-attr, arg-type]
         else:
@@ -240,9 +291,10 @@ class _TournamentWriter:
     once its games are written, as :func:`~club.tournaments.services.import_sitting`
     wants them. A game that comes before its turn waits (an export gives them in turn)."""
 
-    def __init__(self, spec: TournamentSpec, user=None):
+    def __init__(self, spec: TournamentSpec, writer: _Writer):
         self.spec = spec
-        self.user = user
+        self.writer = writer
+        user = self.user = writer.user
         self.place = _Place(None, None, tournament=spec.name)
         try:
             self.tournament = tournament_services.create_tournament(
@@ -276,7 +328,7 @@ class _TournamentWriter:
                 entry = self.entries[_key(made.team)]
                 out = next(p for p in entry.team.players if _key(p.name) == _key(made.out))
                 back = None if made.last is None else made.last + 1
-                player_in = services.find_or_add_player(made.player_in)
+                player_in = services.find_or_add_player(made.player_in, writer.known)
                 rows.append((entry, out, player_in, made.first, back))
             substitutions.import_substitutions(rows=rows)
         except tournament_services.TournamentError as error:
@@ -301,9 +353,8 @@ class _TournamentWriter:
                 self.tables.append(
                     (
                         table,
-                        _write_game(
+                        self.writer.seat(
                             game,
-                            self.user,
                             require_confirmation=self.spec.require_confirmation,
                             played=self._day_of(sitting.number),
                             registered=[self.entries[_key(team.name)].team for team in game.teams],
@@ -311,11 +362,12 @@ class _TournamentWriter:
                         [self.entries[_key(team.name)] for team in game.teams],
                     )
                 )
+            self.writer.write([played for _table, played, _teams in self.tables])
             tournament_services.import_sitting(
                 tournament=self.tournament,
                 number=sitting.number,
                 game_size=sitting.game_size,
-                tables=self.tables,
+                tables=[(table, played.game, teams) for table, played, teams in self.tables],
                 byes=[self.entries[_key(name)] for name in sitting.byes],
                 absent=[self.entries[_key(name)] for name in sitting.absent],
             )

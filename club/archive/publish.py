@@ -13,8 +13,9 @@ recognises what is already here:
 - A **tournament** whose name is on this site is refused, all of the file with it: a
   tournament is published once (``create_tournament``'s words).
 
-:func:`preview_text` is the import itself, run to its end and then undone: whatever the
-import would refuse (a team name this site gives to other players, a tournament's
+:func:`preview_text` is the import itself, rehearsed to its end and then undone (its
+games and teams written as their deals leave them, not the deals' rows, which the check
+has settled already and which cannot refuse): whatever the import would refuse (a team name this site gives to other players, a tournament's
 standings that its games do not give, anything the services it calls refuse), the
 preview refuses first, in the same words, and what it offers to import is what the
 import stores. A list of what the file holds, and what of it is here already, is kept
@@ -80,11 +81,11 @@ class _Lines:
 
 
 def preview_text(text: Text, *, user=None) -> Preview:
-    """What importing ``text`` would add: the import, as ``user`` would make it, run and
-    undone (the same refusals, as :class:`ArchiveError`); nothing is kept."""
+    """What importing ``text`` would add: the import, as ``user`` would make it, rehearsed
+    and undone (the same refusals, as :class:`ArchiveError`); nothing is kept."""
     lines = _Lines()
     with transaction.atomic():
-        summary = import_text(text, user=user, note=lines.note)
+        summary = import_text(text, user=user, note=lines.note, deals=False)
         transaction.set_rollback(True)
     return Preview(
         lines=tuple(lines.lines[:PREVIEW_LINES]),

@@ -42,6 +42,7 @@ from django.utils import timezone
 
 from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Round
+from club.games.signals import games_written
 from club.scoring import rules as core
 
 BATCH = 2000
@@ -98,11 +99,14 @@ def _settle_result(played: PlayedGame, now: datetime) -> GameTeam | None:
     return game.winner
 
 
-def write_games(played_games: Sequence[PlayedGame], *, user=None) -> None:
+def write_games(played_games: Sequence[PlayedGame], *, user=None, deals: bool = True) -> None:
     """Write the deals of these games and everything the services derive from them.
 
     ``user`` is who recorded them (``Round.recorded_by``, ``Change.made_by``),
-    when signed in. Sends no signal (see :func:`write_game`).
+    when signed in. Sends no signal (see :func:`write_game`, :func:`announce`).
+    ``deals=False`` writes the games and their teams as the deals leave them, but not
+    the deals' own rows (rounds, piles, ledger, history): what a rehearsal that is undone
+    needs (an import's preview, club.archive.publish), at a fraction of the time.
     """
     if not played_games:
         return
@@ -136,7 +140,11 @@ def write_games(played_games: Sequence[PlayedGame], *, user=None) -> None:
     won = [played.game for played in new if played.game.winner is not None]
     if won:
         Game.objects.bulk_update(won, ["winner"], batch_size=500)
+    if deals:
+        _write_deals(played_games, user, by)
 
+
+def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
     rounds: list[Round] = []
     changes: list[Change] = []
     for played in played_games:
@@ -202,3 +210,11 @@ def write_game(played: PlayedGame, *, user=None) -> None:
         return
     write_games([played], user=user)
     services._changed(played.game, was_finished=False)
+
+
+def announce(games: Sequence[Game]) -> None:
+    """Tell what follows games (the boards' figures, ratings) of games written together by
+    :func:`write_games`, none of them finished before: once for all of them
+    (``games_written``), where :func:`write_game` tells each game's change on its own."""
+    if games:
+        games_written.send(sender=Game, games=list(games))

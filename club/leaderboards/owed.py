@@ -23,10 +23,12 @@ receivers see to its figures and ratings).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from club.games.models import Game
 from club.leaderboards import figures
 from club.leaderboards.models import OwedGame
-from club.leaderboards.services import catch_up, rate_game
+from club.leaderboards.services import catch_up, rate_game, rate_written
 from club.web import after
 
 
@@ -42,3 +44,21 @@ def follow(game: Game, *, was_finished: bool) -> None:
         return
     figures.refresh_game(game, was_finished=was_finished)
     rate_game(game)
+
+
+def follow_written(games: Sequence[Game]) -> None:
+    """Games written together, none of them finished before (an import,
+    games.bulk.announce): their rows, their sides' totals and their ratings, once for
+    all of them; after the answer, as :func:`follow` leaves a game's."""
+    games = [game for game in games if game.is_finished]
+    if not games:
+        return
+    if after.answering():
+        OwedGame.objects.bulk_create(
+            [OwedGame(game=game) for game in games], ignore_conflicts=True, batch_size=1000
+        )
+        after.later(catch_up)
+        return
+    catch_up()
+    figures.refresh_games([game.pk for game in games], had_rows=False)
+    rate_written(games)

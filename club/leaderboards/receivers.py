@@ -5,7 +5,7 @@ from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
 from club.games.models import Game, GameTeam
-from club.games.signals import game_changed
+from club.games.signals import game_changed, games_written
 from club.leaderboards import figures, owed
 from club.leaderboards.models import RatingChange
 from club.leaderboards.services import catch_up, unrate_deleted_game
@@ -16,6 +16,11 @@ from club.tournaments.models import SittingGame
 def follow_game(sender, game, was_finished, **kwargs):
     if game.is_finished or was_finished:
         owed.follow(game, was_finished=was_finished)
+
+
+@receiver(games_written, dispatch_uid="leaderboards-ratings-written")
+def follow_written_games(sender, games, **kwargs):
+    owed.follow_written(games)
 
 
 @receiver(pre_delete, sender=Game, dispatch_uid="leaderboards-game-deleted-before")

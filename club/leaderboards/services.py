@@ -728,6 +728,33 @@ def rate_game(game: Game) -> None:
     _rerate_from(state, position, game.pk if rated_at == position else None)
 
 
+@transaction.atomic(savepoint=False)
+def rate_written(games: Iterable[Game]) -> None:
+    """Rate games written together (an import), none of them rated before: every finished
+    game from the first place any of them takes, in one pass."""
+    finished = [
+        game
+        for game in games
+        if game.status == Game.Status.FINISHED and game.finished_at is not None
+    ]
+    if not finished:
+        return
+    state = _lock_state()
+    first = min(finished, key=lambda game: (game.finished_at, game.pk))
+    # Where the first of them goes: before the first game rated already that finished
+    # after it (the others of them are not rated yet), else after the last one rated.
+    position = (
+        RatingChange.objects.filter(
+            Q(game__finished_at__gt=first.finished_at)
+            | Q(game__finished_at=first.finished_at, game_id__gt=first.pk)
+        )
+        .order_by("position")
+        .values_list("position", flat=True)
+        .first()
+    )
+    _rerate_from(state, _next_position(state) if position is None else position, None)
+
+
 @transaction.atomic
 def unrate_deleted_game(position: int, players: Iterable[int]) -> None:
     """A rated game was deleted (its rows went with it): re-rate the games after it.
@@ -761,8 +788,12 @@ def catch_up() -> set[int]:
             .values_list("game_id", flat=True)
             .distinct()
         )
-        for game in games.values():
-            figures.refresh_game(game, was_finished=game.pk in counted)
+        # Together, as an import's games are owed: their rows first, then their totals.
+        fresh = [pk for pk in games if pk not in counted]
+        if fresh:
+            figures.refresh_games(fresh, had_rows=False)
+        if counted:
+            figures.refresh_games(sorted(counted))
         if len(games) == 1:
             rate_game(next(iter(games.values())))
         elif games:

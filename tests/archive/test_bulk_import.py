@@ -18,6 +18,7 @@ import json
 import random
 from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 from unittest import mock
 
 import pytest
@@ -159,6 +160,30 @@ def _write_deal_by_deal(spec, user, require_confirmation, registered):
     return game
 
 
+class DealByDeal(archive_load._Writer):
+    """The importer's writer, each game started and its deals recorded as they are read
+    (the batches and the one announcement at the end are the bulk writer's)."""
+
+    def seat(self, spec, *, require_confirmation=False, played=None, registered=()):
+        game = write_deal_by_deal(
+            spec,
+            self.user,
+            require_confirmation=require_confirmation,
+            played=played,
+            registered=registered,
+        )
+        return SimpleNamespace(game=game)
+
+    def add(self, spec):
+        self.seat(spec)
+
+    def write(self, games):
+        pass
+
+    def announce(self):
+        pass
+
+
 # Fields holding ids in JSON: a sitting's draw names its tournament's teams by entry id.
 ENTRY_IDS = {(Sitting, "proposal"), (Sitting, "proposed_byes")}
 
@@ -292,7 +317,7 @@ def test_bulk_import_stores_exactly_what_recording_deal_by_deal_stores(
     user = organiser if signed_in else None
     text = the_file()
     bulk = import_and_read(text, user)
-    monkeypatch.setattr(archive_load, "_write_game", write_deal_by_deal)
+    monkeypatch.setattr(archive_load, "_Writer", DealByDeal)
     by_deal = import_and_read(text, user)
 
     assert bulk.keys() == by_deal.keys()

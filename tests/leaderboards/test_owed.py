@@ -149,19 +149,19 @@ def test_the_deal_that_ends_a_game_is_answered_before_the_boards_move(club, orga
 def test_work_that_fails_after_the_answer_is_logged_and_done_by_the_next_reader(
     club, monkeypatch, caplog
 ):
-    real = figures.refresh_game
+    real = figures.refresh_games
 
     def broken(*args, **kwargs):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(figures, "refresh_game", broken)
+    monkeypatch.setattr(figures, "refresh_games", broken)
     with answer_not_yet_sent():
         _win(club["D"], 2, 0, "Biju")
     with caplog.at_level(logging.ERROR, logger="club.web.after"):
         after._run([catch_up])
     assert "Work left until after the answer failed" in caplog.text
     assert owed() == {club["D"].pk}  # rolled back with the failure: still owed
-    monkeypatch.setattr(figures, "refresh_game", real)
+    monkeypatch.setattr(figures, "refresh_games", real)
     visitor_reads_the_boards()
     assert owed() == set()
     assert_in_step()

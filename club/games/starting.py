@@ -1,0 +1,307 @@
+"""Starting a game: its table checked, its players and teams found or added, its rows.
+
+:func:`create_game` starts one game for the pages and the services. An import starts
+thousands: :func:`seat_game` makes a game's rows without saving them (the bulk writer,
+club.games.bulk, saves many at once), and a :class:`KnownNames` finds each player and
+team of the file once, as :func:`find_or_add_player` and :func:`find_or_add_team` would
+find them one game at a time, with the same refusals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
+
+from club.games.errors import ScoringError
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Team, rules_fields
+from club.scoring import names
+from club.scoring import rules as core
+
+
+@dataclass(frozen=True)
+class TeamEntry:
+    """A team of a new game: its players in seat order (two, three or four), optionally a name.
+
+    ``team``: the team the game is played under when its players tonight are not its usual
+    ones (a substitute sits in). ``may_seat_a_substitute``: a named team may sit with a
+    player replaced (as many players, at least one its own), as an archive's game says.
+    """
+
+    first: str
+    second: str
+    name: str = ""
+    third: str = ""
+    fourth: str = ""
+    team: Team | None = None
+    may_seat_a_substitute: bool = False
+
+    @property
+    def players(self) -> list[str]:
+        return [self.first, self.second, *(name for name in (self.third, self.fourth) if name)]
+
+
+class KnownNames:
+    """The players and teams one writer has found or added, kept by the name it gave.
+
+    For one transaction (an import): a name looked up once is not looked up again, and
+    what is added is known at once. A name given in other capitals or spacing is looked
+    up in the database, which decides as it always does (``iexact``)."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, Player] = {}
+        self.teams: dict[str, Team | None] = {}
+        self.partners: dict[tuple[int, ...], Team | None] = {}
+
+    def player(self, name: str) -> Player:
+        found = self.players.get(name)
+        if found is None:
+            found = self.players[name] = _find_or_add_player(name)
+        return found
+
+    def team_named(self, name: str) -> Team | None:
+        if name not in self.teams:
+            self.teams[name] = Team.objects.filter(name__iexact=name).first()
+        return self.teams[name]
+
+    def same_players(self, players: Sequence[Player]) -> Team | None:
+        key = tuple(player.pk for player in players)
+        if key not in self.partners:
+            self.partners[key] = _same_players(players)
+        return self.partners[key]
+
+    def added(self, team: Team) -> None:
+        self.teams[team.name] = team
+        self.partners.clear()  # a lookup of these partners may find it now
+
+
+class _Database(KnownNames):
+    """No memory: every name is looked up (a page's one game)."""
+
+    def player(self, name: str) -> Player:
+        return _find_or_add_player(name)
+
+    def team_named(self, name: str) -> Team | None:
+        return Team.objects.filter(name__iexact=name).first()
+
+    def same_players(self, players: Sequence[Player]) -> Team | None:
+        return _same_players(players)
+
+    def added(self, team: Team) -> None:
+        pass
+
+
+def find_or_add_player(name: str, known: KnownNames | None = None) -> Player:
+    name = " ".join(name.split())
+    return (known or _Database()).player(name)
+
+
+def _find_or_add_player(name: str) -> Player:
+    existing = Player.objects.filter(name__iexact=name).first()
+    return existing or Player.objects.create(name=name)
+
+
+def _same_players(players: Sequence[Player]) -> Team | None:
+    """The club's team of exactly these players, in any seat order."""
+    seats = dict(zip(PLAYER_FIELDS, players, strict=False))
+    exact = Team.objects.filter(
+        **seats, **{name: None for name in PLAYER_FIELDS if name not in seats}
+    ).first()
+    if exact is not None:
+        return exact
+    ids = {player.pk for player in players}
+    candidates = Team.objects.filter(first_player__in=ids, second_player__in=ids)
+    for field_name in PLAYER_FIELDS[2:]:
+        if len(players) > PLAYER_FIELDS.index(field_name):
+            candidates = candidates.filter(**{f"{field_name}__in": ids})
+        else:
+            candidates = candidates.filter(**{f"{field_name}__isnull": True})
+    return candidates.order_by("pk").first()
+
+
+def find_or_add_team(entry: TeamEntry, *players: Player, known: KnownNames | None = None) -> Team:
+    """The named team, or the partners' usual team when no name is given."""
+    known = known or _Database()
+    name = named = " ".join(entry.name.split())
+    if named:
+        existing = known.team_named(name)
+    else:
+        name = names.default_team_name([player.name for player in players])
+        existing = known.same_players(players) or known.team_named(name)
+    if existing is None:
+        added = Team.objects.create(name=name, **dict(zip(PLAYER_FIELDS, players, strict=False)))
+        known.added(added)
+        return added
+    seated = {player.pk for player in players}
+    if (
+        named
+        and entry.may_seat_a_substitute
+        and len(existing.player_ids) == len(seated)
+        and existing.player_ids & seated
+    ):
+        return existing  # the team, one of its players replaced for this game
+    if existing.player_ids != seated:
+        partners = Player.objects.filter(pk__in=existing.player_ids).order_by("name")
+        raise ScoringError(
+            _("The team name “%(team)s” already belongs to %(players)s.")
+            % {"team": existing.name, "players": " & ".join(p.name for p in partners)},
+            field="teams",
+        )
+    return existing
+
+
+def check_new_game(label: str, teams: Sequence[TeamEntry]) -> None:
+    """Refuse a table that cannot be seated, before anything is written."""
+    if not label.strip():
+        raise ScoringError(_("Give the game a label."), field="label")
+    if Game.objects.annotate(lower=Lower("label")).filter(lower=label.strip().lower()).exists():
+        raise ScoringError(
+            _("There is already a game called “%(label)s”.") % {"label": label.strip()},
+            field="label",
+        )
+    sizes = {len(entry.players) for entry in teams}
+    if len(sizes) > 1:
+        raise ScoringError(
+            _("Every team of a game has the same number of players; these have %(sizes)s.")
+            % {"sizes": ", ".join(str(size) for size in sorted(sizes))},
+            field="teams",
+        )
+    size = sizes.pop() if sizes else 2
+    if size == 2 and len(teams) not in (2, 3, 4):
+        raise ScoringError(
+            _("A game is 4, 6 or 8 players in teams of two; this one has %(teams)d teams.")
+            % {"teams": len(teams)},
+            field="teams",
+        )
+    try:
+        core.check_table(len(teams), size)
+    except core.RulesError as error:
+        raise ScoringError(error.translated(_), field="teams") from None
+    seen: dict[str, int] = {}
+    for number, entry in enumerate(teams, start=1):
+        names = [" ".join(name.split()) for name in entry.players]
+        if not all(names) or (entry.fourth and not entry.third):
+            raise ScoringError(
+                _("Team %(number)d needs two players.") % {"number": number}, field="teams"
+            )
+        for name in names:
+            key = name.lower()
+            if key in seen:
+                raise ScoringError(
+                    _(
+                        "%(player)s is named twice at this game "
+                        "(team %(first)d and team %(second)d)."
+                    )
+                    % {"player": name, "first": seen[key], "second": number},
+                    field="teams",
+                )
+            seen[key] = number
+    team_names = [entry.name.strip().lower() for entry in teams if entry.name.strip()]
+    if len(set(team_names)) != len(team_names):
+        raise ScoringError(_("Two teams of this game have the same name."), field="teams")
+
+
+def seat_game(
+    *,
+    label: str,
+    teams: Sequence[TeamEntry],
+    first_dealer: int | None = None,
+    rules: core.Rules = core.DEFAULT_RULES,
+    user=None,
+    rng: random.Random | None = None,
+    deal_limit: int | None = None,
+    require_confirmation: bool = False,
+    tie_deals: int | None = None,
+    known: KnownNames | None = None,
+) -> tuple[Game, list[GameTeam]]:
+    """A game and its teams, checked and seated, not saved yet: its players and teams are
+    found or added (saved). ``first_dealer`` is a seat, or None to draw one."""
+    check_new_game(label, teams)
+    size = len(teams[0].players)
+    try:
+        rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)
+        if tie_deals is not None:
+            rules = replace(rules, tie_deals=tie_deals)
+        core.check_house_rules(rules)
+    except core.RulesError as error:
+        raise ScoringError(error.translated(_), field=error.field or "rules") from None
+    if rules.team_size != size:
+        raise ScoringError(
+            _(
+                "This game's teams are of %(teams)d players, but its settings are for teams of "
+                "%(rules)d."
+            )
+            % {"teams": size, "rules": rules.team_size},
+            field="teams",
+        )
+    players = len(teams) * rules.team_size
+    if first_dealer is None:
+        first_dealer = (rng or random.SystemRandom()).randrange(players)
+    elif not 0 <= first_dealer < players:
+        raise ScoringError(
+            _("The first dealer must be one of the players seated."), field="first_dealer"
+        )
+    game = Game(
+        label=label.strip(),
+        first_dealer_seat=first_dealer,
+        dealer_seat=first_dealer,
+        **rules_fields(rules),
+        deal_limit=rules.deal_limit,
+        tie_deals=rules.tie_deals,
+        require_confirmation=require_confirmation,
+        created_by=user if user and user.is_authenticated else None,
+    )
+    seated = []
+    for position, entry in enumerate(teams):
+        players = [find_or_add_player(name, known) for name in entry.players]
+        seated.append(
+            GameTeam(
+                game=game,
+                team=entry.team or find_or_add_team(entry, *players, known=known),
+                position=position,
+                tables=rules.tables_per_team,
+                **dict(zip(PLAYER_FIELDS, players, strict=False)),
+            )
+        )
+    return game, seated
+
+
+def create_game(
+    *,
+    label: str,
+    teams: Sequence[TeamEntry],
+    first_dealer: int | None = None,
+    rules: core.Rules = core.DEFAULT_RULES,
+    user=None,
+    rng: random.Random | None = None,
+    deal_limit: int | None = None,
+    require_confirmation: bool = False,
+    tie_deals: int | None = None,
+) -> Game:
+    """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
+    try:
+        with transaction.atomic():
+            game, seated = seat_game(
+                label=label,
+                teams=teams,
+                first_dealer=first_dealer,
+                rules=rules,
+                user=user,
+                rng=rng,
+                deal_limit=deal_limit,
+                require_confirmation=require_confirmation,
+                tie_deals=tie_deals,
+            )
+            game.save(force_insert=True)
+            for team in seated:
+                team.game = game
+                team.save(force_insert=True)
+    except IntegrityError as error:  # a clash with a game started at the same moment
+        raise ScoringError(
+            _("The game could not be started: %(reason)s") % {"reason": error}, field="label"
+        ) from error
+    return game
