@@ -166,6 +166,7 @@ class DocumentPlan:
     games: int
     deals: int
     tournament: TournamentSpec | None  # its sittings hold their games without the deals
+    here: frozenset[str] = frozenset()  # the labels, in lower case, of its games here already
 
 
 # Told what the check reads, in file order: ("start", None) as a document opens, ("game",
@@ -180,24 +181,31 @@ def check_archive(
     (:func:`outline_documents`); raise :class:`ArchiveError` at the first fault."""
     plans = []
     games = deals = 0
+    here: set[str] = set()
     for kind, value in _checked(text, documents, whole=False):
         if note is not None:
             note(kind, value)
         if kind == "game":
             games += 1
             deals += len(value.deals)  # type: ignore[union-attr]
+            if value.here:  # type: ignore[union-attr]
+                here.add(value.label.lower())  # type: ignore[union-attr]
         elif kind == "end":
-            plans.append(DocumentPlan(games, deals, value))  # type: ignore[arg-type]
+            plans.append(DocumentPlan(games, deals, value, frozenset(here)))  # type: ignore[arg-type]
             games = deals = 0
+            here = set()
     return plans
 
 
-def checked_games(text: Text, documents: Sequence[dict]) -> Iterator[tuple[str, object]]:
-    """The file read again, checked as :func:`check_archive` checks it: ("start", None) as
-    each document opens, ("game", spec) for each game in file order, ("end", None) as each
-    document closes."""
+def checked_games(
+    text: Text, documents: Sequence[dict], plans: Sequence[DocumentPlan]
+) -> Iterator[tuple[str, object]]:
+    """The file read again, checked as :func:`check_archive` checks it but for the fields the
+    rules compute, which it compared already and which are never stored: ("start", None)
+    as each document opens, ("game", spec) for each game in file order, ("end", None) as
+    each document closes. Which games are here already, the check found (``plans``)."""
     # Its tournaments are being written as it is read: their names are here by then.
-    for kind, value in _checked(text, documents, whole=False, writing=True):
+    for kind, value in _checked(text, documents, whole=False, writing=plans):
         yield kind, (value if kind == "game" else None)
 
 
@@ -222,12 +230,17 @@ def _not_here_yet(raw: object) -> None:
 
 
 def _checked(
-    text: Text, documents: Sequence[dict], *, whole: bool, writing: bool = False
+    text: Text,
+    documents: Sequence[dict],
+    *,
+    whole: bool,
+    writing: Sequence[DocumentPlan] | None = None,
 ) -> Iterator[tuple[str, GameSpec | TournamentSpec | None]]:
     """Each game checked, in file order, as ("game", spec) between ("start", None) and, as
     each document closes, ("end", its tournament checked, or None). A tournament is
     checked against its games as they are (``whole``), or without their deals, which it
-    does not look at."""
+    does not look at. ``writing``: the check's plans, as the file is read again to be
+    written."""
     seen: dict[str, int] = {}
     index = 0
     number = 0  # the document's place in the file
@@ -243,13 +256,20 @@ def _checked(
             index += 1
             # A game outside a tournament may be here already, the same: it is left so.
             in_tournament = "tournament" in documents[number]
-            spec = parse_game(event[1], index, seen, may_be_here=not in_tournament)
+            spec = parse_game(
+                event[1],
+                index,
+                seen,
+                may_be_here=not in_tournament,
+                computed=writing is None,
+                labels_here=None if writing is None else writing[number].here,
+            )
             if in_tournament:
                 held.append(spec if whole else replace(spec, deals=[], settlements=[]))
             yield "game", spec
         elif kind == "pair" and event[1] == "tournament":
             raw_tournament = event[2]
-            if not writing:
+            if writing is None:
                 _not_here_yet(raw_tournament)
         elif kind == "document_end":
             tournament = None

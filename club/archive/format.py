@@ -4,6 +4,7 @@ settlement as the export writes it and the import checks it)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -156,9 +157,10 @@ def _clean(name: str) -> str:
     return " ".join(name.split())
 
 
+@functools.lru_cache(maxsize=4096)  # a file names its players in every deal
 def _key(name: str) -> str:
     """How names are matched: spacing and capitals do not matter."""
-    return _clean(name).lower()
+    return " ".join(name.split()).lower()
 
 
 def _decap(text: str) -> str:

@@ -148,6 +148,7 @@ class _Writer:
                 deal_limit=spec.deal_limit,
                 require_confirmation=require_confirmation,
                 known=self.known,
+                label_free=True,  # the file's check found none here, the file none twice
             )
         except services.ScoringError as error:
             raise ArchiveError(
@@ -240,7 +241,7 @@ def _write_documents(
     kept: list[int] = []
     number = 0
     tournament: _TournamentWriter | None = None
-    for kind, spec in checked_games(text, documents):
+    for kind, spec in checked_games(text, documents, plans):
         if kind == "start":
             plan = plans[number]
             writer.flush()  # the file's order: the games before this document first

@@ -15,11 +15,11 @@ recognises what is already here:
 
 :func:`preview_text` is the import itself, rehearsed to its end and then undone (its
 games and teams written as their deals leave them, not the deals' rows, which the check
-has settled already and which cannot refuse): whatever the import would refuse (a team name this site gives to other players, a tournament's
-standings that its games do not give, anything the services it calls refuse), the
-preview refuses first, in the same words, and what it offers to import is what the
-import stores. A list of what the file holds, and what of it is here already, is kept
-as the import's check reads the file.
+has settled already and which cannot refuse): whatever the import would refuse (a team
+name this site gives to other players, a tournament's standings that its games do not
+give, anything the services it calls refuse), the preview refuses first, in the same
+words, and what it offers to import is what the import stores. A list of what the file
+holds, and what of it is here already, is kept as the import's check reads the file.
 """
 
 from __future__ import annotations

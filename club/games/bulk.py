@@ -4,7 +4,9 @@ A game whose deals are already settled by the rules core (an imported file,
 checked by :mod:`club.archive`; a generated club, :mod:`club.ops.synthetic`)
 need not go through :func:`club.games.services.record_deal` once a deal, at
 about nineteen queries each. :func:`write_games` writes the same rows with
-``bulk_create`` and ``bulk_update``, a handful of statements for many games:
+``bulk_create`` and ``bulk_update`` for the games and their teams and as plain rows,
+many to an ``INSERT``, for the deals (:func:`_insert`): a handful of statements for
+many games:
 
 - per deal, the :class:`~club.games.models.Round` (dealer, declarer, bid, trump,
   doubling, declaring team, made, ``recorded_by``), its piles, one ledger entry
@@ -38,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
 from django.utils import timezone
 
 from club.games import services
@@ -145,54 +148,139 @@ def write_games(played_games: Sequence[PlayedGame], *, user=None, deals: bool = 
 
 
 def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
-    rounds: list[Round] = []
-    changes: list[Change] = []
+    """The deals' own rows, as plain rows: a round, its piles, a ledger row for each team
+    and the "recorded" change per deal, and the "ended" change of a game time was
+    called on. None of these games has a deal stored yet."""
+    now = timezone.now()
+    recorder = user.pk if user is not None and user.is_authenticated else None
+    maker = by.pk if by is not None else None
+    after = Change._meta.get_field("after")
+    rounds, changes = [], []
     for played in played_games:
         game, seating = played.game, played.seating
+        players, teams = seating.players, seating.teams
         for settlement in played.settlements:
-            entry = entry_of(settlement, seating)
-            rounds.append(services.new_round(game, seating, settlement, user))
-            changes.append(
-                Change(
-                    game=game,
-                    number=settlement.number,
-                    action=Change.Action.RECORDED,
-                    before=None,
-                    after=services.describe(entry, seating),
-                    made_by=by,
+            rounds.append(
+                (
+                    game.pk,
+                    settlement.number,
+                    settlement.all_pass,
+                    None if settlement.all_pass else players[settlement.declarer].pk,  # type: ignore[index]
+                    settlement.bid,
+                    settlement.trump or "",
+                    settlement.doubling,
+                    players[settlement.dealer].pk,
+                    teams[settlement.declaring_team].pk,  # type: ignore[index]
+                    settlement.made,
+                    now,
+                    settlement.thani,
+                    recorder,
                 )
+            )
+            described = services.describe(entry_of(settlement, seating), seating)
+            changes.append(
+                (game.pk, settlement.number, Change.Action.RECORDED, None, described, maker)
             )
         if played.ended_early:
             changes.append(
-                Change(
-                    game=game,
-                    number=played.state.deals_played,
-                    action=Change.Action.ENDED,
-                    before=None,
-                    after=None,
-                    made_by=by,
-                )
+                (game.pk, played.state.deals_played, Change.Action.ENDED, None, None, maker)
             )
-    Round.objects.bulk_create(rounds, batch_size=BATCH)
-    Change.objects.bulk_create(changes, batch_size=BATCH)
+    _insert(Round, ROUND_COLUMNS, rounds)
+    _insert(
+        Change,
+        CHANGE_COLUMNS,
+        [
+            (*row[:4], after.get_db_prep_save(row[4], connection), row[5], None, "", now)
+            for row in changes
+        ],
+    )
 
-    piles: list[Pile] = []
-    ledger: list[LedgerEntry] = []
-    cursor = 0
+    games = [played.game.pk for played in played_games if played.settlements]
+    stored: dict[tuple[int, int], int] = {}
+    for start in range(0, len(games), 500):
+        stored.update(
+            ((game, number), pk)
+            for pk, game, number in Round.objects.filter(game_id__in=games[start : start + 500])
+            .order_by()
+            .values_list("pk", "game_id", "number")
+        )
+    piles, ledger = [], []
     for played in played_games:
-        teams = played.seating.teams
+        game, teams = played.game.pk, played.seating.teams
         for settlement in played.settlements:
-            round_ = rounds[cursor]
-            cursor += 1
-            for team, points in settlement.points.items():
-                piles.append(Pile(round=round_, game_team=teams[team], points=points))
-            ledger.extend(services.ledger_entry(round_, team, settlement) for team in teams)
-        if len(piles) >= 20 * BATCH:
-            Pile.objects.bulk_create(piles, batch_size=BATCH)
-            LedgerEntry.objects.bulk_create(ledger, batch_size=BATCH)
-            piles, ledger = [], []
-    Pile.objects.bulk_create(piles, batch_size=BATCH)
-    LedgerEntry.objects.bulk_create(ledger, batch_size=BATCH)
+            round_ = stored[(game, settlement.number)]
+            piles.extend(
+                (round_, teams[team].pk, points) for team, points in settlement.points.items()
+            )
+            if settlement.score_after:
+                moved, held = settlement.scored, settlement.score_after
+            else:
+                moved, held = settlement.transfers, settlement.tables_after
+            ledger.extend(
+                (round_, team.pk, moved[team.position], held[team.position]) for team in teams
+            )
+    _insert(Pile, ("round_id", "game_team_id", "points"), piles)
+    _insert(LedgerEntry, ("round_id", "game_team_id", "change", "balance"), ledger)
+
+
+ROUND_COLUMNS = (
+    "game_id",
+    "number",
+    "all_pass",
+    "declarer_id",
+    "bid",
+    "trump",
+    "doubling",
+    "dealer_id",
+    "declaring_team_id",
+    "made",
+    "recorded_at",
+    "thani",
+    "recorded_by_id",
+)
+CHANGE_COLUMNS = (
+    "game_id",
+    "number",
+    "action",
+    "before",
+    "after",
+    "made_by_id",
+    "scorer_link_id",
+    "note",
+    "made_at",
+)
+
+
+def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
+    """Insert plain rows, many to a statement: a hundred thousand deals' rows in seconds,
+    where building a model object for each row took most of an import's time. The
+    values are the columns' own (ids, numbers, text); a time is adapted here, as the
+    ORM adapts it; a JSON value is adapted by the caller."""
+    if not rows:
+        return
+    fields = [model._meta.get_field(column.removesuffix("_id")) for column in columns]
+    times = [
+        index for index, field in enumerate(fields) if field.get_internal_type() == "DateTimeField"
+    ]
+    if times:
+        rows = [
+            tuple(
+                connection.ops.adapt_datetimefield_value(value) if index in times else value
+                for index, value in enumerate(row)
+            )
+            for row in rows
+        ]
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(column) for column in columns)
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    size = max(1, min(500, (connection.features.max_query_params or 999) // len(columns)))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), size):
+            chunk = rows[start : start + size]
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) VALUES {', '.join([one] * len(chunk))}",
+                [value for row in chunk for value in row],
+            )
 
 
 def write_game(played: PlayedGame, *, user=None) -> None:

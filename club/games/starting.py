@@ -154,11 +154,15 @@ def find_or_add_team(entry: TeamEntry, *players: Player, known: KnownNames | Non
     return existing
 
 
-def check_new_game(label: str, teams: Sequence[TeamEntry]) -> None:
-    """Refuse a table that cannot be seated, before anything is written."""
+def check_new_game(label: str, teams: Sequence[TeamEntry], *, label_free: bool = False) -> None:
+    """Refuse a table that cannot be seated, before anything is written. ``label_free``:
+    the caller has just found no game of this label (an import's check of its file)."""
     if not label.strip():
         raise ScoringError(_("Give the game a label."), field="label")
-    if Game.objects.annotate(lower=Lower("label")).filter(lower=label.strip().lower()).exists():
+    if (
+        not label_free
+        and Game.objects.annotate(lower=Lower("label")).filter(lower=label.strip().lower()).exists()
+    ):
         raise ScoringError(
             _("There is already a game called “%(label)s”.") % {"label": label.strip()},
             field="label",
@@ -217,10 +221,12 @@ def seat_game(
     require_confirmation: bool = False,
     tie_deals: int | None = None,
     known: KnownNames | None = None,
+    label_free: bool = False,
 ) -> tuple[Game, list[GameTeam]]:
     """A game and its teams, checked and seated, not saved yet: its players and teams are
-    found or added (saved). ``first_dealer`` is a seat, or None to draw one."""
-    check_new_game(label, teams)
+    found or added (saved). ``first_dealer`` is a seat, or None to draw one. ``known``
+    and ``label_free`` are an import's (:class:`KnownNames`, :func:`check_new_game`)."""
+    check_new_game(label, teams, label_free=label_free)
     size = len(teams[0].players)
     try:
         rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)

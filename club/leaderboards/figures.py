@@ -261,19 +261,28 @@ def _add_to_totals(players: list[PlayerGameFigures], teams: list[TeamGameFigures
     ):
         if not rows:
             continue
+        # A side once a statement (a database may move a row once in one): its games' rows
+        # summed first, as the totals sum them.
+        sides: dict[int, list] = {}
+        for row in rows:
+            figures = [getattr(row, name) for name in FIELDS]
+            found = sides.get(getattr(row, key))
+            if found is None:
+                sides[getattr(row, key)] = figures
+                continue
+            for at in range(len(COUNTS)):
+                found[at] += figures[at]
+            bids = [bid for bid in (found[-1], figures[-1]) if bid is not None]
+            found[-1] = max(bids) if bids else None
         table = _table(totals)
         extra = ", rating" if totals is TeamTotals else ""
         values = ", ".join(
-            "(" + ", ".join(["%s"] * (len(FIELDS) + 1 + bool(extra))) + ")" for _ in rows
+            "(" + ", ".join(["%s"] * (len(FIELDS) + 1 + bool(extra))) + ")" for _ in sides
         )
         params = [
             value
-            for row in rows
-            for value in (
-                *(getattr(row, name) for name in FIELDS),
-                getattr(row, key),
-                *((0.0,) if extra else ()),
-            )
+            for side, figures in sides.items()
+            for value in (*figures, side, *((0.0,) if extra else ()))
         ]
         added = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in COUNTS)
         # The bigger bid of the two; a side's first bid made when it had none.
@@ -290,12 +299,19 @@ def _add_to_totals(players: list[PlayerGameFigures], teams: list[TeamGameFigures
             )
 
 
+REFRESH_AT_ONCE = 200  # games whose rows one pass writes (their rows fit one statement)
+
+
 def refresh_games(game_ids: list[int], *, had_rows: bool = True) -> None:
     """Rewrite the rows of these games (none for a game not finished) and their sides' totals.
 
     ``had_rows=False`` says none of the games was finished before this change
     (a game finishing now), so there are no old rows to look for.
     """
+    if len(game_ids) > REFRESH_AT_ONCE:  # an import's thousands: a statement's worth at a time
+        for start in range(0, len(game_ids), REFRESH_AT_ONCE):
+            refresh_games(game_ids[start : start + REFRESH_AT_ONCE], had_rows=had_rows)
+        return
     before_players: set[int] = set()
     before_teams: set[int] = set()
     if had_rows:

@@ -85,13 +85,12 @@ def test_the_club_adds_games_players_and_teams_while_a_file_imports():
 
     first_written, go_on = threading.Event(), threading.Event()
     outcome: dict[str, object] = {}
-    write_game = load._write_game
+    write = load._Writer.write
 
-    def written_then_held(*args, **kwargs):
-        game = write_game(*args, **kwargs)
+    def written_then_held(self, games):
+        write(self, games)
         first_written.set()
         go_on.wait(HELD)
-        return game
 
     def import_the_file():
         try:
@@ -102,7 +101,7 @@ def test_the_club_adds_games_players_and_teams_while_a_file_imports():
             connection.close()
 
     importer = threading.Thread(target=import_the_file)
-    with mock.patch.object(load, "_write_game", written_then_held):
+    with mock.patch.object(load._Writer, "write", written_then_held):
         importer.start()
         try:
             assert first_written.wait(30), outcome
