@@ -231,6 +231,13 @@ CACHES["api-rate"] = (
         "OPTIONS": {"MAX_ENTRIES": 20_000},
     }
 )
+# How far each web import has gone (club/archive/progress.py), read by the page waiting
+# for it: in the pages' Redis when there is one, so any worker answers; else this process's.
+CACHES["progress"] = (
+    {**CACHES["pages"], "KEY_PREFIX": "club-import-progress"}
+    if CACHES["pages"]["BACKEND"] == "club.web.cache.RedisCache"
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "progress"}
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # /health/ answers 503 "disk": "full" when a disk it watches has less free space

@@ -105,6 +105,7 @@ RULES = {
     "archive:games_json": (ORGANISER, ["get"], None),
     "archive:import": (ORGANISER, ["get", "post"], None),
     "archive:import_store": (ORGANISER, ["post"], None),
+    "archive:import_progress": (ORGANISER, ["get"], None),
     "tournaments:print_standings": (PUBLIC, ["get"], "tournament"),
     "tournaments:stage_add": (ORGANISER, ["post"], "tournament"),
     "tournaments:seats": (PUBLIC, ["get"], "tournament"),

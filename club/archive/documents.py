@@ -53,19 +53,24 @@ def load_documents(text: str) -> list[dict]:
     return _check_documents(data)
 
 
-def outline_documents(text: Text) -> list[dict]:
+def outline_documents(text: Text, counted: list[int] | None = None) -> list[dict]:
     """Read the whole file for its JSON, and check the shape of each of its documents.
 
     Refuses what :func:`load_documents` refuses, in the same words, holding no more
     than a game at a time: each document comes back with its keys, its format, and
-    an empty list where its games are (a "tournament" is None here).
+    an empty list where its games are (a "tournament" is None here). ``counted`` is
+    given each document's number of games.
     """
     data: object = None
     listed: list | None = None  # the file's documents, when it is a list of them
     pairs: list[tuple[str, object]] = []
     for event in document_events(text):
         kind = event[0]
-        if kind == "document":
+        if kind == "game" and counted is not None:
+            counted[-1] += 1
+        elif kind == "document":
+            if counted is not None:
+                counted.append(0)
             pairs = []
         elif kind == "pair":
             key, value = event[1], event[2]

@@ -111,7 +111,7 @@ class _Writer:
         self.known = starting.KnownNames()
         self.batch: list[bulk.PlayedGame] = []
         self.batch_deals = 0
-        self.written: list[Game] = []  # every game written: told once, at the end
+        self.written: list[int] = []  # every game written: told once, at the end
 
     def seat(
         self,
@@ -190,7 +190,7 @@ class _Writer:
                 _("the database refused it (%(reason)s).") % {"reason": error},
                 label=games[0].game.label if len(games) == 1 else None,
             ) from error
-        self.written.extend(one.game for one in games)
+        self.written.extend(one.game.pk for one in games)
 
     def announce(self) -> None:
         """What follows games (the boards' figures, ratings) follows all of them, once: none
@@ -198,7 +198,14 @@ class _Writer:
         its end (:meth:`_TournamentWriter.finish`)."""
         self.flush()
         if self.deals:
-            bulk.announce(self.written)
+            games: list[Game] = []  # read again, a few fields each: memory is the file's
+            for start in range(0, len(self.written), 1000):
+                games.extend(
+                    Game.objects.filter(pk__in=self.written[start : start + 1000])
+                    .only("pk", "status", "finished_at")
+                    .order_by("pk")
+                )
+            bulk.announce(games)
 
 
 def import_results(text: str, *, user=None) -> ImportSummary:
@@ -206,23 +213,52 @@ def import_results(text: str, *, user=None) -> ImportSummary:
     return import_text(TextInMemory(text), user=user)
 
 
+# Told how far an import has gone: its step ("check", then "write"), and the games of
+# the file that step has done out of all of them.
+Progress = Callable[[str, int, int], None]
+
+
 def import_text(
-    text: Text, *, user=None, note: Note | None = None, deals: bool = True
+    text: Text,
+    *,
+    user=None,
+    note: Note | None = None,
+    deals: bool = True,
+    progress: Progress | None = None,
 ) -> ImportSummary:
     """Check the whole file, then store all of it, or nothing when anything is wrong,
     reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file).
 
     ``note`` is told each game and document as the check reads them (the preview's list).
     ``deals=False`` rehearses the import for a preview (:class:`_Writer`); its caller
-    undoes it. The club's token for kept pages moves once, as the import's last
-    statement, so the rest of the club goes on adding games, players and teams while a
-    large file is written (club.games.versions).
+    undoes it. ``progress`` is told each game checked, then each game written. The
+    club's token for kept pages moves once, as the import's last statement, so the rest
+    of the club goes on adding games, players and teams while a large file is written
+    (club.games.versions).
     """
-    documents = outline_documents(text)
+    counted: list[int] = []
+    documents = outline_documents(text, counted)
+    total = sum(counted)
+    checked = 0
+
+    def told(kind: str, value) -> None:
+        nonlocal checked
+        if note is not None:
+            note(kind, value)
+        if kind == "game" and progress is not None:
+            checked += 1
+            progress("check", checked, total)
+
     with transaction.atomic(), names_moved_once():
-        plans = check_archive(text, documents, note=note)
+        plans = check_archive(text, documents, note=told)
         writer = _Writer(user, deals=deals)
-        kept = _write_documents(text, documents, plans, writer)
+        kept = _write_documents(
+            text,
+            documents,
+            plans,
+            writer,
+            (lambda done: progress("write", done, total)) if progress is not None else None,
+        )
         writer.announce()
     return ImportSummary(
         games=sum(plan.games for plan in plans) - len(kept),
@@ -233,15 +269,22 @@ def import_text(
 
 
 def _write_documents(
-    text: Text, documents: Sequence[dict], plans: Sequence[DocumentPlan], writer: _Writer
+    text: Text,
+    documents: Sequence[dict],
+    plans: Sequence[DocumentPlan],
+    writer: _Writer,
+    done: Callable[[int], None] | None = None,
 ) -> list[int]:
     """Write each game as the file is read again, or hand it to its tournament's writer;
     a game outside a tournament that is here already, as it is, is left so. The deals of
-    each game so left."""
+    each game so left. ``done`` is told the games read so far."""
     kept: list[int] = []
-    number = 0
+    number = games = 0
     tournament: _TournamentWriter | None = None
     for kind, spec in checked_games(text, documents, plans):
+        if kind == "game" and done is not None:
+            games += 1
+            done(games)
         if kind == "start":
             plan = plans[number]
             writer.flush()  # the file's order: the games before this document first

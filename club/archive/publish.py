@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from club.archive.load import import_text
+from club.archive.load import Progress, import_text
 from club.archive.reading import Text
 
 PREVIEW_LINES = 100  # the lines a preview lists; the rest are counted
@@ -80,12 +80,12 @@ class _Lines:
             self.lines.append(PreviewLine(value.name, True, self.games, self.deals))
 
 
-def preview_text(text: Text, *, user=None) -> Preview:
+def preview_text(text: Text, *, user=None, progress: Progress | None = None) -> Preview:
     """What importing ``text`` would add: the import, as ``user`` would make it, rehearsed
     and undone (the same refusals, as :class:`ArchiveError`); nothing is kept."""
     lines = _Lines()
     with transaction.atomic():
-        summary = import_text(text, user=user, note=lines.note, deals=False)
+        summary = import_text(text, user=user, note=lines.note, deals=False, progress=progress)
         transaction.set_rollback(True)
     return Preview(
         lines=tuple(lines.lines[:PREVIEW_LINES]),

@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/export.json", views.games_json, name="games_json"),
     path("import/", views.results_import, name="import"),
     path("import/store/", views.results_import_store, name="import_store"),
+    path("import/progress/", views.results_import_progress, name="import_progress"),
 ]

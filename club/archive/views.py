@@ -14,17 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+import uuid
 from collections.abc import Callable, Iterable
 
 from django.contrib import messages
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from club import archive
+from club.archive import progress
 from club.archive.forms import ResultsFileForm
 from club.archive.publish import preview_text
 from club.db import one_snapshot
@@ -123,7 +128,14 @@ def _import_page(request, form, *, preview=None, fingerprint="", problem="") -> 
     return render(
         request,
         "archive/import.html",
-        {"form": form, "preview": preview, "fingerprint": fingerprint, "problem": problem},
+        {
+            "form": form,
+            "preview": preview,
+            "fingerprint": fingerprint,
+            "problem": problem,
+            # The key the page names its next run by, to follow it (club.archive.progress).
+            "run": uuid.uuid4().hex,
+        },
     )
 
 
@@ -142,7 +154,8 @@ def results_import(request: HttpRequest) -> HttpResponse:
     text = archive.TextFile(upload.file)
     try:
         text.check()
-        preview = preview_text(text, user=request.user)
+        told = progress.reporter(request.user, request.POST.get("run", ""), "preview")
+        preview = preview_text(text, user=request.user, progress=told)
     except archive.ArchiveError as error:
         return _import_page(
             request,
@@ -171,7 +184,8 @@ def results_import_store(request: HttpRequest) -> HttpResponse:
     text = archive.TextFile(upload.file)
     try:
         text.check()
-        summary = archive.import_text(text, user=request.user)
+        told = progress.reporter(request.user, request.POST.get("run", ""), "import")
+        summary = archive.import_text(text, user=request.user, progress=told)
     except archive.ArchiveError as error:
         return _import_page(
             request,
@@ -180,8 +194,20 @@ def results_import_store(request: HttpRequest) -> HttpResponse:
         )
     _say_imported(request, summary, upload.name)
     if len(summary.tournaments) == 1:
-        return redirect(Tournament.objects.get(name=summary.tournaments[0]))
-    return redirect("games:list")
+        where = Tournament.objects.get(name=summary.tournaments[0]).get_absolute_url()
+    else:
+        where = reverse("games:list")
+    # The page sent it with htmx, to follow its progress: it goes there itself.
+    return HttpResponseClientRedirect(where) if request.htmx else redirect(where)
+
+
+@organiser_required
+@require_safe
+def results_import_progress(request: HttpRequest) -> JsonResponse:
+    """How far the page's run has gone (club.archive.progress), asked while it waits."""
+    response = JsonResponse(progress.read(request.user, request.GET.get("run", "")))
+    add_never_cache_headers(response)
+    return response
 
 
 def _say_imported(request, summary, name: str) -> None:
