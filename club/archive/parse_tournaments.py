@@ -10,6 +10,7 @@ from datetime import date
 
 from django.utils.translation import gettext as _
 
+from club.archive.computed import _agrees
 from club.archive.format import (
     MAX_PLAYER_NAME,
     MAX_SITTINGS,
@@ -32,7 +33,6 @@ from club.archive.format import (
     standing_keys,
 )
 from club.archive.parse_games import (
-    _agrees,
     _parse_flag,
     _parse_rules,
     _with_team_size,

@@ -273,10 +273,16 @@ def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
     table = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(column) for column in columns)
     one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    size = max(1, min(500, (connection.features.max_query_params or 999) // len(columns)))
+    most = max(1, min(500, (connection.features.max_query_params or 999) // len(columns)))
+    # Statements of a few lengths only: a driver keeps the statements it prepared (SQLite's
+    # a hundred of them), and one of every length of a batch's last rows held ever more.
+    sizes = [most, *(size for size in (100, 10, 1) if size < most)]
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), size):
+        start = 0
+        while start < len(rows):
+            size = next(size for size in sizes if size <= len(rows) - start)
             chunk = rows[start : start + size]
+            start += size
             cursor.execute(
                 f"INSERT INTO {table} ({names}) VALUES {', '.join([one] * len(chunk))}",
                 [value for row in chunk for value in row],

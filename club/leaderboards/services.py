@@ -503,8 +503,8 @@ def _write_changes(games, start, base_position: int):
     """Rate ``games`` from ``start``; store their changes from ``base_position`` on."""
     players, changes = ratings.rate_games(games, start=start)
     position = {game.game: base_position + index for index, game in enumerate(games)}
-    RatingChange.objects.bulk_create(
-        (
+    for at in range(0, len(changes), 1000):  # a thousand rows' objects at a time
+        RatingChange.objects.bulk_create(
             RatingChange(
                 game_id=change.game,
                 player_id=change.player,
@@ -514,10 +514,8 @@ def _write_changes(games, start, base_position: int):
                 mu_after=change.mu_after,
                 sigma_after=change.sigma_after,
             )
-            for change in changes
-        ),
-        batch_size=1000,
-    )
+            for change in changes[at : at + 1000]
+        )
     return players
 
 
