@@ -103,7 +103,7 @@ class _Writer:
     games and teams as their deals leave them, not the deals' own rows.
     """
 
-    BATCH_DEALS = 4000  # a batch's deals: about 25,000 rows to insert
+    BATCH_DEALS = 2000  # a batch's deals: about 12,000 rows to insert
 
     def __init__(self, user=None, *, deals: bool = True):
         self.user = user

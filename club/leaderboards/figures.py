@@ -299,7 +299,7 @@ def _add_to_totals(players: list[PlayerGameFigures], teams: list[TeamGameFigures
             )
 
 
-REFRESH_AT_ONCE = 200  # games whose rows one pass writes (their rows fit one statement)
+REFRESH_AT_ONCE = 25  # games whose rows one pass reads and writes: its memory, its statement
 
 
 def refresh_games(game_ids: list[int], *, had_rows: bool = True) -> None:
