@@ -763,30 +763,37 @@ def parse_game(
             field="ended_early",
         )
 
-    if not computed:
-        return _spec_of(
-            index,
-            label,
-            rules,
-            teams,
-            first_dealer,
-            deals,
-            settlements,
-            state,
-            deal_limit,
-            ended_early,
-            here,
-            site_copy,
-        )
-    expected = _game_document(
+    spec = GameSpec(
+        index=index,
         label=label,
         rules=rules,
         teams=teams,
         first_dealer=first_dealer,
+        deals=deals,
         settlements=settlements,
         state=state,
         deal_limit=deal_limit,
         ended_early=ended_early,
+        here=here,
+    )
+    if computed:
+        _check_against_replay(place, raw, rounds_raw, spec)
+    if here and not site_copy and not same_game_here(spec):
+        raise _already_here(label, index)
+    return spec
+
+
+def _check_against_replay(place: _Place, raw: dict, rounds_raw: list, spec: GameSpec) -> None:
+    """The file's computed fields, and its deals' numbers, as the replay gives them."""
+    expected = _game_document(
+        label=spec.label,
+        rules=spec.rules,
+        teams=spec.teams,
+        first_dealer=spec.first_dealer,
+        settlements=spec.settlements,
+        state=spec.state,
+        deal_limit=spec.deal_limit,
+        ended_early=spec.ended_early,
     )
     for number, (round_raw, round_expected) in enumerate(
         zip(rounds_raw, expected["rounds"], strict=True), start=1
@@ -803,50 +810,3 @@ def parse_game(
             )
         _check_computed(place, round_raw, round_expected, ROUND_COMPUTED_KEYS, number)
     _check_computed(place, raw, expected, GAME_COMPUTED_KEYS)
-    return _spec_of(
-        index,
-        label,
-        rules,
-        teams,
-        first_dealer,
-        deals,
-        settlements,
-        state,
-        deal_limit,
-        ended_early,
-        here,
-        site_copy,
-    )
-
-
-def _spec_of(
-    index,
-    label,
-    rules,
-    teams,
-    first_dealer,
-    deals,
-    settlements,
-    state,
-    deal_limit,
-    ended_early,
-    here,
-    site_copy,
-) -> GameSpec:
-    """The checked game; one here already must be the same game."""
-    spec = GameSpec(
-        index=index,
-        label=label,
-        rules=rules,
-        teams=teams,
-        first_dealer=first_dealer,
-        deals=deals,
-        settlements=settlements,
-        state=state,
-        deal_limit=deal_limit,
-        ended_early=ended_early,
-        here=here,
-    )
-    if here and not site_copy and not same_game_here(spec):
-        raise _already_here(label, index)
-    return spec
