@@ -29,8 +29,9 @@ pytestmark = [
 ]
 
 # The permission table's club (a tournament, its sittings, games, a deal, links, a
-# stage), as the fixture ``world``.
-world = test_permissions.world
+# stage), as the fixture ``world``: made for each test, as the live server's database is
+# emptied after it.
+world = test_permissions.fresh_world
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]

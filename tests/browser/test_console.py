@@ -86,7 +86,7 @@ from django.core.management import call_command
 call_command("migrate", interactive=False, verbosity=0)
 from tests import test_permissions
 from tests.browser.test_accessibility import pages_for
-world = test_permissions.world.__wrapped__(None)
+world = test_permissions.build_world()
 print(json.dumps({role: pages_for(role, world) for role in ("visitor", "organiser")}))
 """
 

@@ -25,6 +25,7 @@ from tests.test_permissions import (
     RULES,
     kwargs_for,
     world,  # noqa: F401  (the fixture, shared)
+    world_kept,  # noqa: F401  (what it is copied from)
 )
 
 LOCALE = Path(settings.BASE_DIR) / "club" / "locale"

@@ -33,6 +33,7 @@ pytestmark = pytest.mark.django_db
 
 # The permission table's club and its four browsers, as the fixtures ``world`` and ``clients``.
 world = test_permissions.world
+world_kept = test_permissions.world_kept
 clients = test_permissions.clients
 
 CONTROLS = ["\x00", "\x1f", "\x7f"]

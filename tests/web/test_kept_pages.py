@@ -34,6 +34,7 @@ from tests.test_permissions import (
 
 pytestmark = pytest.mark.django_db
 world = test_permissions.world
+world_kept = test_permissions.world_kept
 clients = test_permissions.clients
 
 
