@@ -42,7 +42,7 @@ def open_to_others(folder: Path) -> list[str]:
 
 def test_what_the_venue_makes_is_its_owners_alone(tmp_path):
     folder = tmp_path / "venue"  # made by the venue
-    with serving(folder, "127.0.0.1") as served:
+    with serving(folder, "127.0.0.1", fresh=True) as served:
         assert "Organiser olive created." in served.terminal
         assert urllib.request.urlopen(served.url + "/", timeout=10).status == 200
         made = {path.name for path in folder.iterdir()}

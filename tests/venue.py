@@ -1,14 +1,23 @@
 """The venue command as docs/venue.md gives it (``python -m club venue``), each run with a data
-folder of its own (its own SQLite database and secret key)."""
+folder of its own (its own SQLite database and secret key).
+
+A start (``serving``, ``start_once``, ``in_a_terminal``) on a folder with no database finds
+one there already migrated, as a venue that has served before leaves it: the club's
+migrations, a few seconds a start, are run once for the whole test run. A test of what a
+first start makes passes ``fresh=True``.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -31,6 +40,42 @@ def venue_env(folder: Path, **extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
     env.update(DJANGO_DATA_DIR=str(folder), **extra)
     return env
+
+
+_migrated: list[Path] = []  # the database made once, for every start this run
+
+
+def migrated_database() -> Path:
+    """A venue's database with every migration applied (``manage.py migrate`` on a folder
+    of its own, as the venue runs it), made on the first call of the test run."""
+    if not _migrated:
+        folder = Path(tempfile.mkdtemp(prefix="venue-migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        made = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+            cwd=ROOT,
+            env=venue_env(folder),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            stdin=subprocess.DEVNULL,
+        )
+        assert made.returncode == 0, made.stderr
+        _migrated.append(folder / "club.sqlite3")
+    return _migrated[0]
+
+
+def seed(folder: Path) -> None:
+    """``folder`` (made if need be) holds the migrated database, the owner's alone as the
+    venue makes it, unless it holds a database already."""
+    database = folder / "club.sqlite3"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if database.exists():
+        return
+    with migrated_database().open("rb") as source:
+        kept = os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(kept, "wb") as copy:
+            shutil.copyfileobj(source, copy)
 
 
 def run_venue(folder: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
@@ -83,8 +128,10 @@ class Started:
     terminal: str  # everything it printed, errors included
 
 
-def start_once(folder: Path, *args: str, **env: str) -> Started:
+def start_once(folder: Path, *args: str, fresh: bool = False, **env: str) -> Started:
     """The venue started with ``args``, read until it serves or stops; then stopped."""
+    if not fresh:
+        seed(folder)
     server = _launch(folder, list(args), env)
     try:
         terminal = _read_until_serving(server, time.monotonic() + 90)
@@ -100,10 +147,17 @@ def start_once(folder: Path, *args: str, **env: str) -> Started:
 
 @contextmanager
 def serving(
-    folder: Path, address: str, organiser: str = "olive", port: int | None = None
+    folder: Path,
+    address: str,
+    organiser: str = "olive",
+    port: int | None = None,
+    *,
+    fresh: bool = False,
 ) -> Iterator[Venue]:
     """The venue started on ``address`` (and ``port``, else a free one) with ``organiser`` as
     its first organiser (password PASSWORD), until the block ends."""
+    if not fresh:
+        seed(folder)
     port = port or free_port()
     began = time.monotonic()
     args = ["--address", address, "--port", str(port), "--organiser", organiser]
@@ -132,6 +186,8 @@ def in_a_terminal(folder: Path, args: list[str], answers: dict[str, str], **env:
     window is), answering each prompt that ends what it printed from ``answers``; stopped
     once it serves."""
     import pty  # POSIX only; the tests that type into a terminal skip elsewhere
+
+    seed(folder)
 
     command = [sys.executable, "-m", "club", "venue", *args]
     pid, terminal = pty.fork()
