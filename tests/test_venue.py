@@ -28,6 +28,7 @@ from tests.venue import (
     free_port,
     in_a_terminal,
     run_venue,
+    seed,
     serving,
     start_once,
     venue_env,
@@ -246,8 +247,7 @@ def test_a_backup_of_the_venues_folder_is_signed_with_the_venues_key(tmp_path):
     assert made.returncode == 0, made.stderr
     elsewhere, with_key = tmp_path / "elsewhere", tmp_path / "with-key"
     for folder in (elsewhere, with_key):
-        folder.mkdir()
-        assert manage(folder, "migrate", "--no-input", "-v", "0").returncode == 0
+        seed(folder)  # a club's database, migrated (manage.py migrate), and no key
     refused = manage(elsewhere, "restore_club", str(backup))
     assert refused.returncode != 0  # signed with a key this folder does not have
     (with_key / venue.SECRET_FILE).write_text((served / venue.SECRET_FILE).read_text())
