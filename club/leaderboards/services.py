@@ -750,7 +750,28 @@ def rate_written(games: Iterable[Game]) -> None:
         .values_list("position", flat=True)
         .first()
     )
-    _rerate_from(state, _next_position(state) if position is None else position, None)
+    if position is not None:  # games finished after theirs: rated again from there
+        _rerate_from(state, position, None)
+        return
+    # The usual import: every game of it finished after the last one rated. Rated on top
+    # of the current ratings, as a game finishing on the night is (_append), all at once.
+    ids = [game.pk for game in sorted(finished, key=lambda game: (game.finished_at, game.pk))]
+    rated = _rated(ids)
+    players = {player for game in rated for team in game.teams for player in team}
+    start = {
+        found.player_id: ratings.PlayerRating(
+            player=found.player_id,
+            mu=found.mu,
+            sigma=found.sigma,
+            rating=found.rating,
+            games=found.games,
+        )
+        for found in PlayerRating.objects.filter(player_id__in=players)
+    }
+    position = _next_position(state)
+    _save_ratings(_write_changes(rated, start, position), set())
+    _stamp(state, position + len(rated))
+    team_ratings.append_many(ids)
 
 
 @transaction.atomic

@@ -68,10 +68,16 @@ def _write(rated: dict[int, ratings.PlayerRating], rows: list[tuple]) -> None:
 
 def append(game_id: int) -> None:
     """Rate the teams of ``game_id``, the last game to finish, from their kept skill."""
-    games = _sides(Q(game_id=game_id))
+    append_many([game_id])
+
+
+def append_many(game_ids: list[int]) -> None:
+    """Rate the teams of these games, the last to finish (an import's), from their kept
+    skill, in the order the games finished."""
+    games = _sides(Q(game_id__in=game_ids))
     if not games:
         return
-    teams = [team for (team,) in games[0].teams]
+    teams = list({team for game in games for (team,) in game.teams})
     rows = list(TeamTotals.objects.filter(team_id__in=teams).values_list("id", "team_id", *KEPT))
     start = {
         team: ratings.PlayerRating(player=team, mu=mu, sigma=sigma, rating=rating, games=rated)
