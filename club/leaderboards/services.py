@@ -559,13 +559,10 @@ def rebuild_ratings() -> int:
     return len(games)
 
 
-def _after_ratings(game: int | None = None) -> None:
-    """The teams' own ratings follow: ``game``'s teams, when it is the last game to
-    finish; else every team's, rated again from the finished games."""
-    if game is None:
-        team_ratings.rebuild()
-    else:
-        team_ratings.append(game)
+def _after_ratings() -> None:
+    """The teams' own ratings follow, every team's rated again from the finished games
+    (a game rated last appends its teams instead: :func:`_rate_last`)."""
+    team_ratings.rebuild()
 
 
 def _states_before(position: int, players: set[int]) -> dict[int, ratings.PlayerRating] | None:
@@ -688,8 +685,15 @@ def _append(state: RatingsState, game: Game) -> bool:
     """
     if _finished_in_order((game.finished_at, game.pk)):
         return False
-    rated = _rated([game.pk])
-    players = {player for team in rated[0].teams for player in team}
+    _rate_last(state, [game.pk])
+    return True
+
+
+def _rate_last(state: RatingsState, ids: list[int]) -> None:
+    """Rate these games, the last to finish, in this order, on top of the current
+    ratings, and their teams on top of theirs."""
+    rated = _rated(ids)
+    players = {player for game in rated for team in game.teams for player in team}
     start = {
         found.player_id: ratings.PlayerRating(
             player=found.player_id,
@@ -701,11 +705,9 @@ def _append(state: RatingsState, game: Game) -> bool:
         for found in PlayerRating.objects.filter(player_id__in=players)
     }
     position = _next_position(state)
-    final = _write_changes(rated, start, position)
-    _save_ratings(final, set())
-    _stamp(state, position + 1)
-    _after_ratings(game.pk)
-    return True
+    _save_ratings(_write_changes(rated, start, position), set())
+    _stamp(state, position + len(rated))
+    team_ratings.append_many(ids)
 
 
 @transaction.atomic(savepoint=False)  # inside the deal's transaction: fails with it
@@ -755,23 +757,9 @@ def rate_written(games: Iterable[Game]) -> None:
         return
     # The usual import: every game of it finished after the last one rated. Rated on top
     # of the current ratings, as a game finishing on the night is (_append), all at once.
-    ids = [game.pk for game in sorted(finished, key=lambda game: (game.finished_at, game.pk))]
-    rated = _rated(ids)
-    players = {player for game in rated for team in game.teams for player in team}
-    start = {
-        found.player_id: ratings.PlayerRating(
-            player=found.player_id,
-            mu=found.mu,
-            sigma=found.sigma,
-            rating=found.rating,
-            games=found.games,
-        )
-        for found in PlayerRating.objects.filter(player_id__in=players)
-    }
-    position = _next_position(state)
-    _save_ratings(_write_changes(rated, start, position), set())
-    _stamp(state, position + len(rated))
-    team_ratings.append_many(ids)
+    _rate_last(
+        state, [game.pk for game in sorted(finished, key=lambda game: (game.finished_at, game.pk))]
+    )
 
 
 @transaction.atomic

@@ -9,7 +9,7 @@ partners. The skill and the rating shown are kept on the team's totals
 board sorts on.
 
 A game finishing after every other moves its own teams from their kept skill:
-:func:`append`, a few rows whatever the club's history. Any other change to the
+:func:`append_many`, a few rows whatever the club's history. Any other change to the
 finished games' places or order (a correction, a deletion, a game finished out of
 turn, a rebuild) rates every team again from the finished games: :func:`rebuild`,
 one query and about 50 µs a game, written back only where a rating moved. The
@@ -64,11 +64,6 @@ def _write(rated: dict[int, ratings.PlayerRating], rows: list[tuple]) -> None:
         if tuple(kept) != now:
             moved.append(TeamTotals(pk=pk, **dict(zip(KEPT, now, strict=True))))
     TeamTotals.objects.bulk_update(moved, list(KEPT), batch_size=500)
-
-
-def append(game_id: int) -> None:
-    """Rate the teams of ``game_id``, the last game to finish, from their kept skill."""
-    append_many([game_id])
 
 
 def append_many(game_ids: list[int]) -> None:
