@@ -24,6 +24,10 @@ package. One command, and the organiser is told the address the phones open:
   ``DJANGO_ORGANISER_PASSWORD`` or asked in the terminal, or says that NAME exists;
   ``--change-password`` gives NAME a new one. A club with no organiser gets its first
   one, asked in the terminal. A weak password (Django's validators) is refused;
+- ``--roster FILE`` loads the club's players (the site's "Download the club's players")
+  before the night, so the laptop knows everyone by the identifier that travels with
+  their results; a clash (a name the laptop gives to another person) stops the start,
+  named, to be decided on the Publish results page;
 - the server is waitress: pure Python, so the same command works on a Windows, macOS or
   Linux laptop. It listens on the venue address and the loopback only, and holds against one
   hostile phone (see ``serve``): a cap of connections per phone, a short time for a
@@ -295,6 +299,12 @@ def add_arguments(parser) -> None:
         action="store_true",
         help="with --organiser NAME: give NAME a new password (as above)",
     )
+    parser.add_argument(
+        "--roster",
+        metavar="FILE",
+        help="load the club's players from FILE (the club's site: Players, Download the "
+        "club's players) before serving, so the laptop knows everyone",
+    )
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -448,6 +458,20 @@ def new_password(user) -> None:
     print(f"Organiser {user.username}'s new password is saved.")
 
 
+def load_roster(path: str) -> None:
+    """The club's players, loaded as any results file is (``import_results``): found by
+    identifier, else member number, else name; a clash is never decided here."""
+    from django.core.management import CommandError, call_command
+
+    try:
+        call_command("import_results", path)
+    except CommandError as error:
+        raise VenueError(
+            f"The club's players in {path} were not loaded: {error} Start without --roster "
+            "and load the file on the Publish results page, where each clash is decided."
+        ) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
     # Before anything is made: every folder and file this process makes (the database,
@@ -475,6 +499,8 @@ def main(argv: list[str] | None = None) -> None:
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     organiser(args.organiser, args.change_password)
+    if args.roster:
+        load_roster(args.roster)
 
     import segno
     from django.core.wsgi import get_wsgi_application

@@ -105,6 +105,7 @@ RULES = {
     "archive:games_csv": (PUBLIC, ["get"], "tournament"),
     "archive:deals_csv": (PUBLIC, ["get"], "tournament"),
     "archive:games_json": (ORGANISER, ["get"], None),
+    "archive:roster_json": (ORGANISER, ["get"], None),
     "archive:import": (ORGANISER, ["get", "post"], None),
     "archive:import_store": (ORGANISER, ["post"], None),
     "archive:import_progress": (ORGANISER, ["get"], None),

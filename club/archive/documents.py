@@ -74,7 +74,7 @@ def outline_documents(text: Text, counted: list[int] | None = None) -> list[dict
             pairs = []
         elif kind == "pair":
             key, value = event[1], event[2]
-            pairs.append((key, value if key in ("format", "games") else None))
+            pairs.append((key, value if key in ("format", "players", "games") else None))
         elif kind == "games_end":
             pairs.append(("games", []))
         elif kind in ("document_end", "value"):
@@ -126,7 +126,7 @@ def _check_document(data: object, number: int | None) -> dict:
             raise error(
                 _(
                     "“%(key)s” is not a field of a results file (the fields are format, "
-                    "tournament and games)."
+                    "players, tournament and games)."
                 )
                 % {"key": key}
             )

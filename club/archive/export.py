@@ -23,6 +23,7 @@ from club.archive.format import (
     replay_stored,
     replayed_document,
 )
+from club.archive.register import games_players
 from club.games.models import (
     FORM_OF_PLAY_FIELDS,
     Game,
@@ -546,7 +547,8 @@ def _document_json(head: dict, games: Iterable[_ExportGame], pad: str = "") -> I
 
 def stream_json() -> Iterator[str]:
     """Every game of the club, oldest first, as a ``fiftysix-results/1`` document, in pieces."""
-    yield from _document_json({"format": FORMAT}, _export_games(_all_game_chunks()))
+    head = {"format": FORMAT, "players": games_players()}
+    yield from _document_json(head, _export_games(_all_game_chunks()))
     yield "\n"
 
 

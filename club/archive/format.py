@@ -33,7 +33,7 @@ MAX_TEAM_NAME = Team._meta.get_field("name").max_length
 # House rules are bounded by the rules core (core.MAX_TABLES, MAX_BAND_TABLES,
 # MAX_FACTOR, MAX_DEAL_LIMIT), the same bounds as the forms'.
 
-DOCUMENT_KEYS = ("format", "tournament", "games")
+DOCUMENT_KEYS = ("format", "players", "tournament", "games")
 GAME_INPUT_KEYS = (
     "label",
     "tables_per_team",

@@ -11,8 +11,8 @@ the file, and a fault anywhere still stores nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
 from django.db import DatabaseError, transaction
@@ -35,6 +35,7 @@ from club.archive.format import (
     _key,
     _Place,
 )
+from club.archive.parse_players import ListedPlayer, file_players
 from club.archive.parse_tournaments import (
     TournamentSpec,
     _check_standings,
@@ -43,7 +44,7 @@ from club.archive.reading import Text, TextInMemory
 from club.archive.tournament_export import (
     _standing_rows,
 )
-from club.games import bulk, services, starting
+from club.games import bulk, services, starting, whos_who
 from club.games.models import (
     Game,
     Team,
@@ -63,6 +64,57 @@ class ImportSummary:
     deals: int
     tournaments: tuple[str, ...] = ()
     kept: int = 0  # games of the file here already, as they are: left so (club.archive.publish)
+    players_added: int = 0
+    players_here: int = 0
+    # Who is who, for the preview (club.archive.publish): the listed players matched, and
+    # what the writer found and added of the players and teams it seated.
+    people: whos_who.WhosWho | None = field(default=None, compare=False, repr=False)
+    known: starting.KnownNames | None = field(default=None, compare=False, repr=False)
+
+
+class Undecided(ArchiveError):
+    """The file's clashes, not decided yet: the preview asks the organiser about each."""
+
+    def __init__(self, people: whos_who.WhosWho):
+        self.people = people
+        names = ", ".join(match.listed.name for match in people.undecided)
+        super().__init__(
+            ngettext(
+                "%(names)s of the file is not known here by identifier, and this site has "
+                "another person of that name: say whether it is the same person or another "
+                "person.",
+                "%(names)s of the file are not known here by identifier, and this site has "
+                "other people of those names: say for each whether it is the same person or "
+                "another person.",
+                len(people.undecided),
+            )
+            % {"names": names},
+            field="players",
+        )
+
+
+# The organiser's word on each clash, keyed by the file's identifier or by its name (the
+# command line's options).
+Choices = Mapping[object, whos_who.Choice]
+
+
+def match_players(listed: Mapping[str, ListedPlayer], choices: Choices | None) -> whos_who.WhosWho:
+    """The file's listed players matched to this site's, with the organiser's ``choices``."""
+    by_identifier = {}
+    for key, choice in (choices or {}).items():
+        if isinstance(key, str):
+            found = listed.get(whos_who.name_key(key))
+            if found is None:
+                raise ArchiveError(
+                    _("%(name)s is not a player listed in the file.") % {"name": key},
+                    field="players",
+                )
+            key = found.identifier
+        by_identifier[key] = choice
+    try:
+        return whos_who.match(list(listed.values()), by_identifier)
+    except services.ScoringError as error:
+        raise ArchiveError(error.message, field=error.field) from error
 
 
 def summary_lines(summary: ImportSummary, file: str) -> list[str]:
@@ -70,10 +122,13 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
     web import shows them."""
     games = ngettext("%(count)d game", "%(count)d games", summary.games) % {"count": summary.games}
     deals = ngettext("%(count)d deal", "%(count)d deals", summary.deals) % {"count": summary.deals}
-    lines = [
-        _("Imported %(games)s with %(deals)s from %(file)s.")
-        % {"games": games, "deals": deals, "file": file}
-    ]
+    if summary.games or summary.kept or summary.tournaments or not summary.players_here:
+        lines = [
+            _("Imported %(games)s with %(deals)s from %(file)s.")
+            % {"games": games, "deals": deals, "file": file}
+        ]
+    else:  # the club's players, and no games: a roster
+        lines = [_("Loaded the players of %(file)s.") % {"file": file}]
     if summary.kept:
         lines.append(
             ngettext(
@@ -84,6 +139,24 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
                 summary.kept,
             )
             % {"count": summary.kept}
+        )
+    if summary.players_added:
+        lines.append(
+            ngettext(
+                "%(count)d new player was added.",
+                "%(count)d new players were added.",
+                summary.players_added,
+            )
+            % {"count": summary.players_added}
+        )
+    if summary.players_here and not summary.games:
+        lines.append(
+            ngettext(
+                "%(count)d player of the file was here already.",
+                "%(count)d players of the file were here already.",
+                summary.players_here,
+            )
+            % {"count": summary.players_here}
         )
     lines.extend(
         _("Imported the tournament “%(name)s” with its teams, sittings and standings.")
@@ -105,10 +178,10 @@ class _Writer:
 
     BATCH_DEALS = 2000  # a batch's deals: about 12,000 rows to insert
 
-    def __init__(self, user=None, *, deals: bool = True):
+    def __init__(self, user=None, *, deals: bool = True, register=None):
         self.user = user
         self.deals = deals
-        self.known = starting.KnownNames()
+        self.known = starting.KnownNames(register)
         self.batch: list[bulk.PlayedGame] = []
         self.batch_deals = 0
         self.written: list[int] = []  # every game written: told once, at the end
@@ -149,6 +222,7 @@ class _Writer:
                 require_confirmation=require_confirmation,
                 known=self.known,
                 label_free=True,  # the file's check found none here, the file none twice
+                by_players=True,  # the same players are the same team, whatever it is called
             )
         except services.ScoringError as error:
             raise ArchiveError(
@@ -225,19 +299,23 @@ def import_text(
     note: Note | None = None,
     deals: bool = True,
     progress: Progress | None = None,
+    choices: Choices | None = None,
 ) -> ImportSummary:
     """Check the whole file, then store all of it, or nothing when anything is wrong,
     reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file).
 
     ``note`` is told each game and document as the check reads them (the preview's list).
     ``deals=False`` rehearses the import for a preview (:class:`_Writer`); its caller
-    undoes it. ``progress`` is told each game checked, then each game written. The
+    undoes it. ``progress`` is told each game checked, then each game written.
+    ``choices``: the organiser's word on each clash of the file's players with this
+    site's (club.games.whos_who); with one undecided, :class:`Undecided` is raised. The
     club's token for kept pages moves once, as the import's last statement, so the rest
     of the club goes on adding games, players and teams while a large file is written
     (club.games.versions).
     """
     counted: list[int] = []
     documents = outline_documents(text, counted)
+    listed = file_players(documents)
     total = sum(counted)
     checked = 0
 
@@ -251,7 +329,14 @@ def import_text(
 
     with transaction.atomic(), names_moved_once():
         plans = check_archive(text, documents, note=told)
-        writer = _Writer(user, deals=deals)
+        people = match_players(listed, choices)
+        if people.undecided:
+            raise Undecided(people)
+        try:
+            register = people.settle()
+        except services.ScoringError as error:
+            raise ArchiveError(error.message, field=error.field) from error
+        writer = _Writer(user, deals=deals, register=register)
         kept = _write_documents(
             text,
             documents,
@@ -260,12 +345,26 @@ def import_text(
             (lambda done: progress("write", done, total)) if progress is not None else None,
         )
         writer.announce()
+    added, here = _players_counted(people, writer.known)
     return ImportSummary(
         games=sum(plan.games for plan in plans) - len(kept),
         deals=sum(plan.deals for plan in plans) - sum(kept),
         kept=len(kept),
         tournaments=tuple(plan.tournament.name for plan in plans if plan.tournament is not None),
+        players_added=added,
+        players_here=here,
+        people=people,
+        known=writer.known,
     )
+
+
+def _players_counted(people: whos_who.WhosWho, known: starting.KnownNames) -> tuple[int, int]:
+    """The players the import added, and those of the file it found here."""
+    listed_new = sum(match.new for match in people.matches)
+    listed = {player.pk for player in known.register.values()}
+    unlisted = set(known.holders) - listed
+    added = listed_new + len(known.added_players)
+    return added, len(people.matches) - listed_new + len(unlisted - known.added_players)
 
 
 def _write_documents(
@@ -362,15 +461,18 @@ class _TournamentWriter:
                     third=team.players[2] if len(team.players) > 2 else "",
                     fourth=team.players[3] if len(team.players) > 3 else "",
                     name=team.name,
-                    captain=team.captain,
+                    # The captain as this site calls them (a player found by identifier
+                    # keeps this site's name).
+                    captain=writer.known.player(team.captain).name if team.captain else "",
                     user=user,
+                    known=writer.known,
                 )
                 for team in spec.teams
             }
             rows = []
             for made in spec.substitutions:
                 entry = self.entries[_key(made.team)]
-                out = next(p for p in entry.team.players if _key(p.name) == _key(made.out))
+                out = writer.known.player(made.out)
                 back = None if made.last is None else made.last + 1
                 player_in = services.find_or_add_player(made.player_in, writer.known)
                 rows.append((entry, out, player_in, made.first, back))

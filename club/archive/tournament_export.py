@@ -37,6 +37,7 @@ from club.archive.format import (
     points_text,
     standing_keys,
 )
+from club.archive.register import tournament_players
 from club.games import words
 from club.games.models import PLAYER_FIELDS, Game
 from club.scoring import rules as core
@@ -220,7 +221,11 @@ def stream_tournament_json(tournaments: Sequence[Tournament]) -> Iterator[str]:
 
 
 def _tournament_document_json(tournament: Tournament, pad: str) -> Iterator[str]:
-    head = {"format": FORMAT, "tournament": tournament_object(tournament)}
+    head = {
+        "format": FORMAT,
+        "players": tournament_players(tournament),
+        "tournament": tournament_object(tournament),
+    }
     return _document_json(head, _tournament_export_games(tournament), pad)
 
 

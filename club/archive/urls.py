@@ -13,6 +13,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/games.csv", views.games_csv, name="games_csv"),
     path("tournaments/<int:pk>/deals.csv", views.deals_csv, name="deals_csv"),
     path("games/export.json", views.games_json, name="games_json"),
+    path("players/roster.json", views.roster_json, name="roster_json"),
     path("import/", views.results_import, name="import"),
     path("import/store/", views.results_import_store, name="import_store"),
     path("import/progress/", views.results_import_progress, name="import_progress"),

@@ -13,6 +13,7 @@ long as the writing, not as long as a slow phone takes to download it.
 from __future__ import annotations
 
 import hashlib
+import json
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable
@@ -31,7 +32,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from club import archive
 from club.archive import progress
 from club.archive.forms import ResultsFileForm
-from club.archive.publish import preview_text
+from club.archive.publish import parse_choices, preview_text
 from club.db import one_snapshot
 from club.games.idempotency import one_time
 from club.tournaments.models import Tournament
@@ -114,13 +115,30 @@ def games_json(request):
     return response
 
 
+@organiser_required
+@require_safe
+def roster_json(request):
+    """The club's players, each with their identifier and member number: what the venue's
+    laptop loads before a night (Publish results there, or ``--roster`` as it starts)."""
+    day = timezone.localdate().isoformat()
+    with one_snapshot():
+        text = json.dumps(archive.roster_object(), ensure_ascii=False, indent=2) + "\n"
+    response = _spooled([text], f"club-players-{day}.json", "application/json; charset=utf-8")
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 # --- Publishing a night: the web import ---------------------------------------------------
 
 
-def _fingerprint(upload) -> str:
+def _fingerprint(upload, choices) -> str:
+    """The file and the organiser's word on its clashes, as previewed: the import stores
+    that file with those choices only."""
     digest = hashlib.sha256()
     for chunk in upload.chunks():
         digest.update(chunk)
+    for identifier, choice in sorted(choices.items()):
+        digest.update(f"\n{identifier}:{choice.same}:{' '.join(choice.called.split())}".encode())
     return digest.hexdigest()
 
 
@@ -153,16 +171,20 @@ def results_import(request: HttpRequest) -> HttpResponse:
     upload = form.cleaned_data["file"]
     text = archive.TextFile(upload.file)
     try:
+        choices = parse_choices(request.POST)
+    except ValueError as error:
+        return _import_page(request, form, problem=str(error))
+    try:
         text.check()
         told = progress.reporter(request.user, request.POST.get("run", ""), "preview")
-        preview = preview_text(text, user=request.user, progress=told)
+        preview = preview_text(text, user=request.user, progress=told, choices=choices)
     except archive.ArchiveError as error:
         return _import_page(
             request,
             form,
             problem=_("%(problem)s This file cannot be imported.") % {"problem": error.message},
         )
-    return _import_page(request, form, preview=preview, fingerprint=_fingerprint(upload))
+    return _import_page(request, form, preview=preview, fingerprint=_fingerprint(upload, choices))
 
 
 @organiser_required
@@ -175,17 +197,24 @@ def results_import_store(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _import_page(request, form)
     upload = form.cleaned_data["file"]
-    if _fingerprint(upload) != form.cleaned_data["previewed"]:
+    try:
+        choices = parse_choices(request.POST)
+    except ValueError as error:
+        return _import_page(request, form, problem=str(error))
+    if _fingerprint(upload, choices) != form.cleaned_data["previewed"]:
         form.add_error(
             "file",
-            _("This is not the file that was previewed: preview it first, then import it."),
+            _(
+                "This is not the file, or not the choices, that were previewed: preview it "
+                "first, then import it."
+            ),
         )
         return _import_page(request, form)
     text = archive.TextFile(upload.file)
     try:
         text.check()
         told = progress.reporter(request.user, request.POST.get("run", ""), "import")
-        summary = archive.import_text(text, user=request.user, progress=told)
+        summary = archive.import_text(text, user=request.user, progress=told, choices=choices)
     except archive.ArchiveError as error:
         return _import_page(
             request,

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from club.games import words
+from club.games.people import Player, PlayerAlias
 from club.scoring import rules as core
 
 MIN_BID = core.DEFAULT_RULES.min_bid
@@ -133,33 +134,6 @@ class Doubling(models.TextChoices):
     NONE = core.Doubling.NONE, pgettext_lazy("doubling", "Not doubled")
     DOUBLE = core.Doubling.DOUBLE, pgettext_lazy("doubling", "Doubled")
     REDOUBLE = core.Doubling.REDOUBLE, pgettext_lazy("doubling", "Redoubled")
-
-
-class Player(models.Model):
-    name = models.CharField(_("name"), max_length=80)
-    nickname = models.CharField(_("nickname"), max_length=80, blank=True)
-    member_number = models.CharField(_("member number"), max_length=30, blank=True)
-    active = models.BooleanField(_("active"), default=True)
-    created_at = models.DateTimeField(_("added"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("player")
-        verbose_name_plural = _("players")
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(Lower("name"), name="player_name_unique_ignoring_case"),
-            models.UniqueConstraint(
-                fields=["member_number"],
-                condition=~models.Q(member_number=""),
-                name="player_member_number_unique",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("leaderboards:player", args=[self.pk])
 
 
 class Players(models.Model):
@@ -281,7 +255,8 @@ def in_a_seat(player, prefix: str = "", *, lookup: str = "") -> models.Q:
 
 
 class Team(Players):
-    """Partners (two, three or four); the same partners play many games under one name."""
+    """Partners (two, three or four): the same partners are the same team, whatever name a
+    game or a file gives them; two teams of other players may have one name."""
 
     name = models.CharField(_("name"), max_length=170)
 
@@ -291,8 +266,10 @@ class Team(Players):
         ordering = ["name"]
         constraints = [
             *Players.Meta.constraints,
-            models.UniqueConstraint(Lower("name"), name="team_name_unique_ignoring_case"),
         ]
+        # A name is a label: two teams of other players may share it (a team is who plays
+        # in it); it is still looked up by name, ignoring capitals.
+        indexes = [models.Index(Lower("name"), name="team_name_ignoring_case")]
 
     def __str__(self) -> str:
         return self.name

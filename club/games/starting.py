@@ -10,7 +10,7 @@ find them one game at a time, with the same refusals.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.db import IntegrityError, transaction
@@ -50,49 +50,77 @@ class KnownNames:
 
     For one transaction (an import): a name looked up once is not looked up again, and
     what is added is known at once. A name given in other capitals or spacing is looked
-    up in the database, which decides as it always does (``iexact``)."""
+    up in the database, which decides as it always does (``iexact``). ``register``: the
+    file's listed players, matched and settled already (club.games.whos_who), by name
+    key. Two names of the file that find one player here are refused: they are two
+    people in the file. What was found and what added is kept for the preview.
+    """
 
-    def __init__(self) -> None:
+    def __init__(self, register: Mapping[str, Player] | None = None) -> None:
+        self.register = dict(register or {})
         self.players: dict[str, Player] = {}
-        self.teams: dict[str, Team | None] = {}
-        self.partners: dict[tuple[int, ...], Team | None] = {}
+        self.partners: dict[tuple[int, ...], list[Team]] = {}
+        self.named: dict[str, list[Team]] = {}
+        self.holders: dict[int, str] = {}  # a player's id: the file's name that found them
+        self.added_players: set[int] = set()
+        self.teams: dict[int, tuple[Team, str, bool]] = {}  # id: team, file's name, added
 
     def player(self, name: str) -> Player:
         found = self.players.get(name)
         if found is None:
-            found = self.players[name] = _find_or_add_player(name)
+            key = name_key(name)
+            found = self.register.get(key)
+            if found is None:
+                found, added = _find_or_add_player(name)
+                if added:
+                    self.added_players.add(found.pk)
+            holder = self.holders.setdefault(found.pk, name)
+            if name_key(holder) != key:
+                raise ScoringError(
+                    _("%(first)s and %(second)s of the file would both be %(here)s here.")
+                    % {"first": holder, "second": name, "here": found.name},
+                    field="teams",
+                )
+            self.players[name] = found
         return found
 
-    def team_named(self, name: str) -> Team | None:
-        if name not in self.teams:
-            self.teams[name] = Team.objects.filter(name__iexact=name).first()
-        return self.teams[name]
-
-    def same_players(self, players: Sequence[Player]) -> Team | None:
+    def teams_of(self, players: Sequence[Player]) -> list[Team]:
         key = tuple(player.pk for player in players)
         if key not in self.partners:
-            self.partners[key] = _same_players(players)
+            self.partners[key] = _teams_of(players)
         return self.partners[key]
 
-    def added(self, team: Team) -> None:
-        self.teams[team.name] = team
-        self.partners.clear()  # a lookup of these partners may find it now
+    def teams_named(self, name: str) -> list[Team]:
+        key = name_key(name)
+        if key not in self.named:
+            self.named[key] = list(Team.objects.filter(name__iexact=name).order_by("pk"))
+        return self.named[key]
+
+    def seated(self, team: Team, name: str, added: bool) -> None:
+        self.teams.setdefault(team.pk, (team, name, added))
+        if added:  # a lookup of these partners, or of this name, may find it now
+            self.partners.clear()
+            self.named.pop(name_key(team.name), None)
 
 
 class _Database(KnownNames):
     """No memory: every name is looked up (a page's one game)."""
 
     def player(self, name: str) -> Player:
-        return _find_or_add_player(name)
+        return _find_or_add_player(name)[0]
 
-    def team_named(self, name: str) -> Team | None:
-        return Team.objects.filter(name__iexact=name).first()
+    def teams_of(self, players: Sequence[Player]) -> list[Team]:
+        return _teams_of(players)
 
-    def same_players(self, players: Sequence[Player]) -> Team | None:
-        return _same_players(players)
+    def teams_named(self, name: str) -> list[Team]:
+        return list(Team.objects.filter(name__iexact=name).order_by("pk"))
 
-    def added(self, team: Team) -> None:
+    def seated(self, team: Team, name: str, added: bool) -> None:
         pass
+
+
+def name_key(name: str) -> str:
+    return " ".join(name.split()).lower()
 
 
 def find_or_add_player(name: str, known: KnownNames | None = None) -> Player:
@@ -100,19 +128,15 @@ def find_or_add_player(name: str, known: KnownNames | None = None) -> Player:
     return (known or _Database()).player(name)
 
 
-def _find_or_add_player(name: str) -> Player:
+def _find_or_add_player(name: str) -> tuple[Player, bool]:
     existing = Player.objects.filter(name__iexact=name).first()
-    return existing or Player.objects.create(name=name)
+    if existing is not None:
+        return existing, False
+    return Player.objects.create(name=name), True
 
 
-def _same_players(players: Sequence[Player]) -> Team | None:
-    """The club's team of exactly these players, in any seat order."""
-    seats = dict(zip(PLAYER_FIELDS, players, strict=False))
-    exact = Team.objects.filter(
-        **seats, **{name: None for name in PLAYER_FIELDS if name not in seats}
-    ).first()
-    if exact is not None:
-        return exact
+def _teams_of(players: Sequence[Player]) -> list[Team]:
+    """The club's teams of exactly these players: in these seats first, then in any."""
     ids = {player.pk for player in players}
     candidates = Team.objects.filter(first_player__in=ids, second_player__in=ids)
     for field_name in PLAYER_FIELDS[2:]:
@@ -120,38 +144,47 @@ def _same_players(players: Sequence[Player]) -> Team | None:
             candidates = candidates.filter(**{f"{field_name}__in": ids})
         else:
             candidates = candidates.filter(**{f"{field_name}__isnull": True})
-    return candidates.order_by("pk").first()
+    in_order = [player.pk for player in players]
+    return sorted(candidates.order_by("pk"), key=lambda team: team.player_ids_in_order != in_order)
 
 
-def find_or_add_team(entry: TeamEntry, *players: Player, known: KnownNames | None = None) -> Team:
-    """The named team, or the partners' usual team when no name is given."""
+def find_or_add_team(
+    entry: TeamEntry, *players: Player, known: KnownNames | None = None, by_players: bool = False
+) -> Team:
+    """The team these players are, found or added.
+
+    A team is who plays in it: the partners' team of the name given, or with no name
+    their team. ``by_players`` (a results file): the partners' team whatever the file
+    calls it (this site's name is kept). A name given by hand that the partners have
+    never played under makes a team of that name, as the organiser asked; a name another
+    team of other players has already is theirs too (it is a label; pages show the
+    players beside it). A file's named team may sit with one player replaced
+    (``may_seat_a_substitute``): that team, when the partners have none of their own.
+    """
     known = known or _Database()
-    name = named = " ".join(entry.name.split())
-    if named:
-        existing = known.team_named(name)
-    else:
-        name = names.default_team_name([player.name for player in players])
-        existing = known.same_players(players) or known.team_named(name)
-    if existing is None:
-        added = Team.objects.create(name=name, **dict(zip(PLAYER_FIELDS, players, strict=False)))
-        known.added(added)
-        return added
-    seated = {player.pk for player in players}
-    if (
-        named
-        and entry.may_seat_a_substitute
-        and len(existing.player_ids) == len(seated)
-        and existing.player_ids & seated
-    ):
-        return existing  # the team, one of its players replaced for this game
-    if existing.player_ids != seated:
-        partners = Player.objects.filter(pk__in=existing.player_ids).order_by("name")
-        raise ScoringError(
-            _("The team name “%(team)s” already belongs to %(players)s.")
-            % {"team": existing.name, "players": " & ".join(p.name for p in partners)},
-            field="teams",
-        )
+    named = " ".join(entry.name.split())
+    name = named or names.default_team_name([player.name for player in players])
+    partners = known.teams_of(players)
+    existing = next((team for team in partners if name_key(team.name) == name_key(name)), None)
+    if existing is None and partners and (by_players or not named):
+        existing = partners[0]
+    if existing is None and named and entry.may_seat_a_substitute:
+        existing = _with_a_substitute(known.teams_named(name), players)
+    added = existing is None
+    if added:
+        existing = Team.objects.create(name=name, **dict(zip(PLAYER_FIELDS, players, strict=False)))
+    known.seated(existing, name, added)
     return existing
+
+
+def _with_a_substitute(teams: Sequence[Team], players: Sequence[Player]) -> Team | None:
+    """Of the teams of a name, the one these players are with a player replaced (as many
+    players, at least one its own; the most of its own)."""
+    seated = {player.pk for player in players}
+    fits = [
+        team for team in teams if len(team.player_ids) == len(seated) and team.player_ids & seated
+    ]
+    return max(fits, key=lambda team: len(team.player_ids & seated), default=None)
 
 
 def check_new_game(label: str, teams: Sequence[TeamEntry], *, label_free: bool = False) -> None:
@@ -222,10 +255,12 @@ def seat_game(
     tie_deals: int | None = None,
     known: KnownNames | None = None,
     label_free: bool = False,
+    by_players: bool = False,
 ) -> tuple[Game, list[GameTeam]]:
     """A game and its teams, checked and seated, not saved yet: its players and teams are
     found or added (saved). ``first_dealer`` is a seat, or None to draw one. ``known``
-    and ``label_free`` are an import's (:class:`KnownNames`, :func:`check_new_game`)."""
+    ``label_free`` and ``by_players`` are an import's (:class:`KnownNames`,
+    :func:`check_new_game`, :func:`find_or_add_team`)."""
     check_new_game(label, teams, label_free=label_free)
     size = len(teams[0].players)
     try:
@@ -267,7 +302,8 @@ def seat_game(
         seated.append(
             GameTeam(
                 game=game,
-                team=entry.team or find_or_add_team(entry, *players, known=known),
+                team=entry.team
+                or find_or_add_team(entry, *players, known=known, by_players=by_players),
                 position=position,
                 tables=rules.tables_per_team,
                 **dict(zip(PLAYER_FIELDS, players, strict=False)),

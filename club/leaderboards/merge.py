@@ -16,6 +16,7 @@ from club.games.models import (
     GameTeam,
     PendingDeal,
     Player,
+    PlayerAlias,
     Round,
     Team,
     in_a_seat,
@@ -108,7 +109,8 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
 
     Refused when the two were partners or sat at the same game (they are two
     people then), or play in different teams of one tournament. ``keep``
-    keeps its name; its empty nickname or member number is taken from
+    keeps its name and identifier, and ``fold``'s identifiers become earlier ones of
+    ``keep``; its empty nickname or member number is taken from
     ``fold``. Teams keep their names, so a pair that now has two teams keeps
     both. Ratings are rebuilt afterwards.
     """
@@ -141,6 +143,11 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
                 changed = True
         if changed:
             pending.save(update_fields=["entry"])
+
+    # The folded record's identifiers stay the person's: a later file with one of them
+    # finds the player kept.
+    PlayerAlias.objects.filter(player=fold).update(player=keep)
+    PlayerAlias.objects.create(identifier=fold.identifier, player=keep)
 
     folded_name = fold.name
     nickname = keep.nickname or fold.nickname

@@ -118,11 +118,13 @@ def team_size_words(size: int) -> str:
     }[size]
 
 
-def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry=None):
+def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry=None, known=None):
     """The club's team of these players (found or added), checked for the tournament.
 
     Refused: a team of the wrong size, a player named twice, a team or player
-    already registered (``entry``, when editing, is the registration to leave out).
+    already registered, a team of the name of one registered (``entry``, when editing,
+    is the registration to leave out). ``known``: an import's players and teams
+    (club.games.starting.KnownNames), its listed players matched already.
     """
     given = [" ".join(player.split()) for player in players]
     given += [""] * (4 - len(given))
@@ -140,7 +142,9 @@ def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry
     team_entry = scoring.TeamEntry(players[0], players[1], name, *players[2:])
     try:
         team = scoring.find_or_add_team(
-            team_entry, *(scoring.find_or_add_player(player) for player in players)
+            team_entry,
+            *(scoring.find_or_add_player(player, known) for player in players),
+            known=known,
         )
     except scoring.ScoringError as error:
         raise TournamentError(error.message, field="team") from error
@@ -150,6 +154,18 @@ def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry
     if others.filter(team=team).exists():
         raise TournamentError(
             _("%(team)s is already registered for this tournament.") % {"team": team.name},
+            field="team",
+        )
+    namesake = others.filter(team__name__iexact=team.name).select_related(
+        *(f"team__{seat}" for seat in PLAYER_FIELDS)
+    )
+    for other in namesake[:1]:
+        raise TournamentError(
+            _(
+                "A team called %(team)s (%(players)s) is registered for this tournament "
+                "already; give this team another name."
+            )
+            % {"team": other.team.name, "players": " & ".join(p.name for p in other.team.players)},
             field="team",
         )
     clash = (
@@ -195,14 +211,16 @@ def register_team(
     fourth: str = "",
     captain: str = "",
     user=None,
+    known=None,
 ) -> TournamentTeam:
     """Register a team of the tournament's size (two, three or four players, in seat order),
     with its captain (one of them; the first named if none is).
 
-    Refused if the team or any of its players is already registered.
+    Refused if the team or any of its players is already registered, or a team of its
+    name. ``known``: an import's players and teams (club.games.starting.KnownNames).
     """
     tournament = _open_for_teams(tournament)
-    team = _team_of(tournament, (first, second, third, fourth), name)
+    team = _team_of(tournament, (first, second, third, fourth), name, known=known)
     registered = TournamentTeam.objects.create(
         tournament=tournament, team=team, captain=captain_of(team, captain)
     )

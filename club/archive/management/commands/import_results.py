@@ -10,6 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from club.archive import ArchiveError, TextFile, import_text, summary_lines
+from club.archive.load import Undecided
+from club.games.whos_who import Choice
 
 # A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file
 # is refused before it is read. The file is read a piece at a time, never held whole: what
@@ -28,8 +30,40 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the JSON file to import, or - for standard input")
+        parser.add_argument(
+            "--same-person",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="a player of the file whose name this site gives to a player with another "
+            "identifier is that same person (repeat for each)",
+        )
+        parser.add_argument(
+            "--another-person",
+            action="append",
+            default=[],
+            metavar="NAME=NEW NAME",
+            help="a player of the file whose name this site gives to a player with another "
+            "identifier is another person, to be added as NEW NAME (repeat for each)",
+        )
 
-    def handle(self, *args, file, **options):
+    def _choices(self, same: list[str], another: list[str]) -> dict[str, Choice]:
+        choices = {name: Choice(True) for name in same}
+        for given in another:
+            name, equals, called = given.partition("=")
+            if not equals or not name.strip() or not called.strip():
+                raise CommandError(
+                    _("--another-person takes NAME=NEW NAME, not “%(given)s”.") % {"given": given}
+                )
+            if name in choices:
+                raise CommandError(
+                    _("%(name)s is given two choices; give one.") % {"name": name.strip()}
+                )
+            choices[name] = Choice(False, called)
+        return choices
+
+    def handle(self, *args, file, same_person, another_person, **options):
+        choices = self._choices(same_person, another_person)
         try:
             with self._opened(file) as handle:
                 text = TextFile(handle)
@@ -38,7 +72,15 @@ class Command(BaseCommand):
                 except ArchiveError as error:
                     raise CommandError(error.message) from None
                 try:
-                    summary = import_text(text)
+                    summary = import_text(text, choices=choices)
+                except Undecided as error:
+                    raise CommandError(
+                        _(
+                            "%(problem)s Nothing was imported: decide each with "
+                            "--same-person NAME or --another-person “NAME=NEW NAME”."
+                        )
+                        % {"problem": error.message}
+                    ) from None
                 except ArchiveError as error:
                     raise CommandError(
                         _("%(problem)s Nothing was imported.") % {"problem": error.message}
