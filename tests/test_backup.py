@@ -287,7 +287,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 8
+    assert manifest["version"] == 9
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup.TABLES:
@@ -432,16 +432,13 @@ def _without_tables(document, *tables):
             del part[table]
 
 
-def _without_stages(document):
-    """No table of stages, of rejected deals or of check-ins, as every version before 6
-    wrote its files."""
-    _without_tables(
-        document,
-        "tournaments.stage",
-        "games.rejecteddeal",
-        "tournaments.checkin",
-        "tournaments.substitution",
-    )
+# The tables each version added: a file of an older version holds none of them.
+TABLES_ADDED = {
+    6: ("tournaments.stage", "games.rejecteddeal"),
+    7: ("tournaments.checkin",),
+    8: ("tournaments.substitution",),
+    9: ("games.playeralias",),
+}
 
 
 def _as_version(document, version):
@@ -450,12 +447,10 @@ def _as_version(document, version):
         _retable(
             document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
         )
-    if version < 6:
-        _without_stages(document)
-    elif version == 6:  # no table of check-ins before version 7, of substitutions before 8
-        _without_tables(document, "tournaments.checkin", "tournaments.substitution")
-    elif version == 7:
-        _without_tables(document, "tournaments.substitution")
+    _without_tables(
+        document,
+        *(table for since, added in TABLES_ADDED.items() if since > version for table in added),
+    )
 
 
 def _without_forms_of_play(document):
@@ -475,8 +470,8 @@ SIGNATURE_FAILS = "signature does not match: the file was changed after it was w
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 9)),
-        "version 9 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 10)),
+        "version 10 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -538,7 +533,7 @@ BAD_FILES = {
     ),
     "no signature": (
         lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
-        "no signature, though every backup of version 8 carries one",
+        "no signature, though every backup of version 9 carries one",
     ),
     "an unsigned version 2": (
         lambda text: _tamper(text, _unsigned_version_2),
@@ -574,6 +569,30 @@ BAD_FILES = {
             ),
         ),
         "games.player, row 1, does not have the columns",
+    ),
+    "an identifier that is not one": (
+        lambda text: _tamper(
+            text,
+            _resigned(
+                lambda d: _retable(
+                    d, "games.player", lambda rows: rows[0].__setitem__("identifier", "Meera")
+                )
+            ),
+        ),
+        "games.player, row 1, column identifier",
+    ),
+    "two players with one identifier": (
+        lambda text: _tamper(
+            text,
+            _resigned(
+                lambda d: _retable(
+                    d,
+                    "games.player",
+                    lambda rows: rows[1].__setitem__("identifier", rows[0]["identifier"]),
+                )
+            ),
+        ),
+        "does not fit the database",
     ),
     # Teams: the demo's 12, 2 in each of the 3 extra games, 5 in the tournament: 23.
     "a repeated id": (
@@ -791,8 +810,8 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 8
-    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8}
+    assert backup.VERSION == 9
+    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8, 9}
     assert backup.columns(1) == VERSION_1_COLUMNS
     assert backup.columns(2) == VERSION_2_COLUMNS
     assert backup.columns(3) == VERSION_3_COLUMNS
@@ -800,7 +819,8 @@ def test_the_columns_of_each_version_are_pinned():
     assert backup.columns(5) == VERSION_5_COLUMNS
     assert backup.columns(6) == VERSION_6_COLUMNS
     assert backup.columns(7) == VERSION_7_COLUMNS
-    assert backup.columns() == backup.columns(8) == VERSION_8_COLUMNS
+    assert backup.columns(8) == VERSION_8_COLUMNS
+    assert backup.columns() == backup.columns(9) == VERSION_9_COLUMNS
 
 
 @pytest.mark.django_db
@@ -835,7 +855,7 @@ def test_a_substitution_and_the_limit_restore_and_a_version_7_backup_has_none(tm
             )
         )
 
-    path = tmp_path / "version-8.json"
+    path = tmp_path / "substitutions.json"
     path.write_text(text, encoding="utf-8")
     with transaction.atomic():
         _restore(path)
@@ -853,6 +873,71 @@ def test_a_substitution_and_the_limit_restore_and_a_version_7_backup_has_none(tm
     _restore(older)
     assert rows() == []
     assert Tournament.objects.get().substitutions == 1
+
+
+@pytest.mark.django_db
+def test_identifiers_round_trip_and_a_version_8_backup_gives_each_player_a_new_one(tmp_path):
+    """Version 9 keeps each player's identifier, which travels with their results, and the
+    identifiers merged records were known by, exactly; a version 8 backup restores with
+    each player given an identifier of their own, as the migration that added them gave
+    them, and no earlier ones."""
+    from club.games.people import PlayerAlias, with_identifier
+    from club.leaderboards.merge import merge_players
+    from tests.tournaments.helpers import make_tournament
+
+    with transaction.atomic():  # the club backed up, then gone: restores need an empty one
+        make_tournament(teams=3)
+        meera = Player.objects.create(name="Meera")
+        for twin in ("Meera K", "Meera Krishnan"):  # one person written down three times
+            folded = Player.objects.create(name=twin)
+            merge_players(keep=meera, fold=folded)
+        identifiers = dict(Player.objects.values_list("name", "identifier"))
+        aliases = list(
+            PlayerAlias.objects.order_by("pk").values_list(
+                "pk", "identifier", "player_id", "added_at"
+            )
+        )
+        text = backup.make_backup().text
+        transaction.set_rollback(True)
+    assert len(identifiers) == 7 and len(aliases) == 2
+    assert {player for _pk, _identifier, player, _at in aliases} == {meera.pk}
+
+    path = tmp_path / "version-9.json"
+    path.write_text(text, encoding="utf-8")
+    with transaction.atomic():
+        _restore(path)
+        assert dict(Player.objects.values_list("name", "identifier")) == identifiers
+        assert (
+            list(
+                PlayerAlias.objects.order_by("pk").values_list(
+                    "pk", "identifier", "player_id", "added_at"
+                )
+            )
+            == aliases
+        )
+        # A file naming a folded record still finds the person under the name kept.
+        earlier = [identifier for _pk, identifier, _player, _at in aliases]
+        assert {key: p.name for key, p in with_identifier(earlier).items()} == {
+            identifier: "Meera" for identifier in earlier
+        }
+        transaction.set_rollback(True)
+
+    def to_version_8(document):
+        document["manifest"]["version"] = 8
+        _as_version(document, 8)
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    older = tmp_path / "version-8.json"
+    older.write_text(_tamper(text, to_version_8), encoding="utf-8")
+    _restore(older)
+    given = dict(Player.objects.values_list("name", "identifier"))
+    assert given.keys() == identifiers.keys()
+    assert None not in given.values()
+    assert len(set(given.values())) == len(given)  # each player their own
+    assert not set(given.values()) & set(identifiers.values())  # the file held none of them
+    assert not PlayerAlias.objects.exists()
+    # The next player made gets one of their own too.
+    assert Player.objects.create(name="Newcomer").identifier not in given.values()
 
 
 @pytest.mark.django_db
@@ -1230,6 +1315,14 @@ VERSION_8_COLUMNS = {
         "made_by",
         "made_at",
     ],
+}
+
+
+# Version 9 keeps each player's identifier and the identifiers merged records were known by.
+VERSION_9_COLUMNS = {
+    **VERSION_8_COLUMNS,
+    "games.player": _after(VERSION_8_COLUMNS["games.player"], "member_number", ["identifier"]),
+    "games.playeralias": ["id", "identifier", "player", "added_at"],
 }
 
 

@@ -1,7 +1,8 @@
 """Backup and restore of the whole club: one JSON document, versioned, checksummed and signed.
 
-A *backup* (format ``fiftysix-club-backup``, version 3) holds every row of
-every table the club keeps: its logins, players, teams, games with their deals,
+A *backup* (format ``fiftysix-club-backup``, version ``VERSION``) holds every row of
+every table the club keeps: its logins, players with their identifiers and the
+identifiers of records merged into them, teams, games with their deals,
 piles, ledger, history, scorer links and waiting deals, tournaments with their
 entries, sittings, byes, standings and events, and the ratings. Rows keep
 their primary keys, so every URL (``/games/<id>/``, ``/tournaments/<id>/``,
@@ -69,6 +70,7 @@ from club.games.models import (
     PendingDeal,
     Pile,
     Player,
+    PlayerAlias,
     Players,
     RejectedDeal,
     Round,
@@ -101,11 +103,11 @@ from club.tournaments.models import (
 from club.tournaments.services import rebuild_standings
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 8
+VERSION = 9
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/test_backup.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -137,6 +139,7 @@ def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
     ordered = (
         get_user_model(),
         Player,
+        PlayerAlias,
         Team,
         Game,
         GameTeam,

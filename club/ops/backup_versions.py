@@ -60,6 +60,12 @@ _VERSION_7 = {
 _VERSION_8 = {"tournaments.tournament": ("substitutions",)}
 
 
+# Version 9 keeps each player's identifier, which travels with their results, and the
+# identifiers merged records were known by (a table of its own); an older backup's players
+# are given new identifiers on restore, as the migration that added them gave them.
+_VERSION_9 = {"games.player": ("identifier",)}
+
+
 def _joined(older: dict, *later_versions: dict) -> dict:
     """The columns an older version lacks, joined with the later versions' (one table may
     lack several)."""
@@ -71,7 +77,7 @@ def _joined(older: dict, *later_versions: dict) -> dict:
 
 
 def _before_6(older: dict) -> dict:
-    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8)
+    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8, _VERSION_9)
 
 
 MISSING_IN = {
@@ -87,8 +93,9 @@ MISSING_IN = {
     3: _before_6({**_FORMS_OF_PLAY, **_VERSION_5}),
     4: _before_6(_VERSION_5),
     5: _before_6({}),
-    6: _joined(_VERSION_7, _VERSION_8),
-    7: dict(_VERSION_8),
+    6: _joined(_VERSION_7, _VERSION_8, _VERSION_9),
+    7: _joined(_VERSION_8, _VERSION_9),
+    8: dict(_VERSION_9),
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
 TABLE_SINCE = {
@@ -96,4 +103,5 @@ TABLE_SINCE = {
     "games.rejecteddeal": 6,
     "tournaments.checkin": 7,
     "tournaments.substitution": 8,
+    "games.playeralias": 9,
 }
