@@ -59,7 +59,7 @@ class KnownNames:
     def __init__(self, register: Mapping[str, Player] | None = None) -> None:
         self.register = dict(register or {})
         self.players: dict[str, Player] = {}
-        self.partners: dict[tuple[int, ...], list[Team]] = {}
+        self.partners: dict[frozenset[int], list[Team]] = {}
         self.named: dict[str, list[Team]] = {}
         self.holders: dict[int, str] = {}  # a player's id: the file's name that found them
         self.added_players: set[int] = set()
@@ -85,10 +85,10 @@ class KnownNames:
         return found
 
     def teams_of(self, players: Sequence[Player]) -> list[Team]:
-        key = tuple(player.pk for player in players)
+        key = frozenset(player.pk for player in players)
         if key not in self.partners:
             self.partners[key] = _teams_of(players)
-        return self.partners[key]
+        return _seat_order_first(self.partners[key], players)
 
     def teams_named(self, name: str) -> list[Team]:
         key = name_key(name)
@@ -98,9 +98,9 @@ class KnownNames:
 
     def seated(self, team: Team, name: str, added: bool) -> None:
         self.teams.setdefault(team.pk, (team, name, added))
-        if added:  # a lookup of these partners, or of this name, may find it now
-            self.partners.clear()
-            self.named.pop(name_key(team.name), None)
+        if added:  # what was looked up already of these partners, or this name, has it now
+            self.partners.get(frozenset(team.player_ids), []).append(team)
+            self.named.get(name_key(team.name), []).append(team)
 
 
 class _Database(KnownNames):
@@ -110,7 +110,7 @@ class _Database(KnownNames):
         return _find_or_add_player(name)[0]
 
     def teams_of(self, players: Sequence[Player]) -> list[Team]:
-        return _teams_of(players)
+        return _seat_order_first(_teams_of(players), players)
 
     def teams_named(self, name: str) -> list[Team]:
         return list(Team.objects.filter(name__iexact=name).order_by("pk"))
@@ -136,16 +136,17 @@ def _find_or_add_player(name: str) -> tuple[Player, bool]:
 
 
 def _teams_of(players: Sequence[Player]) -> list[Team]:
-    """The club's teams of exactly these players: in these seats first, then in any."""
+    """The club's teams of exactly these players, in any seats, oldest first (found through
+    the first two seats' indexes; the rest compared here)."""
     ids = {player.pk for player in players}
-    candidates = Team.objects.filter(first_player__in=ids, second_player__in=ids)
-    for field_name in PLAYER_FIELDS[2:]:
-        if len(players) > PLAYER_FIELDS.index(field_name):
-            candidates = candidates.filter(**{f"{field_name}__in": ids})
-        else:
-            candidates = candidates.filter(**{f"{field_name}__isnull": True})
+    candidates = Team.objects.filter(first_player__in=ids, second_player__in=ids).order_by("pk")
+    return [team for team in candidates if team.player_ids == ids]
+
+
+def _seat_order_first(teams: list[Team], players: Sequence[Player]) -> list[Team]:
+    """The teams of these players, those with them in these seats first."""
     in_order = [player.pk for player in players]
-    return sorted(candidates.order_by("pk"), key=lambda team: team.player_ids_in_order != in_order)
+    return sorted(teams, key=lambda team: team.player_ids_in_order != in_order)
 
 
 def find_or_add_team(
