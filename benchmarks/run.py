@@ -264,6 +264,11 @@ def run_all(
         run("connect phones", "GET /connect/, organiser", lambda: org.get("/connect/"))
         run("publish results", "GET /import/, organiser", lambda: org.get("/import/"))
         run(
+            "the club's players",
+            "GET /players/roster.json, organiser",
+            lambda: org.get("/players/roster.json"),
+        )
+        run(
             "projector",
             "GET projector, public",
             lambda: pub.get(f"/tournaments/{t.pk}/projector/"),

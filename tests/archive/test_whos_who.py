@@ -330,7 +330,7 @@ def _wipe() -> None:
     Player.objects.all().delete()
 
 
-def test_site_to_venue_to_site_keeps_everyone_who_they_are():
+def test_site_to_venue_to_site_keeps_everyone_who_they_are(client):
     """The site's players go to the laptop as the roster; a night is played there with a
     newcomer; published back, nobody is doubled, nobody clashes, and the site exports the
     night byte for byte as the laptop did."""
@@ -366,6 +366,10 @@ def test_site_to_venue_to_site_keeps_everyone_who_they_are():
         p for p in site["players"] if p["name"] in ("Anu", "Gita Nair", "Chitra", "Newcomer")
     ]
     assert json.dumps(night, ensure_ascii=False, indent=2) + "\n" == venue_night
+    # every player's games on one page: Anu's profile holds the site's game and the night's
+    profile = client.get(Player.objects.get(name="Anu").get_absolute_url())
+    assert profile.status_code == 200
+    assert "Site 1" in profile.content.decode() and "Venue 1" in profile.content.decode()
 
 
 def test_the_international_trio_publishes_beside_the_pair_of_its_name_after_one_choice():
@@ -438,3 +442,37 @@ def test_the_venue_loads_the_roster_before_the_night(tmp_path, capsys):
     told = capsys.readouterr().err
     assert "Gita Nair of the file is not known here by identifier" in told
     assert "Publish results page" in told
+
+
+def test_the_club_players_download_is_the_roster_and_costs_the_same_for_more_players(
+    organiser_client, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    register_player(name="Gita Nair", member_number="K-7")
+
+    def download():
+        with CaptureQueriesContext(connection) as queries:
+            response = organiser_client.get("/players/roster.json")
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"]  # names, member numbers
+        return json.loads(b"".join(response.streaming_content)), len(queries)
+
+    document, few = download()
+    assert document == {
+        "format": archive.FORMAT,
+        "players": [
+            {
+                "name": "Gita Nair",
+                "id": str(Player.objects.get().identifier),
+                "member_number": "K-7",
+            }
+        ],
+        "games": [],
+    }
+    for number in range(40):
+        register_player(name=f"Player {number:02d}")
+    document, many = download()
+    assert len(document["players"]) == 41
+    assert many == few
