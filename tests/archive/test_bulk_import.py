@@ -9,13 +9,16 @@ by natural keys (labels, names, positions, deal numbers; the ids and clock
 times of two runs always differ, so of a time only whether it is set counts,
 and the order the games finished in): games and their teams, deals, piles,
 ledger, changes in their order, tournaments and standings, leaderboard figures
-and totals, ratings and rating changes. The exports must be identical too.
+and totals, ratings and rating changes. The exports must be identical too. Every
+player of the file is listed with an identifier (as an export lists them), so both runs
+give each player the same one, as they must.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import uuid
 from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -289,7 +292,11 @@ def generated_document(seed: int = 56) -> dict:
                 ended_early=ended_early,
             )
         )
-    return {"format": archive.FORMAT, "games": games}
+    players = [
+        {"name": name, "id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"bulk-import/{name}"))}
+        for name in sorted({name for team in teams for name in (team.first, team.second)})
+    ]
+    return {"format": archive.FORMAT, "players": players, "games": games}
 
 
 def the_file() -> str:

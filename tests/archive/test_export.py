@@ -5,7 +5,8 @@ game. Here a varied club is played through the real services (corrections,
 an undone deal, all-pass deals, games of 2, 3 and 4 teams, custom house rules,
 a deal limit, time called, names that need escaping) and every export is
 compared, byte for byte, with the document the rules make by replaying each
-game, written the way the exports wrote it before they streamed.
+game, written the way the exports wrote it before they streamed, with the
+``players`` list of the names it uses read from the players' own rows.
 """
 
 from __future__ import annotations
@@ -136,6 +137,8 @@ def play_club(seed: int = 56) -> None:
     _play(_game('-Limit "five"', [PAIRS[5], PAIRS[7]], deal_limit=5), 200, rng)
     # A game with no deal yet.
     _game("Not started", [PAIRS[1], PAIRS[6]])
+    # A member number travels with its player; the others have none.
+    Player.objects.filter(name="Biju").update(member_number="K-17")
 
 
 def play_games(count: int, seed: int = 7) -> None:
@@ -180,9 +183,37 @@ def _dumps(document) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
+def _names(document: dict) -> set[str]:
+    """Every player name the document uses: at its games' tables, in a tournament's teams
+    and in its substitutions."""
+    teams = [team for game in document["games"] for team in game["teams"]]
+    tournament = document.get("tournament", {})
+    teams += tournament.get("teams", [])
+    names = {name for team in teams for name in team["players"]}
+    for made in tournament.get("substitutions", []):
+        names |= {made["out"], made["in"]}
+    return names
+
+
+def with_players(head: dict, games: list[dict]) -> dict:
+    """The document with its ``players`` list right after ``format``: each name it uses, by
+    name (lower case first), as that player's row has it: the identifier, and the member
+    number when there is one."""
+    document = {**head, "games": games}
+    players = []
+    for player in Player.objects.filter(name__in=_names(document)):
+        listed = {"name": player.name, "id": str(player.identifier)}
+        if player.member_number:
+            listed["member_number"] = player.member_number
+        players.append(listed)
+    players.sort(key=lambda listed: (listed["name"].lower(), listed["name"]))
+    assert {listed["name"] for listed in players} == _names(document)  # a row for each name
+    return {"format": archive.FORMAT, "players": players, **head, "games": games}
+
+
 def replayed_json() -> str:
     games = _game_documents(Game.objects.order_by("id"))
-    return _dumps({"format": archive.FORMAT, "games": games})
+    return _dumps(with_players({}, games))
 
 
 def _cell(value):
@@ -257,7 +288,7 @@ def replayed_tournament_json(tournament: Tournament) -> str:
         for sitting in tournament.sittings.filter(status="confirmed").order_by("number")
     ]
     games = _game_documents(_tournament_games(tournament))
-    return _dumps({"format": archive.FORMAT, "tournament": head, "games": games})
+    return _dumps(with_players({"tournament": head}, games))
 
 
 def replayed_tournament_csv(tournament: Tournament, table: str) -> str:
@@ -337,7 +368,9 @@ def test_streamed_json_and_csv_equal_the_replayed_documents(monkeypatch, chunk):
 
 
 def test_the_export_of_an_empty_club_is_the_same_as_before():
-    assert archive.export_json() == _dumps({"format": archive.FORMAT, "games": []})
+    """As before the players list, with that list empty."""
+    empty = {"format": archive.FORMAT, "players": [], "games": []}
+    assert archive.export_json() == _dumps(empty)
     assert archive.export_csv() == _csv([archive.CSV_COLUMNS])
 
 
@@ -383,18 +416,22 @@ def test_a_whole_archive_export_makes_as_many_queries_for_20_games_as_for_2():
     assert Game.objects.count() == 20
     assert _queries(archive.stream_json) == json_two
     assert _queries(archive.stream_csv) == csv_two
-    assert json_two <= PER_CHUNK  # the games, their teams, their deals
+    assert json_two <= PLAYERS_LIST + PER_CHUNK  # the players; the games, teams, deals
 
 
 # On PostgreSQL a chunk's deals, ledger rows and piles are read in three plain
 # queries (archive_export._deal_rows_by_table); SQLite reads them in one.
 PER_CHUNK = 5 if connection.vendor == "postgresql" else 3
+# The players list, before the games: the seats of every game, then those players (up to
+# 500 of them a query).
+PLAYERS_LIST = 2
 
 
 def test_more_games_than_a_chunk_take_the_same_queries_a_chunk(monkeypatch):
     play_games(10)
     monkeypatch.setattr(archive_export, "EXPORT_CHUNK", 4)
-    assert _queries(archive.stream_json) == 3 * PER_CHUNK  # chunks of 4, 4 and 2 games
+    # The players list, then chunks of 4, 4 and 2 games.
+    assert _queries(archive.stream_json) == PLAYERS_LIST + 3 * PER_CHUNK
 
 
 def test_a_tournament_export_makes_as_many_queries_for_3_sittings_as_for_1(client):

@@ -397,7 +397,8 @@ def test_export_writes_computed_fields_and_settings_only_when_not_default(tmp_pa
 
 @pytest.mark.django_db
 def test_export_to_a_file_and_of_an_empty_club(tmp_path):
-    assert json.loads(export()) == {"format": "fiftysix-results/1", "games": []}
+    empty = {"format": "fiftysix-results/1", "players": [], "games": []}
+    assert json.loads(export()) == empty
     import_file(write(tmp_path, EXAMPLE))
     target = tmp_path / "out.json"
     message = export("--output", str(target))
@@ -845,7 +846,16 @@ def test_a_game_already_in_the_club_as_the_file_has_it_is_left_as_it_is(tmp_path
     call_command("import_results", str(write(tmp_path, document)), stdout=out)
     assert "1 game of the file is here already, as the file has it" in out.getvalue()
     assert Game.objects.count() == 1 + len(THREE["games"])
-    assert export_json().startswith(before.rsplit("\n  ]", 1)[0])  # the first, untouched
+    after = export_json()
+
+    def games(text: str) -> str:
+        return text.split('\n  "games": [', 1)[1]
+
+    assert games(after).startswith(games(before).rsplit("\n  ]", 1)[0])  # the first, untouched
+    # Its players too, with the identifiers they had; the file's new players beside them.
+    kept = json.loads(before)["players"]
+    assert [p for p in json.loads(after)["players"] if p in kept] == kept
+    assert [p["name"] for p in json.loads(after)["players"] if p not in kept] == ["Esha", "Farid"]
 
 
 @pytest.mark.django_db
@@ -860,23 +870,40 @@ def test_a_fault_in_a_later_game_stores_nothing_from_the_earlier_ones(tmp_path):
 
 
 @pytest.mark.django_db
-def test_a_team_name_taken_by_other_players_is_refused_and_rolled_back(tmp_path):
+def test_a_team_name_other_players_have_here_is_imported_as_a_team_of_its_own(tmp_path):
+    """A team's name is a label: the file's team of a name that other players have here
+    is imported as a team of its own, each with its own players. The same players are
+    the same team whatever the file calls them, under this site's name."""
     create_game(
         label="Earlier game",
         teams=[TeamEntry("Gita", "Hari", "Anu & Biju"), TeamEntry("Esha", "Farid")],
         first_dealer=0,
     )
     document = copy.deepcopy(THREE)
-    document["games"][0]["teams"][0]["name"] = "Esha & Farid 2"
     document["games"][0]["teams"][2]["name"] = "Ravi's team"
     for deal in document["games"][0]["rounds"]:
-        deal["points"]["Esha & Farid 2"] = deal["points"].pop("Anu & Biju")
         deal["points"]["Ravi's team"] = deal["points"].pop("Esha & Farid")
     document["games"].append(copy.deepcopy(EXAMPLE["games"][0]))
-    message = refused(tmp_path, document)
-    assert f"{EXAMPLE_LABEL}, teams:" in message
-    assert "Anu & Biju" in message and "Gita & Hari" in message
-    assert Game.objects.count() == 1
+    import_file(write(tmp_path, document))
+
+    assert Game.objects.count() == 3
+    named = Team.objects.filter(name="Anu & Biju")
+    assert sorted([p.name for p in team.players] for team in named) == [
+        ["Anu", "Biju"],
+        ["Gita", "Hari"],
+    ]
+    theirs = named.get(first_player__name="Gita")
+    assert list(GameTeam.objects.filter(team=theirs).values_list("game__label", flat=True)) == [
+        "Earlier game"
+    ]
+    ours = named.get(first_player__name="Anu")
+    seated = GameTeam.objects.filter(team=ours).values_list("game__label", flat=True)
+    assert sorted(seated) == sorted([THREE_LABEL, LABEL])
+    # Esha & Farid are the team they are here, under its name, whatever the file calls it.
+    esha = GameTeam.objects.get(game__label=THREE_LABEL, position=2).team
+    assert esha.name == "Esha & Farid"
+    assert Team.objects.filter(first_player__name="Esha").count() == 1
+    assert not Team.objects.filter(name="Ravi's team").exists()
 
 
 def test_the_command_line_exits_non_zero_without_a_traceback(tmp_path):

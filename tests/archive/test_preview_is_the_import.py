@@ -3,11 +3,13 @@ in the same words, and what the preview offers to import is what the import stor
 
 Every file of the hostile corpus (tests/archive/test_hostile_files.py, and the club of
 hostile names of tests/hostile/test_escaping.py) and every clash with what the site
-holds already (a team name its players do not own, players known here under other
-capitals, a tournament or a game here already, a tournament's game under a label
-here) is sent through both pages of the web import, the preview and then the import
-of that very file: both must say yes, or both no with the same refusal, and a refused
-import leaves the club exactly as it was.
+holds already (a team name other players have here, players of the file's names here
+under other identifiers, a tournament or a game here already, a tournament's game
+under a label here) is sent through both pages of the web import, the preview and
+then the import of that very file, with the organiser's word on its clashes of
+players: both must say yes, or both no with the same refusal, and a refused import
+leaves the club exactly as it was. A clash not decided yet: the preview asks about
+it and offers nothing to import, and the import refuses, naming it.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ from hypothesis import strategies as st
 
 from club import archive
 from club.archive import views
+from club.archive.publish import parse_choices
 from club.games import services
-from club.games.models import Game, Player
+from club.games.models import GameTeam, Player, PlayerAlias, Team
 from club.games.services import TeamEntry, create_game
 from club.leaderboards import services as register
+from club.tournaments.models import TournamentTeam
 from tests.archive.test_hostile_files import (
     BAD_UTF8,
     JSON_VALUES,
@@ -64,6 +68,7 @@ class Verdict:
     games: int = 0
     deals: int = 0
     kept: int = 0
+    decide: tuple[str, ...] = ()  # the clashes of players the preview asks about, by name
 
 
 def _upload(data: bytes) -> SimpleUploadedFile:
@@ -80,9 +85,9 @@ def _refusal(response, ending: str) -> str:
     return problem.removesuffix(ending)
 
 
-def preview_verdict(client, data: bytes) -> Verdict:
+def preview_verdict(client, data: bytes, said: dict[str, str]) -> Verdict:
     before = snapshot()
-    response = client.post(PREVIEW, {"file": _upload(data)})
+    response = client.post(PREVIEW, {"file": _upload(data), **said})
     assert response.status_code == 200
     assert snapshot() == before, "a preview wrote to the club"
     preview = response.context["preview"]
@@ -90,18 +95,22 @@ def preview_verdict(client, data: bytes) -> Verdict:
         return Verdict(refused=_refusal(response, " This file cannot be imported."))
     offered = 'name="previewed"' in response.content.decode()
     assert offered == preview.adds_anything
+    if preview.decide:
+        assert not offered
+        return Verdict(decide=tuple(sorted(line.name for line in preview.clashes)))
     return Verdict(games=preview.games, deals=preview.deals, kept=preview.kept)
 
 
-def import_verdict(client, data: bytes) -> Verdict:
-    """The file imported as the preview's button sends it (its own fingerprint), whatever
-    the preview said."""
+def import_verdict(client, data: bytes, said: dict[str, str]) -> Verdict:
+    """The file imported as the preview's button sends it (its own fingerprint, with the
+    organiser's word on its clashes), whatever the preview said."""
     before = snapshot()
     response = client.post(
         STORE,
         {
             "file": _upload(data),
-            "previewed": views._fingerprint(_upload(data)),
+            **said,
+            "previewed": views._fingerprint(_upload(data), parse_choices(said)),
             "idempotency_key": str(uuid.uuid4()),
         },
     )
@@ -119,11 +128,27 @@ def import_verdict(client, data: bytes) -> Verdict:
     )
 
 
-def same_verdict(client, text: str | bytes) -> Verdict:
-    """Preview then import ``text``; both must say the same."""
+def _same_people(data: bytes, names) -> dict[str, str]:
+    """The preview's fields saying each of ``names`` of the file's players list is this
+    site's person of that name."""
+    if not names:
+        return {}
+    listed = {player["name"]: player["id"] for player in json.loads(data)["players"]}
+    return {f"who-{listed[name]}": "same" for name in names}
+
+
+def same_verdict(client, text: str | bytes, *, same=()) -> Verdict:
+    """Preview then import ``text``, the players of the file named in ``same`` said to be
+    this site's of their names; both must say the same. With a clash undecided, the
+    preview asks about it and the import refuses, naming it."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    previewed = preview_verdict(client, data)
-    imported = import_verdict(client, data)
+    said = _same_people(data, same)
+    previewed = preview_verdict(client, data, said)
+    imported = import_verdict(client, data, said)
+    if previewed.decide:
+        assert "not known here by identifier" in imported.refused, imported
+        assert all(name in imported.refused for name in previewed.decide), imported
+        return Verdict(refused=imported.refused, decide=previewed.decide)
     assert imported == previewed
     return imported
 
@@ -148,23 +173,32 @@ def _team_here(name: str, first: str, second: str) -> None:
     )
 
 
-def test_a_team_name_whose_players_here_differ_is_refused_by_the_preview(organiser_client):
+def _named(name: str) -> list[list[str]]:
+    """The players of each team of that name, oldest team first."""
+    teams = Team.objects.filter(name=name).order_by("pk")
+    return [[player.name for player in team.players] for team in teams]
+
+
+def test_a_team_name_whose_players_here_differ_is_a_team_of_its_own_in_both(organiser_client):
     text = night()
     _team_here("Anu & Biju", "Xavi", "Yamuna")
 
-    verdict = same_verdict(organiser_client, text)
-    assert "the team name “Anu & Biju” already belongs to Xavi & Yamuna." in verdict.refused
-    assert not Game.objects.filter(label__startswith="Friday").exists()
+    assert same_verdict(organiser_client, text) == Verdict(games=2, deals=2)
+    assert _named("Anu & Biju") == [["Xavi", "Yamuna"], ["Anu", "Biju"]]
+    ours = Team.objects.get(name="Anu & Biju", first_player__name="Anu")
+    assert GameTeam.objects.filter(game__label__startswith="Friday", team=ours).count() == 2
 
 
-def test_a_tournament_team_whose_name_is_here_with_other_players_is_refused(organiser_client):
+def test_a_tournament_team_whose_name_is_here_with_other_players_is_imported(organiser_client):
     build(final=True)
     text = export("--tournament", NAME)
     wipe()
     _team_here("Chitra & Dev", "Xavi", "Yamuna")
 
-    verdict = same_verdict(organiser_client, text)
-    assert "“Chitra & Dev” already belongs to Xavi & Yamuna" in verdict.refused
+    assert same_verdict(organiser_client, text) == Verdict(games=3, deals=5)
+    assert _named("Chitra & Dev") == [["Xavi", "Yamuna"], ["Chitra", "Dev"]]
+    registered = TournamentTeam.objects.get(tournament__name=NAME, team__name="Chitra & Dev")
+    assert [p.name for p in registered.team.players] == ["Chitra", "Dev"]
 
 
 def _exported(label: str, *teams: TeamEntry) -> dict:
@@ -176,20 +210,29 @@ def _exported(label: str, *teams: TeamEntry) -> dict:
     return written
 
 
-def test_a_team_the_file_names_again_with_other_players_is_refused(organiser_client):
+def test_a_team_the_file_names_again_with_other_players_is_another_team(organiser_client):
     one = _exported("Friday table 1", TeamEntry("Anu", "Biju", "Stars"), TeamEntry("Oz", "Pi"))
     two = _exported("Friday table 2", TeamEntry("Chitra", "Dev", "Stars"), TeamEntry("Oz", "Pi"))
     text = json.dumps({"format": archive.FORMAT, "games": [one, two]}, ensure_ascii=False)
 
-    verdict = same_verdict(organiser_client, text)
-    assert "the team name “Stars” already belongs to Anu & Biju" in verdict.refused
+    assert same_verdict(organiser_client, text) == Verdict(games=2, deals=2)
+    assert _named("Stars") == [["Anu", "Biju"], ["Chitra", "Dev"]]
 
 
 def test_a_team_seating_a_substitute_here_is_imported(organiser_client):
     text = night()
     _team_here("Anu & Biju", "Anu", "Zubin")  # one of its players: the other sat in
 
-    assert same_verdict(organiser_client, text) == Verdict(games=2, deals=2)
+    # This site's Anu is not the file's by identifier (the file's club was emptied): the
+    # organiser says first that it is the same person.
+    assert same_verdict(organiser_client, text).decide == ("Anu",)
+    assert same_verdict(organiser_client, text, same=["Anu"]) == Verdict(games=2, deals=2)
+    assert _named("Anu & Biju") == [["Anu", "Zubin"]]
+    seated = GameTeam.objects.filter(game__label__startswith="Friday", team__name="Anu & Biju")
+    assert sorted(seated.values_list("first_player__name", "second_player__name")) == [
+        ("Anu", "Biju"),
+        ("Anu", "Biju"),
+    ]
 
 
 def test_players_here_under_other_capitals_are_the_files_players(organiser_client):
@@ -197,9 +240,18 @@ def test_players_here_under_other_capitals_are_the_files_players(organiser_clien
     register.register_player(name="ANU", member_number="56-001")
     register.register_player(name="chitra", member_number="56-002")
 
-    assert same_verdict(organiser_client, text) == Verdict(games=2, deals=2)
+    # Known here by their names only, not by the file's identifiers: asked about first.
+    assert same_verdict(organiser_client, text).decide == ("Anu", "Chitra")
+    said_same = ["Anu", "Chitra"]
+    assert same_verdict(organiser_client, text, same=said_same) == Verdict(games=2, deals=2)
     assert Player.objects.filter(name__iexact="anu").count() == 1
     assert Player.objects.get(member_number="56-001").name == "ANU"
+    # The file's identifiers are theirs now too: the next file with them finds them unasked.
+    listed = {player["name"]: player["id"] for player in json.loads(text)["players"]}
+    aliases = PlayerAlias.objects.values_list("identifier", "player__name")
+    assert sorted((str(id_), name) for id_, name in aliases) == sorted(
+        [(listed["Anu"], "ANU"), (listed["Chitra"], "chitra")]
+    )
 
 
 def test_a_tournament_here_already_is_refused_by_both(organiser_client):
@@ -255,7 +307,13 @@ def test_a_tournament_imports_on_a_site_with_games_and_players(organiser_client)
     start_game(4, label="Another night")  # the tournament's players, in their usual teams
     register.register_player(name="INDU")
 
-    assert same_verdict(organiser_client, text) == Verdict(games=3, deals=5)
+    # They are here under other identifiers than the file's: the organiser says who they are.
+    here = ("Anu", "Biju", "Chitra", "Dev", "Esha", "Farid", "Gita", "Hari", "Indu")
+    assert same_verdict(organiser_client, text).decide == here
+    assert same_verdict(organiser_client, text, same=here) == Verdict(games=3, deals=5)
+    usual = GameTeam.objects.get(game__label="Another night", position=0).team
+    registered = TournamentTeam.objects.get(tournament__name=NAME, team__first_player__name="Anu")
+    assert registered.team == usual
 
 
 # --- The hostile corpus ------------------------------------------------------------------

@@ -54,6 +54,7 @@ pytestmark = pytest.mark.django_db
 NAME = "Vishu Pairs 2025"
 PAIRS = [("Anu", "Biju"), ("Chitra", "Dev"), ("Esha", "Farid"), ("Gita", "Hari"), ("Indu", "Jacob")]
 A, C, E, G, J = (f"{first} & {second}" for first, second in PAIRS)
+NAMES = sorted(name for pair in PAIRS for name in pair)
 
 
 def _made(game: Game, declaring: str) -> None:
@@ -157,7 +158,14 @@ def csv_rows(text: str) -> list[list[str]]:
 def test_the_archive_holds_the_tournament_as_worked_out_by_hand():
     build()
     document = json.loads(export("--tournament", NAME))
-    assert list(document) == ["format", "tournament", "games"]
+    assert list(document) == ["format", "players", "tournament", "games"]
+    # Everyone the document names (here the five teams' players), each with the identifier
+    # that travels with them, by name.
+    players = Player.objects.filter(name__in=NAMES).order_by("name")
+    assert document["players"] == [
+        {"name": player.name, "id": str(player.identifier)} for player in players
+    ]
+    assert [player["name"] for player in document["players"]] == NAMES
     tournament = document["tournament"]
     assert tournament["name"] == NAME
     assert tournament["starts_on"] == "2025-04-14" and tournament["ends_on"] == "2025-04-15"
@@ -236,7 +244,8 @@ def test_a_running_tournament_round_trips_and_a_proposed_draw_is_left_out(tmp_pa
 def test_the_plain_export_still_writes_every_game_and_reimports_them(tmp_path):
     build()
     plain = json.loads(export())
-    assert list(plain) == ["format", "games"] and len(plain["games"]) == 3
+    assert list(plain) == ["format", "players", "games"] and len(plain["games"]) == 3
+    assert [player["name"] for player in plain["players"]] == NAMES  # all sat at a game
 
 
 def test_several_tournaments_export_as_a_list_that_imports_whole(tmp_path):

@@ -355,18 +355,32 @@ def test_create_game_refuses_two_teams_with_one_name():
     assert Game.objects.count() == 0
 
 
-def test_create_game_refuses_a_team_name_taken_by_other_players():
-    create_game(
+def test_a_team_name_other_players_have_makes_a_team_of_its_own():
+    """A team's name is a label: other partners may play under it too, as a team of their
+    own, and each pair keeps its own team under that name."""
+    first = create_game(
         label="First", teams=[TeamEntry("Anu", "Biju", "Tigers"), TeamEntry("Chitra", "Dev")]
     )
-    with pytest.raises(ScoringError) as caught:
-        create_game(
-            label="Second", teams=[TeamEntry("Esha", "Farid", "Tigers"), TeamEntry("Gita", "Hari")]
-        )
-    assert caught.value.field == "teams"
-    assert caught.value.message == "The team name “Tigers” already belongs to Anu & Biju."
-    assert Game.objects.count() == 1
-    assert not Player.objects.filter(name__in=["Esha", "Farid", "Gita", "Hari"]).exists()
+    second = create_game(
+        label="Second", teams=[TeamEntry("Esha", "Farid", "Tigers"), TeamEntry("Gita", "Hari")]
+    )
+    third = create_game(
+        label="Third", teams=[TeamEntry("Farid", "Esha", "tigers"), TeamEntry("Anu", "Biju")]
+    )
+    tigers = Team.objects.filter(name="Tigers").order_by("pk")
+    assert [[player.name for player in team.players] for team in tigers] == [
+        ["Anu", "Biju"],
+        ["Esha", "Farid"],
+    ]
+    anu, esha = tigers
+
+    def team_at(game, position):
+        return game.teams.get(position=position).team
+
+    assert team_at(first, 0) == anu and team_at(second, 0) == esha
+    # The same partners are their team again, in any seats, and by name or with none.
+    assert team_at(third, 0) == esha and team_at(third, 1) == anu
+    assert Team.objects.count() == 4
 
 
 @pytest.mark.parametrize("dealer", [-1, 4, 8])
