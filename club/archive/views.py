@@ -131,13 +131,13 @@ def roster_json(request):
 # --- Publishing a night: the web import ---------------------------------------------------
 
 
-def _fingerprint(upload, choices) -> str:
+def _fingerprint(upload, choices=None) -> str:
     """The file and the organiser's word on its clashes, as previewed: the import stores
     that file with those choices only."""
     digest = hashlib.sha256()
     for chunk in upload.chunks():
         digest.update(chunk)
-    for identifier, choice in sorted(choices.items()):
+    for identifier, choice in sorted((choices or {}).items()):
         digest.update(f"\n{identifier}:{choice.same}:{' '.join(choice.called.split())}".encode())
     return digest.hexdigest()
 

@@ -171,7 +171,9 @@ def test_only_the_file_previewed_is_stored(organiser_client):
     page = preview(organiser_client, text)
     other = text.replace("Friday table 2", "Friday table 5")
     answer = store(organiser_client, other, fingerprint(page))
-    assert "This is not the file that was previewed" in answer.content.decode()
+    assert "This is not the file, or not the choices, that were previewed" in (
+        answer.content.decode()
+    )
     assert Game.objects.count() == 0
 
 
