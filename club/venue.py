@@ -466,10 +466,13 @@ def load_roster(path: str) -> None:
     try:
         call_command("import_results", path)
     except CommandError as error:
-        raise VenueError(
-            f"The club's players in {path} were not loaded: {error} Start without --roster "
-            "and load the file on the Publish results page, where each clash is decided."
-        ) from None
+        if getattr(error, "clashes", None):  # import_results: players to decide
+            raise VenueError(
+                f"The club's players in {path} were not loaded: {error.clashes} Start "
+                "without --roster and load the file on the Publish results page, where you "
+                "say who each one is."
+            ) from None
+        raise VenueError(f"The club's players in {path} were not loaded: {error}") from None
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,7 +12,7 @@ checked against them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
@@ -180,14 +180,20 @@ Note = Callable[[str, object], None]
 
 
 def check_archive(
-    text: Text, documents: Sequence[dict], *, note: Note | None = None
+    text: Text,
+    documents: Sequence[dict],
+    *,
+    note: Note | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> list[DocumentPlan]:
     """Check every game and tournament of a file whose ``documents`` are outlined already
-    (:func:`outline_documents`); raise :class:`ArchiveError` at the first fault."""
+    (:func:`outline_documents`); raise :class:`ArchiveError` at the first fault. ``names``:
+    the file's listed players as this site names them (a game here already is the same
+    game when the same people sat, whatever the file calls them)."""
     plans = []
     games = deals = 0
     here: set[str] = set()
-    for kind, value in _checked(text, documents, whole=False):
+    for kind, value in _checked(text, documents, whole=False, names=names):
         if note is not None:
             note(kind, value)
         if kind == "game":
@@ -203,14 +209,17 @@ def check_archive(
 
 
 def checked_games(
-    text: Text, documents: Sequence[dict], plans: Sequence[DocumentPlan]
+    text: Text,
+    documents: Sequence[dict],
+    plans: Sequence[DocumentPlan],
+    names: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[str, object]]:
     """The file read again, checked as :func:`check_archive` checks it but for the fields the
     rules compute, which it compared already and which are never stored: ("start", None)
     as each document opens, ("game", spec) for each game in file order, ("end", None) as
     each document closes. Which games are here already, the check found (``plans``)."""
     # Its tournaments are being written as it is read: their names are here by then.
-    for kind, value in _checked(text, documents, whole=False, writing=plans):
+    for kind, value in _checked(text, documents, whole=False, writing=plans, names=names):
         yield kind, (value if kind == "game" else None)
 
 
@@ -240,6 +249,7 @@ def _checked(
     *,
     whole: bool,
     writing: Sequence[DocumentPlan] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[str, GameSpec | TournamentSpec | None]]:
     """Each game checked, in file order, as ("game", spec) between ("start", None) and, as
     each document closes, ("end", its tournament checked, or None). A tournament is
@@ -268,6 +278,7 @@ def _checked(
                 may_be_here=not in_tournament,
                 computed=writing is None,
                 labels_here=None if writing is None else writing[number].here,
+                names=names,
             )
             if in_tournament:
                 held.append(spec if whole else replace(spec, deals=[], settlements=[]))

@@ -31,6 +31,7 @@ from club.archive.documents import (
 from club.archive.format import (
     ArchiveError,
     GameSpec,
+    _and_list,
     _decap,
     _key,
     _Place,
@@ -66,6 +67,8 @@ class ImportSummary:
     kept: int = 0  # games of the file here already, as they are: left so (club.archive.publish)
     players_added: int = 0
     players_here: int = 0
+    players_listed: int = 0  # in the file's players list
+    aliased: int = 0  # earlier identifiers given to players here (a clash, a member number)
     # Who is who, for the preview (club.archive.publish): the listed players matched, and
     # what the writer found and added of the players and teams it seated.
     people: whos_who.WhosWho | None = field(default=None, compare=False, repr=False)
@@ -73,13 +76,16 @@ class ImportSummary:
 
 
 class Undecided(ArchiveError):
-    """The file's clashes, not decided yet: the preview asks the organiser about each."""
+    """The file's clashes, not all decided, or a choice that cannot stand (``problem``):
+    the preview asks the organiser again about each clash."""
 
-    def __init__(self, people: whos_who.WhosWho):
+    def __init__(self, people: whos_who.WhosWho, problem: str = ""):
         self.people = people
-        names = ", ".join(match.listed.name for match in people.undecided)
+        self.refused = problem  # a choice that cannot stand, in the club's words
+        names = _and_list([match.listed.name for match in people.undecided])
         super().__init__(
-            ngettext(
+            problem
+            or ngettext(
                 "%(names)s of the file is not known here by identifier, and this site has "
                 "another person of that name: say whether it is the same person or another "
                 "person.",
@@ -89,7 +95,6 @@ class Undecided(ArchiveError):
                 len(people.undecided),
             )
             % {"names": names},
-            field="players",
         )
 
 
@@ -112,9 +117,23 @@ def match_players(listed: Mapping[str, ListedPlayer], choices: Choices | None) -
             key = found.identifier
         by_identifier[key] = choice
     try:
-        return whos_who.match(list(listed.values()), by_identifier)
+        people = whos_who.match(list(listed.values()), by_identifier)
+    except whos_who.ChoiceRefused as refused:
+        raise Undecided(refused.people, refused.message) from refused
     except services.ScoringError as error:
         raise ArchiveError(error.message, field=error.field) from error
+    return people
+
+
+def names_here(people: whos_who.WhosWho) -> dict[str, str]:
+    """{a listed name, as matched: the name this site gives them}: the players found here,
+    and, until the organiser says otherwise, a clash's namesake (so that a game here
+    already is recognised as the same game, and the clash asked about, not the label)."""
+    return {
+        match.listed.key: match.player.name
+        for match in people.matches
+        if match.player is not None and (match.choice is None or match.choice.same)
+    }
 
 
 def summary_lines(summary: ImportSummary, file: str) -> list[str]:
@@ -122,7 +141,7 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
     web import shows them."""
     games = ngettext("%(count)d game", "%(count)d games", summary.games) % {"count": summary.games}
     deals = ngettext("%(count)d deal", "%(count)d deals", summary.deals) % {"count": summary.deals}
-    if summary.games or summary.kept or summary.tournaments or not summary.players_here:
+    if summary.games or summary.kept or summary.tournaments or not summary.players_listed:
         lines = [
             _("Imported %(games)s with %(deals)s from %(file)s.")
             % {"games": games, "deals": deals, "file": file}
@@ -317,6 +336,9 @@ def import_text(
     documents = outline_documents(text, counted)
     listed = file_players(documents)
     total = sum(counted)
+    # The club's players and no games (a roster, at the venue): the club's identifiers
+    # become the laptop's players' own.
+    roster = total == 0 and not any("tournament" in document for document in documents)
     checked = 0
 
     def told(kind: str, value) -> None:
@@ -328,12 +350,13 @@ def import_text(
             progress("check", checked, total)
 
     with transaction.atomic(), names_moved_once():
-        plans = check_archive(text, documents, note=told)
         people = match_players(listed, choices)
+        names = names_here(people)
+        plans = check_archive(text, documents, note=told, names=names)
         if people.undecided:
             raise Undecided(people)
         try:
-            register = people.settle()
+            register = people.settle(adopt=roster)
         except services.ScoringError as error:
             raise ArchiveError(error.message, field=error.field) from error
         writer = _Writer(user, deals=deals, register=register)
@@ -343,6 +366,7 @@ def import_text(
             plans,
             writer,
             (lambda done: progress("write", done, total)) if progress is not None else None,
+            names,
         )
         writer.announce()
     added, here = _players_counted(people, writer.known)
@@ -353,6 +377,8 @@ def import_text(
         tournaments=tuple(plan.tournament.name for plan in plans if plan.tournament is not None),
         players_added=added,
         players_here=here,
+        players_listed=len(listed),
+        aliased=people.aliased,
         people=people,
         known=writer.known,
     )
@@ -373,6 +399,7 @@ def _write_documents(
     plans: Sequence[DocumentPlan],
     writer: _Writer,
     done: Callable[[int], None] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> list[int]:
     """Write each game as the file is read again, or hand it to its tournament's writer;
     a game outside a tournament that is here already, as it is, is left so. The deals of
@@ -380,7 +407,7 @@ def _write_documents(
     kept: list[int] = []
     number = games = 0
     tournament: _TournamentWriter | None = None
-    for kind, spec in checked_games(text, documents, plans):
+    for kind, spec in checked_games(text, documents, plans, names):
         if kind == "game" and done is not None:
             games += 1
             done(games)
@@ -477,7 +504,7 @@ class _TournamentWriter:
                 player_in = services.find_or_add_player(made.player_in, writer.known)
                 rows.append((entry, out, player_in, made.first, back))
             substitutions.import_substitutions(rows=rows)
-        except tournament_services.TournamentError as error:
+        except (tournament_services.TournamentError, services.ScoringError) as error:
             raise self.place.error(_decap(error.message), field=error.field) from error
         self.waiting: dict[str, GameSpec] = {}  # by label, lower case
         self.sitting = 0  # the sitting being written, and its tables written so far

@@ -4,7 +4,7 @@ settled by the rules core and the file's computed fields compared with it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from django.db import connection
@@ -115,9 +115,11 @@ def _already_here(label: str, index: int) -> ArchiveError:
     )
 
 
-def same_game_here(spec: GameSpec) -> bool:
+def same_game_here(spec: GameSpec, names: Mapping[str, str] | None = None) -> bool:
     """Whether this site has ``spec``'s game as it is (labels are unique here): the same
-    seats, first dealer, form of play and deals, as this site would export it."""
+    people in the same seats, first dealer, form of play and deals. ``names``: the file's
+    listed players (by :func:`_key`) as this site names them; a name not listed is this
+    site's player of that name. A team is who plays in it: its name is not compared."""
     game_id = (
         Game.objects.annotate(lower=Lower("label"))
         .filter(lower=spec.label.lower(), deals_played=len(spec.deals))
@@ -130,7 +132,14 @@ def same_game_here(spec: GameSpec) -> bool:
         here = parse_game(game_object(game_id), spec.index, {}, site_copy=True)
     except ArchiveError:  # a game this site cannot export as valid: not the same
         return False
-    return replace(here, index=spec.index) == replace(spec, here=True)
+    names = names or {}
+
+    def seats(teams: Sequence[TeamSpec], renamed: Mapping[str, str]) -> list[list[str]]:
+        return [[_key(renamed.get(_key(name), name)) for name in team.players] for team in teams]
+
+    if seats(here.teams, {}) != seats(spec.teams, names):
+        return False
+    return replace(here, index=spec.index, teams=spec.teams) == replace(spec, here=True)
 
 
 def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
@@ -708,6 +717,7 @@ def parse_game(
     site_copy: bool = False,
     computed: bool = True,
     labels_here: frozenset[str] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> GameSpec:
     """Check one game of the file: its shape first, then its deals against the rules.
 
@@ -718,6 +728,7 @@ def parse_game(
     numbers, tables, places ...) with the replay: a reading of a game checked so already,
     which stores the replay, never those fields. ``labels_here``: the labels (lower case) of the
     games a check of the file found here already, so that a reading again need not ask.
+    ``names``: the file's listed players as this site names them (:func:`same_game_here`).
     """
     label = _parse_label(raw, index, seen_labels)
     here = _label_here(label) if labels_here is None else label.lower() in labels_here
@@ -778,7 +789,7 @@ def parse_game(
     )
     if computed:
         _check_against_replay(place, raw, rounds_raw, spec)
-    if here and not site_copy and not same_game_here(spec):
+    if here and not site_copy and not same_game_here(spec, names):
         raise _already_here(label, index)
     return spec
 

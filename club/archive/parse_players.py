@@ -60,6 +60,7 @@ def parse_players(raw: object, document: int | None = None) -> list[ListedPlayer
     listed: list[ListedPlayer] = []
     names: dict[str, str] = {}
     holders: dict[uuid.UUID, str] = {}
+    numbered: dict[str, str] = {}  # a member number: the name it was given to
     for number, item in enumerate(raw, start=1):
         field = f"players[{number}]"
         what = _("player %(number)d of the list") % {"number": number}
@@ -93,6 +94,14 @@ def parse_players(raw: object, document: int | None = None) -> list[ListedPlayer
                 % {"id": identifier, "first": holders[identifier], "second": name},
                 f"{field}.id",
             )
+        if member_number and member_number in numbered:
+            raise error(
+                _("member number %(number)s is given to both %(first)s and %(second)s.")
+                % {"number": member_number, "first": numbered[member_number], "second": name},
+                f"{field}.member_number",
+            )
+        if member_number:
+            numbered[member_number] = name
         names[_key(name)] = name
         holders[identifier] = name
         listed.append(ListedPlayer(name, identifier, member_number))
@@ -105,13 +114,47 @@ def file_players(documents: Sequence[dict]) -> dict[str, ListedPlayer]:
     name, is refused, naming both."""
     register: dict[str, ListedPlayer] = {}
     by_identifier: dict[uuid.UUID, ListedPlayer] = {}
+    numbered: dict[str, ListedPlayer] = {}
     for number, document in enumerate(documents, start=1):
         if "players" not in document:
             continue
         where = number if len(documents) > 1 else None
         for player in parse_players(document["players"], where):
             before = register.get(player.key) or by_identifier.get(player.identifier)
-            if before is not None and before != player:
+            if (
+                before is not None
+                and (before.key, before.identifier) == (player.key, player.identifier)
+                and before.member_number != player.member_number
+            ):
+                raise ArchiveError(
+                    _(
+                        "%(name)s is listed with member number %(number)s, but an earlier "
+                        "document of the file gives them %(before)s."
+                    )
+                    % {
+                        "name": player.name,
+                        "number": player.member_number or "—",
+                        "before": before.member_number or "—",
+                    },
+                    field="players",
+                    document=where,
+                )
+            holder = numbered.get(player.member_number)
+            if player.member_number and holder is not None and holder.key != player.key:
+                raise ArchiveError(
+                    _("member number %(number)s is given to both %(first)s and %(second)s.")
+                    % {
+                        "number": player.member_number,
+                        "first": holder.name,
+                        "second": player.name,
+                    },
+                    field="players",
+                    document=where,
+                )
+            if before is not None and (before.key, before.identifier) != (
+                player.key,
+                player.identifier,
+            ):
                 raise ArchiveError(
                     _(
                         "%(name)s is listed with the identifier %(id)s, but an earlier document "
@@ -127,4 +170,6 @@ def file_players(documents: Sequence[dict]) -> dict[str, ListedPlayer]:
                     document=where,
                 )
             register[player.key] = by_identifier[player.identifier] = player
+            if player.member_number:
+                numbered[player.member_number] = player
     return register

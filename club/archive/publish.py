@@ -94,10 +94,12 @@ class Preview:
     teams_new: int = 0
     teams_here: int = 0
     decide: bool = False  # clashes wait for the organiser's word: nothing can be imported yet
+    refused: str = ""  # why a choice cannot stand, asked again
+    aliased: int = 0  # earlier identifiers the import gives players here
 
     @property
     def adds_anything(self) -> bool:
-        return not self.decide and (self.games > 0 or self.players_new > 0)
+        return not self.decide and (self.games > 0 or self.players_new > 0 or self.aliased > 0)
 
     @property
     def clashes(self) -> list[PersonLine]:
@@ -166,6 +168,7 @@ def preview_text(
             players_new=sum(line.state == whos_who.NEW for line in people),
             players_here=sum(line.state == whos_who.HERE for line in people),
             decide=True,
+            refused=undecided.refused,
         )
     return Preview(
         lines=tuple(lines.lines[:PREVIEW_LINES]),
@@ -179,6 +182,7 @@ def preview_text(
         players_here=summary.players_here,
         teams_new=sum(team.new for team in teams),
         teams_here=sum(not team.new for team in teams),
+        aliased=summary.aliased,
     )
 
 

@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from club.games import words
-from club.games.people import Player, PlayerAlias
+from club.games.people import Player
+from club.games.people import PlayerAlias as PlayerAlias  # the models of the app, one module
 from club.scoring import rules as core
 
 MIN_BID = core.DEFAULT_RULES.min_bid

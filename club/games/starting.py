@@ -77,7 +77,10 @@ class KnownNames:
             holder = self.holders.setdefault(found.pk, name)
             if name_key(holder) != key:
                 raise ScoringError(
-                    _("%(first)s and %(second)s of the file would both be %(here)s here.")
+                    _(
+                        "Two players of the file, %(first)s and %(second)s, would both be "
+                        "%(here)s here."
+                    )
                     % {"first": holder, "second": name, "here": found.name},
                     field="teams",
                 )
@@ -298,19 +301,39 @@ def seat_game(
         created_by=user if user and user.is_authenticated else None,
     )
     seated = []
+    names_at_the_table: set[str] = set()
     for position, entry in enumerate(teams):
         players = [find_or_add_player(name, known) for name in entry.players]
+        team = entry.team or find_or_add_team(entry, *players, known=known, by_players=by_players)
+        if name_key(team.name) in names_at_the_table and entry.team is None:
+            team = _by_their_own_name(team, players, known)
+        if name_key(team.name) in names_at_the_table:
+            raise ScoringError(
+                _("Two teams of this game would both be called %(team)s: give one another name.")
+                % {"team": team.name},
+                field="teams",
+            )
+        names_at_the_table.add(name_key(team.name))
         seated.append(
             GameTeam(
                 game=game,
-                team=entry.team
-                or find_or_add_team(entry, *players, known=known, by_players=by_players),
+                team=team,
                 position=position,
                 tables=rules.tables_per_team,
                 **dict(zip(PLAYER_FIELDS, players, strict=False)),
             )
         )
     return game, seated
+
+
+def _by_their_own_name(team: Team, players: Sequence[Player], known: KnownNames | None) -> Team:
+    """A team whose name another team of the game has (two teams of other players may share
+    a name): the partners' team of the name made of theirs ("Anu & Biju") instead, so that
+    a game's teams are told apart by name, as its deals and its file name them."""
+    own = names.default_team_name([player.name for player in players])
+    if name_key(own) == name_key(team.name):
+        return team
+    return find_or_add_team(TeamEntry("", "", own), *players, known=known)
 
 
 def create_game(

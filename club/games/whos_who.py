@@ -16,11 +16,14 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from django.db import IntegrityError, connection, transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
 from club.games.errors import ScoringError
 from club.games.people import Player, PlayerAlias, with_identifier
+from club.scoring import names as spelling
+from club.scoring.names import unstorable
 
 HERE, NEW, CLASH = "here", "new", "clash"
 MAX_NAME = Player._meta.get_field("name").max_length
@@ -76,19 +79,13 @@ class Match:
         return found and self.player.name != self.listed.name
 
 
-class Undecided(ScoringError):
-    """Clashes the organiser has not decided yet: nothing is imported until they are."""
+class ChoiceRefused(ScoringError):
+    """An organiser's choice that cannot stand (another person's name taken, empty ...):
+    the matches come with it, so the preview can ask again."""
 
-    def __init__(self, clashes: Sequence[Match]):
-        self.clashes = list(clashes)
-        super().__init__(
-            _(
-                "%(names)s: this site has a player of that name with another identifier. "
-                "Say for each whether it is the same person or another person, then import."
-            )
-            % {"names": ", ".join(clash.listed.name for clash in self.clashes)},
-            field="players",
-        )
+    def __init__(self, message: str, people: WhosWho):
+        super().__init__(message, field="players")
+        self.people = people
 
 
 class WhosWho:
@@ -97,6 +94,7 @@ class WhosWho:
 
     def __init__(self, matches: Sequence[Match]):
         self.matches = list(matches)
+        self.aliased = 0  # earlier identifiers given (settle)
 
     @property
     def clashes(self) -> list[Match]:
@@ -106,26 +104,51 @@ class WhosWho:
     def undecided(self) -> list[Match]:
         return [match for match in self.clashes if match.choice is None]
 
-    def settle(self) -> dict[str, Player]:
+    def settle(self, *, adopt: bool = False) -> dict[str, Player]:
         """Add the new players, give the found ones the file's identifiers as earlier ones,
-        and answer {name key: player} for every listed player. In the import's transaction."""
-        if self.undecided:
-            raise Undecided(self.undecided)
+        and answer {name key: player} for every listed player. In the import's transaction;
+        every clash decided (:func:`match` refuses one that is not).
+
+        ``adopt`` (the club's roster, loaded at the venue): a player found here by member
+        number, name or the organiser's word takes the club's identifier as their own, and
+        keeps theirs as an earlier one, so the night's file names them as the club does.
+        """
         players: dict[str, Player] = {}
-        aliases = []
+        added: list[Player] = []
+        aliases: list[PlayerAlias] = []
+        adopted: list[Player] = []
         for match in self.matches:
             listed = match.listed
             if match.new:
                 name = listed.name if match.found == NEW else match.choice.called
-                player = Player.objects.create(
+                player = Player(
                     name=name, identifier=listed.identifier, member_number=listed.member_number
                 )
+                added.append(player)
             else:
                 player = match.player
-                if player.identifier != listed.identifier and not match.by == "identifier":
-                    aliases.append(PlayerAlias(identifier=listed.identifier, player=player))
+                if match.by != "identifier" and player.identifier != listed.identifier:
+                    if adopt:
+                        aliases.append(PlayerAlias(identifier=player.identifier, player=player))
+                        player.identifier = listed.identifier
+                        adopted.append(player)
+                    else:
+                        aliases.append(PlayerAlias(identifier=listed.identifier, player=player))
             players[listed.key] = player
-        PlayerAlias.objects.bulk_create(aliases)
+        self.aliased = len(aliases)
+        try:
+            with transaction.atomic():  # a savepoint: a clash with another import is said
+                Player.objects.bulk_create(added, batch_size=500)
+                Player.objects.bulk_update(adopted, ["identifier"], batch_size=500)
+                PlayerAlias.objects.bulk_create(aliases, batch_size=500)
+        except IntegrityError as error:
+            raise ScoringError(
+                _(
+                    "Another import or another organiser added one of the file's players "
+                    "just now; check the file again."
+                ),
+                field="players",
+            ) from error
         return players
 
 
@@ -138,11 +161,12 @@ def match(listed: Sequence[Listed], choices: Mapping[uuid.UUID, Choice] | None =
     choices = dict(choices or {})
     by_identifier = with_identifier(player.identifier for player in listed)
     numbers = [player.member_number for player in listed if player.member_number]
-    by_number = {p.member_number: p for p in Player.objects.filter(member_number__in=numbers)}
-    keys = [player.key for player in listed]
-    by_name = {
-        name_key(p.name): p for p in Player.objects.annotate(key=Lower("name")).filter(key__in=keys)
-    }
+    by_number = {}
+    for chunk in _chunks(numbers):
+        by_number.update(
+            {p.member_number: p for p in Player.objects.filter(member_number__in=chunk)}
+        )
+    by_name = _named_here([player.name for player in listed])
     matches = []
     for player in listed:
         here = by_identifier.get(player.identifier)
@@ -151,7 +175,7 @@ def match(listed: Sequence[Listed], choices: Mapping[uuid.UUID, Choice] | None =
             if holder is not None and holder.pk != here.pk:
                 raise ScoringError(
                     _(
-                        "%(name)s of the file is %(here)s here by identifier, but member number "
+                        "The file's %(name)s is %(here)s here by identifier, but member number "
                         "%(number)s belongs to %(holder)s here."
                     )
                     % {
@@ -165,19 +189,45 @@ def match(listed: Sequence[Listed], choices: Mapping[uuid.UUID, Choice] | None =
             matches.append(Match(player, HERE, here, "identifier"))
         elif holder is not None:
             matches.append(Match(player, HERE, holder, "member_number"))
-        elif player.key in by_name:
+        elif player.name in by_name:
             choice = choices.pop(player.identifier, None)
-            matches.append(Match(player, CLASH, by_name[player.key], choice=choice))
+            matches.append(Match(player, CLASH, by_name[player.name], choice=choice))
         else:
             matches.append(Match(player, NEW))
     if choices:
+        names = {player.identifier: player.name for player in listed}
         unknown = next(iter(choices))
-        raise ScoringError(
-            _("The identifier %(id)s is not a clash to decide in this file.") % {"id": unknown},
-            field="players",
-        )
-    _check_one_each(matches)
+        if unknown in names:
+            message = _("%(name)s of the file is not a clash: there is nothing to decide.") % {
+                "name": names[unknown]
+            }
+        else:
+            message = _("A choice names a player the file does not list.")
+        raise ChoiceRefused(message, WhosWho(matches))
+    try:
+        _check_one_each(matches)
+    except ScoringError as error:
+        raise ChoiceRefused(error.message, WhosWho(matches)) from None
     return WhosWho(matches)
+
+
+def _chunks(items: Sequence, size: int = 500):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _named_here(names: Sequence[str]) -> dict[str, Player]:
+    """{name: this site's player of that name}, the names compared as the database compares
+    them for its rule that no two players share a name (its own lower case, which is not
+    always Python's): two queries a few hundred names."""
+    found: dict[str, Player] = {}
+    for chunk in _chunks(list(names)):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT " + ", ".join(["LOWER(%s)"] * len(chunk)), chunk)
+            lowered = dict(zip(cursor.fetchone(), chunk, strict=True))
+        here = Player.objects.annotate(key=Lower("name")).filter(key__in=list(lowered))
+        found.update({lowered[player.key]: player for player in here})
+    return found
 
 
 def _check_one_each(matches: Sequence[Match]) -> None:
@@ -189,7 +239,10 @@ def _check_one_each(matches: Sequence[Match]) -> None:
             before = seen.get(match_.player.pk)
             if before is not None:
                 raise ScoringError(
-                    _("%(first)s and %(second)s of the file would both be %(here)s here.")
+                    _(
+                        "Two players of the file, %(first)s and %(second)s, would both be "
+                        "%(here)s here."
+                    )
                     % {
                         "first": before.listed.name,
                         "second": match_.listed.name,
@@ -203,8 +256,16 @@ def _check_one_each(matches: Sequence[Match]) -> None:
     for match_ in matches:
         if match_.choice is None or match_.choice.same:
             continue
-        called = " ".join(match_.choice.called.split())
+        try:
+            called = spelling.clean_name(match_.choice.called)
+        except spelling.UnusableName as error:
+            raise ScoringError(error.translated(_), field="players") from None
         match_.choice = Choice(False, called)
+        if unstorable(called):
+            raise ScoringError(
+                _("%(name)s holds a control character: type it again.") % {"name": called[:40]},
+                field="players",
+            )
         if not called:
             raise ScoringError(
                 _("Give %(name)s of the file a name of their own, as another person.")

@@ -231,7 +231,7 @@ def test_two_players_of_the_file_who_are_one_person_here_are_refused():
     listed = [_listed("Anu", str(anu.identifier)), _listed("Biju", ANU)]
     with pytest.raises(archive.ArchiveError) as refused:
         archive.import_results(_file(listed))
-    assert "Anu and Biju of the file would both be Anu here" in refused.value.message
+    assert "Two players of the file, Anu and Biju, would both be Anu here" in refused.value.message
     assert Player.objects.count() == 1
     # the same when the organiser says a clash is someone another player of the file is
     register_player(name="Chitra")
@@ -252,7 +252,7 @@ def test_the_command_line_takes_the_same_choices(tmp_path):
     with pytest.raises(CommandError) as refused:
         call_command("import_results", str(path), stdout=StringIO())
     assert "--same-person NAME" in str(refused.value)
-    assert "Anu, Chitra of the file are not known here" in str(refused.value)
+    assert "Anu and Chitra of the file are not known here" in str(refused.value)
     with pytest.raises(CommandError) as refused:
         call_command("import_results", str(path), "--same-person", "Dev", stdout=StringIO())
     assert "Dev is not a player listed in the file" in str(refused.value)
@@ -476,3 +476,171 @@ def test_the_club_players_download_is_the_roster_and_costs_the_same_for_more_pla
     document, many = download()
     assert len(document["players"]) == 41
     assert many == few
+
+
+# --- What a second night, a shared name or an odd file does --------------------------------
+
+
+def _laptop(*nights: tuple[str, tuple, tuple], roster: str) -> str:
+    """The laptop's whole export after these nights, from the club's roster, undone after."""
+    with transaction.atomic():
+        _wipe()
+        archive.import_results(roster)
+        for label, pairs, names in nights:
+            _night(label, pairs=pairs, names=names)
+        text = archive.export_json()
+        transaction.set_rollback(True)
+    return text
+
+
+def test_the_laptops_next_file_publishes_though_the_site_names_the_team_and_player_otherwise():
+    _night("Site 1", pairs=(("Anu", "Biju"), ("Chitra", "Dev")), names=("Kottayam Kings", ""))
+    roster = json.dumps(archive.roster_object())
+    unnamed = ("", "")
+    first = _laptop(("Venue 1", (("Anu", "Biju"), ("Chitra", "Dev")), unnamed), roster=roster)
+    archive.import_results(first)
+    played = GameTeam.objects.get(game__label="Venue 1", position=0)
+    assert played.team.name == "Kottayam Kings"  # the same players, the site's name
+    from club.leaderboards.services import update_player
+
+    update_player(player=Player.objects.get(name="Biju"), name="Biju Varghese")
+    both = _laptop(
+        ("Venue 1", (("Anu", "Biju"), ("Chitra", "Dev")), unnamed),
+        ("Venue 2", (("Anu", "Dev"), ("Chitra", "Biju")), unnamed),
+        roster=roster,
+    )
+    summary = archive.import_results(both)
+    assert (summary.games, summary.kept) == (1, 1)
+    assert Player.objects.count() == 4
+
+
+def test_two_teams_of_one_name_at_one_game_are_told_apart_and_the_game_exports_again():
+    _night("Tuesday", pairs=(("Anu", "Biju"), ("Chitra", "Dev")), names=("Kings", ""))
+    _night("Wednesday", pairs=(("Gita", "Hari"), ("Esha", "Farid")), names=("Kings", ""))
+    game = create_game(
+        label="Thursday",
+        teams=[TeamEntry("Anu", "Biju"), TeamEntry("Gita", "Hari")],
+        first_dealer=0,
+    )
+    assert [team.team.name for team in game.teams.order_by("position")] == [
+        "Kings",
+        "Gita & Hari",
+    ]
+    text = archive.export_json()
+    with transaction.atomic():
+        _wipe()
+        archive.import_results(text)
+        assert archive.export_json() == text
+        transaction.set_rollback(True)
+
+
+def test_a_namesake_in_greek_is_a_clash_as_the_database_compares_names():
+    register_player(name="Γιώργος")
+    with pytest.raises(Undecided):
+        archive.import_results(
+            _file([_listed("Γιώργος")], pairs=(("Γιώργος", "Biju"), ("Chitra", "Dev")))
+        )
+    assert Player.objects.count() == 1
+
+
+def test_one_member_number_for_two_players_of_the_file_is_refused():
+    listed = [_listed("Anu", member_number="K-1"), _listed("Biju", member_number="K-1")]
+    with pytest.raises(archive.ArchiveError) as refused:
+        archive.import_results(_file(listed))
+    assert "member number K-1 is given to both Anu and Biju" in refused.value.message
+    assert not Player.objects.exists()
+
+
+def test_a_tournament_whose_captain_is_here_under_another_name_imports():
+    from club.tournaments.models import TournamentTeam
+    from tests.archive.test_tournament_archive import build
+
+    tournament = build()
+    document = json.loads(archive.export_tournament_json([tournament]))
+    _wipe()
+    anu = register_player(name="Anu Thomas")
+    team = document["tournament"]["teams"][0]
+    first = team["players"][0]
+    team["captain"] = first
+    for listed in document["players"]:
+        if listed["name"] == first:
+            listed["id"] = str(anu.identifier)  # the file's first player is Anu Thomas here
+    archive.import_results(json.dumps(document))
+    entry = TournamentTeam.objects.get(team__first_player=anu)
+    assert entry.captain == anu
+    assert not Player.objects.filter(name=first).exists()
+
+
+def test_the_same_person_on_the_laptop_takes_the_clubs_identifier_so_the_night_publishes():
+    register_player(name="Anu")
+    club = Player.objects.get()
+    roster = json.dumps(archive.roster_object())
+    with transaction.atomic():  # the laptop had its own Anu from a night without the roster
+        _wipe()
+        own = register_player(name="Anu")
+        with pytest.raises(Undecided):
+            archive.import_results(roster)
+        archive.import_text(archive.TextInMemory(roster), choices={club.identifier: Choice(True)})
+        own.refresh_from_db()
+        assert own.identifier == club.identifier
+        assert PlayerAlias.objects.filter(player=own).count() == 1
+        _night("Venue 1")
+        night = archive.export_json()
+        transaction.set_rollback(True)
+    preview = archive.preview_text(archive.TextInMemory(night))
+    assert not preview.clashes
+    archive.import_results(night)
+    assert Player.objects.filter(name="Anu").count() == 1
+
+
+def test_a_choice_that_cannot_stand_asks_again_with_the_clashes():
+    register_player(name="Anu")
+    register_player(name="Biju")
+    text = _file([_listed("Anu", ANU)])
+    preview = archive.preview_text(
+        archive.TextInMemory(text), choices={uuid.UUID(ANU): Choice(False, "biju")}
+    )
+    assert preview.decide and not preview.adds_anything
+    assert "biju, the name given to Anu of the file, is taken" in preview.refused
+    assert preview.clashes[0].choice == Choice(False, "biju")
+    nul = archive.preview_text(
+        archive.TextInMemory(text), choices={uuid.UUID(ANU): Choice(False, "An\x00u")}
+    )
+    assert nul.decide and nul.refused
+
+
+def test_contradictory_choices_on_the_command_line_are_refused(tmp_path):
+    register_player(name="Anu")
+    path = tmp_path / "night.json"
+    path.write_text(_file([_listed("Anu", ANU)]), encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        call_command(
+            "import_results",
+            str(path),
+            "--same-person",
+            "Anu",
+            "--another-person",
+            "anu=Anu Varghese",
+            stdout=StringIO(),
+        )
+    assert "anu is given two choices" in str(refused.value)
+    with pytest.raises(CommandError) as refused:
+        call_command("import_results", str(path), "--same-person", "Biju", stdout=StringIO())
+    assert "Biju" in str(refused.value)
+    assert Player.objects.count() == 1
+
+
+def test_a_file_that_only_tells_who_is_who_is_still_worth_importing():
+    kurian = register_player(name="Jose Kurian", member_number="K-17")
+    roster = json.dumps(
+        {
+            "format": archive.FORMAT,
+            "players": [_listed("Jose", ANU, member_number="K-17")],
+            "games": [],
+        }
+    )
+    preview = archive.preview_text(archive.TextInMemory(roster))
+    assert preview.adds_anything and preview.aliased == 1 and preview.players_new == 0
+    archive.import_results(roster)
+    kurian.refresh_from_db()
+    assert kurian.identifier == uuid.UUID(ANU)  # a roster: the club's identifier is theirs now

@@ -378,9 +378,15 @@ def test_a_team_name_other_players_have_makes_a_team_of_its_own():
         return game.teams.get(position=position).team
 
     assert team_at(first, 0) == anu and team_at(second, 0) == esha
-    # The same partners are their team again, in any seats, and by name or with none.
-    assert team_at(third, 0) == esha and team_at(third, 1) == anu
-    assert Team.objects.count() == 4
+    # The same partners are their team again, in any seats, and by name or with none;
+    # but never two teams of one name at a game: Anu and Biju play there as themselves.
+    assert team_at(third, 0) == esha
+    assert team_at(third, 1).name == "Anu & Biju" and team_at(third, 1).player_ids == anu.player_ids
+    fourth = create_game(
+        label="Fourth", teams=[TeamEntry("Biju", "Anu"), TeamEntry("Gita", "Hari")]
+    )
+    assert team_at(fourth, 0) == anu  # elsewhere, their team is Tigers still
+    assert Team.objects.count() == 5
 
 
 @pytest.mark.parametrize("dealer", [-1, 4, 8])

@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
             name="identifier",
             field=models.UUIDField(editable=False, null=True, verbose_name="identifier"),
         ),
-        migrations.RunPython(give_identifiers, migrations.RunPython.noop, elidable=True),
+        migrations.RunPython(give_identifiers, migrations.RunPython.noop),
         migrations.AlterField(
             model_name="player",
             name="identifier",

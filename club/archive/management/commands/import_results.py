@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from club.archive import ArchiveError, TextFile, import_text, summary_lines
 from club.archive.load import Undecided
-from club.games.whos_who import Choice
+from club.games.whos_who import Choice, name_key
 
 # A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file
 # is refused before it is read. The file is read a piece at a time, never held whole: what
@@ -48,18 +48,21 @@ class Command(BaseCommand):
         )
 
     def _choices(self, same: list[str], another: list[str]) -> dict[str, Choice]:
-        choices = {name: Choice(True) for name in same}
+        choices: dict[str, Choice] = {}
+        told = [(name, Choice(True)) for name in same]
         for given in another:
             name, equals, called = given.partition("=")
             if not equals or not name.strip() or not called.strip():
                 raise CommandError(
                     _("--another-person takes NAME=NEW NAME, not “%(given)s”.") % {"given": given}
                 )
-            if name in choices:
+            told.append((name, Choice(False, called)))
+        for name, choice in told:
+            if any(name_key(name) == name_key(other) for other in choices):
                 raise CommandError(
                     _("%(name)s is given two choices; give one.") % {"name": name.strip()}
                 )
-            choices[name] = Choice(False, called)
+            choices[name] = choice
         return choices
 
     def handle(self, *args, file, same_person, another_person, **options):
@@ -74,13 +77,15 @@ class Command(BaseCommand):
                 try:
                     summary = import_text(text, choices=choices)
                 except Undecided as error:
-                    raise CommandError(
+                    problem = CommandError(
                         _(
                             "%(problem)s Nothing was imported: decide each with "
                             "--same-person NAME or --another-person “NAME=NEW NAME”."
                         )
                         % {"problem": error.message}
-                    ) from None
+                    )
+                    problem.clashes = error.message  # the venue's --roster: decide on the page
+                    raise problem from None
                 except ArchiveError as error:
                     raise CommandError(
                         _("%(problem)s Nothing was imported.") % {"problem": error.message}
