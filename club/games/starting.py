@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from club.games.errors import ScoringError
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Team, rules_fields
+from club.games.whos_who import name_key
 from club.scoring import names
 from club.scoring import rules as core
 
@@ -120,10 +121,6 @@ class _Database(KnownNames):
 
     def seated(self, team: Team, name: str, added: bool) -> None:
         pass
-
-
-def name_key(name: str) -> str:
-    return " ".join(name.split()).lower()
 
 
 def find_or_add_player(name: str, known: KnownNames | None = None) -> Player:
