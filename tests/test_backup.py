@@ -454,7 +454,8 @@ def _as_version(document, version):
 
 
 def _without_forms_of_play(document):
-    """The rows as version 3 wrote them: no settings of RULES.md section D, no third players."""
+    """The rows as version 3 wrote them: no settings of docs/rules.md section D, no third
+    players."""
     _as_version(document, 3)
 
 
@@ -973,7 +974,7 @@ def test_a_version_6_backup_restores_each_teams_first_player_as_captain(tmp_path
 @pytest.mark.django_db
 def test_a_version_3_backup_restores_as_todays_game(good_backup, tmp_path):
     """Written before the forms of play: every game, team and tournament restores as the
-    game of RULES.md sections A to C, teams of two, as the migration left the rows."""
+    game of docs/rules.md sections A to C, teams of two, as the migration left the rows."""
 
     def to_version_3(document):
         document["manifest"]["version"] = 3

@@ -1,6 +1,7 @@
 """The project's own checks: migrations match the models, lint is clean, settings are safe."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,54 @@ def test_ruff_finds_nothing():
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_code_is_formatted():
+    """One layout for every file (ruff format), so a diff shows what changed, not spacing."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "club", "tests", "dev.py", "manage.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+SOURCES = ("club", "tests")
+SUFFIXES = {".py", ".html", ".js", ".md", ".txt"}
+
+
+def _source_files():
+    for folder in SOURCES:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in SUFFIXES and path.is_file() and "locale" not in path.parts:
+                if path != Path(__file__):  # this test names what it looks for
+                    yield path
+
+
+def test_the_rules_are_cited_from_the_projects_own_page():
+    """Code and tests cite docs/rules.md, the page in the repository, by a section it has:
+    never a file outside it."""
+    page = (ROOT / "docs" / "rules.md").read_text()
+    sections = set(re.findall(r"^## ([A-Z])\. ", page, re.MULTILINE))
+    numbered = {
+        (section, number)
+        for section, body in re.findall(r"^## ([A-Z])\. .*?\n(.*?)(?=^## |\Z)", page, re.M | re.S)
+        for number in re.findall(r"^(\d+)\. ", body, re.MULTILINE)
+    }
+    outside, unknown = [], []
+    for path in _source_files():
+        text = path.read_text(errors="replace")
+        where = path.relative_to(ROOT)
+        if re.search(r"(?<!docs/)\bRULES\.md", text):
+            outside.append(str(where))
+        for cited in re.findall(r"docs/rules\.md,?\s+(?:sections?\s+)?([A-Z])(?:\.(\d+))?", text):
+            section, number = cited
+            if section not in sections or (number and (section, number) not in numbered):
+                unknown.append(f"{where}: {section}{'.' + number if number else ''}")
+    assert not outside, f"cite docs/rules.md, not RULES.md: {outside}"
+    assert not unknown, f"docs/rules.md has no such section: {unknown}"
+    assert len(sections) == 5 and ("B", "2") in numbered
 
 
 def _settings_in_production(**env):

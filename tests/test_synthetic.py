@@ -41,7 +41,7 @@ def test_small_preset_writes_valid_games_standings_and_ratings(capsys):
         assert sum(entry.balance for entry in balances) == 24  # tables are conserved
     for tournament in Tournament.objects.all():
         assert Standing.objects.filter(tournament=tournament).count() == 8
-    # Beside the tournament, two games of each form of play (RULES.md section D).
+    # Beside the tournament, two games of each form of play (docs/rules.md section D).
     forms = Game.objects.filter(sitting_entry__isnull=True)
     assert forms.count() == 2 * len(synthetic.FORMS_OF_PLAY)
     assert synthetic.check_games(forms.values_list("pk", flat=True)) == forms.count()

@@ -137,7 +137,7 @@ class _ExportGame:
     state: core.GameState
     sitting: int | None = None
     table: str | None = None
-    # (settlements, state) replayed by the rules, for the forms of RULES.md section D
+    # (settlements, state) replayed by the rules, for the forms of docs/rules.md section D
     replayed: tuple[list[core.Settlement], core.GameState] | None = None
 
     @property
@@ -427,7 +427,7 @@ def _settings_json(rules: core.Rules) -> str:
 
 
 def _needs_replay(game: _ExportGame) -> bool:
-    """Whether the game is of a form the fast writer below does not write (RULES.md D).
+    """Whether the game is of a form the fast writer below does not write (docs/rules.md D).
 
     Teams of three or four, a points sheet, kodi or a thani round: such a game
     is written from a replay of its stored deals by ``_game_document`` (the

@@ -39,14 +39,14 @@ GAME_INPUT_KEYS = (
     "tables_per_team",
     "payout",
     "doubling_factors",
-    # The forms clubs play (RULES.md section D), written only when not the default.
+    # The forms clubs play (docs/rules.md section D), written only when not the default.
     "scoring",
     "doubling_mode",
     "all_pass",
     "kodi",
     "thani",
     "deal_limit",
-    # A knockout game's tie rule (RULES.md section E), written only when set.
+    # A knockout game's tie rule (docs/rules.md section E), written only when set.
     "tie_deals",
     "teams",
     "first_dealer",
@@ -386,7 +386,7 @@ def _settings_fields(rules: core.Rules) -> dict:
             "double": rules.double_factor,
             "redouble": rules.redouble_factor,
         }
-    # The forms of RULES.md section D, each only when it is not today's game.
+    # The forms of docs/rules.md section D, each only when it is not today's game.
     if rules.scoring != core.Scoring.TABLES:
         data["scoring"] = str(rules.scoring)
     if rules.doubling_mode != core.DoublingMode.MULTIPLY:
@@ -524,7 +524,7 @@ def replay_stored(game) -> tuple[list[core.Settlement], core.GameState]:
 def replayed_document(game) -> dict:
     """A stored game's document from a replay of its deals as they were entered.
 
-    The export writes the forms of RULES.md section D this way; the rules give
+    The export writes the forms of docs/rules.md section D this way; the rules give
     what the services stored, and an import checks the two agree.
     """
     settlements, state = game.replayed or replay_stored(game)

@@ -154,7 +154,7 @@ def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
 
 
 def _parse_form_of_play(place: _Place, raw: dict) -> dict:
-    """The settings of RULES.md section D a game's file may give (each has today's default)."""
+    """The settings of docs/rules.md section D a game's file may give (each has today's default)."""
     form: dict = {}
     for key, kind, words in (
         ("scoring", core.Scoring, _("tables or points")),

@@ -573,7 +573,7 @@ def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     check_in = _parse_flag(place, raw, "check_in", False)
     teams = _parse_tournament_teams(place, raw)
     if teams and len(teams[0].players) != rules.team_size:
-        # The teams' size is the tournament's (RULES.md section D): no key of its own.
+        # The teams' size is the tournament's (docs/rules.md section D): no key of its own.
         rules = _with_team_size(place, rules, len(teams[0].players))
     limit = 1
     if raw.get("substitutions_per_team") is not None:

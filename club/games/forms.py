@@ -114,7 +114,7 @@ class HouseRulesForm(forms.Form):
         return tuple(bands)
 
     def form_of_play(self, cleaned: dict) -> dict:
-        """The settings of RULES.md section D the form gives: none here (today's game)."""
+        """The settings of docs/rules.md section D the form gives: none here (today's game)."""
         return {}
 
     def clean_house_rules(self, cleaned: dict) -> None:
@@ -136,7 +136,7 @@ class HouseRulesForm(forms.Form):
 
 
 class FormOfPlayForm(HouseRulesForm):
-    """The house rules and the forms clubs play (RULES.md section D): a preset fills them.
+    """The house rules and the forms clubs play (docs/rules.md section D): a preset fills them.
 
     The preset only fills the fields (the page asks again with the preset's
     values); what is posted is what the game is played by, stored as settings.

@@ -25,7 +25,7 @@ MIN_BID = core.DEFAULT_RULES.min_bid
 MAX_BID = core.DEFAULT_RULES.max_bid
 
 
-# The columns of the house rules beyond the four of RULES.md section C, as
+# The columns of the house rules beyond the four of docs/rules.md section C, as
 # stored on games and tournaments (HouseRules); the deal limit is each model's own.
 FORM_OF_PLAY_FIELDS = (
     "team_size",
@@ -277,7 +277,7 @@ class Team(Players):
 
 
 class HouseRules(models.Model):
-    """The house rules (RULES.md section C) a game is played by, declared once.
+    """The house rules (docs/rules.md section C) a game is played by, declared once.
 
     Games keep them so that their results can always be recomputed, and
     tournaments so that every game of theirs starts with them. The constraints
@@ -290,7 +290,7 @@ class HouseRules(models.Model):
     payout_bands = models.JSONField(_("payout schedule"), default=list, blank=True)
     double_factor = models.PositiveSmallIntegerField(_("doubling factor"), default=2)
     redouble_factor = models.PositiveSmallIntegerField(_("redoubling factor"), default=4)
-    # The forms clubs play (RULES.md section D).
+    # The forms clubs play (docs/rules.md section D).
     team_size = models.PositiveSmallIntegerField(_("players in a team"), default=2, db_default=2)
     scoring = models.CharField(
         _("scoring"),
@@ -368,7 +368,7 @@ class Game(HouseRules):
     # organiser calls time; the game is then placed by tables held.
     deal_limit = models.PositiveIntegerField(_("deal limit"), null=True, blank=True)
     # A knockout game cannot end level: at its deal limit it plays this many
-    # more deals, then one at a time until the totals differ (RULES.md section E).
+    # more deals, then one at a time until the totals differ (docs/rules.md section E).
     tie_deals = models.PositiveSmallIntegerField(_("extra deals on a tie"), null=True, blank=True)
     ended_early = models.BooleanField(_("ended by the organiser"), default=False)
     # Deals sent through a scorer link wait for a player of another team to confirm.
@@ -409,7 +409,7 @@ class Game(HouseRules):
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="game_deal_limit_positive",
             ),
-            # A points sheet is a set number of deals (RULES.md section D).
+            # A points sheet is a set number of deals (docs/rules.md section D).
             models.CheckConstraint(
                 condition=models.Q(scoring=Scoring.TABLES) | models.Q(deal_limit__isnull=False),
                 name="game_points_need_a_deal_limit",
@@ -522,7 +522,7 @@ class Round(models.Model):
     )
     made = models.BooleanField(_("made"))
     recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
-    # One player played every trick alone (RULES.md section D): the declarer
+    # One player played every trick alone (docs/rules.md section D): the declarer
     # is that player, with no bid, trumps, doubling or piles.
     thani = models.BooleanField(_("thani"), default=False, db_default=False)
     recorded_by = models.ForeignKey(

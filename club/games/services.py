@@ -291,7 +291,7 @@ def _outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
     if state.finished:
         return True, state.places()
     if game.ended_early and game.tie_deals is not None and state.leaders_level:
-        # A knockout game cannot end level (RULES.md section E): time was called, then a
+        # A knockout game cannot end level (docs/rules.md section E): time was called, then a
         # correction made it level; it plays on until a deal decides it.
         return False, {}
     if game.ended_early or state.limit_reached:

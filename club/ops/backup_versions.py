@@ -10,7 +10,7 @@ from club.games.models import FORM_OF_PLAY_FIELDS
 # restores without them and its ratings are recomputed from the games.
 # Version 3 keeps when a scorer link expired (its game ended); a link of an
 # older backup restores without, as the migration that added it left them.
-# Version 4 keeps the forms clubs play (RULES.md section D): a game's and a
+# Version 4 keeps the forms clubs play (docs/rules.md section D): a game's and a
 # tournament's settings, teams of three and four, thani rounds, each team's
 # points and kodis; an older backup's rows take the columns' defaults, which
 # are today's game, as its migration gave the rows it found.

@@ -73,7 +73,8 @@ class Plan:
     four_team_every: int = 0
     deal_limit_every: int = 0  # every n-th tournament ends games after 30 deals
     seed: int = 56
-    form_games: int = 0  # games of each form of play (RULES.md section D) beside the tournaments
+    # games of each form of play (docs/rules.md section D) beside the tournaments
+    form_games: int = 0
 
 
 # Measured with play_game: a 2-team game lasts about 32 deals (21 with a limit of

@@ -1,4 +1,4 @@
-"""The settings a club plays 56 by (RULES.md sections C and D), as data; no Django.
+"""The settings a club plays 56 by (docs/rules.md sections C and D), as data; no Django.
 
 :class:`Rules` holds every setting a game is played by: the tables each team
 starts with and the payout bands (section C), and the forms clubs play
@@ -62,7 +62,7 @@ class DoublingMode(StrEnum):
 
 
 class Preset(StrEnum):
-    """The named bundles of settings a club picks a game by (RULES.md section D)."""
+    """The named bundles of settings a club picks a game by (docs/rules.md section D)."""
 
     TABLES = "tables"
     INTERNATIONAL = "international"
@@ -124,13 +124,13 @@ def _enum[E: StrEnum](enum: type[E], value: object, field: str, message: str) ->
 
 @dataclass(frozen=True)
 class Rules:
-    """Every setting a game is played by (RULES.md sections C and D), passed in as data.
+    """Every setting a game is played by (docs/rules.md sections C and D), passed in as data.
 
     ``double_factor`` and ``redouble_factor`` multiply what the band gives, or
     with ``doubling_mode`` "add" are added to it. ``deal_limit`` ends the game
     after that many deals (required on a points sheet). ``small_deck`` deals
     four players J 9 A 10 only (32 cards); the piles still total 56.
-    ``tie_deals`` is a knockout's tie rule (RULES.md section E): a game whose
+    ``tie_deals`` is a knockout's tie rule (docs/rules.md section E): a game whose
     leaders are level when its deal limit is reached plays that many more
     deals, then one deal at a time until they differ; ``None`` lets a tie stand
     (shared). Without a deal limit it still means the game cannot end level:
@@ -342,7 +342,7 @@ INTERNATIONAL_DEALS = 18  # a session; 24 in the later stages of an event
 
 
 def preset_rules(preset: Preset | str, players: int = 4) -> Rules:
-    """The settings of a named preset for a table of ``players`` (RULES.md section D).
+    """The settings of a named preset for a table of ``players`` (docs/rules.md section D).
 
     *Tables* is the game of sections A to C, in teams of two. *56 International*
     is two teams of three on a points sheet with added doubling, the first

@@ -1,4 +1,4 @@
-"""The rules of 56, as the club scores them (see RULES.md in the project docs).
+"""The rules of 56, as the club scores them (docs/rules.md).
 
 This module and :mod:`club.scoring.house_rules` (the settings, re-exported
 here) are the whole rulebook in code. They import nothing from Django, so they
@@ -384,7 +384,7 @@ def _order_after(state: GameState, team: int) -> list[int]:
 
 
 def _transfers(state: GameState, declaring_team: int, made: bool, owed: int) -> dict[int, int]:
-    """Tables each team gains (+) or pays (-), paying only what it holds (RULES.md B.2)."""
+    """Tables each team gains (+) or pays (-), paying only what it holds (docs/rules.md B.2)."""
     others = _order_after(state, declaring_team)
     change = dict.fromkeys(range(state.team_count), 0)
     if made:

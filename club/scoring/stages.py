@@ -1,4 +1,4 @@
-"""The draws of a tournament's stages (RULES.md section E), in plain Python.
+"""The draws of a tournament's stages (docs/rules.md section E), in plain Python.
 
 A tournament may be played in *stages*, one after another: Swiss or random
 sittings (club.scoring.draws), two groups A against B, a round robin, and a

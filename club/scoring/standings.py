@@ -37,7 +37,7 @@ net tables
     Over all of a team's games, the tables it held at the end less the tables
     it started with.
 score difference
-    On a points sheet (RULES.md section D) nothing moves, so net tables are 0
+    On a points sheet (docs/rules.md section D) nothing moves, so net tables are 0
     and the score difference takes their place: over all of a team's games,
     for each other team of a game, its own total less that team's total. In a
     game of two teams that is "for" less "against"; the differences of a game

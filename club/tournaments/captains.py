@@ -1,6 +1,6 @@
 """A registered team's captain: one of its players, named at registration (the first
 named unless another is), changed by the director, shown wherever the team's players are
-listed (RULES.md section E, "Who plays for a team")."""
+listed (docs/rules.md section E, "Who plays for a team")."""
 
 from __future__ import annotations
 

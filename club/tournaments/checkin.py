@@ -1,4 +1,4 @@
-"""Check-in: a team is drawn only when it is present (RULES.md section E, "Check-in").
+"""Check-in: a team is drawn only when it is present (docs/rules.md section E, "Check-in").
 
 A tournament that asks for it (``Tournament.check_in``) has each team check in before
 each sitting: the director taps it in on the board, or its captain checks it in from

@@ -43,7 +43,7 @@ class Tournament(HouseRules):
     )
     # Teams check in before each sitting, and only the teams checked in are drawn.
     check_in = models.BooleanField(_("teams check in before each sitting"), default=False)
-    # How many substitutions a team may make in the event (RULES.md section E, "Who plays
+    # How many substitutions a team may make in the event (docs/rules.md section E, "Who plays
     # for a team"): one in an emergency, as the 56 International allows.
     substitutions = models.PositiveSmallIntegerField(_("substitutions a team may make"), default=1)
     # Bumped in the same transaction as any change to the tournament's results,
@@ -70,7 +70,7 @@ class Tournament(HouseRules):
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="tournament_deal_limit_positive",
             ),
-            # A points sheet is a set number of deals (RULES.md section D).
+            # A points sheet is a set number of deals (docs/rules.md section D).
             models.CheckConstraint(
                 condition=models.Q(scoring="tables") | models.Q(deal_limit__isnull=False),
                 name="tournament_points_need_a_deal_limit",
@@ -118,7 +118,7 @@ class TournamentTeam(models.Model):
 
 
 class Stage(models.Model):
-    """A part of the tournament played one way (RULES.md section E), its sittings in turn.
+    """A part of the tournament played one way (docs/rules.md section E), its sittings in turn.
 
     A group stage or a round robin draws its whole chart when it is added; a
     knockout its seeds, from the standings so far. While ``PROPOSED`` the

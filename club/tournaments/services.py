@@ -432,7 +432,7 @@ def propose_sitting(
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(_("The tournament has finished; reopen it to draw another sitting."))
     if tournament.team_size > 2 and game_size != 2:
-        # RULES.md section D: teams of three or four play two teams to a game.
+        # docs/rules.md section D: teams of three or four play two teams to a game.
         raise TournamentError(
             _("Teams of three or four play two teams to a game; draw games of 2 teams."),
             field="game_size",

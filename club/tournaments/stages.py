@@ -42,7 +42,7 @@ from club.tournaments.writes import TournamentError, check_editable, lock, log
 MAX_CHART_SITTINGS = 50
 DEFAULT_TIE_DEALS = 2
 PLAY_ON, SHARED = "play_on", "shared"  # the tie rules a stage may have
-KNOCKOUT_DEALS = 24  # RULES.md section E: longer sessions are common in a knockout
+KNOCKOUT_DEALS = 24  # docs/rules.md section E: longer sessions are common in a knockout
 
 
 def current_stage(tournament: Tournament) -> Stage | None:
@@ -111,7 +111,7 @@ def _deal_limit(
 ) -> tuple:
     """The stage's deal limit and tie rule, checked against the tournament's form of play.
 
-    The tie rule (RULES.md section E) is the club's: play on (extra deals, then one at a
+    The tie rule (docs/rules.md section E) is the club's: play on (extra deals, then one at a
     time) or share the place. Unsaid, a knockout plays on and the other stages share; a
     knockout cannot share, since only one team can go through.
     """

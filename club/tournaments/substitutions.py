@@ -1,4 +1,4 @@
-"""Substitution: who plays for a team tonight (RULES.md section E, "Who plays for a team").
+"""Substitution: who plays for a team tonight (docs/rules.md section E, "Who plays for a team").
 
 The director replaces one of a registered team's players from a sitting on, up to the
 tournament's limit a team (one by default, as the 56 International allows in an

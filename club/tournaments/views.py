@@ -126,7 +126,7 @@ def _stage_form(context: dict) -> StageForm:
     return StageForm(
         initial={
             "kind": "knockout" if context["stages"] else "groups",
-            # RULES.md section E: the International's groups play 8 sessions.
+            # docs/rules.md section E: the International's groups play 8 sessions.
             "sittings": min(8, half),
             "qualifiers": min(8, max(2, teams)),
             "tie_deals": stages.DEFAULT_TIE_DEALS,

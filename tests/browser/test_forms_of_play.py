@@ -1,6 +1,6 @@
 """The forms clubs play, on a phone: a whole 56 International session and a kodi night.
 
-Every figure asserted was worked out by hand from RULES.md section D:
+Every figure asserted was worked out by hand from docs/rules.md section D:
 
     56 International sheet: made 1 / 2 / 3 / 4 (bids 28-39, 40-47, 48-55, 56) to the
     declarers, failed 2 / 3 / 4 / 5 to the other team; doubled +1, redoubled +2.

@@ -1,7 +1,7 @@
 """The flows an organiser uses, driven in a real headless Chromium on a phone-sized screen.
 
-Every table count asserted here was worked out by hand from RULES.md; the
-comment beside each deal shows the arithmetic. Default payout (RULES.md A):
+Every table count asserted here was worked out by hand from docs/rules.md; the
+comment beside each deal shows the arithmetic. Default payout (docs/rules.md A):
 
     bid 28-39: made 1, failed 2 | 40-47: 2, 3 | 48-55: 3, 4 | 56: 4, 5
     doubled x2, redoubled x4
@@ -196,7 +196,7 @@ def test_four_player_game_from_new_game_form_to_winner(organiser_page, live_serv
     expect(page.locator("#now")).to_contain_text("Asha deals; Chandra bids first.")
 
     # Deal 5, dealt by Asha: Asha 35 clubs doubled, T1 takes 20 < 35, failed; 28-39 failed = 2,
-    # x2 = 4 owed, but T1 holds only 2 and pays all it holds (RULES.md B.2). 2-2, 22+2.
+    # x2 = 4 owed, but T1 holds only 2 and pays all it holds (docs/rules.md B.2). 2-2, 22+2.
     # T1 has no tables left: out, and Chandra & Deepa win.
     record_deal(
         page, 5, declarer="Asha", bid=35, trump="clubs", doubling="double", piles={0: 20, 1: 36}

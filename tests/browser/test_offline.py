@@ -6,7 +6,7 @@ listed as waiting; when the network comes back they are sent by themselves, in
 order, each once. A deal whose number was taken meanwhile is shown to fix, not
 lost; a deal whose answer was lost on the way is answered from its one-time key.
 
-Seats in play order (RULES.md A): Anu, Chitra, Biju, Dev. Each deal below: Chitra
+Seats in play order (docs/rules.md A): Anu, Chitra, Biju, Dev. Each deal below: Chitra
 bids 30 hearts and takes 36 of 56, made, Anu & Biju pay one table.
 """
 

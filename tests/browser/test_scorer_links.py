@@ -1,6 +1,6 @@
 """Scorer links in a real headless Chromium: phones at the table, without accounts.
 
-Seats in play order (RULES.md A): Anu, Chitra, Biju, Dev. The deal sent below:
+Seats in play order (docs/rules.md A): Anu, Chitra, Biju, Dev. The deal sent below:
 Chitra (Chitra & Dev) bids 30 hearts and takes 36 of 56, so the contract is
 made and Anu & Biju pay 1 table (bids 28-39): 12 - 1 = 11 and 12 + 1 = 13.
 """

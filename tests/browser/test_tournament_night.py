@@ -7,7 +7,7 @@
    sittings in the browser, and the standings, leaderboards, printable sheets
    and exports agree with a hand check.
 
-Every figure asserted is worked out in this file from RULES.md, never read
+Every figure asserted is worked out in this file from docs/rules.md, never read
 back from the app: the default payout (bid 28-39: 1 table made, 2 failed;
 40-47: 2, 3; 48-55: 3, 4; 56: 4, 5; doubled x2, redoubled x4), 12 tables a
 team, and the default tournament points of a 2-team game (1st 3, 2nd 1).
@@ -40,7 +40,7 @@ TABLES = 12
 POINTS = {1: 3, 2: 1}  # default scheme, game of 2 teams
 
 
-# --- The hand check: RULES.md arithmetic for a game of two teams --------------------------
+# --- The hand check: docs/rules.md arithmetic for a game of two teams --------------------------
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Scorer links through Django's test client: table-side entry without an account,
 the other team's confirmation, refusals, organiser-only pages and printable sheets.
 
-Seats in play order (RULES.md A): T1.first, T2.first, ..., T1.second, T2.second, ...
+Seats in play order (docs/rules.md A): T1.first, T2.first, ..., T1.second, T2.second, ...
 With Anu & Biju (T1) and Chitra & Dev (T2): Anu, Chitra, Biju, Dev.
 
 The deal used throughout: Chitra (T2) bids 30 hearts, piles T1 20 + T2 36 = 56.

@@ -3,7 +3,7 @@
 Games come from ``tests.factories.start_game``: Anu & Biju (T0), Chitra & Dev
 (T1), Esha & Farid (T2), Gita & Hari (T3), seated in play order
 ``T0.first, T1.first, ..., T0.second, ...``. Every expected number was worked
-out by hand from RULES.md; the comments show the working.
+out by hand from docs/rules.md; the comments show the working.
 """
 
 import random

@@ -1,9 +1,9 @@
-"""Unit tests of the rules core (club/scoring/rules.py) against RULES.md.
+"""Unit tests of the rules core (club/scoring/rules.py) against docs/rules.md.
 
-Every expected number here was worked out by hand from RULES.md (sections A
+Every expected number here was worked out by hand from docs/rules.md (sections A
 and B, and C for the club settings); the comments show the working.
 
-Seats in play order (RULES.md A): with teams T0..Tn-1 the seats are
+Seats in play order (docs/rules.md A): with teams T0..Tn-1 the seats are
 ``T0.first, T1.first, ..., Tn-1.first, T0.second, ...``, so seat ``s`` belongs
 to team ``s % n``.
 """
@@ -83,7 +83,7 @@ def test_card_setup_refuses_other_tables(players):
 
 
 def test_eight_players_become_six_when_a_team_goes_out():
-    # 4 teams: T3 declares 28 and fails by one, holding just 1 table (RULES.md
+    # 4 teams: T3 declares 28 and fails by one, holding just 1 table (docs/rules.md
     # B.2): it pays that one table to the team seated after it, T0, and is out.
     state = new_state(4, tables=[12, 12, 12, 1])
     assert card_setup(state.seated_players).cards_used == 64
@@ -120,7 +120,7 @@ def test_initial_state_refuses_a_dealer_not_seated(dealer):
 
 # --- The payout table ----------------------------------------------------------
 
-# bid, doubling, tables moved when made, when failed (RULES.md A: the table,
+# bid, doubling, tables moved when made, when failed (docs/rules.md A: the table,
 # then x2 doubled and x4 redoubled). Both ends of every band are tested.
 PAYOUTS = [
     (28, "none", 1, 2),
@@ -214,7 +214,7 @@ def test_settlement_reports_the_deal():
     assert state.tables == [12, 12] and state.dealer == 3 and state.deals_played == 0
 
 
-# --- All pass (RULES.md A and B.1) ------------------------------------------
+# --- All pass (docs/rules.md A and B.1) ------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -282,7 +282,7 @@ def test_all_pass_cannot_name_a_trump():
     assert caught.value.field == "trump"
 
 
-# --- Paying with too few tables (RULES.md B.2) -------------------------------
+# --- Paying with too few tables (docs/rules.md B.2) -------------------------------
 
 
 def test_made_contract_each_other_team_pays_what_it_can():
@@ -663,7 +663,7 @@ def test_replay_numbers_the_settlements():
     assert state.deals_played == 3
 
 
-# --- Club settings (RULES.md C) ----------------------------------------------
+# --- Club settings (docs/rules.md C) ----------------------------------------------
 
 
 def test_default_rules():

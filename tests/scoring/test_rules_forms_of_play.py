@@ -1,7 +1,8 @@
-"""The forms clubs play (RULES.md section D) in the rules core: team sizes, points, kodi, thani.
+"""The forms clubs play (docs/rules.md section D) in the rules core: team sizes, points, kodi,
+thani.
 
 Each property plays random valid games of one setting and checks every deal
-against an independent reading of RULES.md written here: tables conserved in
+against an independent reading of docs/rules.md written here: tables conserved in
 tables scoring, totals on a points sheet, a kodi's restart, the seats and the
 dealer's turn for teams of three and four. The refusals are checked one by one.
 """
@@ -80,7 +81,7 @@ def any_deal(draw, state):
     )
 
 
-# --- An independent reading of RULES.md section D -----------------------------
+# --- An independent reading of docs/rules.md section D -----------------------------
 
 
 def expected_figure(rules, deal, state):

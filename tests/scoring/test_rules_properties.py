@@ -2,7 +2,7 @@
 
 Each example seats 2-4 teams, draws a first dealer and club settings, plays a
 run of random valid deals and then, if nobody has won yet, plays on with
-deals that must end the game. After every deal the invariants of RULES.md are
+deals that must end the game. After every deal the invariants of docs/rules.md are
 checked against an independent reading of the rules written here.
 """
 
@@ -80,7 +80,7 @@ def finishing_deal(state):
     return Deal(points, declarer=declarer, bid=56, trump="spades", doubling="redouble")
 
 
-# --- An independent reading of RULES.md ---------------------------------------
+# --- An independent reading of docs/rules.md ---------------------------------------
 
 
 def expected_band(rules, bid):
@@ -90,7 +90,7 @@ def expected_band(rules, bid):
 
 
 def expected_transfers(state, declaring_team, made, bid, doubling):
-    """RULES.md A (the table, x factor) and B.2 (paying with too few tables)."""
+    """docs/rules.md A (the table, x factor) and B.2 (paying with too few tables)."""
     n = state.team_count
     band = expected_band(state.rules, bid)
     factor = {

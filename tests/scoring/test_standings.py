@@ -510,7 +510,7 @@ def test_standings_properties(tournament):
             )
 
 
-# --- points sheets: the score difference (RULES.md section D) --------------------
+# --- points sheets: the score difference (docs/rules.md section D) --------------------
 
 
 def sheet(gid, scores, **kwargs):

@@ -1,4 +1,4 @@
-"""A knockout's tie rule in the rules core (RULES.md section E, Rules.tie_deals).
+"""A knockout's tie rule in the rules core (docs/rules.md section E, Rules.tie_deals).
 
 A game level at its deal limit plays the extra deals, then one deal at a time
 until the totals differ; a game not level ends at its limit as any other.

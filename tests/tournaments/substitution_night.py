@@ -2,7 +2,7 @@
 and a substitution. The browser test plays it on phones (tests/browser/
 test_substitution_night.py); tests/tournaments/test_substitution_night.py plays the same
 night through the services on both databases. Both check the results against the figures
-below, worked out here from RULES.md, never read back from the app.
+below, worked out here from docs/rules.md, never read back from the app.
 
 The night (the 56 International preset: two teams of three, a points sheet; each game is
 one deal, then the director calls time):
@@ -16,7 +16,7 @@ one deal, then the director calls time):
   Sharks, Cobras v Panthers.
 
 A points sheet scores a made contract the band's "made" figure for the declaring team
-(RULES.md section D): bids 28-39 score 1, 40-47 score 2, 48-55 score 3. Every deal below
+(docs/rules.md section D): bids 28-39 score 1, 40-47 score 2, 48-55 score 3. Every deal below
 is made, so the declaring team wins its game by that many points. Tournament points (the
 default scheme): 3 for a win, 1 for a loss; a bye and an absence score nothing.
 

@@ -1,4 +1,4 @@
-"""Games, teams and tournaments for the forms clubs play (RULES.md section D).
+"""Games, teams and tournaments for the forms clubs play (docs/rules.md section D).
 
 Teams of three and four (third and fourth players), the settings of a game or
 a tournament (team size, scoring, doubling mode, all pass, kodi, thani, the

@@ -154,7 +154,7 @@
     return out;
   }
 
-  // Tables each team gains (+) or pays (-), paying only what it holds (RULES.md B.2).
+  // Tables each team gains (+) or pays (-), paying only what it holds (docs/rules.md B.2).
   function transfers(game, declaring, made, owed) {
     var tables = game.state.tables, others = orderAfter(game, declaring);
     var change = range(game.state.team_count).map(function () { return 0; });
