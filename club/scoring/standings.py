@@ -233,6 +233,16 @@ def _ranked(values: Mapping[int, int]) -> dict[int, int]:
 
 
 def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme) -> None:
+    """A game's result that can be right, checked part by part."""
+    members = _check_game_teams(result, registered)
+    _check_places(result, members)
+    _check_tables(result, members)
+    _check_scores(result, members)
+    _check_contracts(result, members)
+
+
+def _check_game_teams(result: GameResult, registered: set[int]) -> set[int]:
+    """The game's teams: each listed once, 2, 3 or 4 of them, all entered."""
     game = result.game
     teams = tuple(result.teams)
     members = set(teams)
@@ -250,6 +260,12 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
             game=game,
             team=next(team for team in teams if team not in registered),
         )
+    return members
+
+
+def _check_places(result: GameResult, members: set[int]) -> None:
+    """A place for each team of the game, as a competition ranking."""
+    game = result.game
     if result.places.keys() != members:
         raise StandingsError(_("Game %(game)s must give a place for each of its teams."), game=game)
     places = dict(result.places)
@@ -258,6 +274,11 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
             _("The places in game %(game)s must run 1, 2, ..., a shared place skipping the next."),
             game=game,
         )
+
+
+def _check_tables(result: GameResult, members: set[int]) -> None:
+    """Tables held at the start and the end, never created or destroyed."""
+    game = result.game
     if result.tables_end.keys() != members:
         raise StandingsError(
             _("Game %(game)s must give the tables each of its teams ended with."), game=game
@@ -272,20 +293,31 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
             _("The tables held at the end of game %(game)s must be whole numbers, not negative."),
             game=game,
         )
-    if sum(ends) != result.tables_start * len(teams):
+    if sum(ends) != result.tables_start * len(members):
         raise StandingsError(
             _("The tables of game %(game)s do not add up: tables are never created or destroyed."),
             game=game,
         )
-    if result.scores is not None:
-        if result.scores.keys() != members:
-            raise StandingsError(
-                _("Game %(game)s must give the score of each of its teams."), game=game
-            )
-        if not all(_is_int(score) and score >= 0 for score in result.scores.values()):
-            raise StandingsError(
-                _("The scores of game %(game)s must be whole numbers, not negative."), game=game
-            )
+
+
+def _check_scores(result: GameResult, members: set[int]) -> None:
+    """On a points sheet, a score for each team of the game, never negative."""
+    if result.scores is None:
+        return
+    if result.scores.keys() != members:
+        raise StandingsError(
+            _("Game %(game)s must give the score of each of its teams."), game=result.game
+        )
+    if not all(_is_int(score) and score >= 0 for score in result.scores.values()):
+        raise StandingsError(
+            _("The scores of game %(game)s must be whole numbers, not negative."),
+            game=result.game,
+        )
+
+
+def _check_contracts(result: GameResult, members: set[int]) -> None:
+    """Contracts declared and made by teams of the game, never more made than declared."""
+    game = result.game
     for counts in (result.declared, result.made):
         if not counts.keys() <= members:
             raise StandingsError(
@@ -296,7 +328,7 @@ def _check_result(result: GameResult, registered: set[int], scheme: PointsScheme
                 _("The contracts counted in game %(game)s must be whole numbers, not negative."),
                 game=game,
             )
-    for team in teams:
+    for team in result.teams:
         if result.made.get(team, 0) > result.declared.get(team, 0):
             raise StandingsError(
                 _("In game %(game)s a team made more contracts than it declared."), game=game
@@ -347,6 +379,141 @@ def sole_winner(result: GameResult) -> bool:
     return sum(1 for place in result.places.values() if place == 1) == 1
 
 
+def _check_teams(order: list[int]) -> set[int]:
+    """The teams entered, each once."""
+    registered = set(order)
+    if len(registered) != len(order):
+        raise StandingsError(_("A team is entered in the tournament twice."))
+    return registered
+
+
+def _check_results(results: list[GameResult], registered: set[int], scheme: PointsScheme) -> None:
+    """Every game given once, and each one a result that can be right."""
+    seen: set[int] = set()
+    for result in results:
+        if result.game in seen:
+            raise StandingsError(_("Game %(game)s is given twice."), game=result.game)
+        seen.add(result.game)
+        _check_result(result, registered, scheme)
+
+
+def _checked_byes(
+    byes: Mapping[int, int] | None, bye_points: Fraction, registered: set[int]
+) -> dict[int, int]:
+    """The byes of each team: only teams entered, whole numbers, worth no negative points."""
+    if bye_points < 0:
+        raise StandingsError(_("Points for a bye cannot be negative."))
+    byes = dict(byes or {})
+    for team, count in byes.items():
+        if team not in registered:
+            raise StandingsError(_("A bye was given to a team not entered in the tournament."))
+        if not _is_int(count) or count < 0:
+            raise StandingsError(_("The number of byes must be a whole number, not negative."))
+    return byes
+
+
+@dataclass
+class _Tally:
+    """Each team's totals over its games, by the criteria the standings rank on."""
+
+    points: dict[int, Fraction]
+    games: dict[int, int]
+    won: dict[int, int]
+    net: dict[int, int]
+    declared: dict[int, int]
+    made: dict[int, int]
+    difference: dict[int, int]
+
+    def add(
+        self, result: GameResult, by_place: Mapping[int, Fraction], shared_first_wins: bool
+    ) -> None:
+        """Count one game, whose places earn the points ``by_place``."""
+        if result.scores is not None:
+            total = sum(result.scores.values())
+            count = len(result.teams)
+            for team in result.teams:
+                # own - each other team's score = count * own - the game's total
+                self.difference[team] += count * result.scores[team] - total
+        alone = sole_winner(result)
+        for team, place in result.places.items():
+            self.points[team] += by_place[place]
+            self.games[team] += 1
+            self.won[team] += place == 1 and (shared_first_wins or alone)
+            self.net[team] += result.tables_end[team] - result.tables_start
+            self.declared[team] += result.declared.get(team, 0)
+            self.made[team] += result.made.get(team, 0)
+
+    def share(self, team: int) -> Fraction | None:
+        """Contracts made of contracts declared; None when the team declared none."""
+        declared = self.declared[team]
+        return Fraction(self.made[team], declared) if declared else None
+
+
+def _tally(
+    order: list[int],
+    results: list[GameResult],
+    scheme: PointsScheme,
+    bye_points: Mapping[int, Fraction],
+    shared_first_wins: bool,
+) -> _Tally:
+    """Every team's totals: what its byes earned, then each game it played."""
+    zeros = dict.fromkeys(order, 0)
+    tally = _Tally(
+        dict(bye_points),
+        zeros,
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+    )
+    points_by_place: dict[tuple[int, ...], dict[int, Fraction]] = {}  # by the game's places
+    for result in results:
+        shape = tuple(sorted(result.places.values()))
+        if shape not in points_by_place:  # most games share a few shapes: (1, 2), (1, 1) ...
+            points_by_place[shape] = _place_points(scheme, shape)
+        tally.add(result, points_by_place[shape], shared_first_wins)
+    return tally
+
+
+def _tiers(order: list[int], key: Mapping[int, tuple]) -> list[list[int]]:
+    """The teams sorted by ``key``, best first, in groups of teams with equal keys."""
+    tiers: list[list[int]] = []
+    for team in sorted(order, key=key.__getitem__):  # stable: full ties keep the caller's order
+        if tiers and key[tiers[-1][0]] == key[team]:
+            tiers[-1].append(team)
+        else:
+            tiers.append([team])
+    return tiers
+
+
+def _rows(
+    final: list[list[int]], tally: _Tally, share: Mapping[int, Fraction | None]
+) -> list[Standing]:
+    """The standings rows of the teams in their final groups, a group sharing its place."""
+    rows: list[Standing] = []
+    place = 1
+    for tier in final:
+        for team in tier:
+            rows.append(
+                Standing(
+                    team=team,
+                    place=place,
+                    points=tally.points[team],
+                    games=tally.games[team],
+                    won=tally.won[team],
+                    net_tables=tally.net[team],
+                    declared=tally.declared[team],
+                    made=tally.made[team],
+                    made_share=share[team],
+                    shared=len(tier) > 1,
+                    score_difference=tally.difference[team],
+                )
+            )
+        place += len(tier)
+    return rows
+
+
 def standings(
     teams: Sequence[int],
     results: Iterable[GameResult],
@@ -368,96 +535,26 @@ def standings(
     not conserved, more contracts made than declared, a game listed twice.
     """
     order = list(teams)
-    registered = set(order)
-    if len(registered) != len(order):
-        raise StandingsError(_("A team is entered in the tournament twice."))
+    registered = _check_teams(order)
     results = list(results)
-    seen: set[int] = set()
-    for result in results:
-        if result.game in seen:
-            raise StandingsError(_("Game %(game)s is given twice."), game=result.game)
-        seen.add(result.game)
-        _check_result(result, registered, scheme)
+    _check_results(results, registered, scheme)
     bye_points = Fraction(bye_points)
-    if bye_points < 0:
-        raise StandingsError(_("Points for a bye cannot be negative."))
-    byes = dict(byes or {})
-    for team, count in byes.items():
-        if team not in registered:
-            raise StandingsError(_("A bye was given to a team not entered in the tournament."))
-        if not _is_int(count) or count < 0:
-            raise StandingsError(_("The number of byes must be a whole number, not negative."))
+    byes = _checked_byes(byes, bye_points, registered)
 
-    points = {team: bye_points * byes.get(team, 0) for team in order}
-    games = dict.fromkeys(order, 0)
-    won = dict.fromkeys(order, 0)
-    net = dict.fromkeys(order, 0)
-    declared = dict.fromkeys(order, 0)
-    made = dict.fromkeys(order, 0)
-    difference = dict.fromkeys(order, 0)
-    points_by_place: dict[tuple[int, ...], dict[int, Fraction]] = {}  # by the game's places
-    for result in results:
-        if result.scores is not None:
-            total = sum(result.scores.values())
-            count = len(result.teams)
-            for team in result.teams:
-                # own - each other team's score = count * own - the game's total
-                difference[team] += count * result.scores[team] - total
-        places = result.places
-        shape = tuple(sorted(places.values()))
-        if shape not in points_by_place:  # most games share a few shapes: (1, 2), (1, 1) ...
-            points_by_place[shape] = _place_points(scheme, shape)
-        by_place = points_by_place[shape]
-        alone = sole_winner(result)
-        for team, place in places.items():
-            points[team] += by_place[place]
-            games[team] += 1
-            won[team] += place == 1 and (shared_first_wins or alone)
-            net[team] += result.tables_end[team] - result.tables_start
-            declared[team] += result.declared.get(team, 0)
-            made[team] += result.made.get(team, 0)
-    share = {
-        team: Fraction(made[team], declared[team]) if declared[team] else None for team in order
-    }
-
-    def key(team: int) -> tuple[Fraction, int, int, int, Fraction]:
-        return (
-            -points[team],
-            -won[team],
-            -net[team],
-            -difference[team],
+    earned = {team: bye_points * byes.get(team, 0) for team in order}
+    tally = _tally(order, results, scheme, earned, shared_first_wins)
+    share = {team: tally.share(team) for team in order}
+    key = {
+        team: (
+            -tally.points[team],
+            -tally.won[team],
+            -tally.net[team],
+            -tally.difference[team],
             -(share[team] or Fraction(0)),
         )
-
-    by_key = sorted(order, key=key)  # stable: full ties keep the caller's order
-    tiers: list[list[int]] = []
-    for team in by_key:
-        if tiers and key(tiers[-1][0]) == key(team):
-            tiers[-1].append(team)
-        else:
-            tiers.append([team])
+        for team in order
+    }
     final: list[list[int]] = []
-    for tier in tiers:
+    for tier in _tiers(order, key):
         final.extend(_order_group(tier, results, scheme))
-
-    rows: list[Standing] = []
-    place = 1
-    for tier in final:
-        for team in tier:
-            rows.append(
-                Standing(
-                    team=team,
-                    place=place,
-                    points=points[team],
-                    games=games[team],
-                    won=won[team],
-                    net_tables=net[team],
-                    declared=declared[team],
-                    made=made[team],
-                    made_share=share[team],
-                    shared=len(tier) > 1,
-                    score_difference=difference[team],
-                )
-            )
-        place += len(tier)
-    return rows
+    return _rows(final, tally, share)
