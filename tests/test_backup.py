@@ -42,8 +42,10 @@ from club.games.services import (
     record_deal,
     undo_last_deal,
 )
-from club.ops import backup
+from club.ops import backup, backup_format
+from club.ops.backup_versions import MISSING_IN
 from club.ops.management.commands.restore_club import Command as RestoreCommand
+from club.ops.restore import club_is_empty
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, Standing, Tournament
 from tests.tournaments.helpers import make_tournament, play_sitting
@@ -246,10 +248,10 @@ def test_a_restore_into_an_empty_database_reproduces_every_page_and_export(tmp_p
     contracts = _contracts()
     assert sum(declared for declared, _made in contracts.values()) > 0
     # Derived from the deals: left out of the file, and counted again on restore.
-    assert not {"declared", "made"} & set(backup.columns()["games.gameteam"])
+    assert not {"declared", "made"} & set(backup_format.columns()["games.gameteam"])
 
     call_command("flush", interactive=False, verbosity=0)
-    assert backup.club_is_empty()
+    assert club_is_empty()
     message = _restore(path)
     assert f"{Game.objects.count()} games" in message
     assert _contracts() == contracts
@@ -290,7 +292,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     assert manifest["version"] == 9
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
-    for key, model in backup.TABLES:
+    for key, model in backup_format.TABLES:
         rows = document["tables"][key]
         assert manifest["counts"][key] == model._base_manager.count() == len(rows)
         assert [row["id"] for row in rows] == sorted(
@@ -443,7 +445,7 @@ TABLES_ADDED = {
 
 def _as_version(document, version):
     """The rows as ``version`` wrote them: its missing columns and tables taken out."""
-    for key, names in backup.MISSING_IN[version].items():
+    for key, names in MISSING_IN[version].items():
         _retable(
             document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
         )
@@ -513,7 +515,7 @@ BAD_FILES = {
             lambda d: _set(
                 d["manifest"]["signature"],
                 "value",
-                hashlib.sha256(backup.signed_content(d["manifest"])).hexdigest(),
+                hashlib.sha256(backup_format.signed_content(d["manifest"])).hexdigest(),
             ),
         ),
         SIGNATURE_FAILS,
@@ -647,7 +649,7 @@ def test_a_bad_file_is_refused_and_nothing_is_written(fault, good_backup, tmp_pa
     with pytest.raises(CommandError) as refused:
         _restore(path)
     assert expected in str(refused.value)
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
 
 @pytest.mark.django_db
@@ -658,7 +660,7 @@ def test_a_file_that_is_not_utf8_or_missing_is_refused(tmp_path):
         _restore(path)
     with pytest.raises(CommandError, match="Cannot read"):
         _restore(tmp_path / "nowhere.json")
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
 
 @pytest.mark.django_db
@@ -714,7 +716,7 @@ def test_the_forged_backup_of_issue_10_exits_non_zero_and_writes_nothing(
     assert SIGNATURE_FAILS in err
     assert "or it was written by a server with a different secret key" in err
     assert "Nothing was restored" in err
-    assert backup.club_is_empty()
+    assert club_is_empty()
     assert not GameTeam.objects.filter(tables=30).exists()
 
 
@@ -740,12 +742,12 @@ def test_a_backup_of_a_server_with_another_secret_key_needs_accept_unsigned(
     assert SIGNATURE_FAILS in message
     assert "written by a server with a different secret key" in message
     assert "--accept-unsigned" in message
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
     # The organiser olive is restored as one only when the command is told so.
     with pytest.raises(CommandError, match=r"olive \(staff\).*--with-organisers"):
         _restore_warned(path, "--accept-unsigned")
-    assert backup.club_is_empty()
+    assert club_is_empty()
     out, err = _restore_warned(path, "--accept-unsigned", "--with-organisers")
     assert "WARNING: the integrity of this backup cannot be proved" in err
     assert "its signature does not match this server's secret key" in err
@@ -773,7 +775,7 @@ def test_accept_unsigned_still_refuses_a_damaged_file(good_backup, tmp_path, set
     path.write_text(good_backup.replace('"points":56', '"points":55', 1), encoding="utf-8")
     with pytest.raises(CommandError, match="table games.pile fails its checksum"):
         _restore_warned(path, "--accept-unsigned")
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
 
 @pytest.mark.django_db
@@ -785,7 +787,7 @@ def test_an_unsigned_version_2_backup_needs_accept_unsigned(good_backup, tmp_pat
     message = str(refused.value)
     assert "version 2 of the backup format, written before backups were signed" in message
     assert "restore it with --accept-unsigned" in message
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
     out, err = _restore_warned(path, "--accept-unsigned", "--with-organisers")
     assert "WARNING: the integrity of this backup cannot be proved" in err
@@ -803,25 +805,27 @@ def test_every_table_of_the_club_is_in_the_backup():
         for app in ("games", "tournaments", "leaderboards")
         for model in apps.get_app_config(app).get_models()
     }
-    backed_up = {model for _key, model in backup.TABLES}
-    left_out = {model for model in club_models if model._meta.label_lower in backup.NOT_BACKED_UP}
+    backed_up = {model for _key, model in backup_format.TABLES}
+    left_out = {
+        model for model in club_models if model._meta.label_lower in backup_format.NOT_BACKED_UP
+    }
     assert club_models - backed_up - left_out == set()
     assert User in backed_up
 
 
 def test_the_columns_of_each_version_are_pinned():
-    # A model change fails this test: bump backup.VERSION, keep reading the older versions.
-    assert backup.VERSION == 9
-    assert backup.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8, 9}
-    assert backup.columns(1) == VERSION_1_COLUMNS
-    assert backup.columns(2) == VERSION_2_COLUMNS
-    assert backup.columns(3) == VERSION_3_COLUMNS
-    assert backup.columns(4) == VERSION_4_COLUMNS
-    assert backup.columns(5) == VERSION_5_COLUMNS
-    assert backup.columns(6) == VERSION_6_COLUMNS
-    assert backup.columns(7) == VERSION_7_COLUMNS
-    assert backup.columns(8) == VERSION_8_COLUMNS
-    assert backup.columns() == backup.columns(9) == VERSION_9_COLUMNS
+    # A model change fails this test: bump backup_format.VERSION, keep reading the older versions.
+    assert backup_format.VERSION == 9
+    assert backup_format.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8, 9}
+    assert backup_format.columns(1) == VERSION_1_COLUMNS
+    assert backup_format.columns(2) == VERSION_2_COLUMNS
+    assert backup_format.columns(3) == VERSION_3_COLUMNS
+    assert backup_format.columns(4) == VERSION_4_COLUMNS
+    assert backup_format.columns(5) == VERSION_5_COLUMNS
+    assert backup_format.columns(6) == VERSION_6_COLUMNS
+    assert backup_format.columns(7) == VERSION_7_COLUMNS
+    assert backup_format.columns(8) == VERSION_8_COLUMNS
+    assert backup_format.columns() == backup_format.columns(9) == VERSION_9_COLUMNS
 
 
 @pytest.mark.django_db

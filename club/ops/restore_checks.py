@@ -1,7 +1,7 @@
 """What a restore checks of a backup nothing proves: its logins' rights, and its results.
 
 A signed backup is trusted: its signature proves this server wrote it, so its
-results and logins are restored as stored (``club.ops.backup``). A file whose
+results and logins are restored as stored (``club.ops.restore``). A file whose
 signature does not verify, or that has none, proves nothing: whoever could
 edit it could have given a team tables it never won or a login the admin's
 rights, and recomputed every checksum. Such a file is checked as the results

@@ -25,6 +25,7 @@ from club.games.models import Game, GameTeam, LedgerEntry, Round
 from club.leaderboards.models import PlayerRating
 from club.ops import backup
 from club.ops.management.commands.restore_club import Command as RestoreCommand
+from club.ops.restore import club_is_empty
 from club.tournaments.models import Standing
 from tests.test_backup import _retable, build_club
 
@@ -259,7 +260,7 @@ def test_forged_results_are_refused_naming_what_is_wrong(forgery, club_backup, t
     for words in said:
         assert words in message
     assert "Nothing was restored" in message
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
 
 # Without a test transaction around it: the command runs as from the shell, its
@@ -278,7 +279,7 @@ def test_a_forged_ledger_exits_non_zero_and_leaves_the_database_empty(
     assert "WARNING: the integrity of this backup cannot be proved" in err
     for words in said:
         assert words in err
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
 
 def _made_superuser(club: Club) -> None:
@@ -301,7 +302,7 @@ def test_a_login_made_superuser_is_named_and_refused_without_the_flag(club_backu
     assert "olive (staff)" in message
     assert "--with-organisers" in message
     assert "Nothing was restored" in message
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
     # Told so, the restore gives them their rights, after a warning naming them.
     out, err = _restore(path, *UNSIGNED)
@@ -330,7 +331,7 @@ def test_a_login_given_a_permission_is_named_and_refused_even_with_the_flag(
         assert "pat (" in message and "games.change_game" in message
         assert "no backup holds" in message
         assert "Nothing was restored" in message
-        assert backup.club_is_empty()
+        assert club_is_empty()
 
 
 def _comparable_tables(text: str) -> dict:
@@ -358,7 +359,7 @@ def test_a_clean_unsigned_backup_restores_with_its_organisers_when_told(club_bac
         _restore(path, "--accept-unsigned")
     message = str(refused.value)
     assert "olive (staff)" in message and "--with-organisers" in message
-    assert backup.club_is_empty()
+    assert club_is_empty()
 
     out, err = _restore(path, *UNSIGNED)
     assert "Restored the backup" in out

@@ -4,14 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.ops.backup import (
-    FORMAT,
-    VERSION,
-    BackupError,
-    default_filename,
-    users_with_extra_permissions,
-    write_backup,
-)
+from club.ops.backup import default_filename, users_with_extra_permissions, write_backup
+from club.ops.backup_format import FORMAT, VERSION, BackupError
 
 
 class Command(BaseCommand):

@@ -3,7 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from club.ops.backup import BackupError, restore
+from club.ops.backup_format import BackupError
+from club.ops.restore import restore
 
 
 class Command(BaseCommand):

@@ -1,0 +1,430 @@
+"""Restoring a backup (``club.ops.backup_format``) into an empty club, after checking it whole.
+
+``restore`` only writes into an empty club, in one transaction, after the
+whole file has been checked: its format and version, its signature, every
+table present and no other, every table's row count and SHA-256 checksum,
+every row's columns. A signed file's derived rows (ledger, standings, ratings)
+are restored as they were stored, not recomputed, so the pages read exactly
+as before. A file whose signature does not verify, or an older unsigned one
+(versions 1 and 2), is restored only when the caller accepts that
+(``accept_unsigned``, ``restore_club --accept-unsigned``), after a warning;
+and since nothing proves who wrote it, it is checked as the results import
+checks a file (``club.ops.restore_checks``): its results against a replay of
+its deals, its standings against standings derived again, its ratings
+computed again, and its organisers' and admins' rights restored only when
+the caller says they are the club's (``with_organisers``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.games.models import Game, ScorerLink, Scoring
+from club.games.services import recount_contracts
+from club.games.versions import new_generation
+from club.leaderboards import figures
+from club.leaderboards.services import rebuild_ratings
+from club.ops import restore_checks
+from club.ops.backup_format import (
+    FIRST_SIGNED_VERSION,
+    FORMAT,
+    READABLE_VERSIONS,
+    TABLES,
+    BackupError,
+    app_version,
+    canonical_json,
+    columns,
+    fields_of,
+    points_to_user,
+    signature_verifies,
+    table_checksum,
+    tables_of,
+)
+from club.ops.backup_versions import MISSING_IN
+from club.scoring.standings import StandingsError
+from club.tournaments.captains import first_player_captains
+from club.tournaments.models import Tournament
+from club.tournaments.services import rebuild_standings
+
+
+@dataclass(frozen=True)
+class RestoreSummary:
+    counts: dict[str, int]
+    created_at: str
+    app_version: str
+    # False when the file's signature did not verify (or it had none) and the
+    # caller accepted it all the same.
+    signed: bool = True
+
+
+def _fail(message: str, **values) -> BackupError:
+    return BackupError(message % values if values else message)
+
+
+def _read(path: str | os.PathLike) -> dict:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise _fail(
+            _("Cannot read %(file)s: %(reason)s."), file=path, reason=error.strerror or error
+        ) from None
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _fail(_("%(file)s is not a club backup: it is not UTF-8 text."), file=path) from None
+    except json.JSONDecodeError as error:
+        raise _fail(
+            _(
+                "%(file)s is not a club backup: it is not valid JSON "
+                "(line %(line)d, column %(col)d)."
+            ),
+            file=path,
+            line=error.lineno,
+            col=error.colno,
+        ) from None
+    except RecursionError:
+        raise _fail(
+            _("%(file)s is not a club backup: it is nested too deeply."), file=path
+        ) from None
+    if not isinstance(document, dict) or not isinstance(document.get("manifest"), dict):
+        raise _fail(_("%(file)s is not a club backup: it has no manifest."), file=path)
+    return document
+
+
+def _check_manifest(manifest: dict) -> None:
+    if manifest.get("format") != FORMAT:
+        raise _fail(
+            _("This is not a club backup: its format is %(found)s, not “%(format)s”."),
+            found=json.dumps(manifest.get("format")),
+            format=FORMAT,
+        )
+    version = manifest.get("version")
+    if type(version) is not int or version not in READABLE_VERSIONS:
+        raise _fail(
+            _(
+                "The backup is of version %(found)s of the backup format (written by the app "
+                "version %(app)s); this app (version %(ours)s) reads version %(versions)s only. "
+                "Restore it with the app version that wrote it."
+            ),
+            found=json.dumps(version),
+            app=json.dumps(manifest.get("app_version")),
+            ours=app_version(),
+            versions=", ".join(str(v) for v in sorted(READABLE_VERSIONS)),
+        )
+    for part in ("counts", "sha256"):
+        if not isinstance(manifest.get(part), dict):
+            raise _fail(_("The backup's manifest has no “%(part)s”."), part=part)
+
+
+def _unproved(manifest: dict) -> tuple[str, str] | None:
+    """Why nothing proves the file is as the server wrote it, or None when its signature verifies.
+
+    The reason twice: as a refusal, and as the clause of the warning printed
+    when the caller restores it all the same.
+    """
+    version = manifest["version"]
+    if version < FIRST_SIGNED_VERSION:
+        return (
+            _(
+                "The backup is of version %(version)d of the backup format, written before "
+                "backups were signed: nothing proves that it was not changed after it was "
+                "written. Nothing was restored. If you trust this file, restore it with "
+                "--accept-unsigned."
+            )
+            % {"version": version},
+            _("it is of version %(version)d, written before backups were signed")
+            % {"version": version},
+        )
+    if "signature" not in manifest:
+        return (
+            _(
+                "The backup has no signature, though every backup of version %(version)d "
+                "carries one: it was changed after it was written. Nothing was restored. If "
+                "you trust this file all the same, restore it with --accept-unsigned."
+            )
+            % {"version": version},
+            _("it has no signature"),
+        )
+    if not signature_verifies(manifest):
+        return (
+            _(
+                "The backup's signature does not match: the file was changed after it was "
+                "written, or it was written by a server with a different secret key "
+                "(DJANGO_SECRET_KEY). Nothing was restored. If the club is moving from a "
+                "server with another secret key and you trust this file, restore it with "
+                "--accept-unsigned."
+            ),
+            _("its signature does not match this server's secret key"),
+        )
+    return None
+
+
+def _check_tables(document: dict) -> dict[str, list[dict]]:
+    """The tables of the backup, each row checked against its version's columns."""
+    manifest = document["manifest"]
+    tables = document.get("tables")
+    if not isinstance(tables, dict):
+        raise _fail(_("The backup has no tables."))
+    expected = [key for key, _model in tables_of(manifest["version"])]
+    for where, keys in (
+        (_("its tables"), tables),
+        (_("its manifest's counts"), manifest["counts"]),
+        (_("its manifest's checksums"), manifest["sha256"]),
+    ):
+        missing = [key for key in expected if key not in keys]
+        unknown = sorted(key for key in keys if key not in expected)
+        if missing or unknown:
+            raise _fail(
+                _("The backup does not hold the tables of this version in %(where)s: %(what)s."),
+                where=where,
+                what="; ".join(
+                    part
+                    for part in (
+                        _("missing %(names)s") % {"names": ", ".join(missing)} if missing else "",
+                        _("unknown %(names)s") % {"names": ", ".join(unknown)} if unknown else "",
+                    )
+                    if part
+                ),
+            )
+    all_columns = columns(manifest["version"])
+    for key in expected:
+        rows = tables[key]
+        if not isinstance(rows, list):
+            raise _fail(_("The backup's table %(table)s is not a list of rows."), table=key)
+        count = manifest["counts"][key]
+        if count != len(rows) or type(count) is not int:
+            raise _fail(
+                _(
+                    "The backup's table %(table)s holds %(rows)d rows, "
+                    "but its manifest says %(count)s."
+                ),
+                table=key,
+                rows=len(rows),
+                count=json.dumps(count),
+            )
+        try:
+            checksum = table_checksum([canonical_json(row) for row in rows])
+        except ValueError:
+            raise _fail(
+                _("The backup's table %(table)s holds a number that is not finite."), table=key
+            ) from None
+        if checksum != manifest["sha256"][key]:
+            raise _fail(
+                _(
+                    "The backup's table %(table)s fails its checksum: the rows were changed or "
+                    "damaged after the backup was written. Nothing was restored."
+                ),
+                table=key,
+            )
+        wanted = all_columns[key]
+        ids = set()
+        for index, row in enumerate(rows):
+            if not isinstance(row, dict) or list(row) != wanted:
+                raise _fail(
+                    _(
+                        "The backup's table %(table)s, row %(row)d, does not have the columns "
+                        "of this version (%(columns)s)."
+                    ),
+                    table=key,
+                    row=index + 1,
+                    columns=", ".join(wanted),
+                )
+            if type(row["id"]) is not int or row["id"] < 1 or row["id"] in ids:
+                raise _fail(
+                    _("The backup's table %(table)s, row %(row)d, has a missing or repeated id."),
+                    table=key,
+                    row=index + 1,
+                )
+            ids.add(row["id"])
+    # The tables of a later version than the backup's: none of their rows existed then.
+    return {key: tables[key] if key in expected else [] for key, _model in TABLES}
+
+
+def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> list:
+    fields = fields_of(model)
+    objects = []
+    for index, row in enumerate(rows):
+        instance = model()
+        for field in fields:
+            if (
+                field.name not in row
+            ):  # a column the backup's version lacks: as its migration left it
+                setattr(instance, field.attname, field.get_default())
+                continue
+            value = row[field.name]
+            try:
+                if value is None or isinstance(field, models.JSONField):
+                    pass
+                elif points_to_user(field):
+                    value = user_ids[value]
+                else:
+                    value = field.to_python(value)
+            except (ValidationError, KeyError, TypeError, ValueError):
+                raise _fail(
+                    _(
+                        "The backup's table %(table)s, row %(row)d, column %(column)s: %(value)s "
+                        "cannot be stored."
+                    ),
+                    table=key,
+                    row=index + 1,
+                    column=field.name,
+                    value=json.dumps(value, ensure_ascii=False)[:80],
+                ) from None
+            setattr(instance, field.attname, value)
+        objects.append(instance)
+    return objects
+
+
+def _refuse(problems) -> None:
+    refusal = restore_checks.refusal(list(problems))
+    if refusal is not None:
+        raise BackupError(refusal)
+
+
+def club_is_empty() -> bool:
+    return not any(model._base_manager.exists() for _key, model in TABLES)
+
+
+def restore(
+    path: str | os.PathLike,
+    *,
+    accept_unsigned: bool = False,
+    with_organisers: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> RestoreSummary:
+    """Check the backup at ``path`` whole, then write it into the empty club in one transaction.
+
+    Raises ``BackupError`` and writes nothing when the file is not a backup of
+    a version this app reads, its signature is missing or does not verify
+    with this server's secret key (or it is of an unsigned version, 1 or 2),
+    a count or checksum fails, or the club already holds any login, player,
+    game, tournament or other row of a backed-up table.
+
+    With ``accept_unsigned`` a file whose signature does not verify, or that
+    has none, is restored all the same (every other check still holds), and
+    ``warn`` is first given a warning saying that its integrity cannot be
+    proved: for a club moving to a server with another secret key. Such a file
+    is refused, naming them, when it gives any login organiser or admin rights,
+    unless ``with_organisers``; and when its results disagree with a replay of
+    its deals (``club.ops.restore_checks``). Its ratings are computed again.
+    """
+    document = _read(path)
+    manifest = document["manifest"]
+    _check_manifest(manifest)
+    unproved = _unproved(manifest)
+    if unproved is not None:
+        refusal, reason = unproved
+        if not accept_unsigned:
+            raise BackupError(refusal)
+        if warn is not None:
+            warn(
+                _(
+                    "WARNING: the integrity of this backup cannot be proved: %(reason)s. Its "
+                    "results are checked against their deals and its ratings computed again, "
+                    "but its logins and password hashes are restored as the file holds them."
+                )
+                % {"reason": reason}
+            )
+        if (foreign := restore_checks.foreign_rights(document)) is not None:
+            raise BackupError(foreign)
+    tables = _check_tables(document)
+    if unproved is not None:  # every login named before anything is written
+        warning, refused = restore_checks.check_organisers(
+            document, with_organisers=with_organisers
+        )
+        if warning is not None and warn is not None:
+            warn(warning)
+        if refused is not None:
+            raise BackupError(refused)
+    user_ids = {row["username"]: row["id"] for row in tables[get_user_model()._meta.label_lower]}
+    prepared = [(model, _objects(model, tables[key], user_ids, key)) for key, model in TABLES]
+    try:
+        with transaction.atomic():
+            if not club_is_empty():
+                raise _fail(
+                    _(
+                        "The database already holds club data (logins, players, games or "
+                        "tournaments). A backup is restored into an empty database only: "
+                        "create a new database, run “manage.py migrate”, and restore into it "
+                        "before making any login. Nothing was restored."
+                    )
+                )
+            for model, objects in prepared:
+                fields = fields_of(model)
+                for start in range(0, len(objects), 500):
+                    # raw=True keeps the stored values of auto_now and
+                    # auto_now_add columns (bulk_create would stamp them now).
+                    model._base_manager._insert(
+                        objects[start : start + 500],
+                        fields=fields,
+                        raw=True,
+                        using=connection.alias,
+                    )
+            connection.check_constraints(
+                table_names=[model._meta.db_table for _key, model in TABLES]
+            )
+            # Rows came in with their ids: move each id sequence past them so
+            # the next game or player gets a fresh id (PostgreSQL; SQLite does it itself).
+            with connection.cursor() as cursor:
+                for statement in connection.ops.sequence_reset_sql(
+                    no_style(), [model for _key, model in TABLES]
+                ):
+                    cursor.execute(statement)
+            # What the backup leaves out is derived from what it holds; and the club is a
+            # new one under the same ids: no page cached before may be served after.
+            new_generation()
+            recount_contracts()
+            if unproved is not None:  # before anything is derived from the results
+                _refuse(restore_checks.game_problems())
+            figures.rebuild_all()
+            missing = MISSING_IN.get(manifest["version"], {})
+            if unproved is not None or missing.get("leaderboards.ratingchange"):
+                rebuild_ratings()
+            if "captain" in missing.get("tournaments.tournamentteam", ()):
+                first_player_captains()
+            if missing.get("tournaments.standing"):
+                # A points tournament's standings rank by the score difference, which
+                # the older file does not hold: derived again from its games.
+                for tournament in Tournament.objects.filter(scoring=Scoring.POINTS):
+                    try:
+                        rebuild_standings(tournament)
+                    except StandingsError as error:  # games the rules cannot rank
+                        raise _fail(
+                            _(
+                                "The backup does not fit the database (%(reason)s). "
+                                "Nothing was restored."
+                            ),
+                            reason=error.message,
+                        ) from None
+            if unproved is not None:
+                _refuse(restore_checks.standing_problems())
+            if missing.get("games.scorerlink"):
+                # Links of games already over expired with them (an undo must not
+                # revive them), as migrating an older club's database does.
+                ScorerLink.objects.filter(
+                    game__status=Game.Status.FINISHED, expired_at__isnull=True
+                ).update(expired_at=timezone.now())
+    except DatabaseError as error:
+        raise _fail(
+            _("The backup does not fit the database (%(reason)s). Nothing was restored."),
+            reason=str(error).strip().splitlines()[0]
+            if str(error).strip()
+            else type(error).__name__,
+        ) from None
+    return RestoreSummary(
+        counts={key: len(tables[key]) for key, _model in TABLES},
+        created_at=str(manifest.get("created_at")),
+        app_version=str(manifest.get("app_version")),
+        signed=unproved is None,
+    )
