@@ -120,6 +120,26 @@ def whole(text: str) -> int | None:
     return int(text) if WHOLE.fullmatch(text) else None
 
 
+class _Form:
+    """The deal form's fields as typed, and every mistake found in them so far."""
+
+    def __init__(self, fields: Mapping[str, object]):
+        self.fields = fields
+        self.errors: list[EntryError] = []
+        self.declarer, self.bid = self.get("declarer"), self.get("bid")
+        self.trump, self.made = self.get("trump"), self.get("thani_made")
+        self.doubling = self.get("doubling") or Doubling.NONE
+
+    def get(self, name: str) -> str:
+        """A field's text without the whitespace around it; empty when missing or not text."""
+        value = self.fields.get(name)
+        return value.strip(SPACE) if isinstance(value, str) else ""
+
+    def refuse(self, code: str, field: str | None, **params: object) -> None:
+        """Note one mistake, at the form's ``field``."""
+        self.errors.append(EntryError(code, field=field, **params))
+
+
 def read_entry(
     rules: Rules,
     seats: Sequence[str],
@@ -131,106 +151,125 @@ def read_entry(
     ``seats`` are the players' ids in seat order, as the form names them;
     ``in_play`` the teams still playing, whose piles the form asks for.
     """
-    errors: list[EntryError] = []
+    form = _Form(fields)
+    old_thani = form.declarer.startswith(OLD_THANI)
+    asks_thani = old_thani or form.bid == THANI
+    thani = asks_thani and rules.thani is not None
+    kind = "pass" if form.declarer == ALL_PASS else "thani" if thani else "bid"
 
-    def get(name: str) -> str:
-        value = fields.get(name)
-        return value.strip(SPACE) if isinstance(value, str) else ""
-
-    def refuse(code: str, field: str | None, **params: object) -> None:
-        errors.append(EntryError(code, field=field, **params))
-
-    declarer, bid_text = get("declarer"), get("bid")
-    old_thani = declarer.startswith(OLD_THANI)
-    player = declarer.removeprefix(OLD_THANI)
-    thani = (old_thani or bid_text == THANI) and rules.thani is not None
-    kind = "pass" if declarer == ALL_PASS else "thani" if thani else "bid"
-
-    team_count = len(seats) // rules.team_size if rules.team_size else 0
-    order = seat_order(team_count, rules.team_size)
-    seat = None
-    if declarer == "":
-        refuse("declarer_or_pass" if rules.all_pass else "declarer", "declarer")
-    elif declarer == ALL_PASS:
-        if not rules.all_pass:
-            refuse("must_open", "declarer", bid=rules.min_bid)
-    elif player not in seats:
-        refuse("seat", "declarer")
-    else:
-        seat = seats.index(player)
-        team = order[seat][0]
-        if team not in in_play:
-            refuse("thani_out" if thani else "declarer_out", "declarer", team=team)
-    if (old_thani or bid_text == THANI) and rules.thani is None:
-        refuse("no_thani", "declarer" if old_thani else "bid")
+    seat = _read_declarer(form, rules, seats, in_play, thani)
+    if asks_thani and rules.thani is None:
+        form.refuse("no_thani", "declarer" if old_thani else "bid")
     elif thani and kind == "pass" and rules.all_pass:
-        refuse("thani_pass", "bid")
-
-    trump, doubling, made_text = get("trump"), get("doubling") or Doubling.NONE, get("thani_made")
-    if doubling not in tuple(Doubling):
-        refuse("doubling", "doubling")
-    bid = None
+        form.refuse("thani_pass", "bid")
+    if form.doubling not in tuple(Doubling):
+        form.refuse("doubling", "doubling")
+    bid, piles = None, None
     if kind == "thani":
-        if bid_text not in ("", THANI):
-            refuse("thani_alone", "bid")
-        if trump:
-            refuse("thani_alone", "trump")
-        if doubling in (Doubling.DOUBLE, Doubling.REDOUBLE):
-            refuse("thani_doubled", "doubling")
-        if made_text not in (YES, NO):
-            refuse("thani_made", "thani_made")
-        for team in in_play:
-            if get(f"points_{team}"):
-                refuse("thani_alone", f"points_{team}")
+        _check_thani(form, in_play)
     else:
-        if made_text:
-            refuse("not_thani", "thani_made")
+        if form.made:
+            form.refuse("not_thani", "thani_made")
         if kind == "pass":
-            if not rules.all_pass:  # refused above: the first bidder must open
-                pass
-            elif bid_text not in ("", str(rules.min_bid), THANI):
-                refuse("pass_bid", "bid", bid=rules.min_bid)
-            if rules.all_pass and trump not in ("", Trump.NO_TRUMPS):
-                refuse("pass_trump", "trump")
-            if rules.all_pass and doubling in (Doubling.DOUBLE, Doubling.REDOUBLE):
-                refuse("pass_doubled", "doubling")
+            _check_all_pass(form, rules)
         else:
-            bid = whole(bid_text)
-            low, high = rules.min_bid, rules.max_bid
-            if bid_text == THANI:  # refused above: the game plays no thani
-                pass
-            elif bid_text == "":
-                refuse("bid", "bid", low=low, high=high)
-            elif bid is None:
-                refuse("bid_whole", "bid", low=low, high=high)
-            elif not low <= bid <= high:
-                refuse("bid_range", "bid", low=low, high=high, bid=bid)
-            if trump not in tuple(Trump):
-                refuse("trump", "trump")
-        piles = _piles(in_play, get, refuse)
+            bid = _read_bid(form, rules)
+        piles = _piles(form, in_play)
 
-    if errors:
-        return None, errors
+    if form.errors:
+        return None, form.errors
     if kind == "thani":
-        return Entry("thani", seat=seat, made=made_text == YES), []
+        return Entry("thani", seat=seat, made=form.made == YES), []
     if kind == "pass":
         return Entry("pass", points=piles), []
-    return Entry("bid", seat=seat, bid=bid, trump=trump, doubling=doubling, points=piles), []
+    entry = Entry("bid", seat=seat, bid=bid, trump=form.trump, doubling=form.doubling, points=piles)
+    return entry, []
 
 
-def _piles(in_play, get, refuse) -> dict[int, int]:
+def _read_declarer(
+    form: _Form, rules: Rules, seats: Sequence[str], in_play: Sequence[int], thani: bool
+) -> int | None:
+    """The seat of the declarer (or thani player): one seated, of a team still playing;
+    or everyone passed, where the game allows it."""
+    declarer = form.declarer
+    if declarer == "":
+        form.refuse("declarer_or_pass" if rules.all_pass else "declarer", "declarer")
+        return None
+    if declarer == ALL_PASS:
+        if not rules.all_pass:
+            form.refuse("must_open", "declarer", bid=rules.min_bid)
+        return None
+    player = declarer.removeprefix(OLD_THANI)
+    if player not in seats:
+        form.refuse("seat", "declarer")
+        return None
+    team_count = len(seats) // rules.team_size if rules.team_size else 0
+    seat = seats.index(player)
+    team = seat_order(team_count, rules.team_size)[seat][0]
+    if team not in in_play:
+        form.refuse("thani_out" if thani else "declarer_out", "declarer", team=team)
+    return seat
+
+
+def _check_thani(form: _Form, in_play: Sequence[int]) -> None:
+    """A thani: its player and whether it was made, nothing more."""
+    if form.bid not in ("", THANI):
+        form.refuse("thani_alone", "bid")
+    if form.trump:
+        form.refuse("thani_alone", "trump")
+    if form.doubling in (Doubling.DOUBLE, Doubling.REDOUBLE):
+        form.refuse("thani_doubled", "doubling")
+    if form.made not in (YES, NO):
+        form.refuse("thani_made", "thani_made")
+    for team in in_play:
+        if form.get(f"points_{team}"):
+            form.refuse("thani_alone", f"points_{team}")
+
+
+def _check_all_pass(form: _Form, rules: Rules) -> None:
+    """Everyone passed: the lowest bid at most, no trumps, not doubled."""
+    if not rules.all_pass:  # refused with the declarer: the first bidder must open
+        return
+    if form.bid not in ("", str(rules.min_bid), THANI):
+        form.refuse("pass_bid", "bid", bid=rules.min_bid)
+    if form.trump not in ("", Trump.NO_TRUMPS):
+        form.refuse("pass_trump", "trump")
+    if form.doubling in (Doubling.DOUBLE, Doubling.REDOUBLE):
+        form.refuse("pass_doubled", "doubling")
+
+
+def _read_bid(form: _Form, rules: Rules) -> int | None:
+    """The bid, a whole number in the game's range, and the trumps it was played in."""
+    bid = whole(form.bid)
+    low, high = rules.min_bid, rules.max_bid
+    if form.bid == THANI:  # refused with the declarer: the game plays no thani
+        pass
+    elif form.bid == "":
+        form.refuse("bid", "bid", low=low, high=high)
+    elif bid is None:
+        form.refuse("bid_whole", "bid", low=low, high=high)
+    elif not low <= bid <= high:
+        form.refuse("bid_range", "bid", low=low, high=high, bid=bid)
+    if form.trump not in tuple(Trump):
+        form.refuse("trump", "trump")
+    return bid
+
+
+def _piles(form: _Form, in_play: Sequence[int]) -> dict[int, int]:
+    """The pile of each team still playing, from 0 to 56, all adding up to 56."""
     piles: dict[int, int] = {}
     for team in in_play:
-        text, name = get(f"points_{team}"), f"points_{team}"
+        name = f"points_{team}"
+        text = form.get(name)
         pile = whole(text)
         if text == "":
-            refuse("pile", name, team=team)
+            form.refuse("pile", name, team=team)
         elif pile is None:
-            refuse("pile_whole", name, team=team)
+            form.refuse("pile_whole", name, team=team)
         elif not 0 <= pile <= TOTAL_POINTS:
-            refuse("pile_range", name, team=team)
+            form.refuse("pile_range", name, team=team)
         else:
             piles[team] = pile
     if len(piles) == len(in_play) and sum(piles.values()) != TOTAL_POINTS:
-        refuse("total", None, total=sum(piles.values()))
+        form.refuse("total", None, total=sum(piles.values()))
     return piles
