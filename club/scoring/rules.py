@@ -538,6 +538,75 @@ def _bid(state: GameState, deal: Deal) -> _Contract:
     )
 
 
+def _check_open(state: GameState) -> None:
+    """Refuse a deal once the game is over: won, or its deal limit reached."""
+    if state.finished:
+        raise GameOver(_("The game is over: no more deals can be recorded."))
+    if state.limit_reached:
+        raise GameOver(
+            _("The game ends after %(limit)d deals: no more deals can be recorded."),
+            limit=state.deals_played,
+        )
+
+
+def _contract(state: GameState, deal: Deal, first_bidder: int) -> _Contract:
+    """The deal's contract: a thani, everyone passing, or a bid."""
+    if deal.thani is not None:
+        return _thani(state, deal)
+    if deal.declarer is None:
+        return _all_pass(state, deal, first_bidder)
+    return _bid(state, deal)
+
+
+@dataclass(frozen=True)
+class _Moved:
+    """What settling a contract changed: tables moved or points scored, and kodis taken."""
+
+    change: dict[int, int]  # every team's change in tables
+    scored: dict[int, int]  # points scoring: what every team scored
+    tables: list[int]  # what every team holds for the next deal (after a kodi's restart)
+    scores: list[int]  # every team's total on a points sheet
+    kodi: tuple[int, ...] = ()  # the teams that took a kodi
+
+
+def _score_points(state: GameState, team: int, made: bool, due: int) -> _Moved:
+    """On a points sheet: the declaring team scores ``due`` if made, else every other team."""
+    scored = {other: (due if (other == team) == made else 0) for other in range(state.team_count)}
+    scores = [state.scores[other] + scored[other] for other in range(state.team_count)]
+    return _Moved(dict.fromkeys(range(state.team_count), 0), scored, list(state.tables), scores)
+
+
+def _move_tables(state: GameState, team: int, made: bool, due: int) -> _Moved:
+    """Tables move by ``due`` (docs/rules.md B.2); with kodi, a team left with none restarts all."""
+    change = _transfers(state, team, made, due)
+    tables = [state.tables[other] + change[other] for other in range(state.team_count)]
+    assert sum(tables) == sum(state.tables), "tables must be conserved"
+    assert min(tables) >= 0, "no team can hold fewer than 0 tables"
+    kodi: tuple[int, ...] = ()
+    if state.rules.kodi:
+        kodi = tuple(other for other in range(state.team_count) if tables[other] == 0)
+        if kodi:  # every team starts the next deal with its starting tables again
+            tables = [state.rules.tables_per_team] * state.team_count
+    return _Moved(change, {}, tables, list(state.scores), kodi)
+
+
+def _state_after(state: GameState, moved: _Moved, eliminated: tuple[int, ...]) -> GameState:
+    """Where the game stands after the deal; the next dealer, unless the game is over."""
+    after = GameState(
+        rules=state.rules,
+        team_count=state.team_count,
+        tables=moved.tables,
+        dealer=state.dealer,
+        deals_played=state.deals_played + 1,
+        out_order=[*state.out_order, eliminated] if eliminated else list(state.out_order),
+        scores=moved.scores,
+        kodis=[state.kodis[other] + (other in moved.kodi) for other in range(state.team_count)],
+    )
+    if not after.finished:
+        after.dealer = after.next_seat(state.dealer)
+    return after
+
+
 def settle(state: GameState, deal: Deal) -> tuple[Settlement, GameState]:
     """Settle one deal against the state before it; return the settlement and the state after.
 
@@ -546,62 +615,21 @@ def settle(state: GameState, deal: Deal) -> tuple[Settlement, GameState]:
     deal limit reached.
     """
     rules = state.rules
-    if state.finished:
-        raise GameOver(_("The game is over: no more deals can be recorded."))
-    if state.limit_reached:
-        raise GameOver(
-            _("The game ends after %(limit)d deals: no more deals can be recorded."),
-            limit=state.deals_played,
-        )
+    _check_open(state)
     first_bidder = state.first_bidder
-    if deal.thani is not None:
-        contract = _thani(state, deal)
-    elif deal.declarer is None:
-        contract = _all_pass(state, deal, first_bidder)
-    else:
-        contract = _bid(state, deal)
-
+    contract = _contract(state, deal, first_bidder)
     team, made = contract.declaring_team, contract.made
     due = rules.due(contract.made_figure if made else contract.failed_figure, contract.doubling)
-    kodi: tuple[int, ...] = ()
     if rules.scoring == Scoring.POINTS:
-        change = dict.fromkeys(range(state.team_count), 0)
-        scored = {
-            other: (due if (other == team) == made else 0) for other in range(state.team_count)
-        }
-        tables = list(state.tables)
-        scores = [state.scores[other] + scored[other] for other in range(state.team_count)]
+        moved = _score_points(state, team, made, due)
     else:
-        change = _transfers(state, team, made, due)
-        scored = {}
-        tables = [state.tables[other] + change[other] for other in range(state.team_count)]
-        assert sum(tables) == sum(state.tables), "tables must be conserved"
-        assert min(tables) >= 0, "no team can hold fewer than 0 tables"
-        scores = list(state.scores)
-        if rules.kodi:
-            kodi = tuple(other for other in range(state.team_count) if tables[other] == 0)
-            if kodi:  # every team starts the next deal with its starting tables again
-                tables = [rules.tables_per_team] * state.team_count
-    kodis = [state.kodis[other] + (other in kodi) for other in range(state.team_count)]
+        moved = _move_tables(state, team, made, due)
     eliminated = (
-        tuple(other for other in state.teams_in_play if tables[other] == 0)
+        tuple(other for other in state.teams_in_play if moved.tables[other] == 0)
         if rules.eliminates
         else ()
     )
-
-    after = GameState(
-        rules=rules,
-        team_count=state.team_count,
-        tables=tables,
-        dealer=state.dealer,
-        deals_played=state.deals_played + 1,
-        out_order=[*state.out_order, eliminated] if eliminated else list(state.out_order),
-        scores=scores,
-        kodis=kodis,
-    )
-    if not after.finished:
-        after.dealer = after.next_seat(state.dealer)
-
+    after = _state_after(state, moved, eliminated)
     settlement = Settlement(
         number=state.deals_played + 1,
         dealer=state.dealer,
@@ -614,14 +642,14 @@ def settle(state: GameState, deal: Deal) -> tuple[Settlement, GameState]:
         doubling=contract.doubling,
         points=contract.points,
         made=made,
-        transfers=change,
-        tables_after=tuple(tables),
+        transfers=moved.change,
+        tables_after=tuple(moved.tables),
         eliminated=eliminated,
         thani=deal.thani is not None,
-        scored=scored,
-        score_after=tuple(scores) if rules.scoring == Scoring.POINTS else (),
-        kodi=kodi,
-        kodis_after=tuple(kodis) if rules.kodi else (),
+        scored=moved.scored,
+        score_after=tuple(moved.scores) if rules.scoring == Scoring.POINTS else (),
+        kodi=moved.kodi,
+        kodis_after=tuple(after.kodis) if rules.kodi else (),
     )
     return settlement, after
 
