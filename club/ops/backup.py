@@ -41,6 +41,7 @@ from club.ops.backup_format import (
 
 
 def _to_json(field: models.Field, value: Any) -> Any:
+    """``value`` of ``field`` as the backup writes it: JSON's own types, or exact text."""
     if value is None or isinstance(field, models.JSONField):
         return value
     if isinstance(value, datetime.datetime | datetime.date):
@@ -53,6 +54,7 @@ def _to_json(field: models.Field, value: Any) -> Any:
 
 
 def _table_rows(model: type[models.Model], usernames: dict[int, str]) -> Iterator[dict]:
+    """Every row of ``model`` by id, as the backup writes it (a login by its user name)."""
     fields = fields_of(model)
     query = model._base_manager.order_by("pk").values_list(*(f.attname for f in fields))
     for values in query.iterator(chunk_size=2000):
@@ -66,12 +68,14 @@ def _table_rows(model: type[models.Model], usernames: dict[int, str]) -> Iterato
 
 @dataclass(frozen=True)
 class Backup:
+    """A backup: its manifest, and the whole document as text."""
+
     manifest: dict
     text: str
 
 
 def _render(manifest: dict, tables: dict[str, list[str]]) -> Iterator[str]:
-    # One row a line, so that two backups compare line by line with diff.
+    """The document's text, piece by piece: one row a line, so two backups compare with diff."""
     yield '{"manifest": ' + json.dumps(manifest, ensure_ascii=False, indent=1) + ",\n"
     yield '"tables": {\n'
     for index, (key, rows) in enumerate(tables.items()):
@@ -112,6 +116,7 @@ def make_backup(created_at: datetime.datetime | None = None) -> Backup:
 
 
 def default_filename(created_at: datetime.datetime) -> str:
+    """The name ``backup_club`` gives a backup taken at ``created_at``."""
     return f"fiftysix-club-backup-{created_at:%Y%m%d-%H%M%S}.json"
 
 

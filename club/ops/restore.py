@@ -60,6 +60,8 @@ from club.tournaments.services import rebuild_standings
 
 @dataclass(frozen=True)
 class RestoreSummary:
+    """What a restore wrote: each table's row count; when, and by what app, the file was written."""
+
     counts: dict[str, int]
     created_at: str
     app_version: str
@@ -69,10 +71,12 @@ class RestoreSummary:
 
 
 def _fail(message: str, **values) -> BackupError:
+    """The refusal ``message``, its ``values`` filled in."""
     return BackupError(message % values if values else message)
 
 
 def _read(path: str | os.PathLike) -> dict:
+    """The JSON document at ``path``, refused unless it is UTF-8 JSON with a manifest."""
     try:
         raw = Path(path).read_bytes()
     except OSError as error:
@@ -103,6 +107,7 @@ def _read(path: str | os.PathLike) -> dict:
 
 
 def _check_manifest(manifest: dict) -> None:
+    """Refuse a manifest not of this format, of a version this app cannot read, or incomplete."""
     if manifest.get("format") != FORMAT:
         raise _fail(
             _("This is not a club backup: its format is %(found)s, not “%(format)s”."),
@@ -177,6 +182,17 @@ def _check_tables(document: dict) -> dict[str, list[dict]]:
     if not isinstance(tables, dict):
         raise _fail(_("The backup has no tables."))
     expected = [key for key, _model in tables_of(manifest["version"])]
+    _check_table_names(manifest, tables, expected)
+    all_columns = columns(manifest["version"])
+    for key in expected:
+        _check_table(manifest, key, tables[key])
+        _check_rows(key, tables[key], all_columns[key])
+    # The tables of a later version than the backup's: none of their rows existed then.
+    return {key: tables[key] if key in expected else [] for key, _model in TABLES}
+
+
+def _check_table_names(manifest: dict, tables: dict, expected: list[str]) -> None:
+    """Refuse a file whose tables, counts or checksums miss a table of its version or add one."""
     for where, keys in (
         (_("its tables"), tables),
         (_("its manifest's counts"), manifest["counts"]),
@@ -197,61 +213,61 @@ def _check_tables(document: dict) -> dict[str, list[dict]]:
                     if part
                 ),
             )
-    all_columns = columns(manifest["version"])
-    for key in expected:
-        rows = tables[key]
-        if not isinstance(rows, list):
-            raise _fail(_("The backup's table %(table)s is not a list of rows."), table=key)
-        count = manifest["counts"][key]
-        if count != len(rows) or type(count) is not int:
+
+
+def _check_table(manifest: dict, key: str, rows: object) -> None:
+    """Refuse a table that is not a list of rows, or whose count or checksum fails."""
+    if not isinstance(rows, list):
+        raise _fail(_("The backup's table %(table)s is not a list of rows."), table=key)
+    count = manifest["counts"][key]
+    if count != len(rows) or type(count) is not int:
+        raise _fail(
+            _("The backup's table %(table)s holds %(rows)d rows, but its manifest says %(count)s."),
+            table=key,
+            rows=len(rows),
+            count=json.dumps(count),
+        )
+    try:
+        checksum = table_checksum([canonical_json(row) for row in rows])
+    except ValueError:
+        raise _fail(
+            _("The backup's table %(table)s holds a number that is not finite."), table=key
+        ) from None
+    if checksum != manifest["sha256"][key]:
+        raise _fail(
+            _(
+                "The backup's table %(table)s fails its checksum: the rows were changed or "
+                "damaged after the backup was written. Nothing was restored."
+            ),
+            table=key,
+        )
+
+
+def _check_rows(key: str, rows: list, wanted: list[str]) -> None:
+    """Refuse a row without the version's columns in their order, or without an id of its own."""
+    ids = set()
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict) or list(row) != wanted:
             raise _fail(
                 _(
-                    "The backup's table %(table)s holds %(rows)d rows, "
-                    "but its manifest says %(count)s."
+                    "The backup's table %(table)s, row %(row)d, does not have the columns "
+                    "of this version (%(columns)s)."
                 ),
                 table=key,
-                rows=len(rows),
-                count=json.dumps(count),
+                row=index + 1,
+                columns=", ".join(wanted),
             )
-        try:
-            checksum = table_checksum([canonical_json(row) for row in rows])
-        except ValueError:
+        if type(row["id"]) is not int or row["id"] < 1 or row["id"] in ids:
             raise _fail(
-                _("The backup's table %(table)s holds a number that is not finite."), table=key
-            ) from None
-        if checksum != manifest["sha256"][key]:
-            raise _fail(
-                _(
-                    "The backup's table %(table)s fails its checksum: the rows were changed or "
-                    "damaged after the backup was written. Nothing was restored."
-                ),
+                _("The backup's table %(table)s, row %(row)d, has a missing or repeated id."),
                 table=key,
+                row=index + 1,
             )
-        wanted = all_columns[key]
-        ids = set()
-        for index, row in enumerate(rows):
-            if not isinstance(row, dict) or list(row) != wanted:
-                raise _fail(
-                    _(
-                        "The backup's table %(table)s, row %(row)d, does not have the columns "
-                        "of this version (%(columns)s)."
-                    ),
-                    table=key,
-                    row=index + 1,
-                    columns=", ".join(wanted),
-                )
-            if type(row["id"]) is not int or row["id"] < 1 or row["id"] in ids:
-                raise _fail(
-                    _("The backup's table %(table)s, row %(row)d, has a missing or repeated id."),
-                    table=key,
-                    row=index + 1,
-                )
-            ids.add(row["id"])
-    # The tables of a later version than the backup's: none of their rows existed then.
-    return {key: tables[key] if key in expected else [] for key, _model in TABLES}
+        ids.add(row["id"])
 
 
 def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> list:
+    """The unsaved rows of ``model`` the file's ``rows`` make, each value read as stored."""
     fields = fields_of(model)
     objects = []
     for index, row in enumerate(rows):
@@ -287,12 +303,14 @@ def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> lis
 
 
 def _refuse(problems) -> None:
+    """Refuse the file, naming ``problems``, when its results disagree with the rules."""
     refusal = restore_checks.refusal(list(problems))
     if refusal is not None:
         raise BackupError(refusal)
 
 
 def club_is_empty() -> bool:
+    """Whether no backed-up table holds a row: the only club a backup is restored into."""
     return not any(model._base_manager.exists() for _key, model in TABLES)
 
 
@@ -324,97 +342,16 @@ def restore(
     _check_manifest(manifest)
     unproved = _unproved(manifest)
     if unproved is not None:
-        refusal, reason = unproved
-        if not accept_unsigned:
-            raise BackupError(refusal)
-        if warn is not None:
-            warn(
-                _(
-                    "WARNING: the integrity of this backup cannot be proved: %(reason)s. Its "
-                    "results are checked against their deals and its ratings computed again, "
-                    "but its logins and password hashes are restored as the file holds them."
-                )
-                % {"reason": reason}
-            )
-        if (foreign := restore_checks.foreign_rights(document)) is not None:
-            raise BackupError(foreign)
+        _accept_unproved(document, unproved, accept_unsigned=accept_unsigned, warn=warn)
     tables = _check_tables(document)
     if unproved is not None:  # every login named before anything is written
-        warning, refused = restore_checks.check_organisers(
-            document, with_organisers=with_organisers
-        )
-        if warning is not None and warn is not None:
-            warn(warning)
-        if refused is not None:
-            raise BackupError(refused)
+        _check_organisers(document, with_organisers=with_organisers, warn=warn)
     user_ids = {row["username"]: row["id"] for row in tables[get_user_model()._meta.label_lower]}
     prepared = [(model, _objects(model, tables[key], user_ids, key)) for key, model in TABLES]
     try:
         with transaction.atomic():
-            if not club_is_empty():
-                raise _fail(
-                    _(
-                        "The database already holds club data (logins, players, games or "
-                        "tournaments). A backup is restored into an empty database only: "
-                        "create a new database, run “manage.py migrate”, and restore into it "
-                        "before making any login. Nothing was restored."
-                    )
-                )
-            for model, objects in prepared:
-                fields = fields_of(model)
-                for start in range(0, len(objects), 500):
-                    # raw=True keeps the stored values of auto_now and
-                    # auto_now_add columns (bulk_create would stamp them now).
-                    model._base_manager._insert(
-                        objects[start : start + 500],
-                        fields=fields,
-                        raw=True,
-                        using=connection.alias,
-                    )
-            connection.check_constraints(
-                table_names=[model._meta.db_table for _key, model in TABLES]
-            )
-            # Rows came in with their ids: move each id sequence past them so
-            # the next game or player gets a fresh id (PostgreSQL; SQLite does it itself).
-            with connection.cursor() as cursor:
-                for statement in connection.ops.sequence_reset_sql(
-                    no_style(), [model for _key, model in TABLES]
-                ):
-                    cursor.execute(statement)
-            # What the backup leaves out is derived from what it holds; and the club is a
-            # new one under the same ids: no page cached before may be served after.
-            new_generation()
-            recount_contracts()
-            if unproved is not None:  # before anything is derived from the results
-                _refuse(restore_checks.game_problems())
-            figures.rebuild_all()
-            missing = MISSING_IN.get(manifest["version"], {})
-            if unproved is not None or missing.get("leaderboards.ratingchange"):
-                rebuild_ratings()
-            if "captain" in missing.get("tournaments.tournamentteam", ()):
-                first_player_captains()
-            if missing.get("tournaments.standing"):
-                # A points tournament's standings rank by the score difference, which
-                # the older file does not hold: derived again from its games.
-                for tournament in Tournament.objects.filter(scoring=Scoring.POINTS):
-                    try:
-                        rebuild_standings(tournament)
-                    except StandingsError as error:  # games the rules cannot rank
-                        raise _fail(
-                            _(
-                                "The backup does not fit the database (%(reason)s). "
-                                "Nothing was restored."
-                            ),
-                            reason=error.message,
-                        ) from None
-            if unproved is not None:
-                _refuse(restore_checks.standing_problems())
-            if missing.get("games.scorerlink"):
-                # Links of games already over expired with them (an undo must not
-                # revive them), as migrating an older club's database does.
-                ScorerLink.objects.filter(
-                    game__status=Game.Status.FINISHED, expired_at__isnull=True
-                ).update(expired_at=timezone.now())
+            _insert(prepared)
+            _derive(manifest["version"], proved=unproved is None)
     except DatabaseError as error:
         raise _fail(
             _("The backup does not fit the database (%(reason)s). Nothing was restored."),
@@ -427,4 +364,125 @@ def restore(
         created_at=str(manifest.get("created_at")),
         app_version=str(manifest.get("app_version")),
         signed=unproved is None,
+    )
+
+
+def _accept_unproved(
+    document: dict,
+    unproved: tuple[str, str],
+    *,
+    accept_unsigned: bool,
+    warn: Callable[[str], None] | None,
+) -> None:
+    """Refuse a file nothing proves unless the caller accepts it; warn that nothing does."""
+    refusal, reason = unproved
+    if not accept_unsigned:
+        raise BackupError(refusal)
+    if warn is not None:
+        warn(
+            _(
+                "WARNING: the integrity of this backup cannot be proved: %(reason)s. Its "
+                "results are checked against their deals and its ratings computed again, "
+                "but its logins and password hashes are restored as the file holds them."
+            )
+            % {"reason": reason}
+        )
+    if (foreign := restore_checks.foreign_rights(document)) is not None:
+        raise BackupError(foreign)
+
+
+def _check_organisers(
+    document: dict, *, with_organisers: bool, warn: Callable[[str], None] | None
+) -> None:
+    """Name the organisers and admins of a file nothing proves; refuse them unless accepted."""
+    warning, refused = restore_checks.check_organisers(document, with_organisers=with_organisers)
+    if warning is not None and warn is not None:
+        warn(warning)
+    if refused is not None:
+        raise BackupError(refused)
+
+
+def _insert(prepared: list[tuple[type[models.Model], list]]) -> None:
+    """Write every table's rows, ids and all, into the empty club; then check their references."""
+    if not club_is_empty():
+        raise _fail(
+            _(
+                "The database already holds club data (logins, players, games or "
+                "tournaments). A backup is restored into an empty database only: "
+                "create a new database, run “manage.py migrate”, and restore into it "
+                "before making any login. Nothing was restored."
+            )
+        )
+    for model, objects in prepared:
+        fields = fields_of(model)
+        for start in range(0, len(objects), 500):
+            # raw=True keeps the stored values of auto_now and
+            # auto_now_add columns (bulk_create would stamp them now).
+            model._base_manager._insert(
+                objects[start : start + 500],
+                fields=fields,
+                raw=True,
+                using=connection.alias,
+            )
+    connection.check_constraints(table_names=[model._meta.db_table for _key, model in TABLES])
+    _reset_sequences()
+
+
+def _reset_sequences() -> None:
+    """Move each id sequence past the restored rows, so the next game or player gets a new id.
+
+    Rows came in with their ids; PostgreSQL needs its sequences moved, SQLite does it itself.
+    """
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(
+            no_style(), [model for _key, model in TABLES]
+        ):
+            cursor.execute(statement)
+
+
+def _derive(version: int, *, proved: bool) -> None:
+    """Derive what a backup of ``version`` leaves out; check a file nothing proves as it goes."""
+    # What the backup leaves out is derived from what it holds; and the club is a
+    # new one under the same ids: no page cached before may be served after.
+    new_generation()
+    recount_contracts()
+    if not proved:  # before anything is derived from the results
+        _refuse(restore_checks.game_problems())
+    figures.rebuild_all()
+    missing = MISSING_IN.get(version, {})
+    if not proved or missing.get("leaderboards.ratingchange"):
+        rebuild_ratings()
+    if "captain" in missing.get("tournaments.tournamentteam", ()):
+        first_player_captains()
+    if missing.get("tournaments.standing"):
+        _rebuild_points_standings()
+    if not proved:
+        _refuse(restore_checks.standing_problems())
+    if missing.get("games.scorerlink"):
+        _expire_finished_links()
+
+
+def _rebuild_points_standings() -> None:
+    """Derive again the standings of every points tournament of a file without score difference.
+
+    A points tournament's standings rank by the score difference, which the
+    older file does not hold: derived again from its games.
+    """
+    for tournament in Tournament.objects.filter(scoring=Scoring.POINTS):
+        try:
+            rebuild_standings(tournament)
+        except StandingsError as error:  # games the rules cannot rank
+            raise _fail(
+                _("The backup does not fit the database (%(reason)s). Nothing was restored."),
+                reason=error.message,
+            ) from None
+
+
+def _expire_finished_links() -> None:
+    """Expire the scorer links of games already over, as migrating an older club's database does.
+
+    An undo must not revive them: they expired with their game.
+    """
+    ScorerLink.objects.filter(game__status=Game.Status.FINISHED, expired_at__isnull=True).update(
+        expired_at=timezone.now()
     )
