@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from club.games.models import Player
 from club.games.words import KODI, POINTS, TABLES
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
-from club.leaderboards.services import MAX_IMPORT_BYTES
+from club.leaderboards.services.importing import MAX_IMPORT_BYTES
 from club.web.fields import NameField
 from club.web.uploads import LimitedFileField
 from club.web.widgets import QuickSelect

@@ -22,7 +22,9 @@ from club.games.models import (
     in_a_seat,
 )
 from club.leaderboards import figures
-from club.leaderboards.services import RegisterError, catch_up, rebuild_ratings
+from club.leaderboards.services.owed_work import catch_up
+from club.leaderboards.services.ratings import rebuild_ratings
+from club.leaderboards.services.register import RegisterError
 from club.tournaments.models import Substitution, TournamentTeam
 
 

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from club.games.models import Game
 from club.leaderboards import figures
 from club.leaderboards.models import OwedGame
-from club.leaderboards.services import catch_up, rate_game, rate_written
+from club.leaderboards.services.owed_work import catch_up
+from club.leaderboards.services.ratings import rate_game, rate_written
 from club.web import after
 
 

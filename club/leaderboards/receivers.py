@@ -8,7 +8,8 @@ from club.games.models import Game, GameTeam
 from club.games.signals import game_changed, games_written
 from club.leaderboards import figures, owed
 from club.leaderboards.models import RatingChange
-from club.leaderboards.services import catch_up, unrate_deleted_game
+from club.leaderboards.services.owed_work import catch_up
+from club.leaderboards.services.ratings import unrate_deleted_game
 from club.tournaments.models import SittingGame
 
 

@@ -81,7 +81,7 @@ from club.leaderboards.models import (
     TeamGameFigures,
     TeamTotals,
 )
-from club.leaderboards.services import catch_up
+from club.leaderboards.services.owed_work import catch_up
 from club.tournaments.seats import running_entries
 from club.web.paging import page_of
 

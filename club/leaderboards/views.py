@@ -16,9 +16,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club.games.idempotency import one_time
 from club.games.models import Player
 from club.games.versions import club_version
-from club.leaderboards import merge, selectors, services
+from club.leaderboards import merge, selectors
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
-from club.leaderboards.services import PlayerImportError, RegisterError
+from club.leaderboards.services import importing, register
+from club.leaderboards.services.importing import PlayerImportError
+from club.leaderboards.services.register import RegisterError
 from club.leaderboards.templatetags.board_tags import column_labels
 from club.tournaments.models import Tournament
 from club.web.auth import is_organiser, organiser_required
@@ -67,7 +69,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            player = services.register_player(**form.cleaned_data)
+            player = register.register_player(**form.cleaned_data)
         except RegisterError as error:
             show_refusal(form, error)
         else:
@@ -90,7 +92,7 @@ def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = PlayerForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            player = services.update_player(player=player, **form.cleaned_data)
+            player = register.update_player(player=player, **form.cleaned_data)
         except RegisterError as error:
             show_refusal(form, error)
         else:
@@ -105,7 +107,7 @@ def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def player_active(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     active = request.POST.get("active") == "1"
-    services.set_player_active(player=player, active=active)
+    register.set_player_active(player=player, active=active)
     if active:
         messages.success(request, _("%(name)s is active again.") % {"name": player.name})
     else:
@@ -147,7 +149,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
     faults = []
     if request.method == "POST" and form.is_valid():
         try:
-            result = services.import_players(form.cleaned_data["file"].read())
+            result = importing.import_players(form.cleaned_data["file"].read())
         except PlayerImportError as error:
             faults = error.faults
         else:

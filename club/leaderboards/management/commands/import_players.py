@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from club.leaderboards.services import PlayerImportError, import_players
+from club.leaderboards.services.importing import PlayerImportError, import_players
 
 
 class Command(BaseCommand):

@@ -4,7 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from club.leaderboards import figures
-from club.leaderboards.services import catch_up, rebuild_ratings
+from club.leaderboards.services.owed_work import catch_up
+from club.leaderboards.services.ratings import rebuild_ratings
 
 
 class Command(BaseCommand):

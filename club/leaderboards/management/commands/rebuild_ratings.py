@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from club.leaderboards.services import rebuild_ratings
+from club.leaderboards.services.ratings import rebuild_ratings
 
 
 class Command(BaseCommand):

@@ -1,0 +1,134 @@
+"""The club register's writes: adding a player, changing their details, marking them
+active or inactive.
+
+Names are unique ignoring case; member numbers too, when given. A refusal is a
+:class:`RegisterError` naming the field at fault; its words are the constants below.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from club.games.models import Player
+from club.scoring import names
+from club.scoring.messages import Refusal
+
+NAME_MAX = Player._meta.get_field("name").max_length
+NICKNAME_MAX = Player._meta.get_field("nickname").max_length
+MEMBER_NUMBER_MAX = Player._meta.get_field("member_number").max_length
+
+# What a refusal says (an import's faults say some of it again: importing.py).
+NAME_TAKEN = gettext_lazy("There is already a player called %(name)s.")
+MEMBER_NUMBER_TAKEN = gettext_lazy("Member number %(number)s already belongs to %(name)s.")
+GIVE_A_NAME = gettext_lazy("Give the player a name.")
+NAME_TOO_LONG = gettext_lazy("A name can be at most %(max)d characters.")
+NICKNAME_TOO_LONG = gettext_lazy("A nickname can be at most %(max)d characters.")
+MEMBER_NUMBER_TOO_LONG = gettext_lazy("A member number can be at most %(max)d characters.")
+TAKEN_JUST_NOW = gettext_lazy(
+    "The player could not be saved: the name or member number was taken just now."
+)
+
+
+class RegisterError(Refusal):
+    """A register write refused; ``field`` names the input at fault."""
+
+
+def _clean(text: str | None, field: str = "name") -> str:
+    """``text`` as the register keeps it (names.clean_name); refused if it holds a hidden
+    character."""
+    try:
+        return names.clean_name(text or "")
+    except names.UnusableName as error:
+        raise RegisterError(error.translated(_), field=field) from None
+
+
+def name_taken(name: str) -> str:
+    """The refusal of a name another player has, in the reader's language."""
+    return NAME_TAKEN % {"name": name}
+
+
+def member_number_taken(number: str, holder: str) -> str:
+    """The refusal of a member number ``holder`` has, in the reader's language."""
+    return MEMBER_NUMBER_TAKEN % {"number": number, "name": holder}
+
+
+def _check_player(
+    *, name: str, nickname: str, member_number: str, player: Player | None = None
+) -> None:
+    """Refuse details that are missing, too long, or another player's (``player`` is the one
+    being changed)."""
+    if not name:
+        raise RegisterError(str(GIVE_A_NAME), field="name")
+    if len(name) > NAME_MAX:
+        raise RegisterError(NAME_TOO_LONG % {"max": NAME_MAX}, field="name")
+    if len(nickname) > NICKNAME_MAX:
+        raise RegisterError(NICKNAME_TOO_LONG % {"max": NICKNAME_MAX}, field="nickname")
+    if len(member_number) > MEMBER_NUMBER_MAX:
+        raise RegisterError(
+            MEMBER_NUMBER_TOO_LONG % {"max": MEMBER_NUMBER_MAX}, field="member_number"
+        )
+    others = Player.objects.exclude(pk=player.pk) if player else Player.objects.all()
+    clash = others.filter(name__iexact=name).first()
+    if clash:
+        raise RegisterError(name_taken(clash.name), field="name")
+    if member_number:
+        holder = others.filter(member_number=member_number).first()
+        if holder:
+            raise RegisterError(
+                member_number_taken(member_number, holder.name), field="member_number"
+            )
+
+
+def _save(player: Player) -> Player:
+    """Save ``player``; a clash the checks could not see yet is refused, not raised."""
+    try:
+        # A savepoint, so a clash with a player added at the same moment leaves
+        # the surrounding transaction usable.
+        with transaction.atomic():
+            player.save()
+    except IntegrityError as error:
+        raise RegisterError(str(TAKEN_JUST_NOW), field="name") from error
+    return player
+
+
+@transaction.atomic
+def register_player(
+    *, name: str, nickname: str = "", member_number: str = "", active: bool = True
+) -> Player:
+    """Add a player to the register. Names are unique ignoring case; member numbers when given."""
+    name, nickname, member_number = _clean(name), _clean(nickname), _clean(member_number)
+    _check_player(name=name, nickname=nickname, member_number=member_number)
+    return _save(Player(name=name, nickname=nickname, member_number=member_number, active=active))
+
+
+@transaction.atomic
+def update_player(
+    *,
+    player: Player,
+    name: str,
+    nickname: str = "",
+    member_number: str = "",
+    active: bool = True,
+) -> Player:
+    """Change a player's details; past games show the new name."""
+    name, nickname, member_number = _clean(name), _clean(nickname), _clean(member_number)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    _check_player(name=name, nickname=nickname, member_number=member_number, player=player)
+    player.name, player.nickname, player.member_number, player.active = (
+        name,
+        nickname,
+        member_number,
+        active,
+    )
+    return _save(player)
+
+
+@transaction.atomic
+def set_player_active(*, player: Player, active: bool) -> Player:
+    """Mark a player active or inactive; an inactive player keeps every result."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    player.active = active
+    player.save(update_fields=["active"])
+    return player
