@@ -94,7 +94,7 @@ class DrawError(TranslatableError):
 
     def team_name(self, team, gettext, team_names: Mapping[int, str] | None = None):
         if team_names is not None and team in team_names:
-            return team_names[team]  # type: ignore[index]
+            return team_names[team]
         return team
 
 
@@ -190,22 +190,8 @@ def propose_draw(
         _check_ranking(teams, ranking)
     rng = rng if rng is not None else random.Random()
     byes_so_far = byes_so_far or {}
-
-    swiss = ranking is not None and any(len(game) > 0 for game in history)
-    if swiss:
-        order = list(ranking)  # type: ignore[arg-type]
-    else:
-        order = list(teams)
-        rng.shuffle(order)
-
-    position = {team: index for index, team in enumerate(order)}
-    met = [0] * len(order)  # met[i]: bitmask of the positions team i has met
-    for game in history:
-        present = [position[team] for team in set(game) if team in position]
-        for a, b in combinations(present, 2):
-            met[a] |= 1 << b
-            met[b] |= 1 << a
-
+    order = _order(teams, ranking, history, rng)
+    met = _met(order, history)
     bye_choices = list(
         islice(_bye_choices(order, byes_so_far, len(order) % game_size), BYE_CHOICES)
     )
@@ -220,6 +206,33 @@ def propose_draw(
         games.append(tuple(seats))
     byes = [order[index] for index in sorted(bye_positions)]
     return Draw(games=games, byes=byes, rematches=rematches)
+
+
+def _order(
+    teams: Sequence[int],
+    ranking: Sequence[int] | None,
+    history: Sequence[Sequence[int]],
+    rng: random.Random,
+) -> list[int]:
+    """The teams in the order the games are made in: the ranking once games have been
+    played (a Swiss sitting), else shuffled."""
+    if ranking is not None and any(len(game) > 0 for game in history):
+        return list(ranking)
+    order = list(teams)
+    rng.shuffle(order)
+    return order
+
+
+def _met(order: list[int], history: Sequence[Sequence[int]]) -> list[int]:
+    """For each position in ``order``, a bitmask of the positions its team has met."""
+    position = {team: index for index, team in enumerate(order)}
+    met = [0] * len(order)
+    for game in history:
+        present = [position[team] for team in set(game) if team in position]
+        for a, b in combinations(present, 2):
+            met[a] |= 1 << b
+            met[b] |= 1 << a
+    return met
 
 
 def _check_game_size(game_size: int) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from club.scoring.messages import TranslatableError, _
 
@@ -79,7 +80,7 @@ class RulesError(TranslatableError):
     """
 
     def team_name(self, team, gettext, team_names: Sequence[str] | None = None):
-        index = int(team)  # type: ignore[call-overload]
+        index = int(team)
         if team_names is not None and 0 <= index < len(team_names):
             return team_names[index]
         return gettext("team %(number)d") % {"number": index + 1}
@@ -115,7 +116,8 @@ class Thani:
     failed: int
 
 
-def _enum[E: StrEnum](enum: type[E], value: object, field: str, message: str) -> E:
+def _enum[E: StrEnum](enum: type[E], value: Any, field: str, message: str) -> E:
+    """``value`` as a member of ``enum``; any other value is refused at ``field``."""
     try:
         return enum(value)
     except ValueError:
@@ -311,28 +313,33 @@ def check_house_rules(rules: Rules) -> None:
             field="thani",
         )
     if rules.scoring == Scoring.POINTS:
-        # Nothing is conserved on a sheet: bound what one deal can score, so that a
-        # whole session (MAX_DEAL_LIMIT deals) stays a number the database keeps.
-        figures = [figure for band in rules.bands for figure in (band.made, band.failed)]
-        if rules.thani is not None:
-            figures += [rules.thani.made, rules.thani.failed]
-        most = max(rules.due(figure, Doubling.REDOUBLE) for figure in figures)
-        if most > MAX_BAND_TABLES:
-            raise RulesError(
-                _(
-                    "On a points sheet a deal scores at most %(most)d points; with these "
-                    "settings one could score %(points)d."
-                ),
-                most=MAX_BAND_TABLES,
-                points=most,
-                field="doubling",
-            )
+        _check_sheet_bound(rules)
     if rules.deal_limit is not None and rules.deal_limit > MAX_DEAL_LIMIT:
         raise RulesError(
             _("A game can be at most %(most)d deals, not %(limit)d."),
             most=MAX_DEAL_LIMIT,
             limit=rules.deal_limit,
             field="deal_limit",
+        )
+
+
+def _check_sheet_bound(rules: Rules) -> None:
+    """Refuse settings under which one deal on a points sheet could score past the bound."""
+    # Nothing is conserved on a sheet: bound what one deal can score, so that a
+    # whole session (MAX_DEAL_LIMIT deals) stays a number the database keeps.
+    figures = [figure for band in rules.bands for figure in (band.made, band.failed)]
+    if rules.thani is not None:
+        figures += [rules.thani.made, rules.thani.failed]
+    most = max(rules.due(figure, Doubling.REDOUBLE) for figure in figures)
+    if most > MAX_BAND_TABLES:
+        raise RulesError(
+            _(
+                "On a points sheet a deal scores at most %(most)d points; with these "
+                "settings one could score %(points)d."
+            ),
+            most=MAX_BAND_TABLES,
+            points=most,
+            field="doubling",
         )
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from club.scoring.house_rules import (
     DEFAULT_BANDS,
@@ -322,7 +323,8 @@ def initial_state(team_count: int, first_dealer: int, rules: Rules = DEFAULT_RUL
     )
 
 
-def _parse_enum[E: StrEnum](enum: type[E], value: object, field_name: str, message: str) -> E:
+def _parse_enum[E: StrEnum](enum: type[E], value: Any, field_name: str, message: str) -> E:
+    """``value`` as a member of ``enum``; any other value is refused at ``field_name``."""
     try:
         return enum(value)
     except ValueError:
