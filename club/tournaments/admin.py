@@ -16,7 +16,7 @@ from club.tournaments.models import (
     TournamentEvent,
     TournamentTeam,
 )
-from club.tournaments.services import team_size_words
+from club.tournaments.services.teams import team_size_words
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -17,7 +17,8 @@ from club.games.forms import TABLES, FormOfPlayForm
 from club.scoring import rules as core
 from club.scoring import stages as charts
 from club.scoring import standings as ranking
-from club.tournaments import services, stages
+from club.tournaments import stages
+from club.tournaments.services.teams import TeamLine
 from club.web.fields import NameField, WholeNumberField
 from club.web.uploads import LimitedFileField
 
@@ -312,7 +313,7 @@ class RegisterTeamsForm(forms.Form):
             error_messages={"max_length": _("A team's name is at most 170 characters.")},
         ).clean(name.strip())
         captain = players[marked[0]] if marked else ""
-        return services.TeamLine(number, players, name, captain)
+        return TeamLine(number, players, name, captain)
 
 
 class EditTeamForm(RegisterTeamForm):

@@ -6,7 +6,7 @@ from django.dispatch import receiver
 from club.games.signals import game_changed
 from club.games.versions import bump_names
 from club.tournaments.models import Bye, Sitting, SittingGame, Stage, Tournament, TournamentTeam
-from club.tournaments.services import results_changed
+from club.tournaments.services.standings import results_changed
 
 
 @receiver(game_changed, dispatch_uid="tournaments-standings")

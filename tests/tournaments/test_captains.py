@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from club.games.models import Player
 from club.tournaments import services
+from club.tournaments.captains import set_captain
 from club.tournaments.models import Tournament, TournamentEvent, TournamentTeam
 from tests.archive.test_tournament_archive import export, import_text, refused, wipe
 from tests.tournaments.helpers import make_tournament
@@ -99,7 +100,7 @@ def test_a_pasted_list_marks_its_captains_with_c_or_a_star(organiser_client):
 def test_the_standings_seats_and_score_sheets_mark_the_captain(client):
     tournament = make_tournament(teams=4)
     entry = TournamentTeam.objects.get(team__name="Chitra & Dev")
-    services.set_captain(entry=entry, captain="Dev")
+    set_captain(entry=entry, captain="Dev")
     standings = client.get(tournament.get_absolute_url()).text
     assert f">Dev</a>{MARK}" in standings and f">Anu</a>{MARK}" in standings
     assert f">Chitra</a>{MARK}" not in standings
@@ -114,9 +115,7 @@ def test_the_standings_seats_and_score_sheets_mark_the_captain(client):
 
 def test_the_archive_names_a_captain_who_is_not_the_first_player_and_reads_it_back(tmp_path):
     tournament = make_tournament(name="Captains Cup", teams=4)
-    services.set_captain(
-        entry=TournamentTeam.objects.get(team__name="Esha & Farid"), captain="Farid"
-    )
+    set_captain(entry=TournamentTeam.objects.get(team__name="Esha & Farid"), captain="Farid")
     first = export("--tournament", "Captains Cup")
     teams = json.loads(first)["tournament"]["teams"]
     assert [team.get("captain") for team in teams] == [None, None, "Farid", None]
@@ -169,7 +168,7 @@ def test_merging_the_captain_into_another_name_keeps_the_captain():
 
     tournament = make_tournament(teams=2)
     entry = TournamentTeam.objects.get(team__name="Chitra & Dev")
-    services.set_captain(entry=entry, captain="Dev")
+    set_captain(entry=entry, captain="Dev")
     kept = Player.objects.create(name="Devan")
     merge_players(keep=kept, fold=Player.objects.get(name="Dev"))
     assert captains(tournament)["Chitra & Dev"] == "Devan"

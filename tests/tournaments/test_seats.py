@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from club.games.models import Player
+from club.scoring import rules as core
 from club.tournaments import seats, services
 from tests.tournaments.helpers import make_tournament, play_sitting, rng, win_game
 
@@ -112,7 +113,7 @@ def test_where_do_i_sit_lists_every_table_and_finds_a_name(client):
 
 def test_a_name_with_an_accent_is_found_without_it(client):
     tournament = services.create_tournament(
-        name="Goa Open", starts_on=tournament_day(), rules=services.core.Rules(tables_per_team=2)
+        name="Goa Open", starts_on=tournament_day(), rules=core.Rules(tables_per_team=2)
     )
     for first, second in [("José", "Maria"), ("Anu", "Biju")]:
         services.register_team(tournament=tournament, first=first, second=second)

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand
 
 from club.tournaments.models import Tournament
-from club.tournaments.services import rebuild_standings
+from club.tournaments.services.standings import rebuild_standings
 
 
 class Command(BaseCommand):

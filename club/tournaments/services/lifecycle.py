@@ -1,0 +1,119 @@
+"""A tournament's life: created, finished, its results made final, reopened for corrections.
+
+Results made final lock the tournament's games and stop its exports saying
+provisional; nothing of it changes until it is reopened, with the reason kept
+in its history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from club.games.models import Game, rules_fields
+from club.scoring import rules as core
+from club.scoring import standings as ranking
+from club.tournaments.models import Sitting, Tournament, TournamentEvent
+from club.tournaments.writes import TournamentError, check_editable, lock, log
+
+
+def create_tournament(
+    *,
+    name: str,
+    starts_on,
+    ends_on=None,
+    venue: str = "",
+    rules: core.Rules = core.DEFAULT_RULES,
+    deal_limit: int | None = None,
+    points_scheme: dict[int, tuple[int, ...]] | None = None,
+    require_confirmation: bool = False,
+    check_in: bool = False,
+    substitutions: int = 1,
+    user=None,
+) -> Tournament:
+    """A new tournament, its name unique (spaces tidied) and its house rules checked."""
+    name = " ".join(name.split())
+    if not name:
+        raise TournamentError(_("Give the tournament a name."), field="name")
+    if Tournament.objects.filter(name__iexact=name).exists():
+        raise TournamentError(
+            _("There is already a tournament called “%(name)s”.") % {"name": name}, field="name"
+        )
+    if ends_on and ends_on < starts_on:
+        raise TournamentError(_("The last day cannot be before the first day."), field="ends_on")
+    try:
+        rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)
+        core.check_house_rules(rules)
+    except core.RulesError as error:
+        raise TournamentError(error.translated(_), field=error.field or "rules") from None
+    if points_scheme:
+        try:
+            ranking.PointsScheme(points_scheme)
+        except ranking.StandingsError as error:
+            raise TournamentError(error.translated(_), field="points_scheme") from error
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            venue=venue.strip(),
+            **rules_fields(rules),
+            deal_limit=rules.deal_limit,
+            points_scheme={str(k): list(v) for k, v in (points_scheme or {}).items()},
+            require_confirmation=require_confirmation,
+            check_in=check_in,
+            substitutions=substitutions,
+            created_by=user if user is not None and user.is_authenticated else None,
+        )
+        log(tournament, TournamentEvent.Action.CREATED, user)
+    return tournament
+
+
+@transaction.atomic
+def finish_tournament(*, tournament: Tournament, user=None) -> Tournament:
+    """The tournament is over: no draw waits and no game is still being played."""
+    tournament = lock(tournament)
+    check_editable(tournament)
+    if tournament.sittings.filter(status=Sitting.Status.PROPOSED).exists():
+        raise TournamentError(_("A sitting is drawn but not confirmed: confirm or discard it."))
+    if Game.objects.filter(
+        sitting_entry__sitting__tournament=tournament, status=Game.Status.IN_PROGRESS
+    ).exists():
+        raise TournamentError(_("Some games are still being played: finish them or call time."))
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    log(tournament, TournamentEvent.Action.FINISHED, user)
+    return tournament
+
+
+@transaction.atomic
+def make_final(*, tournament: Tournament, user=None) -> Tournament:
+    """Mark the results final: exports stop saying provisional and games are locked."""
+    tournament = lock(tournament)
+    if tournament.is_final:
+        return tournament
+    if tournament.status != Tournament.Status.FINISHED:
+        raise TournamentError(_("Finish the tournament before making its results final."))
+    tournament.is_final = True
+    tournament.save(update_fields=["is_final"])
+    Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(results_locked=True)
+    log(tournament, TournamentEvent.Action.FINALISED, user)
+    return tournament
+
+
+@transaction.atomic
+def reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
+    """Reopen a final tournament for corrections; the reason is kept in its history."""
+    tournament = lock(tournament)
+    if not reason.strip():
+        raise TournamentError(_("Say why the tournament is reopened."), field="reason")
+    if not tournament.is_final and tournament.status != Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament is not finished; there is nothing to reopen."))
+    tournament.is_final = False
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["is_final", "status"])
+    Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(results_locked=False)
+    log(tournament, TournamentEvent.Action.REOPENED, user, note=reason.strip())
+    return tournament
