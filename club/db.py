@@ -22,8 +22,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Protocol, cast
 
 from django.db import connection, transaction
+
+
+class _SQLiteModes(Protocol):
+    """Django's SQLite connection, as far as the mode it BEGINs transactions in: set
+    from ``OPTIONS["transaction_mode"]`` (settings.py), and not declared by django-stubs."""
+
+    transaction_mode: str | None
 
 
 @contextmanager
@@ -34,18 +42,19 @@ def one_snapshot() -> Iterator[None]:
         return
     if connection.vendor == "sqlite":
         connection.ensure_connection()
-        writes_mode = connection.transaction_mode
-        connection.transaction_mode = "DEFERRED"
+        sqlite = cast(_SQLiteModes, connection)
+        writes_mode = sqlite.transaction_mode
+        sqlite.transaction_mode = "DEFERRED"
         block = transaction.atomic()
         try:
             block.__enter__()  # BEGIN DEFERRED
         finally:
-            connection.transaction_mode = writes_mode
+            sqlite.transaction_mode = writes_mode
         try:
             yield
         except BaseException as error:
-            if not block.__exit__(type(error), error, error.__traceback__):
-                raise
+            block.__exit__(type(error), error, error.__traceback__)  # rolls back
+            raise
         else:
             block.__exit__(None, None, None)
         return

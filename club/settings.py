@@ -346,7 +346,7 @@ if VENUE:
 
 # No inline scripts or styles anywhere: scripts and styles come from our own
 # static files, so a name typed into a form can never run as code.
-SECURE_CSP = {
+SECURE_CSP: dict[str, list[str]] = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],
     "style-src": [CSP.SELF],

@@ -8,7 +8,7 @@ A game's and a tournament's detail carry the archive's own object under
 from __future__ import annotations
 
 import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ninja import Field, Schema
 
@@ -146,7 +146,12 @@ class TournamentDetail(TournamentSummary):
 
 # --- Players, teams and the leaderboards ----------------------------------------------
 
-Sort = Literal[tuple(SORTS)]  # the columns a board ranks by: its page's own
+# The columns a board ranks by: its page's own. The Literal is built from SORTS when the
+# module loads, which a type checker cannot follow, so to it a column is a string.
+if TYPE_CHECKING:
+    Sort = str
+else:
+    Sort = Literal[tuple(SORTS)]
 
 
 class Figures(Schema):

@@ -193,6 +193,14 @@ def _headers(response: HttpResponse, etag: str) -> None:
     patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request"))
 
 
+class KeptPageRequest(HttpRequest):
+    """A request to a page :func:`cached_page` keeps (club.web.requests): its
+    ``cached_page`` is set True while the answer to be kept is rendered, and base.html
+    then leaves out what is the reader's own (the CSRF token)."""
+
+    cached_page: bool
+
+
 def cached_page(version_of):
     """Keep the view's 200 answers for anonymous visitors under their version.
 
@@ -204,7 +212,7 @@ def cached_page(version_of):
 
     def decorator(view):
         @functools.wraps(view)
-        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        def wrapped(request: KeptPageRequest, *args, **kwargs) -> HttpResponse:
             if not served_from_cache(request):
                 return view(request, *args, **kwargs)
             cache = caches[ALIAS]

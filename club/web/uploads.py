@@ -184,11 +184,25 @@ def _limits_of_view(request: HttpRequest) -> dict[str, int]:
     return getattr(match.func, "upload_limits", {})
 
 
+class UploadRequest(HttpRequest):
+    """A post read through :class:`LimitedUploads` (club.web.requests): a file it refused
+    is put on it as ``refused_upload``, (its field's name, the :class:`RefusedFile`), for
+    :func:`takes_upload` to hand to the form."""
+
+    refused_upload: tuple[str, RefusedFile]
+
+
 class LimitedUploads(FileUploadHandler):
     """The first upload handler of every post: passes each file's bytes on to Django's
     handlers, stopping the upload at its page's limit."""
 
-    def __init__(self, request: HttpRequest):
+    # Narrower than Django's handler says: UploadLimitMiddleware makes this one with its
+    # post, and Django names the file (new_file) before any of its bytes arrive.
+    request: UploadRequest
+    field_name: str
+    file_name: str
+
+    def __init__(self, request: UploadRequest):
         super().__init__(request)
         self.limits: dict[str, int] = {}
         self.length: int | None = None
@@ -230,7 +244,7 @@ class UploadLimitMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: UploadRequest) -> HttpResponse:
         refused = request.META.get(REFUSED_BODY)
         if refused is not None:
             largest, size = refused
