@@ -4,13 +4,36 @@
 
 tests/test_guide.py builds it the same way on every test run, so a broken link, a
 missing picture or a page left out of the contents fails the suite.
+
+The developers' pages read the code: ``sphinx.ext.autosummary`` makes the module
+tables of "Where things are" from each module's docstring, and the small extension
+``docs/_ext/club_modules.py`` lists the modules of each layer at build time. So
+Django is set up here first, as ``manage.py`` does, for the modules to import.
 """
+
+import os
+import sys
+from pathlib import Path
+
+import django
+
+DOCS = Path(__file__).resolve().parent
+sys.path[:0] = [str(DOCS.parent), str(DOCS / "_ext")]
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+django.setup()
 
 project = "56 Club score keeper"
 author = "The 56 club score keeper's makers"
 copyright = "2026, the 56 club score keeper's makers"
 
-extensions = ["myst_parser"]
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "club_modules",
+]
+# Tables only, from the modules' docstrings: no page of its own for each module.
+autosummary_generate = False
 source_suffix = {".md": "markdown"}
 root_doc = "index"
 # The translators' glossaries are for translators, read in the repository; the build
