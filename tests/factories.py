@@ -8,7 +8,8 @@ or the organiser's page posts it.
 import factory
 
 from club.games.models import Player, Team
-from club.games.services import DealEntry, TeamEntry, create_game
+from club.games.services import TeamEntry, create_game, load_seating
+from club.scoring.rules import Deal
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
@@ -47,14 +48,23 @@ def pid(name: str) -> int:
     return Player.objects.get(name=name).pk
 
 
-def deal(points: dict[int, int], declarer: str, bid: int, trump="hearts", doubling="none"):
+def seat(game, name: str) -> int:
+    """The seat of the player of that name at the game, in play order."""
+    found = load_seating(game).seat_of(pid(name))
+    assert found is not None, f"{name} does not sit at {game}"
+    return found
+
+
+def deal(game, points: dict[int, int], declarer: str, bid: int, trump="hearts", doubling="none"):
     """A deal for the services: piles by team position, the declarer by name."""
-    return DealEntry(points=points, declarer=pid(declarer), bid=bid, trump=trump, doubling=doubling)
+    return Deal(
+        points=points, declarer=seat(game, declarer), bid=bid, trump=trump, doubling=doubling
+    )
 
 
-def all_pass(points: dict[int, int]) -> DealEntry:
+def all_pass(points: dict[int, int]) -> Deal:
     """A deal everyone passed: the dealer's team plays 28, no trumps."""
-    return DealEntry(points=points)
+    return Deal(points=points)
 
 
 def deal_form(number, declarer="pass", bid="", trump="", doubling="none", *, key=None, **piles):

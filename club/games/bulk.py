@@ -16,7 +16,7 @@ many games:
 - when the organiser called time after the last deal
   (:func:`~club.games.services.end_game`), the ``ended`` change and
   ``ended_early`` on the game;
-- per game, what :func:`~club.games.services._apply_outcome` sets after its
+- per game, what :func:`~club.games.services.replay.apply_outcome` sets after its
   last deal (status, deals played, next dealer, finished time, winner) and per
   team its tables, place and the deal it went out in.
 
@@ -24,7 +24,7 @@ Games already saved (the importer starts each one with
 :func:`~club.games.services.create_game`) are updated; games not saved yet
 (the generator's) are created with their teams. :func:`write_games` sends no
 ``game_changed``. :func:`write_game` writes one game and then announces it once
-through the services' own :func:`~club.games.services._changed`, so that
+through the services' own :func:`~club.games.services.recording.changed`, so that
 tournament standings, leaderboard figures and ratings follow it exactly as they
 follow per-deal recording (write and announce one game at a time, in order:
 ratings are rated forward in the order games finish). The generator announces
@@ -47,6 +47,7 @@ from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Round
 from club.games.signals import games_written
 from club.scoring import rules as core
+from club.scoring.rules import Deal
 
 BATCH = 2000
 
@@ -74,16 +75,17 @@ class PlayedGame:
     finished_at: datetime | None = None
 
 
-def entry_of(settlement: core.Settlement, seating: services.Seating) -> services.DealEntry:
-    """The deal as a scorer would have entered it, as record_deal receives it."""
+def entry_of(settlement: core.Settlement) -> Deal:
+    """The deal as a scorer would have entered it, in seats, as the services receive it."""
     if settlement.thani:
-        declarer = seating.players[settlement.declarer].pk  # type: ignore[index]
-        return services.DealEntry(points={}, thani=declarer, made=settlement.made)
-    return services.DealEntry(
+        return Deal(points={}, thani=settlement.declarer, made=settlement.made)
+    if settlement.all_pass:
+        return Deal(points=dict(settlement.points), doubling=str(settlement.doubling))
+    return Deal(
         points=dict(settlement.points),
-        declarer=None if settlement.all_pass else seating.players[settlement.declarer].pk,  # type: ignore[index]
-        bid=None if settlement.all_pass else settlement.bid,
-        trump=None if settlement.all_pass else str(settlement.trump),
+        declarer=settlement.declarer,
+        bid=settlement.bid,
+        trump=str(settlement.trump),
         doubling=str(settlement.doubling),
     )
 
@@ -94,7 +96,7 @@ def _settle_result(played: PlayedGame, now: datetime) -> GameTeam | None:
     if played.ended_early:
         game.ended_early = True
     was_finished = game.is_finished
-    services._apply_outcome(game, seating, played.state)
+    services.apply_outcome(game, seating, played.state)
     if game.is_finished and not was_finished:
         game.finished_at = played.finished_at or now
     services.set_replayed_teams(seating, played.settlements)
@@ -177,7 +179,7 @@ def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
                     recorder,
                 )
             )
-            described = services.describe(entry_of(settlement, seating), seating)
+            described = services.describe(entry_of(settlement), seating)
             changes.append(
                 (game.pk, settlement.number, Change.Action.RECORDED, None, described, maker)
             )
@@ -292,7 +294,7 @@ def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
 def write_game(played: PlayedGame, *, user=None) -> None:
     """Write one saved game's deals, then announce the change once, as the services do.
 
-    Recording each deal announces it (:func:`club.games.services._changed`:
+    Recording each deal announces it (:func:`club.games.services.recording.changed`:
     ``game_changed`` with ``was_finished=False``, the game was playing before
     it), and so does calling time; what follows a change acts on the game as it
     stands, so one announcement after the last deal leaves what the last of
@@ -303,7 +305,7 @@ def write_game(played: PlayedGame, *, user=None) -> None:
     if not played.settlements and not played.ended_early:
         return
     write_games([played], user=user)
-    services._changed(played.game, was_finished=False)
+    services.changed(played.game, was_finished=False)
 
 
 def announce(games: Sequence[Game]) -> None:

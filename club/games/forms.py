@@ -14,9 +14,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from club.games.models import FORM_OF_PLAY_FIELDS, Doubling, DoublingMode, Scoring, Trump
-from club.games.services import DealEntry, Seating, TeamEntry, entry_from_round
+from club.games.services.seating import Seating, entry_from_round
+from club.games.starting import TeamEntry
 from club.scoring import entry as entry_rules
 from club.scoring import rules as core
+from club.scoring.rules import Deal
 from club.scoring.wire import rules_to_wire
 from club.web.fields import NameField, WholeNumberField
 
@@ -484,11 +486,10 @@ class DealForm(forms.Form):
         self.in_play = in_play
         self.rules = seating.rules
         self.seats = [str(player.pk) for player in seating.players]
-        order = core.seat_order(len(seating.teams), self.rules.team_size)
         self.seated = [
-            (player, seating.teams[order[seat][0]])
-            for seat, player in enumerate(seating.players)
-            if seating.teams[order[seat][0]].position in in_play
+            (player, team)
+            for player, team in zip(seating.players, seating.seat_teams, strict=True)
+            if team.position in in_play
         ]
         for position in in_play:
             name = f"points_{position}"
@@ -510,6 +511,16 @@ class DealForm(forms.Form):
             )
 
     # --- What the page offers: each a list of (value, words, checked) ---------------
+
+    @classmethod
+    def for_game(cls, game, seating: Seating, data=None, initial: dict | None = None) -> DealForm:
+        """The form for the game's next deal: its teams still playing, the deal's number."""
+        return cls(
+            data,
+            seating=seating,
+            in_play=[team.position for team in seating.teams if team.tables > 0],
+            initial=initial or {"number": game.deals_played + 1, "doubling": "none"},
+        )
 
     def _value(self, name: str) -> str:
         value = self[name].value()
@@ -589,34 +600,37 @@ class DealForm(forms.Form):
             self.add_error(field, error.translated(_, self.seating.names))
         return cleaned
 
-    def entry(self) -> DealEntry:
+    def entry(self) -> Deal:
+        """The deal as read, in seats: the one shape it keeps until it is stored."""
         read = self.read
-        players = self.seating.players
         if read.kind == "thani":
-            return DealEntry(points={}, thani=players[read.seat].pk, made=read.made)
+            return Deal(points={}, thani=read.seat, made=read.made)
         if read.kind == "pass":
-            return DealEntry(points=dict(read.points))
-        return DealEntry(
+            return Deal(points=dict(read.points))
+        return Deal(
             points=dict(read.points),
-            declarer=players[read.seat].pk,
+            declarer=read.seat,
             bid=read.bid,
             trump=read.trump,
             doubling=read.doubling,
         )
 
-    @classmethod
-    def initial_for(cls, entry: DealEntry, number: int) -> dict:
+    @staticmethod
+    def initial_for(entry: Deal, number: int, seating: Seating) -> dict:
+        """The form filled in with a deal (a correction's, or a rejected one's to fix)."""
         initial = {"number": number, "doubling": entry.doubling}
         if entry.thani is not None:
             initial.update(
-                declarer=str(entry.thani),
+                declarer=str(seating.player_id(entry.thani)),
                 bid=entry_rules.THANI,
                 thani_made=YES if entry.made else NO,
             )
         elif entry.all_pass:
             initial["declarer"] = ALL_PASS
         else:
-            initial.update(declarer=str(entry.declarer), bid=entry.bid, trump=entry.trump)
+            initial.update(
+                declarer=str(seating.player_id(entry.declarer)), bid=entry.bid, trump=entry.trump
+            )
         for position, points in entry.points.items():
             initial[f"points_{position}"] = points
         return initial
@@ -689,7 +703,7 @@ def typed_entry(seating: Seating, data, recorded=None) -> dict | None:
             words += " · " + " · ".join(piles)
     same = False
     if recorded is not None:
-        kept = DealForm.initial_for(entry_from_round(recorded), 0)
+        kept = DealForm.initial_for(entry_from_round(recorded, seating), 0, seating)
         kept = {name: str(value) for name, value in kept.items() if name != "number"}
 
         def plain(entry: dict) -> dict:  # numbers as numbers ("05" is 5), no "not doubled"

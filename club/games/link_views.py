@@ -18,11 +18,11 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from club.games import links
+from club.games import links, services
 from club.games.forms import DealForm, RejectForm, typed_entry
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
-from club.games.models import PLAYER_FIELDS, Change, Game, PendingDeal, Round, ScorerLink
+from club.games.models import PLAYER_FIELDS, Change, Game, Round, ScorerLink
 from club.games.selectors import game_page
 from club.games.services import ScoringError, Seating, describe, held_deal, load_seating
 from club.scoring import rules as core
@@ -164,17 +164,20 @@ def _refused(request: HttpRequest, token: str, error: LinkError) -> HttpResponse
     )
 
 
-def _scorer_context(link: ScorerLink, game: Game, form: DealForm | None = None) -> dict:
-    context = game_page(game, whole=False)  # the tables and the last deal, not every deal
+def _scorer_context(
+    link: ScorerLink, game: Game, form: DealForm | None = None, seating: Seating | None = None
+) -> dict:
+    # The tables and the last deal, not every deal.
+    context = game_page(game, seating=seating, whole=False)
     context["link"] = link
     context["waiting"] = waiting = links.waiting_deal(game) if game.require_confirmation else None
     seating = context["seating"]
     if waiting is not None:
-        context["waiting_deal"] = describe(links.entry_from_json(waiting.entry), seating)
+        context["waiting_deal"] = describe(links.entry_from_json(waiting.entry, seating), seating)
         context["own_waiting"] = waiting.sent_by.game_team_id == link.game_team_id
         if waiting.counter_entry is not None:  # both teams sent it, differently
             context["counter_deal"] = describe(
-                links.entry_from_json(waiting.counter_entry), seating
+                links.entry_from_json(waiting.counter_entry, seating), seating
             )
             context["counter_team"] = waiting.counter_by.game_team.team.name
     if not game.is_finished and waiting is None:
@@ -185,18 +188,10 @@ def _scorer_context(link: ScorerLink, game: Game, form: DealForm | None = None) 
             by = rejected.rejected_by_link
             context["rejected_by"] = by.game_team.team.name if by and by.game_team else ""
             # The rejected entry, back in the form to fix.
-            initial = DealForm.initial_for(links.entry_from_json(rejected.entry), rejected.number)
-        context["form"] = form or _deal_form(context, initial=initial)
+            entry = links.entry_from_json(rejected.entry, seating)
+            initial = DealForm.initial_for(entry, rejected.number, seating)
+        context["form"] = form or DealForm.for_game(game, seating, initial=initial)
     return context
-
-
-def _deal_form(context: dict, data=None, initial: dict | None = None) -> DealForm:
-    return DealForm(
-        data,
-        seating=context["seating"],
-        in_play=context["in_play"],
-        initial=initial or {"number": context["next_number"], "doubling": "none"},
-    )
 
 
 def through_link(view):
@@ -222,8 +217,12 @@ def through_link(view):
     return wrapped
 
 
-def _already_recorded(request: HttpRequest, link: ScorerLink, game: Game, recorded: Round):
-    context = _scorer_context(link, game)
+def _already_recorded(
+    request: HttpRequest, link: ScorerLink, game: Game, recorded: Round, seating=None
+) -> HttpResponse:
+    """Another phone recorded this deal first (or the form was sent twice): what counts,
+    an empty form for the next deal, and what this phone typed beside it."""
+    context = _scorer_context(link, game, seating=seating)
     context["already_recorded"] = recorded
     if request.method == "POST":  # what this phone typed, beside what was recorded
         context["typed"] = typed_entry(context["seating"], request.POST, recorded)
@@ -297,65 +296,45 @@ def scorer(request: HttpRequest, link: ScorerLink) -> HttpResponse:
 @through_link
 @one_time
 def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
-    """Record a deal through the link, or hold it for another team's confirmation."""
+    """A deal through the link: its form, the one service, the answer (the deal recorded,
+    or waiting for another team's confirmation)."""
     game = link.game
-    # Read again inside the write's transaction: another phone may have recorded this
-    # very deal since the link was read, and the form must not then be checked
-    # against the game it left (a team out, piles that no longer add up).
-    game.refresh_from_db()
-    held = held_deal(game, posted_deal_number(request))
-    if held is not None:
-        return _already_recorded(request, link, game, held)
-    # Only what the form needs: the page is built once, after the write.
-    seating = load_seating(game)
-    form = _deal_form(
-        {
-            "seating": seating,
-            "in_play": [team.position for team in seating.teams if team.tables > 0],
-            "next_number": game.deals_played + 1,
-        },
-        request.POST,
+    form = DealForm.for_game(game, load_seating(game), request.POST)
+    valid = form.is_valid()
+    try:
+        sent = services.submit_deal(
+            game=game,
+            number=form.cleaned_data["number"] if valid else posted_deal_number(request),
+            entry=form.entry() if valid else None,
+            link=link,
+            seating=form.seating,
+        )
+    except ScoringError as refusal:
+        form.add_scoring_error(refusal)
+        game.refresh_from_db()  # refused on the game as it stands: shown so
+        return _scorer_page(request, link, game, None, form=form)
+    if sent.held is not None:
+        return _already_recorded(request, link, sent.game, sent.held, sent.seating)
+    if sent.recorded is None and sent.waiting is None:  # the form's own mistakes
+        return _scorer_page(request, link, sent.game, sent.seating, form=form)
+    number = form.cleaned_data["number"]
+    if not request.htmx and not sent.game.is_finished:
+        anchor = "#waiting" if sent.waiting is not None else "#settlement"
+        return deal_sent(redirect(reverse("games:scorer", args=[link.token]) + anchor), number)
+    # The deal that ends the game also ends the link: show the result here, since the
+    # link's page now only says it has expired.
+    page = _scorer_page(
+        request, link, sent.game, sent.seating, just_recorded=sent.recorded is not None
     )
-    context_extra: dict = {}
-    sent = None  # the deal's number, once written
-    if form.is_valid():
-        try:
-            result = links.send_deal(
-                link=link, number=form.cleaned_data["number"], entry=form.entry()
-            )
-        except ScoringError as error:
-            if error.recorded is not None:
-                # Someone recorded this deal first (or the form was sent twice): show
-                # what counts and offer an empty form for the next deal.
-                context_extra["already_recorded"] = error.recorded
-                form = None
-            else:
-                form.add_scoring_error(error)
-        else:
-            sent = form.cleaned_data["number"]
-            if not request.htmx and not _game_over(game):
-                anchor = "#waiting" if isinstance(result, PendingDeal) else "#settlement"
-                return deal_sent(
-                    redirect(reverse("games:scorer", args=[link.token]) + anchor), sent
-                )
-            # The deal that ends the game also ends the link: show the result here,
-            # since the link's page now only says it has expired.
-            context_extra["just_recorded"] = not isinstance(result, PendingDeal)
-            form = None
-    # The page from the game as it is now: another phone, a correction or time
-    # called may have changed it since the link was read.
-    game.refresh_from_db()
-    if form is not None and form.errors and "already_recorded" not in context_extra:
-        held = held_deal(game, posted_deal_number(request))
-        if held is not None:  # refused only because the game moved on meanwhile
-            context_extra["already_recorded"], form = held, None
-    if "already_recorded" in context_extra:
-        return _already_recorded(request, link, game, context_extra["already_recorded"])
-    context = _scorer_context(link, game, form)
-    context.update(context_extra)
+    return deal_sent(page, number)
+
+
+def _scorer_page(request, link, game: Game, seating: Seating | None, **shown) -> HttpResponse:
+    """The scorer's page (its live part for htmx) after a deal form, with ``shown`` on it."""
+    context = _scorer_context(link, game, shown.pop("form", None), seating)
+    context.update(shown)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
-    response = render(request, template, context)
-    return deal_sent(response, sent) if sent is not None else response
+    return render(request, template, context)
 
 
 def _game_over(game: Game) -> bool:

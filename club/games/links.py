@@ -8,7 +8,8 @@ teams' phones send the same deal, the second confirms the first; when they
 differ, both wait for the organiser to choose. A rejected deal is kept for the
 phone that sent it (``RejectedDeal``): it reads who rejected it and why, with
 its entry back in the form. The rules and the ledger stay in
-``club.games.services``.
+``club.games.services``, whose
+:func:`~club.games.services.deals.submit_deal` brings a link's deal here.
 """
 
 from __future__ import annotations
@@ -20,9 +21,13 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.games import services as scoring
-from club.games.models import Change, Game, PendingDeal, RejectedDeal, ScorerLink
-from club.games.services import DealEntry, ScoringError
+from club.games.errors import ScoringError
+from club.games.models import Change, Game, PendingDeal, RejectedDeal, Round, ScorerLink
+from club.games.services.recording import lock, record_next
+from club.games.services.refusals import already_recorded, check_open
+from club.games.services.replay import settle_next, stored_state
+from club.games.services.seating import Seating, deal_from_players, describe, load_seating
+from club.scoring.rules import Deal
 
 
 class LinkError(ScoringError):
@@ -85,85 +90,83 @@ def usable_link(token: str) -> ScorerLink:
     return link
 
 
-def entry_to_json(entry: DealEntry) -> dict:
+def entry_to_json(entry: Deal, seating: Seating) -> dict:
+    """A deal as a waiting deal stores it: its declarer or thani by player id."""
     data = {
         "points": {str(team): points for team, points in entry.points.items()},
-        "declarer": entry.declarer,
+        "declarer": seating.player_id(entry.declarer),
         "bid": entry.bid,
         "trump": entry.trump,
         "doubling": entry.doubling,
     }
     if entry.thani is not None:  # written only for a thani: older waiting deals read as before
-        data.update(thani=entry.thani, made=entry.made)
+        data.update(thani=seating.player_id(entry.thani), made=entry.made)
     return data
 
 
-def entry_from_json(data: dict) -> DealEntry:
-    return DealEntry(
-        points={int(team): points for team, points in data["points"].items()},
-        declarer=data.get("declarer"),
+def entry_from_json(data: dict, seating: Seating) -> Deal:
+    """A waiting deal as stored, in seats again."""
+    points = {int(team): points for team, points in data["points"].items()}
+    if data.get("thani") is not None:
+        return deal_from_players(seating, {}, thani=data["thani"], made=data.get("made"))
+    if data.get("declarer") is None:
+        return deal_from_players(seating, points, doubling=data.get("doubling") or "none")
+    return deal_from_players(
+        seating,
+        points,
+        declarer=data["declarer"],
         bid=data.get("bid"),
         trump=data.get("trump"),
         doubling=data.get("doubling") or "none",
-        thani=data.get("thani"),
-        made=data.get("made"),
     )
 
 
-def send_deal(*, link: ScorerLink, number: int, entry: DealEntry):
-    """Record a deal through a link, or hold it for another team's confirmation.
+def send_for_confirmation(
+    link: ScorerLink, game: Game, seating: Seating, number: int, entry: Deal
+) -> Round | PendingDeal:
+    """A link's deal in a game whose deals need confirming (the game locked and open).
 
-    Returns the recorded Round, or the PendingDeal when it waits.
+    The first team's deal waits for another team (checked against the rules now,
+    so the other team confirms only a deal that can be recorded); the same deal
+    from another team's phone confirms it and it is recorded.
     """
-    game = link.game
-    if not game.require_confirmation:
-        return scoring.record_deal(game=game, number=number, entry=entry, link=link)
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        if 1 <= number <= game.deals_played:
-            # Recorded meanwhile (the final deal, sent by another team's phone too):
-            # say what counts, before "the game is over".
-            raise scoring.already_recorded(game, number)
-        scoring.check_open(game)
-        _drop_stale(game)
-        waiting = PendingDeal.objects.select_related("sent_by").filter(game=game).first()
-        if waiting is not None:
-            return _second_entry(link, game, waiting, number, entry)
-        expected = game.deals_played + 1
-        if number != expected:
-            if 1 <= number < expected:
-                raise scoring.already_recorded(game, number)
-            raise LinkError(
-                _("The next deal to record is deal %(expected)d, not deal %(number)d.")
-                % {"expected": expected, "number": number},
-                field="number",
-            )
-        # Check the deal against the rules now, so the other team confirms only a
-        # deal that can be recorded.
-        seating = scoring.load_seating(game)
-        scoring.settle_next(game, seating, scoring.stored_state(game, seating), entry)
-        try:
-            pending = PendingDeal.objects.create(
-                game=game, number=number, entry=entry_to_json(entry), sent_by=link
-            )
-        except IntegrityError as error:  # another team's phone sent one at the same moment
-            raise LinkError(
-                _("Another deal was sent at the same moment; reload the page."), field="number"
-            ) from error
-        Change.objects.create(
-            game=game,
-            number=number,
-            action=Change.Action.PROPOSED,
-            after=scoring.describe(entry, seating),
-            scorer_link=link,
+    _drop_stale(game)
+    waiting = PendingDeal.objects.select_related("sent_by").filter(game=game).first()
+    if waiting is not None:
+        return _second_entry(link, game, seating, waiting, number, entry)
+    expected = game.deals_played + 1
+    if number != expected:
+        raise LinkError(
+            _("The next deal to record is deal %(expected)d, not deal %(number)d.")
+            % {"expected": expected, "number": number},
+            field="number",
         )
-        # Sent again after a rejection: the notice has done its work.
-        RejectedDeal.objects.filter(game=game).delete()
-        _touch(game)
-        return pending
+    settle_next(game, seating, stored_state(game, seating), entry)
+    try:
+        with transaction.atomic():  # the lock is held, so only a race of two phones fails here
+            pending = PendingDeal.objects.create(
+                game=game, number=number, entry=entry_to_json(entry, seating), sent_by=link
+            )
+    except IntegrityError as error:  # another team's phone sent one at the same moment
+        raise LinkError(
+            _("Another deal was sent at the same moment; reload the page."), field="number"
+        ) from error
+    Change.objects.create(
+        game=game,
+        number=number,
+        action=Change.Action.PROPOSED,
+        after=describe(entry, seating),
+        scorer_link=link,
+    )
+    # Sent again after a rejection: the notice has done its work.
+    RejectedDeal.objects.filter(game=game).delete()
+    _touch(game)
+    return pending
 
 
-def _second_entry(link: ScorerLink, game: Game, waiting: PendingDeal, number: int, entry):
+def _second_entry(
+    link: ScorerLink, game: Game, seating: Seating, waiting: PendingDeal, number: int, entry: Deal
+) -> Round | PendingDeal:
     """Deal ``number`` sent while one waits (the caller holds the game's lock).
 
     From the other team, the same deal confirms the one waiting: both sides have
@@ -179,12 +182,11 @@ def _second_entry(link: ScorerLink, game: Game, waiting: PendingDeal, number: in
         )
     if waiting.counter_entry is not None:
         raise _disputed(number)
-    if waiting.entry == entry_to_json(entry):
+    if waiting.entry == entry_to_json(entry, seating):
         waiting.delete()
-        return scoring.record_deal(game=game, number=number, entry=entry, link=link)
-    seating = scoring.load_seating(game)
-    scoring.settle_next(game, seating, scoring.stored_state(game, seating), entry)
-    waiting.counter_entry = entry_to_json(entry)
+        return record_next(game, seating, number, entry, link=link)
+    settle_next(game, seating, stored_state(game, seating), entry)
+    waiting.counter_entry = entry_to_json(entry, seating)
     waiting.counter_by = link
     waiting.counter_at = timezone.now()
     waiting.save(update_fields=["counter_entry", "counter_by", "counter_at"])
@@ -192,7 +194,7 @@ def _second_entry(link: ScorerLink, game: Game, waiting: PendingDeal, number: in
         game=game,
         number=number,
         action=Change.Action.PROPOSED,
-        after=scoring.describe(entry, seating),
+        after=describe(entry, seating),
         scorer_link=link,
     )
     _touch(game)
@@ -276,16 +278,17 @@ def confirm_deal(*, link: ScorerLink, number: int):
     """Another team accepts a waiting deal: it is recorded and counts from now."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=link.game_id)
-        scoring.check_open(game)
+        check_open(game)
         if not 1 <= number <= game.deals_played:
             pending = _pending_for_other_team(link, game, number)
-            entry = entry_from_json(pending.entry)
+            seating = load_seating(game)
+            entry = entry_from_json(pending.entry, seating)
             pending.delete()
-            return scoring.record_deal(game=game, number=number, entry=entry, link=link)
+            return record_next(game, seating, number, entry, link=link)
         # Recorded meanwhile (by an organiser on the game page, or a second tap on
         # Confirm): the waiting copy is dropped, and the answer says what counts.
         _drop_stale(game)
-    raise scoring.already_recorded(game, number)
+    raise already_recorded(game, number)
 
 
 @transaction.atomic
@@ -293,15 +296,15 @@ def reject_deal(*, link: ScorerLink, number: int, reason: str = "") -> None:
     """Another team disputes a waiting deal: it is dropped, to be entered again; the phone
     that sent it is told why and gets its entry back to fix."""
     game = Game.objects.select_for_update().get(pk=link.game_id)
-    scoring.check_open(game)
+    check_open(game)
     pending = _pending_for_other_team(link, game, number)
     reason = reason.strip()[:200]
-    seating = scoring.load_seating(game)
+    seating = load_seating(game)
     Change.objects.create(
         game=game,
         number=number,
         action=Change.Action.REJECTED,
-        before=scoring.describe(entry_from_json(pending.entry), seating),
+        before=describe(entry_from_json(pending.entry, seating), seating),
         scorer_link=link,
         note=reason,
     )
@@ -340,8 +343,8 @@ def confirm_waiting(*, game: Game, number: int, user=None, other: bool = False):
     first team sent it, or (``other``) as the other team's phone sent it differently.
     The history keeps the entry not chosen."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        scoring.check_open(game)
+        game = lock(game)
+        check_open(game)
         pending = _waiting(game, number)
         if other and pending.counter_entry is None:
             raise LinkError(
@@ -350,27 +353,28 @@ def confirm_waiting(*, game: Game, number: int, user=None, other: bool = False):
         chosen, dropped = pending.entry, pending.counter_entry
         if other:
             chosen, dropped = dropped, chosen
-        entry = entry_from_json(chosen)
+        seating = load_seating(game)
+        entry = entry_from_json(chosen, seating)
         pending.delete()
-        recorded = scoring.record_deal(game=game, number=number, entry=entry, user=user)
+        recorded = record_next(game, seating, number, entry, user=user)
         if dropped is not None:
             Change.objects.create(
                 game=game,
                 number=number,
                 action=Change.Action.REPLACED,
-                before=scoring.describe(entry_from_json(dropped), scoring.load_seating(game)),
+                before=describe(entry_from_json(dropped, seating), seating),
                 made_by=user if user is not None and user.is_authenticated else None,
             )
         return recorded
 
 
-def _drop_noted(game: Game, pending: PendingDeal, action: str, user) -> None:
+def _drop_noted(game: Game, seating: Seating, pending: PendingDeal, action: str, user) -> None:
     """Drop a waiting deal by the organiser's hand; the history keeps it and says who."""
     Change.objects.create(
         game=game,
         number=pending.number,
         action=action,
-        before=scoring.describe(entry_from_json(pending.entry), scoring.load_seating(game)),
+        before=describe(entry_from_json(pending.entry, seating), seating),
         made_by=user if user is not None and user.is_authenticated else None,
     )
     pending.delete()
@@ -380,9 +384,10 @@ def _drop_noted(game: Game, pending: PendingDeal, action: str, user) -> None:
 def reject_waiting(*, game: Game, number: int, user=None) -> None:
     """The organiser drops a waiting deal (both entries, if two differ): the table
     enters it again. A single sender's phone is told the organiser rejected it."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    scoring.check_open(game)
+    game = lock(game)
+    check_open(game)
     pending = _waiting(game, number)
+    seating = load_seating(game)
     if pending.counter_entry is None:
         _keep_rejection(pending, "", user=user)
     else:
@@ -390,19 +395,17 @@ def reject_waiting(*, game: Game, number: int, user=None) -> None:
             game=game,
             number=number,
             action=Change.Action.REJECTED,
-            before=scoring.describe(
-                entry_from_json(pending.counter_entry), scoring.load_seating(game)
-            ),
+            before=describe(entry_from_json(pending.counter_entry, seating), seating),
             made_by=user if user is not None and user.is_authenticated else None,
         )
-    _drop_noted(game, pending, Change.Action.REJECTED, user)
+    _drop_noted(game, seating, pending, Change.Action.REJECTED, user)
     _touch(game)
 
 
-@transaction.atomic
-def note_replaced(*, game: Game, number: int, user=None) -> None:
-    """After the organiser recorded deal ``number`` over one that waited: the waiting
-    one is dropped, and the history keeps it beside the deal that counts."""
-    pending = PendingDeal.objects.select_for_update().filter(game=game, number=number).first()
+def note_replaced(*, game: Game, seating: Seating, number: int, user=None) -> None:
+    """After the organiser recorded deal ``number`` over one that waited (the game
+    locked): the waiting one is dropped, and the history keeps it beside the deal that
+    counts."""
+    pending = PendingDeal.objects.filter(game=game, number=number).first()
     if pending is not None:
-        _drop_noted(game, pending, Change.Action.REPLACED, user)
+        _drop_noted(game, seating, pending, Change.Action.REPLACED, user)

@@ -16,7 +16,14 @@ from club.games.forms import DealForm, NewGameForm, form_of_play_words, typed_en
 from club.games.idempotency import one_time
 from club.games.models import Game, Player
 from club.games.selectors import attach_seating, game_page, in_play_before
-from club.games.services import ScoringError, describe, entry_from_round, load_seating
+from club.games.services import (
+    GameClosed,
+    ScoringError,
+    Seating,
+    describe,
+    entry_from_round,
+    load_seating,
+)
 from club.games.versions import club_version
 from club.scoring import rules as core
 from club.web.auth import is_organiser, organiser_required
@@ -80,13 +87,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form, "player_names": player_names})
 
 
-def _deal_form(game: Game, context: dict, data=None) -> DealForm:
-    return DealForm(
-        data,
-        seating=context["seating"],
-        in_play=context["in_play"],
-        initial={"number": context["next_number"], "doubling": "none"},
-    )
+def _deal_form(context: dict, data=None) -> DealForm:
+    return DealForm.for_game(context["game"], context["seating"], data)
 
 
 def live_version(game: Game) -> str:
@@ -127,7 +129,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)  # a live poll: nothing changed since it last looked
     context = game_page(game)
     if is_organiser(request.user) and not game.is_finished:
-        context["form"] = _deal_form(game, context)
+        context["form"] = _deal_form(context)
         if game.require_confirmation:  # a deal sent through a link may wait for the other team
             context["waiting"] = _waiting_card(game, context["seating"])
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
@@ -143,13 +145,13 @@ def _waiting_card(game: Game, seating) -> dict | None:
         "number": pending.number,
         "team": pending.sent_by.game_team.team.name if pending.sent_by.game_team else "",
         "sent_at": pending.sent_at,
-        "deal": describe(links.entry_from_json(pending.entry), seating),
+        "deal": describe(links.entry_from_json(pending.entry, seating), seating),
     }
     if pending.counter_entry is not None:  # the other team's phone sent it differently
         card["other"] = {
             "team": pending.counter_by.game_team.team.name,
             "sent_at": pending.counter_at,
-            "deal": describe(links.entry_from_json(pending.counter_entry), seating),
+            "deal": describe(links.entry_from_json(pending.counter_entry, seating), seating),
         }
     return card
 
@@ -205,87 +207,58 @@ def _refused_game(request: HttpRequest, game: Game, refusal: ScoringError) -> Ht
     return redirect(game)
 
 
-def _refusal(request: HttpRequest, game: Game, refusal: ScoringError) -> HttpResponse:
-    """The answer to a deal form refused before it was read (services.check_new_deal)."""
-    if refusal.recorded is not None and not (game.is_finished or game.results_locked):
-        return _already_recorded(request, game, refusal.recorded)
-    return _refused_game(request, game, refusal)
-
-
-def _already_recorded(request: HttpRequest, game: Game, recorded) -> HttpResponse:
-    """Someone recorded this deal first (or the form was sent twice): show what was
-    recorded and an empty form for the next deal, never a copy of this one that could
-    record the same cards twice, nor this form checked against the game that deal
-    left behind."""
-    context = game_page(game)
-    context["already_recorded"] = recorded
-    context["form"] = _deal_form(game, context)
-    if request.method == "POST":  # what this phone typed, beside what was recorded
-        context["typed"] = typed_entry(context["seating"], request.POST, recorded)
+def _deal_page(request: HttpRequest, game: Game, seating: Seating, **shown) -> HttpResponse:
+    """The game's page (its live part for htmx) after a deal form, with ``shown`` on it."""
+    context = game_page(game, seating=seating)
+    context.update(shown)
+    if "form" not in shown and not game.is_finished:
+        context["form"] = _deal_form(context)
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)
+
+
+def _already_recorded(request: HttpRequest, sent: services.Sent) -> HttpResponse:
+    """Someone recorded this deal first (or the form was sent twice): show what was
+    recorded and an empty form for the next deal, never a copy of this one that could
+    record the same cards twice; beside it, what this phone typed. A game that takes no
+    deal now says so on its page."""
+    game, recorded = sent.game, sent.held
+    if game.is_finished or game.results_locked:
+        return _refused_game(request, game, services.already_recorded(game, recorded.number))
+    typed = typed_entry(sent.seating, request.POST, recorded)
+    return _deal_page(request, game, sent.seating, already_recorded=recorded, typed=typed)
 
 
 @organiser_required
 @require_POST
 @one_time
 def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """A deal from the organiser's page: its form, the one service, the answer."""
     game = get_object_or_404(Game, pk=pk)
-    number = posted_deal_number(request)
+    form = DealForm.for_game(game, load_seating(game), request.POST)
+    valid = form.is_valid()
     try:
-        services.check_new_deal(game, number)
+        sent = services.submit_deal(
+            game=game,
+            number=form.cleaned_data["number"] if valid else posted_deal_number(request),
+            entry=form.entry() if valid else None,
+            user=request.user,
+            seating=form.seating,
+        )
+    except GameClosed as refusal:
+        return _refused_game(request, game, refusal)
     except ScoringError as refusal:
-        return _refusal(request, game, refusal)
-    # Only what the form needs: the whole page (every deal, the chart, the history) is
-    # built after the write, or for an answer that shows the form again, never twice.
-    seating = load_seating(game)
-    form = _deal_form(
-        game,
-        {
-            "seating": seating,
-            "in_play": [team.position for team in seating.teams if team.tables > 0],
-            "next_number": game.deals_played + 1,
-        },
-        request.POST,
-    )
-    if form.is_valid():
-        try:
-            recorded = services.record_deal(
-                game=game,
-                number=form.cleaned_data["number"],
-                entry=form.entry(),
-                user=request.user,
-            )
-            if game.require_confirmation:  # recorded over a deal that waited: keep it noted
-                links.note_replaced(game=recorded.game, number=recorded.number, user=request.user)
-        except ScoringError as error:
-            if error.recorded is not None:  # recorded by someone else at this moment
-                game.refresh_from_db()
-                return _already_recorded(request, game, error.recorded)
-            form.add_scoring_error(error)
-            context = game_page(game, seating=seating)
-        else:
-            if not request.htmx:
-                return deal_sent(
-                    redirect(reverse("games:detail", args=[game.pk]) + "#settlement"),
-                    recorded.number,
-                )
-            # The game and its teams as the write left them: no need to read them again.
-            game = recorded.game
-            context = game_page(game, seating=recorded.seating)
-            context["just_recorded"] = True
-            if not game.is_finished:
-                context["form"] = _deal_form(game, context)
-            return deal_sent(render(request, "games/detail.html#live", context), recorded.number)
-    else:
-        game.refresh_from_db()
-        held = services.held_deal(game, number)
-        if held is not None:  # refused only because the game moved on meanwhile
-            return _refusal(request, game, services.already_recorded(game, held.number, held))
-        context = game_page(game, seating=seating)
-    context["form"] = form
-    template = "games/detail.html#live" if request.htmx else "games/detail.html"
-    return render(request, template, context)
+        form.add_scoring_error(refusal)
+        return _deal_page(request, game, form.seating, form=form)
+    if sent.held is not None:
+        return _already_recorded(request, sent)
+    if sent.recorded is None:  # the form's own mistakes, on the game as it now stands
+        return _deal_page(request, sent.game, sent.seating, form=form)
+    if not request.htmx:
+        url = reverse("games:detail", args=[game.pk]) + "#settlement"
+        return deal_sent(redirect(url), sent.recorded.number)
+    page = _deal_page(request, sent.game, sent.seating, just_recorded=True)
+    return deal_sent(page, sent.recorded.number)
 
 
 @organiser_required
@@ -317,7 +290,8 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 return redirect(reverse("games:detail", args=[game.pk]) + "#history")
     else:
         form = DealForm(
-            initial=DealForm.initial_for(entry_from_round(round_), number), **form_kwargs
+            initial=DealForm.initial_for(entry_from_round(round_, seating), number, seating),
+            **form_kwargs,
         )
     return render(
         request,
