@@ -2,14 +2,16 @@
 
 A broken link between pages, a missing picture, a page left out of the contents or a
 heading out of order is a warning, so it fails here, on every test run. The developers'
-pages read the code: every module of the club is in the tables of "Where things are",
-made from the modules' docstrings as the guide is built.
+pages read the code: every module of the club is in the tables of "Where things are"
+(made from the modules' docstrings as the guide is built), and every file, folder and
+dotted name of the club those pages cite is still there.
 """
 
 from __future__ import annotations
 
 import ast
 import html
+import importlib
 import re
 import shutil
 import subprocess
@@ -103,6 +105,41 @@ def test_every_module_of_the_club_is_in_the_tables_with_its_docstring(site):
         if docstring.strip():
             # The first sentence of the docstring, as autosummary takes it.
             assert rows[name] and rows[name][:30] in _plain(docstring), (name, rows[name])
+
+
+CITED_PATH = re.compile(r"^(?:club|tests|benchmarks|loadtest|docs|fixtures|requirements|\.ci)/")
+CITED_NAME = re.compile(r"^club(?:\.\w+)+$")
+
+
+def _resolves(name: str) -> bool:
+    """Whether ``name`` is a module of the club, or a name in one."""
+    parts = name.split(".")
+    for size in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:size]))
+        except ImportError:
+            continue
+        for attribute in parts[size:]:
+            if not hasattr(found, attribute):
+                return False
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
+def test_what_the_developers_pages_cite_is_in_the_code():
+    """A file moved or a function renamed fails here until its page follows it."""
+    missing = []
+    for page in sorted([*DEVELOPERS.glob("*.md"), DOCS / "how-the-code-is-built.md"]):
+        text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+        for cited in re.findall(r"`([^`\s]+)`", text):
+            if "<" in cited or cited.endswith(".sqlite3"):  # a pattern; the quick start's file
+                continue
+            if CITED_PATH.match(cited) and not (ROOT / cited).exists():
+                missing.append(f"{page.name}: {cited}")
+            elif CITED_NAME.match(cited) and not _resolves(cited):
+                missing.append(f"{page.name}: {cited}")
+    assert missing == []
 
 
 def test_a_broken_link_fails_the_build(tmp_path):
