@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -176,8 +177,9 @@ class _Shown:
 
     def __init__(self, seating: services.Seating, players: dict[int, str]):
         self.seats = [player.name for player in seating.players]
-        self.teams = {team.pk: team.team.name for team in seating.teams}
-        self.players = players
+        # Keyed by id, but looked up by whatever value the file gave (``value`` below).
+        self.teams: dict[Any, str] = {team.pk: team.team.name for team in seating.teams}
+        self.players: dict[Any, str] = players
 
     def __call__(self, name: str, value: object) -> str:
         if value is None:
@@ -185,9 +187,9 @@ class _Shown:
         if isinstance(value, bool):
             return _("yes") if value else _("no")
         if name in ("declarer_id", "dealer_id"):
-            return self.players.get(value, _("player %(id)s") % {"id": value})  # type: ignore[call-overload]
+            return self.players.get(value, _("player %(id)s") % {"id": value})
         if name in ("declaring_team_id", "winner_id"):
-            return self.teams.get(value, _("a team of another game"))  # type: ignore[call-overload]
+            return self.teams.get(value, _("a team of another game"))
         if name == "status" and value in Game.Status.values:
             return str(Game.Status(value).label)
         if name == "dealer_seat" and isinstance(value, int) and value < len(self.seats):
@@ -258,17 +260,50 @@ def game_problems() -> Iterator[str]:
             yield from _check_game(game, teams[game.pk], rounds[game.pk], piles, ledger, players)
 
 
-def _check_game(game, teams, rounds, piles, ledger, players) -> Iterator[str]:
-    name = _game_name(game)
+class _Where:
+    """Where in a game a problem is: the game, and the deal and the team when given."""
 
-    def at(problem: str, number: int | None = None, team: GameTeam | None = None) -> str:
-        where = name
+    def __init__(self, game: Game):
+        self.name = _game_name(game)
+
+    def __call__(
+        self, problem: str, number: int | None = None, team: GameTeam | None = None
+    ) -> str:
+        where = self.name
         if number is not None:
             where = _("%(game)s, deal %(number)d") % {"game": where, "number": number}
         if team is not None:
             where = _("%(where)s, team %(team)s") % {"where": where, "team": team.team.name}
         return f"{where}: {problem}"
 
+
+def _check_game(game, teams, rounds, piles, ledger, players) -> Iterator[str]:
+    """What in one game disagrees with a replay of its deals, up to where no replay can go."""
+    at = _Where(game)
+    rules = yield from _playable_rules(game, teams, at)
+    if rules is None:
+        return
+    yield from _tables_held(game, teams, at)
+    if not (yield from _numbered(rounds, at)):
+        return
+    seating = services.Seating(teams, rules)
+    shown = _Shown(seating, players)
+    entries = yield from _entries(rounds, piles, teams, seating, at)
+    if entries is None:
+        return
+    try:
+        settlements, state = services.replay_entries(game, seating, entries)
+    except services.ScoringError as error:
+        yield at(error.message)
+        return
+    for round_, settlement in zip(rounds, settlements, strict=True):
+        yield from _check_deal(game, seating, round_, settlement, shown, at)
+        yield from _check_ledger(round_, teams, settlement, ledger[round_.pk], at)
+    yield from _check_outcome(game, teams, seating, settlements, state, shown, at)
+
+
+def _playable_rules(game, teams, at: _Where) -> Generator[str, None, core.Rules | None]:
+    """The game's rules; None, the problem named, when its teams or house rules cannot be played."""
     positions = [team.position for team in teams]
     if positions != list(range(len(teams))) or len(teams) < 2:
         yield at(
@@ -278,14 +313,14 @@ def _check_game(game, teams, rounds, piles, ledger, players) -> Iterator[str]:
                 "count": max(len(teams), 2),
             }
         )
-        return
+        return None
     try:
         rules = game.rules
     except core.RulesError as error:
         yield at(
             _("its house rules cannot be played: %(reason)s") % {"reason": error.translated(_)}
         )
-        return
+        return None
     except (TypeError, ValueError):  # bands the rules core cannot even read
         yield at(
             _(
@@ -294,7 +329,7 @@ def _check_game(game, teams, rounds, piles, ledger, players) -> Iterator[str]:
             )
             % {"bands": json.dumps(game.payout_bands)[:80]}
         )
-        return
+        return None
     for team in teams:
         if team.size != rules.team_size:
             yield at(
@@ -302,7 +337,12 @@ def _check_game(game, teams, rounds, piles, ledger, players) -> Iterator[str]:
                 % {"size": team.size, "expected": rules.team_size},
                 team=team,
             )
-            return
+            return None
+    return rules
+
+
+def _tables_held(game, teams, at: _Where) -> Iterator[str]:
+    """The problem when the teams hold more or fewer tables than were dealt out."""
     held, dealt = sum(team.tables for team in teams), game.tables_per_team * len(teams)
     if held != dealt:
         yield at(
@@ -312,74 +352,92 @@ def _check_game(game, teams, rounds, piles, ledger, players) -> Iterator[str]:
             )
             % {"held": held, "dealt": dealt, "each": game.tables_per_team}
         )
+
+
+def _numbered(rounds, at: _Where) -> Generator[str, None, bool]:
+    """Whether the deals are numbered 1, 2, 3… in order; the problem named when not."""
     numbers = [round_.number for round_ in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
         yield at(
             _("its deals are numbered %(found)s, not 1 to %(count)d in order.")
             % {"found": ", ".join(map(str, numbers)), "count": len(rounds)}
         )
-        return
+        return False
+    return True
 
-    seating = services.Seating(teams, rules)
-    shown = _Shown(seating, players)
+
+def _entries(
+    rounds, piles, teams, seating: services.Seating, at: _Where
+) -> Generator[str, None, list[services.DealEntry] | None]:
+    """Each deal as a scorer would have entered it; None, the deal named, when one cannot be."""
     position = {team.pk: team.position for team in teams}
     entries = []
     for round_ in rounds:
         if any(pk not in position for pk in piles[round_.pk]):
             yield at(_("a pile is given for a team that is not of this game."), round_.number)
-            return
-        entry = (
-            services.DealEntry(points={}, thani=round_.declarer_id, made=round_.made)
-            if round_.thani
-            else services.DealEntry(
-                points={position[pk]: points for pk, points in piles[round_.pk].items()},
-                declarer=None if round_.all_pass else round_.declarer_id,
-                bid=None if round_.all_pass else round_.bid,
-                trump=None if round_.all_pass else round_.trump,
-                doubling=round_.doubling,
-            )
-        )
+            return None
+        entry = _entry(round_, piles[round_.pk], position)
         try:
             services.to_core(entry, seating)  # the replay's refusal would not name the deal
         except services.ScoringError as error:
             yield at(error.message, round_.number)
-            return
+            return None
         entries.append(entry)
-    try:
-        settlements, state = services.replay_entries(game, seating, entries)
-    except services.ScoringError as error:
-        yield at(error.message)
-        return
+    return entries
 
-    for round_, settlement in zip(rounds, settlements, strict=True):
-        expected = services.new_round(game, seating, settlement)
-        stored = {field: getattr(round_, field) for field in ROUND_FIELDS}
-        for problem in _differs(Round, ROUND_FIELDS, stored, expected, shown):
-            yield at(problem, round_.number)
-        rows = dict(ledger[round_.pk])
-        for team in teams:
-            wanted = services.ledger_entry(round_, team, settlement)
-            found = rows.pop(team.pk, None)
-            if found is None:
-                yield at(_("the ledger has no row for this team."), round_.number, team)
-            elif found != (wanted.change, wanted.balance):
-                yield at(
-                    _(
-                        "the ledger says %(change)+d (%(balance)d after), but the deal, settled "
-                        "by the rules, gives %(expected_change)+d (%(expected_balance)d after)."
-                    )
-                    % {
-                        "change": found[0],
-                        "balance": found[1],
-                        "expected_change": wanted.change,
-                        "expected_balance": wanted.balance,
-                    },
-                    round_.number,
-                    team,
+
+def _entry(round_: Round, piles: dict[int, int], position: dict[int, int]) -> services.DealEntry:
+    """The entry a deal's row and piles (by team id) read back as, teams by their position."""
+    if round_.thani:
+        return services.DealEntry(points={}, thani=round_.declarer_id, made=round_.made)
+    return services.DealEntry(
+        points={position[pk]: points for pk, points in piles.items()},
+        declarer=None if round_.all_pass else round_.declarer_id,
+        bid=None if round_.all_pass else round_.bid,
+        trump=None if round_.all_pass else round_.trump,
+        doubling=round_.doubling,
+    )
+
+
+def _check_deal(game, seating, round_, settlement, shown: _Shown, at: _Where) -> Iterator[str]:
+    """What in a deal's row disagrees with the row its settlement by the rules gives."""
+    expected = services.new_round(game, seating, settlement)
+    stored = {field: getattr(round_, field) for field in ROUND_FIELDS}
+    for problem in _differs(Round, ROUND_FIELDS, stored, expected, shown):
+        yield at(problem, round_.number)
+
+
+def _check_ledger(round_, teams, settlement, ledger: dict, at: _Where) -> Iterator[str]:
+    """What in a deal's ledger rows, team by team, disagrees with its settlement by the rules."""
+    rows = dict(ledger)
+    for team in teams:
+        wanted = services.ledger_entry(round_, team, settlement)
+        found = rows.pop(team.pk, None)
+        if found is None:
+            yield at(_("the ledger has no row for this team."), round_.number, team)
+        elif found != (wanted.change, wanted.balance):
+            yield at(
+                _(
+                    "the ledger says %(change)+d (%(balance)d after), but the deal, settled "
+                    "by the rules, gives %(expected_change)+d (%(expected_balance)d after)."
                 )
-        if rows:
-            yield at(_("the ledger has a row for a team that is not of this game."), round_.number)
+                % {
+                    "change": found[0],
+                    "balance": found[1],
+                    "expected_change": wanted.change,
+                    "expected_balance": wanted.balance,
+                },
+                round_.number,
+                team,
+            )
+    if rows:
+        yield at(_("the ledger has a row for a team that is not of this game."), round_.number)
 
+
+def _check_outcome(
+    game, teams, seating, settlements, state, shown: _Shown, at: _Where
+) -> Iterator[str]:
+    """What in the teams' and the game's results disagrees with the outcome of the replay."""
     # The outcome the services would store after these deals, set on the rows read
     # (never saved): each compared with what the file holds.
     stored_teams = {team.pk: {f: getattr(team, f) for f in TEAM_FIELDS} for team in teams}
@@ -438,61 +496,87 @@ def standing_problems() -> Iterator[str]:
     entries = dict(TournamentTeam.objects.values_list("pk", "tournament_id"))
     names = dict(TournamentTeam.objects.values_list("pk", "team__name"))
     for tournament in Tournament.objects.order_by("pk"):
-        where = _("Tournament “%(name)s”") % {"name": tournament.name}
-        registered = set(tournament.entries.values_list("team_id", flat=True))
-        strangers = list(
-            GameTeam.objects.filter(game__sitting_entry__sitting__tournament=tournament)
-            .exclude(team_id__in=registered)
-            .select_related("game", "team")
-        )
-        if strangers:
-            for team in strangers:
-                yield _("%(where)s, %(game)s: %(team)s plays in it but is not registered.") % {
-                    "where": where,
-                    "game": _game_name(team.game),
-                    "team": team.team.name,
+        yield from _tournament_problems(tournament, entries, names)
+
+
+def _tournament_problems(
+    tournament: Tournament, entries: dict[int, int], names: dict[int, str]
+) -> Iterator[str]:
+    """What in one tournament's standings disagrees with its games, or keeps them underived."""
+    where = _("Tournament “%(name)s”") % {"name": tournament.name}
+    strangers = _strangers(tournament, where)
+    if strangers:
+        yield from strangers
+        return
+    stored = _figures(tournament)
+    foreign = [entry for entry in stored if entries.get(entry) != tournament.pk]
+    if foreign:
+        yield _("%(where)s: its standings have a line for %(teams)s, not registered in it.") % {
+            "where": where,
+            "teams": ", ".join(names[entry] for entry in foreign),
+        }
+        return
+    underived = _rebuild(tournament, where)
+    if underived is not None:
+        yield underived
+        return
+    derived = _figures(tournament)
+    if stored == derived or stored == _when_shared_firsts_won(tournament):
+        return
+    yield from _figure_problems(where, stored, derived, names)
+
+
+def _strangers(tournament: Tournament, where: str) -> list[str]:
+    """A problem for each team that plays in the tournament's games but is not registered."""
+    registered = set(tournament.entries.values_list("team_id", flat=True))
+    strangers = (
+        GameTeam.objects.filter(game__sitting_entry__sitting__tournament=tournament)
+        .exclude(team_id__in=registered)
+        .select_related("game", "team")
+    )
+    return [
+        _("%(where)s, %(game)s: %(team)s plays in it but is not registered.")
+        % {"where": where, "game": _game_name(team.game), "team": team.team.name}
+        for team in strangers
+    ]
+
+
+def _rebuild(tournament: Tournament, where: str) -> str | None:
+    """Derive the tournament's standings again, and store them; or why they cannot be."""
+    try:
+        scheme_of(tournament)
+    except (StandingsError, TypeError, ValueError, AttributeError):
+        return _(
+            "%(where)s: its points by place, %(scheme)s, are not points for each place of "
+            "a game of 2, 3 and 4 teams."
+        ) % {"where": where, "scheme": json.dumps(tournament.points_scheme)[:80]}
+    try:
+        rebuild_standings(tournament)
+    except StandingsError as error:
+        return _("%(where)s: its standings cannot be derived from its games (%(reason)s).") % {
+            "where": where,
+            "reason": error.translated(_),
+        }
+    return None
+
+
+def _figure_problems(
+    where: str, stored: dict[int, tuple], derived: dict[int, tuple], names: dict[int, str]
+) -> Iterator[str]:
+    """Each figure of a team's line that the file gives otherwise than its games do."""
+    for entry, figures in derived.items():
+        team = _("%(where)s, team %(team)s") % {"where": where, "team": names[entry]}
+        if entry not in stored:
+            yield _("%(team)s: the standings have no line for this team.") % {"team": team}
+            continue
+        for name, found, wanted in zip(STANDING_FIGURES, stored[entry], figures, strict=True):
+            if found != wanted:
+                yield _(
+                    "%(team)s: the standings give %(field)s as %(found)s, but its games "
+                    "give %(expected)s."
+                ) % {
+                    "team": team,
+                    "field": Standing._meta.get_field(name).verbose_name,
+                    "found": _figure(found),
+                    "expected": _figure(wanted),
                 }
-            continue
-        stored = _figures(tournament)
-        foreign = [entry for entry in stored if entries.get(entry) != tournament.pk]
-        if foreign:
-            yield _("%(where)s: its standings have a line for %(teams)s, not registered in it.") % {
-                "where": where,
-                "teams": ", ".join(names[entry] for entry in foreign),
-            }
-            continue
-        try:
-            scheme_of(tournament)
-        except (StandingsError, TypeError, ValueError, AttributeError):
-            yield _(
-                "%(where)s: its points by place, %(scheme)s, are not points for each place of "
-                "a game of 2, 3 and 4 teams."
-            ) % {"where": where, "scheme": json.dumps(tournament.points_scheme)[:80]}
-            continue
-        try:
-            rebuild_standings(tournament)
-        except StandingsError as error:
-            yield _("%(where)s: its standings cannot be derived from its games (%(reason)s).") % {
-                "where": where,
-                "reason": error.translated(_),
-            }
-            continue
-        derived = _figures(tournament)
-        if stored == derived or stored == _when_shared_firsts_won(tournament):
-            continue
-        for entry, figures in derived.items():
-            team = _("%(where)s, team %(team)s") % {"where": where, "team": names[entry]}
-            if entry not in stored:
-                yield _("%(team)s: the standings have no line for this team.") % {"team": team}
-                continue
-            for name, found, wanted in zip(STANDING_FIGURES, stored[entry], figures, strict=True):
-                if found != wanted:
-                    yield _(
-                        "%(team)s: the standings give %(field)s as %(found)s, but its games "
-                        "give %(expected)s."
-                    ) % {
-                        "team": team,
-                        "field": Standing._meta.get_field(name).verbose_name,
-                        "found": _figure(found),
-                        "expected": _figure(wanted),
-                    }

@@ -26,6 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
+from typing import NoReturn
 
 from django.db import connection, transaction
 from django.db.models import Sum
@@ -276,36 +277,71 @@ def _result_of(played: _PlayedGame) -> ranking.GameResult:
 def _tournament(
     plan: Plan, number: int, teams: list[Team], rng: random.Random, report: Report
 ) -> Tournament:
-    starts_on = date(2016, 1, 9) + timedelta(days=7 * (number - 1))
+    """The plan's ``number``-th tournament, its sittings drawn and played, its rows written."""
     last = number == plan.tournaments
-    deal_limit = 30 if plan.deal_limit_every and number % plan.deal_limit_every == 0 else None
-    game_size = 4 if plan.four_team_every and number % plan.four_team_every == 0 else 2
-    if game_size == 4:
-        deal_limit = 60  # four teams of 12 tables play hundreds of deals without a limit
-    final = number <= plan.tournaments - 2
-    tournament = Tournament.objects.create(
-        name=f"S{plan.seed} Cup {number:03d}",
-        starts_on=starts_on,
-        venue="Synthetic hall",
-        status=Tournament.Status.RUNNING if last else Tournament.Status.FINISHED,
-        is_final=final,
-        deal_limit=deal_limit,
-    )
+    tournament = _new_tournament(plan, number, last)
     chosen = rng.sample(teams, min(plan.teams, len(teams)))
     entries = TournamentTeam.objects.bulk_create(
         TournamentTeam(tournament=tournament, team=team) for team in chosen
     )
+    events = [TournamentEvent(tournament=tournament, action=TournamentEvent.Action.CREATED)]
+    events.append(TournamentEvent(tournament=tournament, action=TournamentEvent.Action.STARTED))
+    played_games, byes = _play_sittings(plan, number, tournament, entries, rng, events)
+    _write_games(played_games)
+    Bye.objects.bulk_create(byes, batch_size=BATCH)
+    if not last:
+        events.append(
+            TournamentEvent(tournament=tournament, action=TournamentEvent.Action.FINISHED)
+        )
+    if tournament.is_final:
+        events.append(
+            TournamentEvent(tournament=tournament, action=TournamentEvent.Action.FINALISED)
+        )
+    TournamentEvent.objects.bulk_create(events, batch_size=BATCH)
+    report.games += len(played_games)
+    report.deals += sum(len(p.deals) for p in played_games)
+    return tournament
+
+
+def _game_size(plan: Plan, number: int) -> int:
+    """How many teams sit at each table of the plan's ``number``-th tournament."""
+    return 4 if plan.four_team_every and number % plan.four_team_every == 0 else 2
+
+
+def _new_tournament(plan: Plan, number: int, last: bool) -> Tournament:
+    """The tournament row: a week after the one before, the last running, all but two final."""
+    deal_limit = 30 if plan.deal_limit_every and number % plan.deal_limit_every == 0 else None
+    if _game_size(plan, number) == 4:
+        deal_limit = 60  # four teams of 12 tables play hundreds of deals without a limit
+    return Tournament.objects.create(
+        name=f"S{plan.seed} Cup {number:03d}",
+        starts_on=date(2016, 1, 9) + timedelta(days=7 * (number - 1)),
+        venue="Synthetic hall",
+        status=Tournament.Status.RUNNING if last else Tournament.Status.FINISHED,
+        is_final=number <= plan.tournaments - 2,
+        deal_limit=deal_limit,
+    )
+
+
+def _play_sittings(
+    plan: Plan,
+    number: int,
+    tournament: Tournament,
+    entries: list[TournamentTeam],
+    rng: random.Random,
+    events: list[TournamentEvent],
+) -> tuple[list[_PlayedGame], list[Bye]]:
+    """Each sitting drawn as ``propose_sitting`` draws it, confirmed, and its games played."""
+    game_size = _game_size(plan, number)
     team_of = {entry.pk: entry.team for entry in entries}
     names = {entry.pk: entry.team.name for entry in entries}
     entry_ids = [entry.pk for entry in entries]
-    events = [TournamentEvent(tournament=tournament, action=TournamentEvent.Action.CREATED)]
-    events.append(TournamentEvent(tournament=tournament, action=TournamentEvent.Action.STARTED))
-
     history: list[list[int]] = []
     results: list[ranking.GameResult] = []
     byes_so_far: Counter = Counter()
     played_games: list[_PlayedGame] = []
     byes: list[Bye] = []
+    starts_on = tournament.starts_on
     start = datetime(starts_on.year, starts_on.month, starts_on.day, 10, tzinfo=UTC)
     for sitting_number in range(1, plan.sittings + 1):
         draw = draws.propose_draw(
@@ -317,57 +353,69 @@ def _tournament(
             rng=rng,
         )
         confirmed_at = start + timedelta(minutes=45 * (sitting_number - 1))
-        sitting = Sitting.objects.create(
-            tournament=tournament,
-            number=sitting_number,
-            status=Sitting.Status.CONFIRMED,
-            game_size=game_size,
-            proposal=[list(game) for game in draw.games],
-            proposed_byes=list(draw.byes),
-            confirmed_at=confirmed_at,
-        )
-        events.append(
-            TournamentEvent(
-                tournament=tournament,
-                action=TournamentEvent.Action.DRAWN,
-                sitting_number=sitting_number,
-            )
-        )
-        events.append(
-            TournamentEvent(
-                tournament=tournament,
-                action=TournamentEvent.Action.CONFIRMED,
-                sitting_number=sitting_number,
-            )
-        )
+        sitting = _confirmed_sitting(tournament, sitting_number, game_size, draw, confirmed_at)
+        events.extend(_sitting_events(tournament, sitting_number))
         byes.extend(Bye(sitting=sitting, entry_id=entry) for entry in draw.byes)
         byes_so_far.update(draw.byes)
-        labels = draws.table_labels(len(draw.games))
-        sitting_results = []
-        for position, (game_entries, label) in enumerate(zip(draw.games, labels, strict=True)):
-            team_count = len(game_entries)
-            first_dealer = rng.randrange(team_count * 2)
-            deals, settlements, state = play_game(team_count, first_dealer, rng, deal_limit)
-            finished_at = confirmed_at + timedelta(minutes=5 + 2 * len(deals), seconds=position)
-            game = Game(
-                label=f"{tournament.name} · sitting {sitting_number} · {label}",
-                first_dealer_seat=first_dealer,
-                deal_limit=deal_limit,
-                results_locked=final,
-                finished_at=finished_at,
-            )
-            game_teams = [
-                GameTeam(
-                    game=game,
-                    team=team_of[entry],
-                    position=index,
-                    first_player=team_of[entry].first_player,
-                    second_player=team_of[entry].second_player,
-                    tables=core.DEFAULT_RULES.tables_per_team,
-                )
-                for index, entry in enumerate(game_entries)
-            ]
-            played = _PlayedGame(
+        sitting_games = _play_sitting(tournament, sitting, draw, team_of, rng)
+        played_games.extend(sitting_games)
+        results.extend(_result_of(played) for played in sitting_games)
+        history.extend(list(played.entries) for played in sitting_games)
+    return played_games, byes
+
+
+def _confirmed_sitting(
+    tournament: Tournament,
+    number: int,
+    game_size: int,
+    draw: draws.Draw,
+    confirmed_at: datetime,
+) -> Sitting:
+    """The sitting of ``draw``, confirmed at ``confirmed_at``."""
+    return Sitting.objects.create(
+        tournament=tournament,
+        number=number,
+        status=Sitting.Status.CONFIRMED,
+        game_size=game_size,
+        proposal=[list(game) for game in draw.games],
+        proposed_byes=list(draw.byes),
+        confirmed_at=confirmed_at,
+    )
+
+
+def _sitting_events(tournament: Tournament, number: int) -> list[TournamentEvent]:
+    """The tournament's history of a sitting: drawn, then confirmed."""
+    return [
+        TournamentEvent(tournament=tournament, action=action, sitting_number=number)
+        for action in (TournamentEvent.Action.DRAWN, TournamentEvent.Action.CONFIRMED)
+    ]
+
+
+def _play_sitting(
+    tournament: Tournament,
+    sitting: Sitting,
+    draw: draws.Draw,
+    team_of: dict[int, Team],
+    rng: random.Random,
+) -> list[_PlayedGame]:
+    """Each table of the sitting played to its end, its games finishing in the sitting's time."""
+    played_games = []
+    labels = draws.table_labels(len(draw.games))
+    for position, (game_entries, label) in enumerate(zip(draw.games, labels, strict=True)):
+        team_count = len(game_entries)
+        first_dealer = rng.randrange(team_count * 2)
+        deals, settlements, state = play_game(team_count, first_dealer, rng, tournament.deal_limit)
+        finished_at = sitting.confirmed_at + timedelta(minutes=5 + 2 * len(deals), seconds=position)
+        game = Game(
+            label=f"{tournament.name} · sitting {sitting.number} · {label}",
+            first_dealer_seat=first_dealer,
+            deal_limit=tournament.deal_limit,
+            results_locked=tournament.is_final,
+            finished_at=finished_at,
+        )
+        game_teams = _game_teams(game, game_entries, team_of)
+        played_games.append(
+            _PlayedGame(
                 game,
                 game_teams,
                 list(game_entries),
@@ -378,25 +426,23 @@ def _tournament(
                 label,
                 position,
             )
-            played_games.append(played)
-            sitting_results.append(_result_of(played))
-            history.append(list(game_entries))
-        results.extend(sitting_results)
+        )
+    return played_games
 
-    _write_games(played_games)
-    Bye.objects.bulk_create(byes, batch_size=BATCH)
-    if not last:
-        events.append(
-            TournamentEvent(tournament=tournament, action=TournamentEvent.Action.FINISHED)
+
+def _game_teams(game: Game, game_entries, team_of: dict[int, Team]) -> list[GameTeam]:
+    """The game's teams, seated in the draw's order, each with today's tables to start."""
+    return [
+        GameTeam(
+            game=game,
+            team=team_of[entry],
+            position=index,
+            first_player=team_of[entry].first_player,
+            second_player=team_of[entry].second_player,
+            tables=core.DEFAULT_RULES.tables_per_team,
         )
-    if final:
-        events.append(
-            TournamentEvent(tournament=tournament, action=TournamentEvent.Action.FINALISED)
-        )
-    TournamentEvent.objects.bulk_create(events, batch_size=BATCH)
-    report.games += len(played_games)
-    report.deals += sum(len(p.deals) for p in played_games)
-    return tournament
+        for index, entry in enumerate(game_entries)
+    ]
 
 
 def _write_games(played_games: list[_PlayedGame]) -> None:
@@ -471,15 +517,41 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
     """Write the plan's club into the database; returns counts and timings."""
     report = Report()
     started = time.perf_counter()
+    _skip_waiting_for_the_disk()
+    rng = random.Random(plan.seed)
+    with transaction.atomic():
+        players, teams = _players_and_teams(plan, rng, say)
+    report.players, report.teams = len(players), len(teams)
+    _tournaments(plan, teams, rng, report, say, started)
+    if plan.form_games:
+        with transaction.atomic():
+            _form_games(plan, players, rng, report)
+        say(f"{plan.form_games} games of each of {len(FORMS_OF_PLAY)} forms of play")
+    _rebuild_boards(report, say)
+    if check:
+        _check_sample(plan, check, report, say)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _skip_waiting_for_the_disk() -> None:
+    """On SQLite, outside a transaction: commit without waiting for the disk."""
     if connection.vendor == "sqlite" and not connection.in_atomic_block:
         # Regenerable data: skip waiting for each commit to reach the disk (this
         # connection only; the app's own connections keep SQLite's default).
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA synchronous=OFF")
-    rng = random.Random(plan.seed)
-    with transaction.atomic():
-        players, teams = _players_and_teams(plan, rng, say)
-    report.players, report.teams = len(players), len(teams)
+
+
+def _tournaments(
+    plan: Plan,
+    teams: list[Team],
+    rng: random.Random,
+    report: Report,
+    say: Callable[[str], None],
+    started: float,
+) -> None:
+    """The plan's tournaments, one transaction each, their standings rebuilt as they end."""
     for number in range(1, plan.tournaments + 1):
         with transaction.atomic():
             tournament = _tournament(plan, number, teams, rng, report)
@@ -492,10 +564,10 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
                 f"tournament {number}/{plan.tournaments}: {report.games} games, "
                 f"{report.deals} deals, {time.perf_counter() - started:.1f} s"
             )
-    if plan.form_games:
-        with transaction.atomic():
-            _form_games(plan, players, rng, report)
-        say(f"{plan.form_games} games of each of {len(FORMS_OF_PLAY)} forms of play")
+
+
+def _rebuild_boards(report: Report, say: Callable[[str], None]) -> None:
+    """The leaderboards' figures and the ratings, derived from every game written."""
     tick = time.perf_counter()
     with transaction.atomic():
         figures.rebuild_all()
@@ -511,24 +583,23 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
         # and without them PostgreSQL scans whole tables for one game's rows.
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
-    if check:
-        tick = time.perf_counter()
-        game_ids = list(
-            Game.objects.filter(
-                sitting_entry__sitting__tournament__name__startswith=f"S{plan.seed} "
-            )
-            .order_by("id")
-            .values_list("id", flat=True)
-        )
-        sample = random.Random(plan.seed + 1).sample(game_ids, min(check, len(game_ids)))
-        sample += Game.objects.filter(label__startswith=f"S{plan.seed} ", sitting_entry=None)[
-            :check
-        ].values_list("id", flat=True)  # the games of every form of play
-        report.checked = check_games(sample)
-        report.check_seconds = time.perf_counter() - tick
-        say(f"replayed {report.checked} sampled games: all match ({report.check_seconds:.1f} s)")
-    report.seconds = time.perf_counter() - started
-    return report
+
+
+def _check_sample(plan: Plan, check: int, report: Report, say: Callable[[str], None]) -> None:
+    """Replay ``check`` games sampled from the tournaments, and as many of the forms of play."""
+    tick = time.perf_counter()
+    game_ids = list(
+        Game.objects.filter(sitting_entry__sitting__tournament__name__startswith=f"S{plan.seed} ")
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    sample = random.Random(plan.seed + 1).sample(game_ids, min(check, len(game_ids)))
+    sample += Game.objects.filter(label__startswith=f"S{plan.seed} ", sitting_entry=None)[
+        :check
+    ].values_list("id", flat=True)  # the games of every form of play
+    report.checked = check_games(sample)
+    report.check_seconds = time.perf_counter() - tick
+    say(f"replayed {report.checked} sampled games: all match ({report.check_seconds:.1f} s)")
 
 
 # --- Checking ------------------------------------------------------------------
@@ -541,71 +612,87 @@ def check_games(game_ids) -> int:
     """
     checked = 0
     for game in Game.objects.filter(pk__in=list(game_ids)).order_by("id"):
-        seating, settlements, state = scoring.replay_game(game)
-
-        def fail(what: str, stored, replayed, game=game) -> None:
-            raise CheckFailed(
-                f"game {game.pk} ({game.label}): {what}: stored {stored!r}, replayed {replayed!r}"
-            )
-
-        rounds = list(game.rounds.order_by("number"))
-        if len(rounds) != len(settlements):
-            fail("deals", len(rounds), len(settlements))
-        ledger = defaultdict(dict)
-        for entry in LedgerEntry.objects.filter(round__game=game).select_related("game_team"):
-            ledger[entry.round_id][entry.game_team.position] = (entry.change, entry.balance)
-        for round_, settlement in zip(rounds, settlements, strict=True):
-            deal = f"deal {round_.number}"
-            expected = {
-                "dealer": seating.players[settlement.dealer].pk,
-                "declaring_team": seating.teams[settlement.declaring_team].pk,
-                "made": settlement.made,
-            }
-            stored = {
-                "dealer": round_.dealer_id,
-                "declaring_team": round_.declaring_team_id,
-                "made": round_.made,
-            }
-            if stored != expected:
-                fail(deal, stored, expected)
-            replayed_ledger = {}
-            for team in seating.teams:
-                entry = scoring.ledger_entry(round_, team, settlement)
-                replayed_ledger[team.position] = (entry.change, entry.balance)
-            if ledger[round_.pk] != replayed_ledger:
-                fail(f"{deal} ledger", ledger[round_.pk], replayed_ledger)
-        finished, places = scoring._outcome(game, state)
-        stored_teams = {
-            team.position: (team.out_in_deal, team.declared, team.made) for team in seating.teams
-        }
-        scoring.set_replayed_teams(seating, settlements)  # the replay's counts, in place
-        for team in seating.teams:
-            stored = (team.tables, team.score, team.kodis, team.place, *stored_teams[team.position])
-            replayed = (
-                state.tables[team.position],
-                state.scores[team.position],
-                state.kodis[team.position],
-                places.get(team.position),
-                team.out_in_deal,
-                team.declared,
-                team.made,
-            )
-            if stored != replayed:
-                fail(f"team {team.team.name}", stored, replayed)
-        firsts = [seating.teams[p].pk for p, place in places.items() if place == 1]
-        stored_game = (game.status, game.winner_id, game.deals_played, game.dealer_seat)
-        replayed_game = (
-            Game.Status.FINISHED if finished else Game.Status.IN_PROGRESS,
-            firsts[0] if len(firsts) == 1 else None,
-            state.deals_played,
-            state.dealer,
-        )
-        if stored_game != replayed_game:
-            fail("game result", stored_game, replayed_game)
-        if game.changes.filter(action=Change.Action.RECORDED).count() != len(rounds):
-            fail("changes", game.changes.count(), len(rounds))
+        _check_game(game)
         checked += 1
     return checked
+
+
+def _fail(game: Game, what: str, stored, replayed) -> NoReturn:
+    """Raise :class:`CheckFailed` naming the game, what differs, and both values."""
+    raise CheckFailed(
+        f"game {game.pk} ({game.label}): {what}: stored {stored!r}, replayed {replayed!r}"
+    )
+
+
+def _check_game(game: Game) -> None:
+    """Replay one game; compare its deals, ledger, teams, result and history with the replay."""
+    seating, settlements, state = scoring.replay_game(game)
+    rounds = list(game.rounds.order_by("number"))
+    if len(rounds) != len(settlements):
+        _fail(game, "deals", len(rounds), len(settlements))
+    _check_deals(game, seating, rounds, settlements)
+    _check_outcome(game, seating, settlements, state)
+    if game.changes.filter(action=Change.Action.RECORDED).count() != len(rounds):
+        _fail(game, "changes", game.changes.count(), len(rounds))
+
+
+def _check_deals(game: Game, seating, rounds: list[Round], settlements) -> None:
+    """Each deal's dealer, declaring team, result and ledger, compared with its settlement."""
+    ledger: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for entry in LedgerEntry.objects.filter(round__game=game).select_related("game_team"):
+        ledger[entry.round_id][entry.game_team.position] = (entry.change, entry.balance)
+    for round_, settlement in zip(rounds, settlements, strict=True):
+        deal = f"deal {round_.number}"
+        expected = {
+            "dealer": seating.players[settlement.dealer].pk,
+            "declaring_team": seating.teams[settlement.declaring_team].pk,
+            "made": settlement.made,
+        }
+        stored = {
+            "dealer": round_.dealer_id,
+            "declaring_team": round_.declaring_team_id,
+            "made": round_.made,
+        }
+        if stored != expected:
+            _fail(game, deal, stored, expected)
+        replayed_ledger = {}
+        for team in seating.teams:
+            entry = scoring.ledger_entry(round_, team, settlement)
+            replayed_ledger[team.position] = (entry.change, entry.balance)
+        if ledger[round_.pk] != replayed_ledger:
+            _fail(game, f"{deal} ledger", ledger[round_.pk], replayed_ledger)
+
+
+def _check_outcome(game: Game, seating, settlements, state: core.GameState) -> None:
+    """Each team's tables, points, place and counts, and the game's result, against the replay."""
+    finished, places = scoring._outcome(game, state)
+    stored_teams = {
+        team.position: (team.out_in_deal, team.declared, team.made) for team in seating.teams
+    }
+    scoring.set_replayed_teams(seating, settlements)  # the replay's counts, in place
+    for team in seating.teams:
+        stored = (team.tables, team.score, team.kodis, team.place, *stored_teams[team.position])
+        replayed = (
+            state.tables[team.position],
+            state.scores[team.position],
+            state.kodis[team.position],
+            places.get(team.position),
+            team.out_in_deal,
+            team.declared,
+            team.made,
+        )
+        if stored != replayed:
+            _fail(game, f"team {team.team.name}", stored, replayed)
+    firsts = [seating.teams[p].pk for p, place in places.items() if place == 1]
+    stored_game = (game.status, game.winner_id, game.deals_played, game.dealer_seat)
+    replayed_game = (
+        Game.Status.FINISHED if finished else Game.Status.IN_PROGRESS,
+        firsts[0] if len(firsts) == 1 else None,
+        state.deals_played,
+        state.dealer,
+    )
+    if stored_game != replayed_game:
+        _fail(game, "game result", stored_game, replayed_game)
 
 
 def ledger_sums(prefix: str) -> dict[str, int]:
