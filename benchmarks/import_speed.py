@@ -39,7 +39,7 @@ import django
 django.setup()
 from django.db import connection
 from club.games.models import Game, Round
-from club import archive
+from club.archive.load import import_results
 from club.archive import format as archive_format
 
 statements = 0
@@ -72,7 +72,7 @@ whos_who.WhosWho.settle = timed(whos_who.WhosWho.settle)
 text = open(sys.argv[1], encoding="utf-8").read()
 with connection.execute_wrapper(count):
     start = time.perf_counter()
-    summary = archive.import_results(text)
+    summary = import_results(text)
     took = time.perf_counter() - start
 print(json.dumps({
     "seconds": took,
@@ -94,17 +94,15 @@ def build_document(deals: int, seed: int, *, listed: bool = True) -> dict:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
     django.setup()
-    from club import archive
     from club.archive import format as archive_format
+    from club.archive.format import FORMAT, TeamSpec
     from club.ops.synthetic import play_game
     from club.scoring import rules as core
 
     rng = random.Random(seed)
     players = [f"Import Player {number:03d}" for number in range(1, 241)]
     teams = [
-        archive.TeamSpec(
-            f"Import Team {number:03d}", players[2 * number - 2], players[2 * number - 1]
-        )
+        TeamSpec(f"Import Team {number:03d}", players[2 * number - 2], players[2 * number - 1])
         for number in range(1, 121)
     ]
     games = []
@@ -136,13 +134,13 @@ def build_document(deals: int, seed: int, *, listed: bool = True) -> dict:
         )
         total += len(settlements)
     if not listed:
-        return {"format": archive.FORMAT, "games": games}
+        return {"format": FORMAT, "games": games}
     ids = random.Random(seed + 1)
     register = [
         {"name": name, "id": str(uuid.UUID(int=ids.getrandbits(128), version=4))}
         for name in players
     ]
-    return {"format": archive.FORMAT, "players": register, "games": games}
+    return {"format": FORMAT, "players": register, "games": games}
 
 
 def fresh_database(

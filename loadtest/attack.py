@@ -605,7 +605,9 @@ def renamed(text: str, suffix: str) -> str:
 def finding_downloads_while_scoring(port: int, targets: Targets, duration: float, seed: int) -> Row:
     from django.db import connection, transaction
 
-    from club.archive import ArchiveError, import_results, parse_archive
+    from club.archive.documents import parse_archive
+    from club.archive.format import ArchiveError
+    from club.archive.load import import_results
 
     row = Row(
         "3",

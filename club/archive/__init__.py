@@ -25,64 +25,17 @@ those settlements by :func:`club.games.bulk.write_game`: the rows
 Every refusal is an :class:`ArchiveError` whose message names the game and,
 where it applies, the deal number and the field at fault.
 
-Where things are: ``format`` (the keys, errors, specs and the document both ways),
-``export`` (writing JSON and CSV of games), ``tournament_export`` (a tournament's
-document and CSV tables), ``documents`` (reading a
-file's documents), ``parse_games`` and ``parse_tournaments`` (checking them), and
-``load`` (storing them). The names below are the package's public interface.
+Where things are, each name imported from the module that defines it
+(``from club.archive.load import import_results``): ``format`` (the keys, limits and
+errors, the specs of a game and a team, and a game's document both ways), ``reading``
+(a file's text a piece at a time, and its JSON as a stream of events), ``documents``
+(a file's documents outlined, then every game and tournament checked), ``parse_games``
+and ``parse_tournaments`` (checking a game and a tournament), ``computed`` (a file's
+computed fields compared with the rules'), ``parse_players`` (a document's players
+list), ``load`` (storing a checked file), ``publish`` (the web import's preview),
+``export`` (JSON and CSV of the club's games), ``tournament_export`` (a tournament's
+document and CSV tables), ``register`` (the players lists an export writes, and the
+club's roster), and ``views``, ``forms`` and ``progress`` (the downloads and the web
+import). This package imports none of them: it is an installed app, imported before the
+models are ready.
 """
-
-from __future__ import annotations
-
-import importlib
-
-# The package's public interface, each name from the module that defines it. They
-# are looked up on first use (PEP 562), not imported here: this package is an
-# installed app, imported before the models are ready.
-_HOMES = {
-    "ArchiveError": "format",
-    "CSV_COLUMNS": "format",
-    "CSV_TABLES": "format",
-    "DocumentSpec": "documents",
-    "FORMAT": "format",
-    "GAMES_CSV_COLUMNS": "format",
-    "GameSpec": "format",
-    "ImportSummary": "load",
-    "STANDINGS_CSV_COLUMNS": "format",
-    "TOURNAMENT_DEALS_CSV_COLUMNS": "format",
-    "TeamSpec": "format",
-    "TextFile": "reading",
-    "TextInMemory": "reading",
-    "TournamentSpec": "parse_tournaments",
-    "export_csv": "export",
-    "export_document": "export",
-    "export_json": "export",
-    "export_tournament_csv": "tournament_export",
-    "export_tournament_json": "tournament_export",
-    "import_results": "load",
-    "import_text": "load",
-    "load_documents": "documents",
-    "parse_archive": "documents",
-    "parse_game": "parse_games",
-    "parse_tournament": "parse_tournaments",
-    "points_text": "format",
-    "preview_text": "publish",
-    "read_text": "load",
-    "roster_object": "register",
-    "results_word": "tournament_export",
-    "stream_csv": "export",
-    "stream_json": "export",
-    "stream_tournament_csv": "tournament_export",
-    "stream_tournament_json": "tournament_export",
-    "summary_lines": "load",
-    "tournament_csv_rows": "tournament_export",
-}
-
-__all__ = sorted(_HOMES)
-
-
-def __getattr__(name: str):
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'club.archive' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"club.archive.{home}"), name)

@@ -29,10 +29,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from club import archive
 from club.archive import progress
+from club.archive.export import stream_json
+from club.archive.format import ArchiveError
 from club.archive.forms import ResultsFileForm
+from club.archive.load import import_text, summary_lines
 from club.archive.publish import parse_choices, preview_text
+from club.archive.reading import TextFile
+from club.archive.register import roster_object
+from club.archive.tournament_export import stream_tournament_csv, stream_tournament_json
 from club.db import one_snapshot
 from club.games.idempotency import one_time
 from club.tournaments.models import Tournament
@@ -70,7 +75,7 @@ def _download(
 def export_json(request, pk: int):
     return _download(
         pk,
-        lambda tournament: archive.stream_tournament_json([tournament]),
+        lambda tournament: stream_tournament_json([tournament]),
         "results",
         "json",
         "application/json; charset=utf-8",
@@ -80,7 +85,7 @@ def export_json(request, pk: int):
 def _csv_response(pk: int, table: str) -> FileResponse:
     return _download(
         pk,
-        lambda tournament: archive.stream_tournament_csv(tournament, table),
+        lambda tournament: stream_tournament_csv(tournament, table),
         table,
         "csv",
         "text/csv; charset=utf-8",
@@ -109,7 +114,7 @@ def games_json(request):
     day = timezone.localdate().isoformat()
     with one_snapshot():
         response = _spooled(
-            archive.stream_json(), f"club-games-{day}.json", "application/json; charset=utf-8"
+            stream_json(), f"club-games-{day}.json", "application/json; charset=utf-8"
         )
     response["Cache-Control"] = "private, no-store"
     return response
@@ -122,7 +127,7 @@ def roster_json(request):
     laptop loads before a night (Publish results there, or ``--roster`` as it starts)."""
     day = timezone.localdate().isoformat()
     with one_snapshot():
-        text = json.dumps(archive.roster_object(), ensure_ascii=False, indent=2) + "\n"
+        text = json.dumps(roster_object(), ensure_ascii=False, indent=2) + "\n"
     response = _spooled([text], f"club-players-{day}.json", "application/json; charset=utf-8")
     response["Cache-Control"] = "private, no-store"
     return response
@@ -169,7 +174,7 @@ def results_import(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _import_page(request, form)
     upload = form.cleaned_data["file"]
-    text = archive.TextFile(upload.file)
+    text = TextFile(upload.file)
     try:
         choices = parse_choices(request.POST)
     except ValueError as error:
@@ -178,7 +183,7 @@ def results_import(request: HttpRequest) -> HttpResponse:
         text.check()
         told = progress.reporter(request.user, request.POST.get("run", ""), "preview")
         preview = preview_text(text, user=request.user, progress=told, choices=choices)
-    except archive.ArchiveError as error:
+    except ArchiveError as error:
         return _import_page(
             request,
             form,
@@ -210,12 +215,12 @@ def results_import_store(request: HttpRequest) -> HttpResponse:
             ),
         )
         return _import_page(request, form)
-    text = archive.TextFile(upload.file)
+    text = TextFile(upload.file)
     try:
         text.check()
         told = progress.reporter(request.user, request.POST.get("run", ""), "import")
-        summary = archive.import_text(text, user=request.user, progress=told, choices=choices)
-    except archive.ArchiveError as error:
+        summary = import_text(text, user=request.user, progress=told, choices=choices)
+    except ArchiveError as error:
         return _import_page(
             request,
             form,
@@ -241,7 +246,7 @@ def results_import_progress(request: HttpRequest) -> JsonResponse:
 
 def _say_imported(request, summary, name: str) -> None:
     """The import's news, in the words ``import_results`` prints."""
-    first, *rest = archive.summary_lines(summary, name)
+    first, *rest = summary_lines(summary, name)
     messages.success(request, first)
     for line in rest:
         messages.info(request, line)

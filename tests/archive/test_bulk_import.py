@@ -31,9 +31,12 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from club import archive
 from club.archive import format as archive_format
 from club.archive import load as archive_load
+from club.archive.export import export_json
+from club.archive.format import FORMAT, TeamSpec
+from club.archive.load import import_results
+from club.archive.tournament_export import export_tournament_json
 from club.games import services
 from club.games.models import (
     Change,
@@ -235,8 +238,8 @@ def stored() -> dict:
         .values_list("label", flat=True)
     )
     tables["exports"] = [
-        archive.export_json(),
-        archive.export_tournament_json(list(Tournament.objects.order_by("name"))),
+        export_json(),
+        export_tournament_json(list(Tournament.objects.order_by("name"))),
     ]
     return tables
 
@@ -257,7 +260,7 @@ def generated_document(seed: int = 56) -> dict:
     """Games of every kind: won, at their limit, time called (after deals or none), playing."""
     rng = random.Random(seed)
     teams = [
-        archive.TeamSpec(f"Bulk Team {n}", f"Bulk Player {2 * n - 1}", f"Bulk Player {2 * n}")
+        TeamSpec(f"Bulk Team {n}", f"Bulk Player {2 * n - 1}", f"Bulk Player {2 * n}")
         for n in range(1, 6)
     ]
     small = core.Rules(tables_per_team=3)
@@ -296,7 +299,7 @@ def generated_document(seed: int = 56) -> dict:
         {"name": name, "id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"bulk-import/{name}"))}
         for name in sorted({name for team in teams for name in (team.first, team.second)})
     ]
-    return {"format": archive.FORMAT, "players": players, "games": games}
+    return {"format": FORMAT, "players": players, "games": games}
 
 
 def the_file() -> str:
@@ -309,7 +312,7 @@ def the_file() -> str:
 def import_and_read(text: str, user) -> dict:
     try:
         with transaction.atomic():
-            archive.import_results(text, user=user)
+            import_results(text, user=user)
             found = stored()
             found["replayed"] = synthetic.check_games(Game.objects.values_list("pk", flat=True))
             raise Rollback
@@ -351,14 +354,14 @@ def _one_game(label: str, deals: int) -> str:
     rules = core.Rules(tables_per_team=100)
     rng = random.Random(deals)
     teams = [
-        archive.TeamSpec("Tall & Short", "Tall", "Short"),
-        archive.TeamSpec("Up & Down", "Up", "Down"),
+        TeamSpec("Tall & Short", "Tall", "Short"),
+        TeamSpec("Up & Down", "Up", "Down"),
     ]
     settlements, state = _played(2, 0, rules, rng, stop=deals)
     document = archive_format._game_document(
         label=label, rules=rules, teams=teams, first_dealer=0, settlements=settlements, state=state
     )
-    return json.dumps({"format": archive.FORMAT, "games": [document]})
+    return json.dumps({"format": FORMAT, "games": [document]})
 
 
 def test_the_statements_of_an_import_do_not_grow_with_its_deals():
@@ -367,7 +370,7 @@ def test_the_statements_of_an_import_do_not_grow_with_its_deals():
         text = _one_game(f"{deals} deals", deals)
         try:
             with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-                summary = archive.import_results(text)
+                summary = import_results(text)
                 assert summary.deals == deals
                 assert Round.objects.count() == deals
                 raise Rollback

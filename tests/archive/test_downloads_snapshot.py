@@ -22,8 +22,8 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.urls import reverse
 
-from club import archive
 from club.archive import tournament_export as archive_export
+from club.archive.load import import_results
 from club.db import one_snapshot
 from club.games.models import Round
 from club.tournaments import services
@@ -92,7 +92,7 @@ def imports_under_new_names(text: str) -> None:
     for game in document["games"]:
         game["label"] += " (copy)"
     with transaction.atomic():
-        archive.import_results(json.dumps(document))  # raises ArchiveError if torn
+        import_results(json.dumps(document))  # raises ArchiveError if torn
         transaction.set_rollback(True)
 
 

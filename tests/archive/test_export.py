@@ -25,10 +25,27 @@ from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from club import archive
 from club.archive import export as archive_export
 from club.archive import format as archive_format
 from club.archive import tournament_export
+from club.archive.export import export_csv, export_document, export_json, stream_csv, stream_json
+from club.archive.format import (
+    CSV_COLUMNS,
+    FORMAT,
+    GAMES_CSV_COLUMNS,
+    TOURNAMENT_DEALS_CSV_COLUMNS,
+    ArchiveError,
+    TeamSpec,
+)
+from club.archive.load import import_results
+from club.archive.tournament_export import (
+    export_tournament_csv,
+    export_tournament_json,
+    results_word,
+    stream_tournament_csv,
+    stream_tournament_json,
+    tournament_csv_rows,
+)
 from club.games.models import Change, Game, Player, Team
 from club.games.services import (
     DealEntry,
@@ -151,12 +168,12 @@ def play_games(count: int, seed: int = 7) -> None:
 # --- What the rules make of the stored deals, written as before streaming -----------------
 
 
-def _replayed(games) -> list[tuple[Game, list[archive.TeamSpec], list, core.GameState]]:
+def _replayed(games) -> list[tuple[Game, list[TeamSpec], list, core.GameState]]:
     replayed = []
     for game in games:
         seating, settlements, state = replay_game(game)
         teams = [
-            archive.TeamSpec(entry.team.name, entry.first_player.name, entry.second_player.name)
+            TeamSpec(entry.team.name, entry.first_player.name, entry.second_player.name)
             for entry in seating.teams
         ]
         replayed.append((game, teams, settlements, state))
@@ -208,7 +225,7 @@ def with_players(head: dict, games: list[dict]) -> dict:
         players.append(listed)
     players.sort(key=lambda listed: (listed["name"].lower(), listed["name"]))
     assert {listed["name"] for listed in players} == _names(document)  # a row for each name
-    return {"format": archive.FORMAT, "players": players, **head, "games": games}
+    return {"format": FORMAT, "players": players, **head, "games": games}
 
 
 def replayed_json() -> str:
@@ -262,7 +279,7 @@ def _csv(rows) -> str:
 
 
 def replayed_csv() -> str:
-    return _csv([archive.CSV_COLUMNS, *_replayed_deal_rows(Game.objects.order_by("id"))])
+    return _csv([CSV_COLUMNS, *_replayed_deal_rows(Game.objects.order_by("id"))])
 
 
 def _tournament_games(tournament: Tournament):
@@ -292,16 +309,16 @@ def replayed_tournament_json(tournament: Tournament) -> str:
 
 
 def replayed_tournament_csv(tournament: Tournament, table: str) -> str:
-    results = archive.results_word(tournament)
+    results = results_word(tournament)
 
     def where(game):
         entry = game.sitting_entry
         return (results, entry.sitting.number, entry.table_label)
 
     if table == "deals":
-        header = archive.TOURNAMENT_DEALS_CSV_COLUMNS
+        header = TOURNAMENT_DEALS_CSV_COLUMNS
         return _csv([header, *_replayed_deal_rows(_tournament_games(tournament), where)])
-    rows: list = [archive.GAMES_CSV_COLUMNS]
+    rows: list = [GAMES_CSV_COLUMNS]
     for game, teams, _settlements, state in _replayed(_tournament_games(tournament)):
         finished, places = archive_format._outcome(state, game.deal_limit, game.ended_early)
         cells = [*where(game), game.label, "finished" if finished else "in_progress"]
@@ -360,18 +377,18 @@ def test_the_club_played_has_every_kind_of_game_and_deal():
 def test_streamed_json_and_csv_equal_the_replayed_documents(monkeypatch, chunk):
     play_club()
     monkeypatch.setattr(archive_export, "EXPORT_CHUNK", chunk)
-    pieces = list(archive.stream_json())
+    pieces = list(stream_json())
     assert len(pieces) > 2  # made a game at a time, not whole
-    assert "".join(pieces) == replayed_json() == archive.export_json()
-    assert "".join(archive.stream_csv()) == replayed_csv() == archive.export_csv()
-    assert archive.export_document() == json.loads(replayed_json())
+    assert "".join(pieces) == replayed_json() == export_json()
+    assert "".join(stream_csv()) == replayed_csv() == export_csv()
+    assert export_document() == json.loads(replayed_json())
 
 
 def test_the_export_of_an_empty_club_is_the_same_as_before():
     """As before the players list, with that list empty."""
-    empty = {"format": archive.FORMAT, "players": [], "games": []}
-    assert archive.export_json() == _dumps(empty)
-    assert archive.export_csv() == _csv([archive.CSV_COLUMNS])
+    empty = {"format": FORMAT, "players": [], "games": []}
+    assert export_json() == _dumps(empty)
+    assert export_csv() == _csv([CSV_COLUMNS])
 
 
 def test_streamed_tournament_exports_equal_the_replayed_ones(monkeypatch):
@@ -382,21 +399,21 @@ def test_streamed_tournament_exports_equal_the_replayed_ones(monkeypatch):
     final.refresh_from_db()
     monkeypatch.setattr(archive_export, "EXPORT_CHUNK", 2)
     for tournament in (running, final):
-        assert archive.export_tournament_json([tournament]) == replayed_tournament_json(tournament)
+        assert export_tournament_json([tournament]) == replayed_tournament_json(tournament)
         for table in ("games", "deals"):
             expected = replayed_tournament_csv(tournament, table)
-            assert archive.export_tournament_csv(tournament, table) == expected
+            assert export_tournament_csv(tournament, table) == expected
             # The rows, for callers that write them themselves, are the same table.
-            assert _csv(archive.tournament_csv_rows(tournament, table)) == expected
+            assert _csv(tournament_csv_rows(tournament, table)) == expected
     # Several tournaments: a list of the documents, as json.dumps writes a list.
     documents = [json.loads(replayed_tournament_json(t)) for t in (running, final)]
-    assert archive.export_tournament_json([running, final]) == _dumps(documents)
+    assert export_tournament_json([running, final]) == _dumps(documents)
 
 
 def test_an_unknown_csv_table_is_refused_before_anything_is_written():
     tournament = play_tournament("Onam Open", 1)
-    with pytest.raises(archive.ArchiveError, match="not a table"):
-        archive.stream_tournament_csv(tournament, "players")
+    with pytest.raises(ArchiveError, match="not a table"):
+        stream_tournament_csv(tournament, "players")
 
 
 # --- Queries do not grow with the games ------------------------------------------------
@@ -411,11 +428,11 @@ def _queries(export) -> int:
 
 def test_a_whole_archive_export_makes_as_many_queries_for_20_games_as_for_2():
     play_games(2)
-    json_two, csv_two = _queries(archive.stream_json), _queries(archive.stream_csv)
+    json_two, csv_two = _queries(stream_json), _queries(stream_csv)
     play_games(18, seed=8)
     assert Game.objects.count() == 20
-    assert _queries(archive.stream_json) == json_two
-    assert _queries(archive.stream_csv) == csv_two
+    assert _queries(stream_json) == json_two
+    assert _queries(stream_csv) == csv_two
     assert json_two <= PLAYERS_LIST + PER_CHUNK  # the players; the games, teams, deals
 
 
@@ -431,7 +448,7 @@ def test_more_games_than_a_chunk_take_the_same_queries_a_chunk(monkeypatch):
     play_games(10)
     monkeypatch.setattr(archive_export, "EXPORT_CHUNK", 4)
     # The players list, then chunks of 4, 4 and 2 games.
-    assert _queries(archive.stream_json) == PLAYERS_LIST + 3 * PER_CHUNK
+    assert _queries(stream_json) == PLAYERS_LIST + 3 * PER_CHUNK
 
 
 def test_a_tournament_export_makes_as_many_queries_for_3_sittings_as_for_1(client):
@@ -439,9 +456,9 @@ def test_a_tournament_export_makes_as_many_queries_for_3_sittings_as_for_1(clien
     large = play_tournament("Large Cup", 3)
     assert Game.objects.filter(sitting_entry__sitting__tournament=large).count() > 6
     for export in (
-        lambda t: archive.stream_tournament_json([t]),
-        lambda t: archive.stream_tournament_csv(t, "deals"),
-        lambda t: archive.stream_tournament_csv(t, "games"),
+        lambda t: stream_tournament_json([t]),
+        lambda t: stream_tournament_csv(t, "deals"),
+        lambda t: stream_tournament_csv(t, "games"),
     ):
         assert _queries(partial(export, small)) == _queries(partial(export, large))
 
@@ -471,7 +488,7 @@ def test_the_json_download_streams_and_imports_into_an_empty_club(client, tmp_pa
     Game.objects.all().delete()
     Team.objects.all().delete()
     Player.objects.all().delete()
-    archive.import_results(text)
+    import_results(text)
     again = Tournament.objects.get(name="Onam Open")
     response = client.get(reverse("archive:export_json", args=[again.pk]))
     assert b"".join(response.streaming_content).decode("utf-8") == text
@@ -521,4 +538,4 @@ def test_the_tournament_with_no_game_yet_exports_as_before():
     tournament = tournament_services.create_tournament(
         name="Empty Cup", starts_on=datetime.date(2025, 5, 1)
     )
-    assert archive.export_tournament_json([tournament]) == replayed_tournament_json(tournament)
+    assert export_tournament_json([tournament]) == replayed_tournament_json(tournament)

@@ -17,7 +17,9 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club import archive
+from club.archive.export import export_json
+from club.archive.format import FORMAT, ArchiveError
+from club.archive.load import import_results
 from club.games.models import Game, GameTeam, Round
 from club.games.services import (
     DealEntry,
@@ -139,7 +141,7 @@ PRESETS = {
 
 
 def exported(label: str) -> dict:
-    [game] = [g for g in json.loads(archive.export_json())["games"] if g["label"] == label]
+    [game] = [g for g in json.loads(export_json())["games"] if g["label"] == label]
     return game
 
 
@@ -149,7 +151,7 @@ def test_each_form_of_play_exports_imports_and_exports_identically(preset):
     first = exported(game.label)
     again = copy.deepcopy(first)
     again["label"] = game.label + " (again)"
-    summary = archive.import_results(json.dumps({"format": archive.FORMAT, "games": [again]}))
+    summary = import_results(json.dumps({"format": FORMAT, "games": [again]}))
     assert summary.games == 1
     second = exported(game.label + " (again)")
     assert {**second, "label": game.label} == first
@@ -250,8 +252,8 @@ def test_existing_games_export_exactly_as_before():
 
 
 def refused(document: dict) -> str:
-    with pytest.raises(archive.ArchiveError) as error:
-        archive.import_results(json.dumps({"format": archive.FORMAT, "games": [document]}))
+    with pytest.raises(ArchiveError) as error:
+        import_results(json.dumps({"format": FORMAT, "games": [document]}))
     return error.value.message
 
 
@@ -358,7 +360,7 @@ def test_random_games_of_every_form_import_export_and_import_again(data):
         settlements.append(settlement)
     document = input_document("Random", teams, rules, first_dealer, deals)
     with transaction.atomic():
-        archive.import_results(json.dumps({"format": archive.FORMAT, "games": [document]}))
+        import_results(json.dumps({"format": FORMAT, "games": [document]}))
         written = exported("Random")
         for round_, settlement in zip(written["rounds"], settlements, strict=True):
             names = {team: f"Team {team + 1}" for team in range(teams)}
@@ -371,14 +373,14 @@ def test_random_games_of_every_form_import_export_and_import_again(data):
                 assert round_["transfers"] == {names[t]: v for t, v in settlement.transfers.items()}
                 assert ("kodi" in round_) == rules.kodi and ("eliminated" in round_) != rules.kodi
         again = {**written, "label": "Random again"}
-        archive.import_results(json.dumps({"format": archive.FORMAT, "games": [again]}))
+        import_results(json.dumps({"format": FORMAT, "games": [again]}))
         assert {**exported("Random again"), "label": "Random"} == written
         transaction.set_rollback(True)
 
 
 def _draft(teams):
     return {
-        "format": archive.FORMAT,
+        "format": FORMAT,
         "tournament": {
             "name": "Cup",
             "starts_on": "2026-11-01",
@@ -391,7 +393,7 @@ def _draft(teams):
 
 
 def test_a_tournaments_teams_of_three_are_kept_whole():
-    archive.import_results(json.dumps(_draft([{"name": "Three", "players": ["P1", "P2", "P3"]}])))
+    import_results(json.dumps(_draft([{"name": "Three", "players": ["P1", "P2", "P3"]}])))
     tournament = Tournament.objects.get()
     assert tournament.team_size == 3
     team = tournament.entries.get().team
@@ -403,11 +405,11 @@ def test_a_tournaments_teams_are_one_size():
         {"name": "Three", "players": ["P1", "P2", "P3"]},
         {"name": "Two", "players": ["P4", "P5"]},
     ]
-    with pytest.raises(archive.ArchiveError, match="every team of a tournament is the same size"):
-        archive.import_results(json.dumps(_draft(teams)))
+    with pytest.raises(ArchiveError, match="every team of a tournament is the same size"):
+        import_results(json.dumps(_draft(teams)))
     assert not Tournament.objects.exists()
 
 
 def test_a_tournament_team_without_its_players_is_told_how_many_it_may_have():
-    with pytest.raises(archive.ArchiveError, match="a list of its 2, 3 or 4 players"):
-        archive.import_results(json.dumps(_draft([{"name": "Nobody"}])))
+    with pytest.raises(ArchiveError, match="a list of its 2, 3 or 4 players"):
+        import_results(json.dumps(_draft([{"name": "Nobody"}])))

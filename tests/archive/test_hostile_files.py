@@ -17,7 +17,8 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club import archive
+from club.archive.export import export_json
+from club.archive.format import FORMAT
 from club.archive.management.commands.import_results import MAX_BYTES
 from club.games.models import Player
 from club.games.services import DealEntry, record_deal
@@ -78,7 +79,7 @@ def valid_text(django_db_setup, django_db_blocker):
         ]
         for number, entry in enumerate(deals, start=1):
             record_deal(game=game, number=number, entry=entry)
-        text = archive.export_json()
+        text = export_json()
         transaction.set_rollback(True)
     return text
 
@@ -270,7 +271,7 @@ def _big_document(valid_text: str, size: int) -> tuple[str, int]:
         copy_ = dict(game)
         copy_["label"] = f"Game {number}"
         games.append(copy_)
-    return json.dumps({"format": archive.FORMAT, "games": games}), count
+    return json.dumps({"format": FORMAT, "games": games}), count
 
 
 def test_a_20_mb_file_with_a_faulty_game_is_refused_naming_it(tmp_path, valid_text):

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from club.archive import export_json
+from club.archive.export import export_json
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.games.services import DealEntry, TeamEntry, create_game, record_deal
 from club.scoring import rules as core

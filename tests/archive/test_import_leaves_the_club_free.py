@@ -25,8 +25,9 @@ from unittest import mock
 import pytest
 from django.db import connection
 
-from club import archive
 from club.archive import load
+from club.archive.export import export_json
+from club.archive.load import import_results
 from club.games import services
 from club.games.models import ClubVersion, Game, Player, Team
 from club.games.services import TeamEntry
@@ -58,7 +59,7 @@ def _night() -> str:
             game=game, number=1, entry=deal({0: 40, 1: 16}, f"Hema {table}", 28, "spades")
         )
         games.append(game)
-    text = archive.export_json()
+    text = export_json()
     for game in games:
         game.delete()
     Team.objects.all().delete()
@@ -94,7 +95,7 @@ def test_the_club_adds_games_players_and_teams_while_a_file_imports():
 
     def import_the_file():
         try:
-            outcome["summary"] = archive.import_results(text)
+            outcome["summary"] = import_results(text)
         except Exception as error:  # noqa: BLE001 - reported by the test below
             outcome["error"] = error
         finally:

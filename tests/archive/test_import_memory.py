@@ -25,8 +25,8 @@ from django.conf import settings
 from django.db import connection
 
 from benchmarks.import_memory import LAUNCH
-from club import archive
 from club.archive import format as archive_format
+from club.archive.format import FORMAT, TeamSpec
 from club.ops.synthetic import random_deal
 from club.scoring import rules as core
 
@@ -49,8 +49,8 @@ def long_game() -> dict:
         label="",
         rules=rules,
         teams=[
-            archive.TeamSpec("Memory & Lane", "Memory", "Lane"),
-            archive.TeamSpec("Peak & Floor", "Peak", "Floor"),
+            TeamSpec("Memory & Lane", "Memory", "Lane"),
+            TeamSpec("Peak & Floor", "Peak", "Floor"),
         ],
         first_dealer=0,
         settlements=settlements,
@@ -63,7 +63,7 @@ def results_file(path: Path, mib: int, name: str) -> dict:
     game = long_game()
     size = len(json.dumps(game))
     games = [{**game, "label": f"{name} {n}"} for n in range(mib * 1024 * 1024 // size + 1)]
-    document = {"format": archive.FORMAT, "games": games}
+    document = {"format": FORMAT, "games": games}
     path.write_text(json.dumps(document), encoding="utf-8")
     assert path.stat().st_size >= mib * 1024 * 1024
     return document
@@ -106,7 +106,7 @@ def peak_mib(url: str, path: Path) -> float:
 @pytest.mark.django_db(transaction=True)
 def test_a_five_times_bigger_file_takes_no_more_memory_than_the_game_it_is_at(tmp_path, club_url):
     empty = tmp_path / "empty.json"
-    empty.write_text(json.dumps({"format": archive.FORMAT, "games": []}))
+    empty.write_text(json.dumps({"format": FORMAT, "games": []}))
     small = results_file(tmp_path / "small.json", SMALL, "Small")
     big = results_file(tmp_path / "big.json", BIG, "Big")
 

@@ -13,9 +13,12 @@ from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from club import archive
 from club.archive import progress
+from club.archive.export import export_json
+from club.archive.format import ArchiveError
+from club.archive.load import import_text
 from club.archive.publish import preview_text
+from club.archive.reading import TextInMemory
 from club.games.models import Game
 from tests.archive.test_tournament_archive import wipe
 from tests.archive.test_web_import import night
@@ -36,7 +39,7 @@ def empty_progress():
 
 def _night_file() -> str:
     night()
-    text = archive.export_json()
+    text = export_json()
     wipe()
     return text
 
@@ -49,7 +52,7 @@ def _told(run) -> list[tuple[str, int, int]]:
 
 def test_the_import_tells_every_game_it_checks_then_every_game_it_writes():
     text = _night_file()
-    steps = _told(lambda told: archive.import_text(archive.TextInMemory(text), progress=told))
+    steps = _told(lambda told: import_text(TextInMemory(text), progress=told))
 
     assert steps == [("check", 1, 2), ("check", 2, 2), ("write", 1, 2), ("write", 2, 2)]
     assert Game.objects.count() == 2
@@ -57,7 +60,7 @@ def test_the_import_tells_every_game_it_checks_then_every_game_it_writes():
 
 def test_the_preview_tells_the_same_steps_and_keeps_nothing():
     text = _night_file()
-    steps = _told(lambda told: preview_text(archive.TextInMemory(text), progress=told))
+    steps = _told(lambda told: preview_text(TextInMemory(text), progress=told))
 
     assert steps == [("check", 1, 2), ("check", 2, 2), ("write", 1, 2), ("write", 2, 2)]
     assert Game.objects.count() == 0
@@ -68,9 +71,9 @@ def test_a_refused_file_stops_telling_where_it_was_refused():
     document["games"][1]["rounds"][0]["bid"] = 99
     steps = _told(
         lambda told: pytest.raises(
-            archive.ArchiveError,
-            archive.import_text,
-            archive.TextInMemory(json.dumps(document)),
+            ArchiveError,
+            import_text,
+            TextInMemory(json.dumps(document)),
             progress=told,
         )
     )

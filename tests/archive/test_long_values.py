@@ -12,8 +12,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from club import archive
 from club.archive import format as archive_format
+from club.archive.format import FORMAT
 from club.games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ DIGITS = int("9" * 4000)
 
 def document(**deal) -> dict:
     return {
-        "format": archive.FORMAT,
+        "format": FORMAT,
         "games": [
             {
                 "label": LABEL,

@@ -27,8 +27,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club import archive
 from club.archive import views
+from club.archive.export import export_json
+from club.archive.format import FORMAT
+from club.archive.load import import_results
 from club.archive.publish import parse_choices
 from club.games import services
 from club.games.models import GameTeam, Player, PlayerAlias, Team
@@ -162,7 +164,7 @@ def night() -> str:
     services.record_deal(game=one, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28, "clubs"))
     two = start_game(2, label="Friday table 2", first_dealer=1)
     services.record_deal(game=two, number=1, entry=deal({0: 40, 1: 16}, "Biju", 32, "spades"))
-    text = archive.export_json()
+    text = export_json()
     wipe()
     return text
 
@@ -205,7 +207,7 @@ def _exported(label: str, *teams: TeamEntry) -> dict:
     """The game as an export writes it, one deal played; the club is then emptied."""
     game = create_game(label=label, teams=list(teams), first_dealer=0)
     services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, teams[0].first, 28))
-    [written] = json.loads(archive.export_json())["games"]
+    [written] = json.loads(export_json())["games"]
     wipe()
     return written
 
@@ -213,7 +215,7 @@ def _exported(label: str, *teams: TeamEntry) -> dict:
 def test_a_team_the_file_names_again_with_other_players_is_another_team(organiser_client):
     one = _exported("Friday table 1", TeamEntry("Anu", "Biju", "Stars"), TeamEntry("Oz", "Pi"))
     two = _exported("Friday table 2", TeamEntry("Chitra", "Dev", "Stars"), TeamEntry("Oz", "Pi"))
-    text = json.dumps({"format": archive.FORMAT, "games": [one, two]}, ensure_ascii=False)
+    text = json.dumps({"format": FORMAT, "games": [one, two]}, ensure_ascii=False)
 
     assert same_verdict(organiser_client, text) == Verdict(games=2, deals=2)
     assert _named("Stars") == [["Anu", "Biju"], ["Chitra", "Dev"]]
@@ -285,7 +287,7 @@ def test_a_game_here_with_other_deals_is_refused_by_both(organiser_client):
 
 def test_games_here_already_as_the_file_has_them_are_kept_by_both(organiser_client):
     text = night()
-    archive.import_results(text)
+    import_results(text)
 
     assert same_verdict(organiser_client, text) == Verdict(kept=2)
 
@@ -325,7 +327,7 @@ def valid_text():
     game = start_game(3, label="Export me")
     services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 20, 2: 6}, "Anu", 28))
     services.record_deal(game=game, number=2, entry=deal({0: 10, 1: 40, 2: 6}, "Chitra", 40))
-    text = archive.export_json()
+    text = export_json()
     wipe()
     return text
 
@@ -379,7 +381,7 @@ def test_random_bytes(organiser_client, content):
 
 @pytest.mark.usefixtures("hostile_club")
 def test_the_club_of_hostile_names_into_itself_and_into_an_empty_club(organiser_client):
-    text = archive.export_json()
+    text = export_json()
     with fresh_state():
         assert same_verdict(organiser_client, text).kept == 5
     wipe()

@@ -22,7 +22,6 @@ from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from club import archive
 from club.archive import reading
 from club.archive.documents import (
     DocumentSpec,
@@ -30,9 +29,14 @@ from club.archive.documents import (
     outline_documents,
     parse_archive,
 )
-from club.archive.format import ArchiveError
+from club.archive.export import export_json
+from club.archive.format import FORMAT, ArchiveError
+from club.archive.load import import_results
+from club.archive.load import read_text as read_whole_text
 from club.archive.parse_games import parse_game
 from club.archive.parse_tournaments import parse_tournament
+from club.archive.reading import TextFile, TextInMemory
+from club.archive.tournament_export import export_tournament_json
 from club.games.models import Game
 from club.tournaments.models import Tournament
 
@@ -60,12 +64,12 @@ GAME = {
         {"all_pass": True, "points": {"Anu & Biju": 30, "Chitra & Dev": 26}},
     ],
 }
-ONE = {"format": archive.FORMAT, "games": [GAME, {**GAME, "label": "Second"}]}
+ONE = {"format": FORMAT, "games": [GAME, {**GAME, "label": "Second"}]}
 # The texts the damage is done to: a document written with newlines (lines and columns
 # count), and a list of two documents written on one line.
 TEXTS = [
     json.dumps(ONE, indent=1, ensure_ascii=False),
-    json.dumps([ONE, {"format": archive.FORMAT, "tournament": None, "games": []}]),
+    json.dumps([ONE, {"format": FORMAT, "tournament": None, "games": []}]),
 ]
 
 
@@ -93,7 +97,7 @@ def whole(text: str):
 def in_pieces(text: str):
     return [
         (list(document), document.get("format"), document.duplicate)  # type: ignore[attr-defined]
-        for document in outline_documents(archive.TextInMemory(text))
+        for document in outline_documents(TextInMemory(text))
     ]
 
 
@@ -176,11 +180,11 @@ def test_a_damaged_file_is_refused_as_json_loads_refuses_it(choice, small_pieces
 
 
 def read_text(data: bytes):
-    return archive.read_text(lambda: data)
+    return read_whole_text(lambda: data)
 
 
 def text_file(data: bytes):
-    handle = archive.TextFile(io.BytesIO(data))
+    handle = TextFile(io.BytesIO(data))
     handle.check()
     return "".join(handle.pieces())
 
@@ -243,11 +247,11 @@ def test_a_fault_in_a_game_and_a_cut_at_the_end_is_refused_for_the_json_first():
     documents = copy.deepcopy(fixtures_file())
     documents[0]["games"][0]["rounds"][0]["bid"] = 70
     text = json.dumps(documents)
-    assert outcome(lambda: archive.import_results(text[:-20])) == outcome(
+    assert outcome(lambda: import_results(text[:-20])) == outcome(
         lambda: whole_file_specs(text[:-20])
     )
-    assert "not valid JSON" in outcome(lambda: archive.import_results(text[:-20]))[1]
-    assert "bid" in outcome(lambda: archive.import_results(text))[1]
+    assert "not valid JSON" in outcome(lambda: import_results(text[:-20]))[1]
+    assert "bid" in outcome(lambda: import_results(text))[1]
     assert not Game.objects.exists()
 
 
@@ -263,11 +267,11 @@ def imported(document) -> tuple:
     then the club is as it was."""
     try:
         with transaction.atomic():
-            summary = archive.import_results(json.dumps(document))
+            summary = import_results(json.dumps(document))
             found = (
                 summary,
-                archive.export_json(),
-                archive.export_tournament_json(list(Tournament.objects.order_by("pk"))),
+                export_json(),
+                export_tournament_json(list(Tournament.objects.order_by("pk"))),
             )
             raise Rollback
     except Rollback:

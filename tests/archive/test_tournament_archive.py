@@ -34,7 +34,8 @@ from django.core.management.base import CommandError
 from django.http import StreamingHttpResponse
 from django.urls import reverse
 
-from club.archive import ArchiveError, import_results, points_text
+from club.archive.format import ArchiveError, points_text
+from club.archive.load import import_results
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.games.services import DealEntry, record_deal
 from club.scoring import rules as core

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from club import archive
+from club.archive.load import import_results
 from club.games.models import Game
 from club.leaderboards.models import PlayerRating
 from club.tournaments.models import Tournament
@@ -33,8 +33,8 @@ def ratings() -> dict[int, tuple[float, float]]:
 
 
 def test_the_demo_cups_games_are_dated_on_its_two_days_and_rated_in_that_order(client):
-    archive.import_results((DEMO / "demo.json").read_text(encoding="utf-8"))  # club nights: today
-    archive.import_results((DEMO / "demo_tournaments.json").read_text(encoding="utf-8"))
+    import_results((DEMO / "demo.json").read_text(encoding="utf-8"))  # club nights: today
+    import_results((DEMO / "demo_tournaments.json").read_text(encoding="utf-8"))
 
     cup = Tournament.objects.get(name="Kerala Piravi Cup 2025")
     days = {

@@ -18,8 +18,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from club import archive
 from club.archive import views
+from club.archive.export import export_json
 from club.games import services
 from club.games.models import Game
 from club.tournaments.models import Tournament
@@ -66,7 +66,7 @@ def store(client, text: str, previewed: str):
 
 def test_a_nights_games_are_previewed_then_stored_and_export_as_the_file(organiser_client):
     night()
-    text = archive.export_json()
+    text = export_json()
     wipe()
 
     before = counts()
@@ -82,12 +82,12 @@ def test_a_nights_games_are_previewed_then_stored_and_export_as_the_file(organis
     assert answer.status_code == 302 and answer["Location"] == reverse("games:list")
     listed = organiser_client.get(answer["Location"]).content.decode()
     assert "Imported 2 games with 3 deals from night.json." in listed
-    assert archive.export_json() == text  # every game, deal and computed field as the file
+    assert export_json() == text  # every game, deal and computed field as the file
 
 
 def test_the_same_night_published_twice_adds_nothing_the_second_time(organiser_client):
     night()
-    text = archive.export_json()
+    text = export_json()
     before = counts()
 
     page = preview(organiser_client, text)
@@ -100,12 +100,12 @@ def test_the_same_night_published_twice_adds_nothing_the_second_time(organiser_c
 
 def test_a_night_that_went_on_adds_only_the_games_not_here(organiser_client):
     night()
-    published = archive.export_json()
+    published = export_json()
     later = start_game(2, label="Friday table 3")
     services.record_deal(game=later, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
-    whole_night = archive.export_json()
+    whole_night = export_json()
     later.delete()
-    assert archive.export_json() == published
+    assert export_json() == published
 
     page = preview(organiser_client, whole_night)
     body = page.content.decode()
@@ -115,12 +115,12 @@ def test_a_night_that_went_on_adds_only_the_games_not_here(organiser_client):
     listed = organiser_client.get(answer["Location"]).content.decode()
     assert "Imported 1 game with 1 deal from night.json." in listed
     assert "2 games of the file are here already, as the file has them" in listed
-    assert archive.export_json() == whole_night
+    assert export_json() == whole_night
 
 
 def test_a_different_game_under_a_label_here_stops_the_whole_file(organiser_client):
     games = night()
-    text = archive.export_json()
+    text = export_json()
     document = json.loads(text)
     document["games"][1]["label"] = "Friday table 9"  # a new game beside the changed one
     document["games"][0]["rounds"] = document["games"][0]["rounds"][:1]
@@ -166,7 +166,7 @@ def test_a_tournament_published_twice_is_refused_with_its_name(organiser_client)
 
 def test_only_the_file_previewed_is_stored(organiser_client):
     night()
-    text = archive.export_json()
+    text = export_json()
     wipe()
     page = preview(organiser_client, text)
     other = text.replace("Friday table 2", "Friday table 5")
@@ -207,7 +207,7 @@ def test_the_preview_asks_what_the_import_asks_a_fixed_few_a_game(organiser_clie
     for number in range(6):
         game = start_game(2, label=f"Long night {number}")
         services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
-    text = archive.export_json()
+    text = export_json()
     short = json.dumps({**json.loads(text), "games": json.loads(text)["games"][:2]})
     wipe()
 
@@ -236,7 +236,7 @@ def test_the_preview_asks_what_the_import_asks_a_fixed_few_a_game(organiser_clie
 
 def test_players_and_visitors_cannot_import(client):
     night()
-    text = archive.export_json()
+    text = export_json()
     wipe()
     answer = client.post(PREVIEW, {"file": upload(text)})
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]

@@ -12,8 +12,13 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from club import archive
-from club.archive.load import Undecided
+from club.archive.export import export_json
+from club.archive.format import FORMAT, ArchiveError
+from club.archive.load import Undecided, import_results, import_text
+from club.archive.publish import preview_text
+from club.archive.reading import TextInMemory
+from club.archive.register import roster_object
+from club.archive.tournament_export import export_tournament_json
 from club.games.models import GameTeam, Player, PlayerAlias, Team
 from club.games.services import TeamEntry, create_game, record_deal
 from club.games.whos_who import Choice
@@ -38,13 +43,13 @@ def _night(label: str, pairs=(("Anu", "Biju"), ("Chitra", "Dev")), names=("", ""
 
 
 def _document(text: str | None = None) -> dict:
-    return json.loads(text if text is not None else archive.export_json())
+    return json.loads(text if text is not None else export_json())
 
 
 def _file(players: list[dict], label: str = "Friday 1", pairs=(("Anu", "Biju"), ("Chitra", "Dev"))):
     return json.dumps(
         {
-            "format": archive.FORMAT,
+            "format": FORMAT,
             "players": players,
             "games": [
                 {
@@ -88,14 +93,14 @@ def test_every_player_gets_a_lasting_identifier_and_the_export_lists_them():
 
 def test_an_older_file_without_players_imports_and_exports_again_with_them_added():
     older = {
-        "format": archive.FORMAT,
+        "format": FORMAT,
         "games": json.loads(_file([]))["games"],
     }
-    archive.import_results(json.dumps(older))
+    import_results(json.dumps(older))
     again = _document()
     ids = {p.name: str(p.identifier) for p in Player.objects.all()}
     expected = {
-        "format": archive.FORMAT,
+        "format": FORMAT,
         "players": [{"name": n, "id": ids[n]} for n in ("Anu", "Biju", "Chitra", "Dev")],
         "games": again["games"],
     }
@@ -126,8 +131,8 @@ def test_an_older_file_without_players_imports_and_exports_again_with_them_added
     ],
 )
 def test_a_malformed_players_list_is_refused_naming_it(players, words):
-    with pytest.raises(archive.ArchiveError) as refused:
-        archive.import_results(_file(players))
+    with pytest.raises(ArchiveError) as refused:
+        import_results(_file(players))
     assert words in refused.value.message
     assert not Player.objects.exists()
 
@@ -135,8 +140,8 @@ def test_a_malformed_players_list_is_refused_naming_it(players, words):
 def test_one_name_with_two_identifiers_in_two_documents_is_refused():
     one = json.loads(_file([_listed("Anu", ANU)]))
     two = json.loads(_file([_listed("Anu")], label="Friday 2"))
-    with pytest.raises(archive.ArchiveError) as refused:
-        archive.import_results(json.dumps([one, two]))
+    with pytest.raises(ArchiveError) as refused:
+        import_results(json.dumps([one, two]))
     assert "Document 2 of the list" in refused.value.message
     assert "an earlier document of the file lists Anu" in refused.value.message
 
@@ -146,7 +151,7 @@ def test_one_name_with_two_identifiers_in_two_documents_is_refused():
 
 def test_a_player_found_by_identifier_keeps_this_sites_name():
     thomas = register_player(name="Anu Thomas")
-    archive.import_results(_file([_listed("Anu", str(thomas.identifier))]))
+    import_results(_file([_listed("Anu", str(thomas.identifier))]))
     assert not Player.objects.filter(name="Anu").exists()
     seat = GameTeam.objects.get(game__label="Friday 1", position=0)
     assert seat.first_player == thomas
@@ -155,19 +160,19 @@ def test_a_player_found_by_identifier_keeps_this_sites_name():
 
 def test_a_player_found_by_member_number_keeps_the_files_identifier_as_an_earlier_one():
     kurian = register_player(name="Jose Kurian", member_number="K-17")
-    archive.import_results(_file([_listed("Anu", ANU, member_number="K-17")]))
+    import_results(_file([_listed("Anu", ANU, member_number="K-17")]))
     assert GameTeam.objects.get(position=0).first_player == kurian
     assert PlayerAlias.objects.get(identifier=ANU).player == kurian
     # the next file with that identifier finds them by it
-    archive.import_results(_file([_listed("Anu", ANU)], label="Friday 2"))
+    import_results(_file([_listed("Anu", ANU)], label="Friday 2"))
     assert Player.objects.filter(name="Anu").count() == 0
 
 
 def test_identifier_and_member_number_of_two_people_are_refused():
     anu = register_player(name="Anu")
     register_player(name="Biju", member_number="K-2")
-    with pytest.raises(archive.ArchiveError) as refused:
-        archive.import_results(_file([_listed("Anu", str(anu.identifier), member_number="K-2")]))
+    with pytest.raises(ArchiveError) as refused:
+        import_results(_file([_listed("Anu", str(anu.identifier), member_number="K-2")]))
     assert "member number K-2 belongs to Biju here" in refused.value.message
 
 
@@ -175,7 +180,7 @@ def test_a_clash_is_never_merged_unasked():
     here = register_player(name="Anu")
     before = Player.objects.count()
     with pytest.raises(Undecided) as refused:
-        archive.import_results(_file([_listed("Anu", ANU)]))
+        import_results(_file([_listed("Anu", ANU)]))
     assert "Anu of the file is not known here by identifier" in refused.value.message
     assert Player.objects.count() == before
     assert not PlayerAlias.objects.exists()
@@ -184,20 +189,18 @@ def test_a_clash_is_never_merged_unasked():
 
 def test_the_same_person_takes_the_files_identifier_as_an_earlier_one_of_theirs():
     here = register_player(name="Anu")
-    archive.import_text(
-        archive.TextInMemory(_file([_listed("Anu", ANU)])), choices={uuid.UUID(ANU): Choice(True)}
-    )
+    import_text(TextInMemory(_file([_listed("Anu", ANU)])), choices={uuid.UUID(ANU): Choice(True)})
     assert GameTeam.objects.get(position=0).first_player == here
     assert PlayerAlias.objects.get(identifier=ANU).player == here
     # a later file with it finds Anu without asking
-    archive.import_results(_file([_listed("Anu", ANU)], label="Friday 2"))
+    import_results(_file([_listed("Anu", ANU)], label="Friday 2"))
     assert Player.objects.filter(name__startswith="Anu").count() == 1
 
 
 def test_another_person_is_added_under_the_name_given():
     here = register_player(name="Anu")
-    archive.import_text(
-        archive.TextInMemory(_file([_listed("Anu", ANU)])),
+    import_text(
+        TextInMemory(_file([_listed("Anu", ANU)])),
         choices={uuid.UUID(ANU): Choice(False, "Anu  Varghese ")},
     )
     other = Player.objects.get(identifier=ANU)
@@ -217,10 +220,8 @@ def test_another_person_is_added_under_the_name_given():
 def test_another_persons_name_must_be_free(choice, words):
     register_player(name="Anu")
     register_player(name="Biju")
-    with pytest.raises(archive.ArchiveError) as refused:
-        archive.import_text(
-            archive.TextInMemory(_file([_listed("Anu", ANU)])), choices={uuid.UUID(ANU): choice}
-        )
+    with pytest.raises(ArchiveError) as refused:
+        import_text(TextInMemory(_file([_listed("Anu", ANU)])), choices={uuid.UUID(ANU): choice})
     assert words in refused.value.message
     assert Player.objects.count() == 2
 
@@ -229,17 +230,15 @@ def test_two_players_of_the_file_who_are_one_person_here_are_refused():
     anu = register_player(name="Anu")
     PlayerAlias.objects.create(identifier=ANU, player=anu)  # a merged record's
     listed = [_listed("Anu", str(anu.identifier)), _listed("Biju", ANU)]
-    with pytest.raises(archive.ArchiveError) as refused:
-        archive.import_results(_file(listed))
+    with pytest.raises(ArchiveError) as refused:
+        import_results(_file(listed))
     assert "Two players of the file, Anu and Biju, would both be Anu here" in refused.value.message
     assert Player.objects.count() == 1
     # the same when the organiser says a clash is someone another player of the file is
     register_player(name="Chitra")
     listed = [_listed("Anu", str(anu.identifier)), _listed("Chitra", str(uuid.uuid4()))]
     chitra = uuid.UUID(listed[1]["id"])
-    archive.import_text(
-        archive.TextInMemory(_file(listed, label="Friday 2")), choices={chitra: Choice(True)}
-    )
+    import_text(TextInMemory(_file(listed, label="Friday 2")), choices={chitra: Choice(True)})
     assert Player.objects.count() == 4  # Anu, Chitra, and the file's Biju and Dev
 
 
@@ -277,7 +276,7 @@ def test_merging_keeps_the_folded_identifier_so_later_files_find_the_person():
     old = folded.identifier
     merge_players(keep=anu, fold=folded)
     assert PlayerAlias.objects.get(identifier=old).player == anu
-    archive.import_results(_file([_listed("Anu", str(old))]))
+    import_results(_file([_listed("Anu", str(old))]))
     assert GameTeam.objects.get(position=0).first_player == anu
     assert not Player.objects.filter(name="Anu").exists()
 
@@ -287,7 +286,7 @@ def test_merging_keeps_the_folded_identifier_so_later_files_find_the_person():
 
 def test_two_teams_of_one_name_and_other_players_both_exist():
     _night("Tuesday", names=("Kottayam Kings", ""))
-    archive.import_results(
+    import_results(
         _file([], pairs=(("Jose", "Thomas"), ("Esha", "Farid"))).replace(
             "Jose & Thomas", "Kottayam Kings"
         )
@@ -301,7 +300,7 @@ def test_two_teams_of_one_name_and_other_players_both_exist():
 
 def test_the_same_players_are_the_same_team_whatever_the_file_calls_them():
     _night("Tuesday", names=("Kottayam Kings", ""))
-    archive.import_results(_file([]).replace("Anu & Biju", "Anu and Biju"))
+    import_results(_file([]).replace("Anu & Biju", "Anu and Biju"))
     assert Team.objects.filter(first_player__name="Anu").count() == 1
     assert GameTeam.objects.get(game__label="Friday 1", position=0).team.name == "Kottayam Kings"
 
@@ -336,22 +335,22 @@ def test_site_to_venue_to_site_keeps_everyone_who_they_are(client):
     night byte for byte as the laptop did."""
     _night("Site 1")
     register_player(name="Gita Nair", member_number="K-7")
-    site_before = archive.export_json()
-    roster = json.dumps(archive.roster_object(), ensure_ascii=False)
+    site_before = export_json()
+    roster = json.dumps(roster_object(), ensure_ascii=False)
     players_before = Player.objects.count()
     with transaction.atomic():  # the venue's laptop: its own empty database
         _wipe()
-        summary = archive.import_results(roster)
+        summary = import_results(roster)
         assert summary.players_added == players_before
         _night("Venue 1", pairs=(("Anu", "Gita Nair"), ("Chitra", "Newcomer")), names=("Kings", ""))
-        venue_night = archive.export_json()
+        venue_night = export_json()
         transaction.set_rollback(True)
-    assert archive.export_json() == site_before  # the site as it was
-    preview = archive.preview_text(archive.TextInMemory(venue_night))
+    assert export_json() == site_before  # the site as it was
+    preview = preview_text(TextInMemory(venue_night))
     assert not preview.decide and not preview.clashes
     states = {line.name: line.state for line in preview.players}
     assert states == {"Anu": "here", "Gita Nair": "here", "Chitra": "here", "Newcomer": "new"}
-    summary = archive.import_results(venue_night)
+    summary = import_results(venue_night)
     assert summary.games == 1 and summary.players_added == 1
     assert Player.objects.count() == players_before + 1  # 0 duplicated
     gita = Player.objects.get(name="Gita Nair")
@@ -395,20 +394,20 @@ def test_the_international_trio_publishes_beside_the_pair_of_its_name_after_one_
             rules=preset_rules(Preset.INTERNATIONAL),
         )
         record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
-        night = archive.export_json()
+        night = export_json()
         transaction.set_rollback(True)
-    preview = archive.preview_text(archive.TextInMemory(night))
+    preview = preview_text(TextInMemory(night))
     assert preview.decide and [line.name for line in preview.clashes] == ["Anu"]
     assert preview.clashes[0].suggested == "Anu (2)"
     anu = uuid.UUID(preview.clashes[0].identifier)
     choices = {anu: Choice(False, preview.clashes[0].suggested)}
-    decided = archive.preview_text(archive.TextInMemory(night), choices=choices)
+    decided = preview_text(TextInMemory(night), choices=choices)
     assert not decided.decide and decided.adds_anything and decided.games == 1
     assert {line.name: line.new for line in decided.teams} == {
         "Kottayam Kings": True,
         "Chennai Chargers": True,
     }
-    archive.import_text(archive.TextInMemory(night), choices=choices)
+    import_text(TextInMemory(night), choices=choices)
     kings = Team.objects.filter(name="Kottayam Kings")
     assert sorted(team.size for team in kings) == [2, 3]
     assert Player.objects.get(identifier=anu).name == "Anu (2)"
@@ -420,7 +419,7 @@ def test_the_venue_loads_the_roster_before_the_night(tmp_path, capsys):
 
     register_player(name="Gita Nair", member_number="K-7")
     roster = tmp_path / "club-players.json"
-    roster.write_text(json.dumps(archive.roster_object()), encoding="utf-8")
+    roster.write_text(json.dumps(roster_object()), encoding="utf-8")
     gita = Player.objects.get()
     with transaction.atomic():
         _wipe()
@@ -461,7 +460,7 @@ def test_the_club_players_download_is_the_roster_and_costs_the_same_for_more_pla
 
     document, few = download()
     assert document == {
-        "format": archive.FORMAT,
+        "format": FORMAT,
         "players": [
             {
                 "name": "Gita Nair",
@@ -485,20 +484,20 @@ def _laptop(*nights: tuple[str, tuple, tuple], roster: str) -> str:
     """The laptop's whole export after these nights, from the club's roster, undone after."""
     with transaction.atomic():
         _wipe()
-        archive.import_results(roster)
+        import_results(roster)
         for label, pairs, names in nights:
             _night(label, pairs=pairs, names=names)
-        text = archive.export_json()
+        text = export_json()
         transaction.set_rollback(True)
     return text
 
 
 def test_the_laptops_next_file_publishes_though_the_site_names_the_team_and_player_otherwise():
     _night("Site 1", pairs=(("Anu", "Biju"), ("Chitra", "Dev")), names=("Kottayam Kings", ""))
-    roster = json.dumps(archive.roster_object())
+    roster = json.dumps(roster_object())
     unnamed = ("", "")
     first = _laptop(("Venue 1", (("Anu", "Biju"), ("Chitra", "Dev")), unnamed), roster=roster)
-    archive.import_results(first)
+    import_results(first)
     played = GameTeam.objects.get(game__label="Venue 1", position=0)
     assert played.team.name == "Kottayam Kings"  # the same players, the site's name
     from club.leaderboards.services import update_player
@@ -509,7 +508,7 @@ def test_the_laptops_next_file_publishes_though_the_site_names_the_team_and_play
         ("Venue 2", (("Anu", "Dev"), ("Chitra", "Biju")), unnamed),
         roster=roster,
     )
-    summary = archive.import_results(both)
+    summary = import_results(both)
     assert (summary.games, summary.kept) == (1, 1)
     assert Player.objects.count() == 4
 
@@ -526,27 +525,25 @@ def test_two_teams_of_one_name_at_one_game_are_told_apart_and_the_game_exports_a
         "Kings",
         "Gita & Hari",
     ]
-    text = archive.export_json()
+    text = export_json()
     with transaction.atomic():
         _wipe()
-        archive.import_results(text)
-        assert archive.export_json() == text
+        import_results(text)
+        assert export_json() == text
         transaction.set_rollback(True)
 
 
 def test_a_namesake_in_greek_is_a_clash_as_the_database_compares_names():
     register_player(name="Γιώργος")
     with pytest.raises(Undecided):
-        archive.import_results(
-            _file([_listed("Γιώργος")], pairs=(("Γιώργος", "Biju"), ("Chitra", "Dev")))
-        )
+        import_results(_file([_listed("Γιώργος")], pairs=(("Γιώργος", "Biju"), ("Chitra", "Dev"))))
     assert Player.objects.count() == 1
 
 
 def test_one_member_number_for_two_players_of_the_file_is_refused():
     listed = [_listed("Anu", member_number="K-1"), _listed("Biju", member_number="K-1")]
-    with pytest.raises(archive.ArchiveError) as refused:
-        archive.import_results(_file(listed))
+    with pytest.raises(ArchiveError) as refused:
+        import_results(_file(listed))
     assert "member number K-1 is given to both Anu and Biju" in refused.value.message
     assert not Player.objects.exists()
 
@@ -556,7 +553,7 @@ def test_a_tournament_whose_captain_is_here_under_another_name_imports():
     from tests.archive.test_tournament_archive import build
 
     tournament = build()
-    document = json.loads(archive.export_tournament_json([tournament]))
+    document = json.loads(export_tournament_json([tournament]))
     _wipe()
     anu = register_player(name="Anu Thomas")
     team = document["tournament"]["teams"][0]
@@ -565,7 +562,7 @@ def test_a_tournament_whose_captain_is_here_under_another_name_imports():
     for listed in document["players"]:
         if listed["name"] == first:
             listed["id"] = str(anu.identifier)  # the file's first player is Anu Thomas here
-    archive.import_results(json.dumps(document))
+    import_results(json.dumps(document))
     entry = TournamentTeam.objects.get(team__first_player=anu)
     assert entry.captain == anu
     assert not Player.objects.filter(name=first).exists()
@@ -574,22 +571,22 @@ def test_a_tournament_whose_captain_is_here_under_another_name_imports():
 def test_the_same_person_on_the_laptop_takes_the_clubs_identifier_so_the_night_publishes():
     register_player(name="Anu")
     club = Player.objects.get()
-    roster = json.dumps(archive.roster_object())
+    roster = json.dumps(roster_object())
     with transaction.atomic():  # the laptop had its own Anu from a night without the roster
         _wipe()
         own = register_player(name="Anu")
         with pytest.raises(Undecided):
-            archive.import_results(roster)
-        archive.import_text(archive.TextInMemory(roster), choices={club.identifier: Choice(True)})
+            import_results(roster)
+        import_text(TextInMemory(roster), choices={club.identifier: Choice(True)})
         own.refresh_from_db()
         assert own.identifier == club.identifier
         assert PlayerAlias.objects.filter(player=own).count() == 1
         _night("Venue 1")
-        night = archive.export_json()
+        night = export_json()
         transaction.set_rollback(True)
-    preview = archive.preview_text(archive.TextInMemory(night))
+    preview = preview_text(TextInMemory(night))
     assert not preview.clashes
-    archive.import_results(night)
+    import_results(night)
     assert Player.objects.filter(name="Anu").count() == 1
 
 
@@ -597,15 +594,11 @@ def test_a_choice_that_cannot_stand_asks_again_with_the_clashes():
     register_player(name="Anu")
     register_player(name="Biju")
     text = _file([_listed("Anu", ANU)])
-    preview = archive.preview_text(
-        archive.TextInMemory(text), choices={uuid.UUID(ANU): Choice(False, "biju")}
-    )
+    preview = preview_text(TextInMemory(text), choices={uuid.UUID(ANU): Choice(False, "biju")})
     assert preview.decide and not preview.adds_anything
     assert "biju, the name given to Anu of the file, is taken" in preview.refused
     assert preview.clashes[0].choice == Choice(False, "biju")
-    nul = archive.preview_text(
-        archive.TextInMemory(text), choices={uuid.UUID(ANU): Choice(False, "An\x00u")}
-    )
+    nul = preview_text(TextInMemory(text), choices={uuid.UUID(ANU): Choice(False, "An\x00u")})
     assert nul.decide and nul.refused
 
 
@@ -634,13 +627,13 @@ def test_a_file_that_only_tells_who_is_who_is_still_worth_importing():
     kurian = register_player(name="Jose Kurian", member_number="K-17")
     roster = json.dumps(
         {
-            "format": archive.FORMAT,
+            "format": FORMAT,
             "players": [_listed("Jose", ANU, member_number="K-17")],
             "games": [],
         }
     )
-    preview = archive.preview_text(archive.TextInMemory(roster))
+    preview = preview_text(TextInMemory(roster))
     assert preview.adds_anything and preview.aliased == 1 and preview.players_new == 0
-    archive.import_results(roster)
+    import_results(roster)
     kurian.refresh_from_db()
     assert kurian.identifier == uuid.UUID(ANU)  # a roster: the club's identifier is theirs now

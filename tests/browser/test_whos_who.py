@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 from playwright.sync_api import expect
 
-from club import archive
+from club.archive.export import export_json
 from club.games.models import Player, Team
 from club.games.services import TeamEntry, create_game, record_deal
 from club.scoring.house_rules import Preset, preset_rules
@@ -34,7 +34,7 @@ def _laptops_night() -> str:
             rules=preset_rules(Preset.INTERNATIONAL),
         )
         record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
-        night = archive.export_json()
+        night = export_json()
         transaction.set_rollback(True)
     return night
 

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from club import archive
+from club.archive.tournament_export import export_tournament_csv
 from club.games import services
 from club.games.services import DealEntry, TeamEntry, create_game, load_seating
 from club.scoring import rules as core
@@ -84,9 +84,9 @@ def test_a_points_tournaments_deals_csv_names_its_column_points_after():
     sitting = first_sitting(tournament)
     game = game_of(sitting, "Anu & Biju & Chitra")
     services.record_deal(game=game, number=1, entry=contract(game, "Anu & Biju & Chitra", 28, 30))
-    header = next(csv.reader(io.StringIO(archive.export_tournament_csv(tournament, "deals"))))
+    header = next(csv.reader(io.StringIO(export_tournament_csv(tournament, "deals"))))
     assert "points_after" in header and "tables_after" not in header
-    rows = list(csv.DictReader(io.StringIO(archive.export_tournament_csv(tournament, "deals"))))
+    rows = list(csv.DictReader(io.StringIO(export_tournament_csv(tournament, "deals"))))
     mine = next(row for row in rows if row["team"] == "Anu & Biju & Chitra")
     assert mine["points_after"] == "1"
 

@@ -16,7 +16,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from club import archive
+from club.archive.export import export_csv, export_json
+from club.archive.load import import_results
 from club.games import links
 from club.games.models import Game, Player, Team
 from club.games.services import DealEntry, TeamEntry, create_game, record_deal
@@ -264,7 +265,7 @@ def test_json_exports_keep_hostile_names_intact_as_data(client, hostile_club):
     players = {name for team in document["tournament"]["teams"] for name in team["players"]}
     assert {SCRIPT, IMG, FORMULAS[0], FORMULAS[1], "അനു", "สมชาย"} <= players
 
-    club_document = json.loads(archive.export_json())
+    club_document = json.loads(export_json())
     labels = {game["label"] for game in club_document["games"]}
     assert {IMG, FORMULAS[3]} <= labels
     seated = {
@@ -291,7 +292,7 @@ def _cells(rows) -> set[str]:
 
 
 def test_game_csv_export_neutralises_formulas(hostile_club, tmp_path):
-    rows = _check_csv(archive.export_csv(), "export_csv")
+    rows = _check_csv(export_csv(), "export_csv")
     cells = _cells(rows)
     assert "'-1+cmd|' /C calc'!A0" in cells  # the game label
     assert "'" + FORMULAS[2] in cells  # a team name
@@ -336,17 +337,17 @@ def test_export_command_writes_tournament_csv_neutralised(hostile_club, tmp_path
 
 def test_exported_hostile_archive_imports_back_intact(hostile_club):
     """The JSON keeps the strings exactly, so the archive re-imports into an empty club."""
-    text = archive.export_json()
+    text = export_json()
     games = json.loads(text)["games"]
     Tournament.objects.all().delete()
     Game.objects.all().delete()
     Team.objects.all().delete()
     Player.objects.all().delete()
-    summary = archive.import_results(text)
+    summary = import_results(text)
     assert summary.games == len(games) == 5
     assert Player.objects.filter(name=SCRIPT).exists()
     assert Player.objects.filter(name="=1+1").exists()  # the import trims, as the services do
     assert Game.objects.filter(label=IMG).exists()
-    again = json.loads(archive.export_json())["games"]
+    again = json.loads(export_json())["games"]
     assert [game["label"] for game in again] == [game["label"] for game in games]
     assert again[0] == games[0]  # the game named with markup comes back exactly

@@ -16,7 +16,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club import archive
+from club.archive.export import export_json
+from club.archive.format import FORMAT, ArchiveError
+from club.archive.load import import_results
 from club.games.models import Game
 from club.games.services import DealEntry, ScoringError, load_seating, record_deal, replay_game
 from club.scoring import rules as core
@@ -100,7 +102,7 @@ def test_a_game_kept_from_before_the_bounds_still_shows_and_is_brought_inside_th
     game.refresh_from_db()
     before = [(s.transfers, s.tables_after) for s in replay_game(game)[1]]
     assert before[-1][1] == (0, 20)  # the huge band took every table
-    with pytest.raises(archive.ArchiveError):
+    with pytest.raises(ArchiveError):
         round_trips(game)  # the export of such a game did not import
     migration = importlib.import_module(
         "club.games.migrations.0005_clamp_house_rules_beyond_the_bounds"
@@ -115,11 +117,11 @@ def test_a_game_kept_from_before_the_bounds_still_shows_and_is_brought_inside_th
 
 def round_trips(game: Game) -> None:
     """The club's export of this game imports (under another label)."""
-    document = json.loads(archive.export_json())
+    document = json.loads(export_json())
     [exported] = [entry for entry in document["games"] if entry["label"] == game.label]
     exported["label"] += " (again)"
     with transaction.atomic():
-        archive.import_results(json.dumps({"format": archive.FORMAT, "games": [exported]}))
+        import_results(json.dumps({"format": FORMAT, "games": [exported]}))
         transaction.set_rollback(True)
 
 

@@ -9,14 +9,9 @@ import os
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from club.archive import (
-    CSV_TABLES,
-    ArchiveError,
-    stream_csv,
-    stream_json,
-    stream_tournament_csv,
-    stream_tournament_json,
-)
+from club.archive.export import stream_csv, stream_json
+from club.archive.format import CSV_TABLES, ArchiveError
+from club.archive.tournament_export import stream_tournament_csv, stream_tournament_json
 from club.db import one_snapshot
 from club.tournaments.models import Tournament
 

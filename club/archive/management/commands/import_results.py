@@ -9,8 +9,9 @@ from contextlib import contextmanager
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from club.archive import ArchiveError, TextFile, import_text, summary_lines
-from club.archive.load import Undecided
+from club.archive.format import ArchiveError
+from club.archive.load import Undecided, import_text, summary_lines
+from club.archive.reading import TextFile
 from club.games.whos_who import Choice, name_key
 
 # A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file

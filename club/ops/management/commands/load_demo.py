@@ -14,7 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from club.archive import ArchiveError, import_results
+from club.archive.format import ArchiveError
+from club.archive.load import import_results
 from club.games.models import Game
 from club.ops.demo import DEMO_PASSWORD, DEMO_USER
 from club.venue import is_venue_folder
