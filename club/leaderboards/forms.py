@@ -5,11 +5,15 @@ from django.utils.translation import gettext_lazy as _
 
 from club.games.models import Player
 from club.games.words import KODI, POINTS, TABLES
+from club.leaderboards.merge import TWO_DIFFERENT_PLAYERS
 from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
 from club.leaderboards.services.importing import MAX_IMPORT_BYTES
 from club.web.fields import NameField
 from club.web.uploads import LimitedFileField
 from club.web.widgets import QuickSelect
+
+# A board's dates the wrong way round (the merge form's refusal is the merge's own).
+END_BEFORE_START = _("The end date is before the start date.")
 
 ACTIVE_CHOICES = [("", _("All players")), ("active", _("Active")), ("inactive", _("Inactive"))]
 
@@ -42,7 +46,7 @@ class MergeForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("keep") and data.get("fold") and data["keep"] == data["fold"]:
-            raise forms.ValidationError(_("Choose two different players to merge."))
+            raise forms.ValidationError(TWO_DIFFERENT_PLAYERS)
         return data
 
 
@@ -97,7 +101,7 @@ class BoardForm(forms.Form):
         data = super().clean()
         start, end = data.get("start"), data.get("end")
         if start and end and start > end:
-            self.add_error("end", _("The end date is before the start date."))
+            self.add_error("end", END_BEFORE_START)
         return data
 
     def filters(self) -> Filters:

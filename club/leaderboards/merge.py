@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.games.models import (
     PLAYER_FIELDS,
@@ -27,6 +27,22 @@ from club.leaderboards.services.ratings import rebuild_ratings
 from club.leaderboards.services.register import RegisterError
 from club.tournaments.models import Substitution, TournamentTeam
 
+# What a refusal says.
+TWO_DIFFERENT_PLAYERS = gettext_lazy("Choose two different players to merge.")
+PLAYER_GONE = gettext_lazy("One of these players no longer exists.")
+PARTNERS = gettext_lazy("%(keep)s and %(fold)s are partners in a team, so they are two people.")
+SAT_AT_ONE_GAME = gettext_lazy(
+    "%(keep)s and %(fold)s both sat at the game “%(game)s”, so they are two people."
+)
+TWO_TEAMS_OF_A_TOURNAMENT = gettext_lazy(
+    "%(keep)s and %(fold)s play in different teams of the tournament “%(tournament)s”; "
+    "one player cannot be in two teams of a tournament."
+)
+SUBSTITUTE_FOR_TWO_SIDES = gettext_lazy(
+    "%(keep)s and %(fold)s both play in the tournament “%(tournament)s”, one "
+    "of them as a substitute; one player cannot play for two sides."
+)
+
 
 @dataclass(frozen=True)
 class MergeResult:
@@ -35,19 +51,16 @@ class MergeResult:
     games: int  # games the folded record had played
 
 
-def _refuse_merge(keep: Player, fold: Player) -> None:
-    if keep.pk == fold.pk:
-        raise RegisterError(_("Choose two different players to merge."), field="fold")
-    pair = [keep.pk, fold.pk]
-    both = in_a_seat(pair, lookup="__in")
+def _refuse_partners(keep: Player, fold: Player) -> None:
+    """Refuse two players who are partners in a team."""
     if any({keep.pk, fold.pk} <= team.player_ids for team in Team.objects.filter(in_a_seat(keep))):
-        raise RegisterError(
-            _("%(keep)s and %(fold)s are partners in a team, so they are two people.")
-            % {"keep": keep.name, "fold": fold.name},
-            field="fold",
-        )
-    # One person cannot have sat twice at one game, as partners or as opponents.
-    seats = GameTeam.objects.filter(both).values_list(
+        raise RegisterError(PARTNERS % {"keep": keep.name, "fold": fold.name}, field="fold")
+
+
+def _refuse_one_game(keep: Player, fold: Player) -> None:
+    """Refuse two players who sat at one game, as partners or as opponents: one person
+    cannot have sat twice."""
+    seats = GameTeam.objects.filter(in_a_seat([keep.pk, fold.pk], lookup="__in")).values_list(
         "game_id", "game__label", *(f"{name}_id" for name in PLAYER_FIELDS)
     )
     who_at: dict[int, set[int]] = defaultdict(set)
@@ -58,11 +71,15 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
     shared = sorted(labels[game] for game, who in who_at.items() if len(who) == 2)
     if shared:
         raise RegisterError(
-            _("%(keep)s and %(fold)s both sat at the game “%(game)s”, so they are two people.")
-            % {"keep": keep.name, "fold": fold.name, "game": shared[0]},
+            SAT_AT_ONE_GAME % {"keep": keep.name, "fold": fold.name, "game": shared[0]},
             field="fold",
         )
-    # A player may be in one team only of each tournament.
+
+
+def _refuse_two_teams(keep: Player, fold: Player) -> None:
+    """Refuse two players in different teams of one tournament: a player may be in one
+    team only of each."""
+    pair = [keep.pk, fold.pk]
     entries = TournamentTeam.objects.filter(in_a_seat(pair, "team__", lookup="__in")).values_list(
         "tournament_id", "tournament__name", "team_id"
     )
@@ -74,15 +91,16 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
     clash = sorted(names[t] for t, teams in teams_in.items() if len(teams) > 1)
     if clash:
         raise RegisterError(
-            _(
-                "%(keep)s and %(fold)s play in different teams of the tournament “%(tournament)s”; "
-                "one player cannot be in two teams of a tournament."
-            )
+            TWO_TEAMS_OF_A_TOURNAMENT
             % {"keep": keep.name, "fold": fold.name, "tournament": clash[0]},
             field="fold",
         )
-    # A substitute of a tournament in which the other also plays (registered, or sitting
-    # in) would play for two sides, or sit in for themselves.
+
+
+def _refuse_two_sides(keep: Player, fold: Player) -> None:
+    """Refuse a substitute of a tournament in which the other also plays (registered, or
+    sitting in): they would play for two sides, or sit in for themselves."""
+    pair = [keep.pk, fold.pk]
     subbed = Substitution.objects.filter(
         Q(player_in__in=pair) | Q(player_out__in=pair)
     ).values_list("entry__tournament_id", "entry__tournament__name")
@@ -96,37 +114,25 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
         }
         if len(plays) == 2:
             raise RegisterError(
-                _(
-                    "%(keep)s and %(fold)s both play in the tournament “%(tournament)s”, one "
-                    "of them as a substitute; one player cannot play for two sides."
-                )
+                SUBSTITUTE_FOR_TWO_SIDES
                 % {"keep": keep.name, "fold": fold.name, "tournament": name},
                 field="fold",
             )
 
 
-@transaction.atomic
-def merge_players(*, keep: Player, fold: Player) -> MergeResult:
-    """Fold ``fold`` into ``keep``: every seat, team, declaration and deal moves to ``keep``.
-
-    Refused when the two were partners or sat at the same game (they are two
-    people then), or play in different teams of one tournament. ``keep``
-    keeps its name and identifier, and ``fold``'s identifiers become earlier ones of
-    ``keep``; its empty nickname or member number is taken from
-    ``fold``. Teams keep their names, so a pair that now has two teams keeps
-    both. Ratings are rebuilt afterwards.
-    """
-    catch_up()  # the boards first owe nothing: the merge recounts from what they hold
-    # Lock both in a fixed order so two merges of the same pair cannot deadlock.
-    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])}
+def _refuse_merge(keep: Player, fold: Player) -> None:
+    """Refuse a merge of a record with itself, or of two records that are plainly two people."""
     if keep.pk == fold.pk:
-        raise RegisterError(_("Choose two different players to merge."), field="fold")
-    if keep.pk not in locked or fold.pk not in locked:
-        raise RegisterError(_("One of these players no longer exists."), field="fold")
-    keep, fold = locked[keep.pk], locked[fold.pk]
-    _refuse_merge(keep, fold)
+        raise RegisterError(str(TWO_DIFFERENT_PLAYERS), field="fold")
+    _refuse_partners(keep, fold)
+    _refuse_one_game(keep, fold)
+    _refuse_two_teams(keep, fold)
+    _refuse_two_sides(keep, fold)
 
-    games = GameTeam.objects.filter(in_a_seat(fold)).count()
+
+def _move_everything(keep: Player, fold: Player) -> None:
+    """Give ``keep`` every seat, team, declaration, deal, captaincy, substitution and
+    identifier of ``fold``."""
     for name in PLAYER_FIELDS:
         Team.objects.filter(**{name: fold}).update(**{name: keep})
         GameTeam.objects.filter(**{name: fold}).update(**{name: keep})
@@ -151,13 +157,43 @@ def merge_players(*, keep: Player, fold: Player) -> MergeResult:
     PlayerAlias.objects.filter(player=fold).update(player=keep)
     PlayerAlias.objects.create(identifier=fold.identifier, player=keep)
 
-    folded_name = fold.name
+
+def _fold_away(keep: Player, fold: Player) -> None:
+    """Delete the folded record; the kept one takes its nickname or member number where it
+    has none (after the delete, as a member number is one player's)."""
     nickname = keep.nickname or fold.nickname
     member_number = keep.member_number or fold.member_number
-    fold.delete()  # its ratings go with it; the rebuild below gives them to keep
+    fold.delete()  # its ratings go with it; the rebuild after the merge gives them to keep
     if (nickname, member_number) != (keep.nickname, keep.member_number):
         keep.nickname, keep.member_number = nickname, member_number
         keep.save(update_fields=["nickname", "member_number"])
+
+
+@transaction.atomic
+def merge_players(*, keep: Player, fold: Player) -> MergeResult:
+    """Fold ``fold`` into ``keep``: every seat, team, declaration and deal moves to ``keep``.
+
+    Refused when the two were partners or sat at the same game (they are two
+    people then), or play in different teams of one tournament. ``keep``
+    keeps its name and identifier, and ``fold``'s identifiers become earlier ones of
+    ``keep``; its empty nickname or member number is taken from
+    ``fold``. Teams keep their names, so a pair that now has two teams keeps
+    both. Ratings are rebuilt afterwards.
+    """
+    catch_up()  # the boards first owe nothing: the merge recounts from what they hold
+    # Lock both in a fixed order so two merges of the same pair cannot deadlock.
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])}
+    if keep.pk == fold.pk:
+        raise RegisterError(str(TWO_DIFFERENT_PLAYERS), field="fold")
+    if keep.pk not in locked or fold.pk not in locked:
+        raise RegisterError(str(PLAYER_GONE), field="fold")
+    keep, fold = locked[keep.pk], locked[fold.pk]
+    _refuse_merge(keep, fold)
+
+    games = GameTeam.objects.filter(in_a_seat(fold)).count()
+    _move_everything(keep, fold)
+    folded_name = fold.name
+    _fold_away(keep, fold)
     figures.refresh_sides([keep.pk])
     rebuild_ratings()
     return MergeResult(kept=keep, folded_name=folded_name, games=games)

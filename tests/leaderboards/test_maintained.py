@@ -30,7 +30,7 @@ from club.leaderboards import figures, selectors
 from club.leaderboards.merge import merge_players
 from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange, TeamTotals
 from club.leaderboards.selectors import Filters, player_board, team_board
-from club.leaderboards.services import rated_games
+from club.leaderboards.services.ratings import rated_games
 from club.scoring import ratings
 from club.scoring import rules as core
 from club.tournaments.models import Sitting, SittingGame, Tournament

@@ -1,6 +1,7 @@
 """Merging two records of one person, and ratings recomputed after a correction."""
 
 import datetime
+import re
 
 import pytest
 from django.core.management import call_command
@@ -8,10 +9,17 @@ from django.urls import reverse
 
 from club.games.models import GameTeam, Player, Round, Team
 from club.games.services import DealEntry, TeamEntry, create_game, edit_deal, record_deal
-from club.leaderboards.merge import merge_players
+from club.leaderboards.merge import (
+    PARTNERS,
+    SAT_AT_ONE_GAME,
+    TWO_DIFFERENT_PLAYERS,
+    TWO_TEAMS_OF_A_TOURNAMENT,
+    merge_players,
+)
 from club.leaderboards.models import PlayerRating, RatingChange
 from club.leaderboards.selectors import Filters, player_board, team_board
-from club.leaderboards.services import RegisterError, rebuild_ratings
+from club.leaderboards.services.ratings import rebuild_ratings
+from club.leaderboards.services.register import RegisterError
 from club.scoring import ratings
 from club.scoring import rules as core
 from club.tournaments.models import Tournament, TournamentTeam
@@ -87,22 +95,26 @@ def test_merge_refusals(duplicate):
     anu, biju, chitra = (Player.objects.get(name=n) for n in ("Anu", "Biju", "Chitra"))
     with pytest.raises(RegisterError) as error:
         merge_players(keep=anu, fold=biju)
-    assert error.value.message == "Anu and Biju are partners in a team, so they are two people."
+    assert error.value.message == PARTNERS % {"keep": "Anu", "fold": "Biju"}
     with pytest.raises(RegisterError) as error:
         merge_players(keep=anu, fold=chitra)
-    assert error.value.message == (
-        "Anu and Chitra both sat at the game “Game A”, so they are two people."
-    )
-    with pytest.raises(RegisterError, match="Choose two different players"):
+    assert error.value.message == SAT_AT_ONE_GAME % {
+        "keep": "Anu",
+        "fold": "Chitra",
+        "game": "Game A",
+    }
+    with pytest.raises(RegisterError, match=re.escape(str(TWO_DIFFERENT_PLAYERS))):
         merge_players(keep=anu, fold=anu)
     # Anu M and Gita were opponents at game E; they never partnered.
-    with pytest.raises(RegisterError, match="both sat at the game “Game E”"):
+    sat = SAT_AT_ONE_GAME % {"keep": "Gita", "fold": "Anu M", "game": "Game E"}
+    with pytest.raises(RegisterError, match=re.escape(sat)):
         merge_players(keep=Player.objects.get(name="Gita"), fold=Player.objects.get(name="Anu M"))
     # Esha and Hari never met, but play in different teams of one tournament.
     cup = Tournament.objects.create(name="Cup", starts_on=datetime.date(2025, 4, 1))
     TournamentTeam.objects.create(tournament=cup, team=Team.objects.get(name="Esha & Farid"))
     TournamentTeam.objects.create(tournament=cup, team=Team.objects.get(name="Gita & Hari"))
-    with pytest.raises(RegisterError, match="different teams of the tournament “Cup”"):
+    two = TWO_TEAMS_OF_A_TOURNAMENT % {"keep": "Esha", "fold": "Hari", "tournament": "Cup"}
+    with pytest.raises(RegisterError, match=re.escape(two)):
         merge_players(keep=Player.objects.get(name="Esha"), fold=Player.objects.get(name="Hari"))
     assert Player.objects.count() == 9  # nothing merged
 
@@ -112,9 +124,9 @@ def test_merge_page(organiser_client, duplicate):
     url = reverse("leaderboards:merge")
     response = organiser_client.post(url, {"keep": anu.pk, "fold": biju.pk})
     assert response.status_code == 200
-    assert "Anu and Biju are partners in a team" in response.content.decode()
+    assert PARTNERS % {"keep": "Anu", "fold": "Biju"} in response.content.decode()
     response = organiser_client.post(url, {"keep": anu.pk, "fold": anu.pk})
-    assert "Choose two different players to merge." in response.content.decode()
+    assert str(TWO_DIFFERENT_PLAYERS) in response.content.decode()
     response = organiser_client.post(url, {"keep": anu.pk, "fold": anu_m.pk})
     assert response.status_code == 302 and response.url == anu.get_absolute_url()
     assert not Player.objects.filter(pk=anu_m.pk).exists()

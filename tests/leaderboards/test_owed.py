@@ -32,7 +32,7 @@ from club.games.services import (
 from club.leaderboards import figures
 from club.leaderboards.merge import merge_players
 from club.leaderboards.models import OwedGame, PlayerRating, PlayerTotals
-from club.leaderboards.services import catch_up
+from club.leaderboards.services.owed_work import catch_up
 from club.scoring import rules as core
 from club.web import after
 from tests.factories import deal, deal_form, pid

@@ -1,15 +1,35 @@
 """The club register: adding, editing, marking inactive and importing players."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
 from club.games.models import Player
-from club.leaderboards.services import (
+from club.leaderboards.services.importing import (
+    AT_MOST,
+    COLUMN_TWICE,
+    COLUMNS,
+    FILE_EMPTY,
+    NAME_MISSING,
+    NAME_ON_EARLIER_ROW,
+    NO_NAME_COLUMN,
+    NO_PLAYERS,
+    NOT_UTF8,
+    NOT_YES_OR_NO,
+    NUMBER_ON_EARLIER_ROW,
+    TOO_MANY_CELLS,
+    UNKNOWN_COLUMN,
     PlayerImportError,
-    RegisterError,
     import_players,
+)
+from club.leaderboards.services.register import (
+    GIVE_A_NAME,
+    MEMBER_NUMBER_TAKEN,
+    NAME_TAKEN,
+    RegisterError,
     register_player,
     update_player,
 )
@@ -27,12 +47,12 @@ def test_register_and_clashes():
     )
     with pytest.raises(RegisterError) as error:
         register_player(name="anu menon")
-    assert error.value.message == "There is already a player called Anu Menon."
+    assert error.value.message == NAME_TAKEN % {"name": "Anu Menon"}
     assert error.value.field == "name"
     with pytest.raises(RegisterError) as error:
         register_player(name="Biju", member_number="M-1")
-    assert error.value.message == "Member number M-1 already belongs to Anu Menon."
-    with pytest.raises(RegisterError, match="Give the player a name"):
+    assert error.value.message == MEMBER_NUMBER_TAKEN % {"number": "M-1", "name": "Anu Menon"}
+    with pytest.raises(RegisterError, match=re.escape(str(GIVE_A_NAME))):
         register_player(name="   ")
     assert Player.objects.count() == 1
     # Two players without a member number are fine.
@@ -45,9 +65,10 @@ def test_update_keeps_own_name_and_refuses_others():
     register_player(name="Biju", member_number="M-2")
     anu = update_player(player=anu, name="ANU", nickname="A", member_number="M-1", active=False)
     assert (anu.name, anu.nickname, anu.active) == ("ANU", "A", False)
-    with pytest.raises(RegisterError, match="There is already a player called Biju"):
+    with pytest.raises(RegisterError, match=re.escape(NAME_TAKEN % {"name": "Biju"})):
         update_player(player=anu, name="biju")
-    with pytest.raises(RegisterError, match="Member number M-2 already belongs to Biju"):
+    taken = MEMBER_NUMBER_TAKEN % {"number": "M-2", "name": "Biju"}
+    with pytest.raises(RegisterError, match=re.escape(taken)):
         update_player(player=anu, name="Anu", member_number="M-2")
     anu.refresh_from_db()
     assert (anu.name, anu.member_number) == ("ANU", "M-1")
@@ -64,7 +85,7 @@ def test_organiser_adds_and_edits_through_the_pages(organiser_client):
         reverse("leaderboards:player_new"), {"name": "ANU", "member_number": ""}
     )
     assert response.status_code == 200
-    assert "There is already a player called Anu." in response.content.decode()
+    assert NAME_TAKEN % {"name": "Anu"} in response.content.decode()
     response = organiser_client.post(
         reverse("leaderboards:player_edit", args=[anu.pk]),
         {"name": "Anu Menon", "nickname": "Anu", "member_number": "7"},
@@ -136,32 +157,37 @@ def test_import_is_all_or_nothing_and_names_row_and_column():
             f"{'x' * 81},,,\n"  # row 7: too long
         )
     assert [str(fault) for fault in error.value.faults] == [
-        "Row 3, column name: The name is missing.",
-        "Row 4, column active: “maybe” is not yes or no.",
-        "Row 4, column member_number: Member number M-1 is already on row 2.",
-        "Row 5, column name: anu is already on row 2.",
-        "Row 6, column name: There is already a player called Esha.",
-        "Row 7, column name: At most 80 characters.",
+        f"Row 3, column name: {NAME_MISSING}",
+        f"Row 4, column active: {NOT_YES_OR_NO % {'value': 'maybe'}}",
+        f"Row 4, column member_number: {NUMBER_ON_EARLIER_ROW % {'number': 'M-1', 'row': 2}}",
+        f"Row 5, column name: {NAME_ON_EARLIER_ROW % {'name': 'anu', 'row': 2}}",
+        f"Row 6, column name: {NAME_TAKEN % {'name': 'Esha'}}",
+        f"Row 7, column name: {AT_MOST % {'max': 80}}",
     ]
     assert list(Player.objects.order_by("name").values_list("name", flat=True)) == ["Dev", "Esha"]
 
 
 @pytest.mark.parametrize(
-    ("data", "message"),
+    ("data", "where", "message", "values"),
     [
-        (b"", "The file is empty: it needs a header row and players."),
-        (b"nickname\nAnu\n", "Row 1, column name: The header row needs a name column."),
-        (b"name,age\nAnu,3\n", "Row 1, column age: Unknown column;"),
-        (b"name,name\nAnu,Anu\n", "Row 1, column name: This column appears twice."),
-        (b"name\n", "The file has no players."),
-        (b"name\n\xff\xfe\n", "The file is not UTF-8 text"),
-        (b"name\nAnu,extra\n", "Row 2: This row has 2 cells but the header has 1 columns."),
+        (b"", "", FILE_EMPTY, {}),
+        (b"nickname\nAnu\n", "Row 1, column name: ", NO_NAME_COLUMN, {}),
+        (
+            b"name,age\nAnu,3\n",
+            "Row 1, column age: ",
+            UNKNOWN_COLUMN,
+            {"columns": ", ".join(COLUMNS)},
+        ),
+        (b"name,name\nAnu,Anu\n", "Row 1, column name: ", COLUMN_TWICE, {}),
+        (b"name\n", "", NO_PLAYERS, {}),
+        (b"name\n\xff\xfe\n", "", NOT_UTF8, {}),
+        (b"name\nAnu,extra\n", "Row 2: ", TOO_MANY_CELLS, {"cells": 2, "columns": 1}),
     ],
 )
-def test_import_file_faults(data, message):
+def test_import_file_faults(data, where, message, values):
     with pytest.raises(PlayerImportError) as error:
         import_players(data)
-    assert message in str(error.value)
+    assert where + (message % values if values else str(message)) in str(error.value)
     assert not Player.objects.exists()
 
 
@@ -178,7 +204,7 @@ def test_import_clash_with_an_untouched_player():
     with pytest.raises(PlayerImportError) as error:
         import_players("name,member_number\nBiju,1\n")  # number 1 is Anu's: rename to Biju
     assert [str(f) for f in error.value.faults] == [
-        "Row 2, column name: There is already a player called Biju."
+        f"Row 2, column name: {NAME_TAKEN % {'name': 'Biju'}}"
     ]
 
 
@@ -189,7 +215,7 @@ def test_import_page(organiser_client):
     bad = SimpleUploadedFile("p.csv", b"name,active\nAnu,yes\n,no\n", content_type="text/csv")
     response = organiser_client.post(url, {"file": bad})
     assert response.status_code == 200
-    assert "Row 3, column name: The name is missing." in response.content.decode()
+    assert f"Row 3, column name: {NAME_MISSING}" in response.content.decode()
     assert not Player.objects.exists()
     good = SimpleUploadedFile("p.csv", b"name,active\nAnu,yes\nBiju,no\n", content_type="text/csv")
     response = organiser_client.post(url, {"file": good}, follow=True)
@@ -206,7 +232,7 @@ def test_import_command(tmp_path, capsys):
         call_command("import_players", str(path))
     err = capsys.readouterr().err
     # Number 1 finds Anu, whom the row would rename to Biju, a name already taken.
-    assert "Row 2, column name: There is already a player called Biju." in err
-    assert "Row 3, column name: The name is missing." in err
+    assert f"Row 2, column name: {NAME_TAKEN % {'name': 'Biju'}}" in err
+    assert f"Row 3, column name: {NAME_MISSING}" in err
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_players", str(tmp_path / "missing.csv"))

@@ -322,9 +322,9 @@ def _write(plan: _Plan) -> ImportResult:
     # Two steps, so that swapping names or numbers between players never meets
     # the unique constraints half-way: clear what moves, then write.
     moving = [p for _, p, c in plan.rows if p is not None]
-    for player in moving:
-        player.member_number = ""
-        player.name = f"~import~{player.pk}"
+    for mover in moving:
+        mover.member_number = ""
+        mover.name = f"~import~{mover.pk}"
     Player.objects.bulk_update(moving, ["name", "member_number"])
     for _line, player, changes in plan.rows:
         if player is None:
