@@ -83,15 +83,10 @@ def _bigger(current: int | None, bid: int | None) -> int | None:
     return bid if current is None or bid > current else current
 
 
-def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[TeamGameFigures]]:
-    """The rows of the finished games among ``game_ids``, from their stored deals: two queries.
-
-    A team's tables net is the tables it ended with less those it started with
-    (its ledger's changes add up to that, the ledger being a replay's); a kodi
-    game starts every team again at each kodi, so its net is read from its
-    ledger (a third query, for those games only).
-    """
-    seats = list(
+def _finished_seats(game_ids: list[int]) -> list:
+    """Every seat (a GameTeam row) of the finished games among ``game_ids``, with its game's
+    details."""
+    return list(
         GameTeam.objects.filter(game_id__in=game_ids, game__status=Game.Status.FINISHED).values(
             "id",
             "game_id",
@@ -112,11 +107,12 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
             "game__sitting_entry__sitting__tournament_id",
         )
     )
-    if not seats:
-        return [], []
-    ids = sorted({seat["game_id"] for seat in seats})
+
+
+def _seat_figures(seats: list[dict]) -> tuple[dict[int, dict], dict[int, str], set[int]]:
+    """Each seat's figures its seat alone gives, by seat id; each game's form of play; the
+    kodi games (whose tables net their ledger gives)."""
     side: dict[int, dict] = {}  # seat id -> the team's figures at that game
-    declarer: dict[tuple[int, int], dict] = {}  # (game, player) -> declared, made, biggest
     kodi_games: set[int] = set()
     # The points and kodis of every team at each game: a side's "against" and "given"
     # are the other teams'.
@@ -144,14 +140,25 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
         else:
             figures["tables_net"] = seat["tables"] - seat["game__tables_per_team"]
         side[seat["id"]] = figures
-    if kodi_games:
-        for seat_id, net in (
-            LedgerEntry.objects.filter(game_team__game_id__in=kodi_games)
-            .values("game_team_id")
-            .annotate(net=Sum("change"))
-            .values_list("game_team_id", "net")
-        ):
-            side[seat_id]["tables_net"] = net or 0
+    return side, form, kodi_games
+
+
+def _kodi_tables_net(side: dict[int, dict], kodi_games: set[int]) -> None:
+    """The tables net of each seat of these kodi games, from its ledger's changes."""
+    for seat_id, net in (
+        LedgerEntry.objects.filter(game_team__game_id__in=kodi_games)
+        .values("game_team_id")
+        .annotate(net=Sum("change"))
+        .values_list("game_team_id", "net")
+    ):
+        side[seat_id]["tables_net"] = net or 0
+
+
+def _count_deals(seats: list[dict], side: dict[int, dict]) -> dict[tuple[int, int], dict]:
+    """Count the games' deals into each seat's figures; returns each declarer's own count,
+    by (game, player): declared, made, the biggest bid made."""
+    ids = sorted({seat["game_id"] for seat in seats})
+    declarer: dict[tuple[int, int], dict] = {}  # (game, player) -> declared, made, biggest
     seats_of_game: dict[int, list[int]] = defaultdict(list)
     for seat in seats:
         seats_of_game[seat["game_id"]].append(seat["id"])
@@ -181,6 +188,17 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
                 # Declaring and made, or defending and the declarer failed, is a win.
                 won = made if seat_id == declaring else not made
                 side[seat_id][f"{name}_{'won' if won else 'lost'}"] += 1
+    return declarer
+
+
+def _rows(
+    seats: list[dict],
+    side: dict[int, dict],
+    form: dict[int, str],
+    declarer: dict[tuple[int, int], dict],
+) -> tuple[list[PlayerGameFigures], list[TeamGameFigures]]:
+    """The game rows: a team's are its seat's figures; a player's, their team's with their
+    own declarations."""
     players, teams = [], []
     for seat in seats:
         game_id = seat["game_id"]
@@ -210,6 +228,24 @@ def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[T
                 )
             )
     return players, teams
+
+
+def _games_figures(game_ids: list[int]) -> tuple[list[PlayerGameFigures], list[TeamGameFigures]]:
+    """The rows of the finished games among ``game_ids``, from their stored deals: two queries.
+
+    A team's tables net is the tables it ended with less those it started with
+    (its ledger's changes add up to that, the ledger being a replay's); a kodi
+    game starts every team again at each kodi, so its net is read from its
+    ledger (a third query, for those games only).
+    """
+    seats = _finished_seats(game_ids)
+    if not seats:
+        return [], []
+    side, form, kodi_games = _seat_figures(seats)
+    if kodi_games:
+        _kodi_tables_net(side, kodi_games)
+    declarer = _count_deals(seats, side)
+    return _rows(seats, side, form, declarer)
 
 
 SUMS = {name: Sum(name) for name in COUNTS} | {"biggest_bid": Max("biggest_bid")}
@@ -371,6 +407,146 @@ def _table(model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def _doubled_sql() -> list[str]:
+    """The columns of a seat's doubles and redoubles won and lost, summed over its game's
+    deals: declaring and made, or defending and the declarer failed, is a win."""
+    doubled = []
+    for doubling, name in ((Doubling.DOUBLE, "doubles"), (Doubling.REDOUBLE, "redoubles")):
+        for outcome, test in (("won", "="), ("lost", "<>")):
+            doubled.append(
+                f"SUM(CASE WHEN r.doubling = '{doubling.value}' "
+                f"AND (r.declaring_team_id = s.id) {test} r.made THEN 1 ELSE 0 END) "
+                f"AS {name}_{outcome}"
+            )
+    return doubled
+
+
+def _team_figures_sql() -> str:
+    """What each column of a team's game row is, in the order of ``FIELDS`` and then the
+    game, tournament, day, form and team: the SELECT list over the sources below."""
+    points = "g.scoring = 'points'"
+    kodi = "(g.scoring = 'tables' AND g.kodi)"
+    return (
+        "SELECT 1, CASE WHEN g.winner_id = s.id THEN 1 ELSE 0 END, "
+        "COALESCE(d.declared, 0), COALESCE(d.made, 0), "
+        "COALESCE(x.doubles_won, 0), COALESCE(x.doubles_lost, 0), "
+        "COALESCE(x.redoubles_won, 0), COALESCE(x.redoubles_lost, 0), "
+        # tables net counts tables: a points sheet's ledger holds points
+        "CASE WHEN g.scoring = 'tables' THEN COALESCE(l.net, 0) ELSE 0 END, "
+        # a points sheet's totals, and a kodi night's kodis, the side's and the others'
+        f"CASE WHEN {points} THEN s.score ELSE 0 END, "
+        f"CASE WHEN {points} THEN t.score - s.score ELSE 0 END, "
+        f"CASE WHEN {points} AND g.winner_id = s.id THEN 1 ELSE 0 END, "
+        f"CASE WHEN {kodi} THEN s.kodis ELSE 0 END, "
+        f"CASE WHEN {kodi} THEN t.kodis - s.kodis ELSE 0 END, "
+        "d.biggest, s.game_id, st.tournament_id, g.day, "
+        f"CASE WHEN {points} THEN '{POINTS}' WHEN {kodi} THEN '{KODI}' ELSE '{TABLES}' END, "
+        "s.team_id "
+    )
+
+
+def _team_sources_sql(games_sql: str) -> str:
+    """Where a team's game row is read from: each seat ``s`` of a game ``g`` counted, the
+    game's totals ``t``, the seat's declarations ``d``, ledger ``l`` and doubles ``x``, and
+    its sitting's tournament ``st``."""
+    seat, deal, ledger = _table(GameTeam), _table(Round), _table(LedgerEntry)
+    return (
+        f"FROM {seat} s JOIN ({games_sql}) g ON g.id = s.game_id "
+        f"JOIN (SELECT game_id, SUM(score) AS score, SUM(kodis) AS kodis FROM {seat} "
+        "GROUP BY game_id) t ON t.game_id = s.game_id "
+        "LEFT JOIN (SELECT declaring_team_id AS seat_id, COUNT(*) AS declared, "
+        "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
+        "MAX(CASE WHEN made AND NOT all_pass THEN bid END) AS biggest "
+        f"FROM {deal} WHERE declaring_team_id IS NOT NULL GROUP BY declaring_team_id) d "
+        "ON d.seat_id = s.id "
+        f"LEFT JOIN (SELECT game_team_id, SUM(change) AS net FROM {ledger} "
+        "GROUP BY game_team_id) l ON l.game_team_id = s.id "
+        f"LEFT JOIN (SELECT s.id AS seat_id, {', '.join(_doubled_sql())} FROM {seat} s "
+        f"JOIN {deal} r ON r.game_id = s.game_id "
+        "WHERE r.doubling <> %s AND r.declaring_team_id IS NOT NULL GROUP BY s.id) x "
+        "ON x.seat_id = s.id "
+        f"LEFT JOIN {_table(SittingGame)} sg ON sg.game_id = s.game_id "
+        f"LEFT JOIN {_table(Sitting)} st ON st.id = sg.sitting_id"
+    )
+
+
+GAME_ROW_COLUMNS = ", ".join((*FIELDS, "game_id", "tournament_id", "played_on", "form"))
+
+
+def _insert_team_rows(cursor) -> None:
+    """Every finished game's team rows, in one statement."""
+    # The games counted, with their start date in the club's time zone (the ORM
+    # writes the time-zone arithmetic of each database).
+    games_sql, games_params = (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .annotate(day=TruncDate("created_at"))
+        .values("id", "day", "scoring", "kodi", "winner_id")
+        .query.sql_with_params()
+    )
+    cursor.execute(
+        f"INSERT INTO {_table(TeamGameFigures)} ({GAME_ROW_COLUMNS}, team_id) "
+        + _team_figures_sql()
+        + _team_sources_sql(games_sql),
+        [*games_params, Doubling.NONE.value],
+    )
+
+
+def _insert_player_rows(cursor) -> None:
+    """Every finished game's player rows, in one statement: their team's row, with their
+    own declarations."""
+    seat, deal = _table(GameTeam), _table(Round)
+    team_figures = ", ".join(f"tf.{name}" for name in ("played", "won"))
+    same = ", ".join(
+        f"tf.{name}"
+        for name in (
+            "doubles_won",
+            "doubles_lost",
+            "redoubles_won",
+            "redoubles_lost",
+            "tables_net",
+            "points_for",
+            "points_against",
+            "sessions_won",
+            "kodis_taken",
+            "kodis_given",
+        )
+    )
+    cursor.execute(
+        f"INSERT INTO {_table(PlayerGameFigures)} ({GAME_ROW_COLUMNS}, player_id) "
+        f"SELECT {team_figures}, COALESCE(d.declared, 0), COALESCE(d.made, 0), {same}, "
+        "d.biggest, tf.game_id, tf.tournament_id, tf.played_on, tf.form, p.player_id "
+        f"FROM {_table(TeamGameFigures)} tf JOIN ("
+        f"SELECT game_id, team_id, first_player_id AS player_id FROM {seat} UNION ALL "
+        f"SELECT game_id, team_id, second_player_id FROM {seat} UNION ALL "
+        f"SELECT game_id, team_id, third_player_id FROM {seat} "
+        "WHERE third_player_id IS NOT NULL UNION ALL "
+        f"SELECT game_id, team_id, fourth_player_id FROM {seat} "
+        "WHERE fourth_player_id IS NOT NULL) p "
+        "ON p.game_id = tf.game_id AND p.team_id = tf.team_id "
+        "LEFT JOIN (SELECT game_id, declarer_id, COUNT(*) AS declared, "
+        "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
+        "MAX(CASE WHEN made THEN bid END) AS biggest "
+        f"FROM {deal} WHERE declarer_id IS NOT NULL GROUP BY game_id, declarer_id) d "
+        "ON d.game_id = tf.game_id AND d.declarer_id = p.player_id"
+    )
+
+
+def _insert_totals(cursor) -> None:
+    """Every side's totals, summed from its game rows: one statement a table."""
+    sums = ", ".join(f"SUM({name})" for name in COUNTS)
+    for model, totals, key in (
+        (PlayerGameFigures, PlayerTotals, "player_id"),
+        (TeamGameFigures, TeamTotals, "team_id"),
+    ):
+        extra = ", rating" if totals is TeamTotals else ""
+        zero = ", 0" if totals is TeamTotals else ""
+        cursor.execute(
+            f"INSERT INTO {_table(totals)} ({', '.join(FIELDS)}, {key}{extra}) "
+            f"SELECT {sums}, MAX(biggest_bid), {key}{zero} FROM {_table(model)} "
+            f"GROUP BY {key}"
+        )
+
+
 def rebuild_all() -> int:
     """Recompute every row and total from the deals; returns the number of games.
 
@@ -381,109 +557,10 @@ def rebuild_all() -> int:
     """
     for model in (PlayerGameFigures, TeamGameFigures, PlayerTotals, TeamTotals):
         model.objects.all().delete()
-    # The games counted, with their start date in the club's time zone (the ORM
-    # writes the time-zone arithmetic of each database).
-    games_sql, games_params = (
-        Game.objects.filter(status=Game.Status.FINISHED)
-        .annotate(day=TruncDate("created_at"))
-        .values("id", "day", "scoring", "kodi", "winner_id")
-        .query.sql_with_params()
-    )
-    seat, deal, ledger = _table(GameTeam), _table(Round), _table(LedgerEntry)
-    sitting_game, sitting = _table(SittingGame), _table(Sitting)
-    columns = ", ".join((*FIELDS, "game_id", "tournament_id", "played_on", "form"))
-    doubled = []
-    for doubling, name in ((Doubling.DOUBLE, "doubles"), (Doubling.REDOUBLE, "redoubles")):
-        for outcome, test in (("won", "="), ("lost", "<>")):
-            doubled.append(
-                f"SUM(CASE WHEN r.doubling = '{doubling.value}' "
-                f"AND (r.declaring_team_id = s.id) {test} r.made THEN 1 ELSE 0 END) "
-                f"AS {name}_{outcome}"
-            )
-    points = "g.scoring = 'points'"
-    kodi = "(g.scoring = 'tables' AND g.kodi)"
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {_table(TeamGameFigures)} ({columns}, team_id) "
-            "SELECT 1, CASE WHEN g.winner_id = s.id THEN 1 ELSE 0 END, "
-            "COALESCE(d.declared, 0), COALESCE(d.made, 0), "
-            "COALESCE(x.doubles_won, 0), COALESCE(x.doubles_lost, 0), "
-            "COALESCE(x.redoubles_won, 0), COALESCE(x.redoubles_lost, 0), "
-            # tables net counts tables: a points sheet's ledger holds points
-            "CASE WHEN g.scoring = 'tables' THEN COALESCE(l.net, 0) ELSE 0 END, "
-            # a points sheet's totals, and a kodi night's kodis, the side's and the others'
-            f"CASE WHEN {points} THEN s.score ELSE 0 END, "
-            f"CASE WHEN {points} THEN t.score - s.score ELSE 0 END, "
-            f"CASE WHEN {points} AND g.winner_id = s.id THEN 1 ELSE 0 END, "
-            f"CASE WHEN {kodi} THEN s.kodis ELSE 0 END, "
-            f"CASE WHEN {kodi} THEN t.kodis - s.kodis ELSE 0 END, "
-            "d.biggest, s.game_id, st.tournament_id, g.day, "
-            f"CASE WHEN {points} THEN '{POINTS}' WHEN {kodi} THEN '{KODI}' ELSE '{TABLES}' END, "
-            "s.team_id "
-            f"FROM {seat} s JOIN ({games_sql}) g ON g.id = s.game_id "
-            f"JOIN (SELECT game_id, SUM(score) AS score, SUM(kodis) AS kodis FROM {seat} "
-            "GROUP BY game_id) t ON t.game_id = s.game_id "
-            "LEFT JOIN (SELECT declaring_team_id AS seat_id, COUNT(*) AS declared, "
-            "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
-            "MAX(CASE WHEN made AND NOT all_pass THEN bid END) AS biggest "
-            f"FROM {deal} WHERE declaring_team_id IS NOT NULL GROUP BY declaring_team_id) d "
-            "ON d.seat_id = s.id "
-            f"LEFT JOIN (SELECT game_team_id, SUM(change) AS net FROM {ledger} "
-            "GROUP BY game_team_id) l ON l.game_team_id = s.id "
-            f"LEFT JOIN (SELECT s.id AS seat_id, {', '.join(doubled)} FROM {seat} s "
-            f"JOIN {deal} r ON r.game_id = s.game_id "
-            "WHERE r.doubling <> %s AND r.declaring_team_id IS NOT NULL GROUP BY s.id) x "
-            "ON x.seat_id = s.id "
-            f"LEFT JOIN {sitting_game} sg ON sg.game_id = s.game_id "
-            f"LEFT JOIN {sitting} st ON st.id = sg.sitting_id",
-            [*games_params, Doubling.NONE.value],
-        )
-        team_figures = ", ".join(f"tf.{name}" for name in ("played", "won"))
-        same = ", ".join(
-            f"tf.{name}"
-            for name in (
-                "doubles_won",
-                "doubles_lost",
-                "redoubles_won",
-                "redoubles_lost",
-                "tables_net",
-                "points_for",
-                "points_against",
-                "sessions_won",
-                "kodis_taken",
-                "kodis_given",
-            )
-        )
-        cursor.execute(
-            f"INSERT INTO {_table(PlayerGameFigures)} ({columns}, player_id) "
-            f"SELECT {team_figures}, COALESCE(d.declared, 0), COALESCE(d.made, 0), {same}, "
-            "d.biggest, tf.game_id, tf.tournament_id, tf.played_on, tf.form, p.player_id "
-            f"FROM {_table(TeamGameFigures)} tf JOIN ("
-            f"SELECT game_id, team_id, first_player_id AS player_id FROM {seat} UNION ALL "
-            f"SELECT game_id, team_id, second_player_id FROM {seat} UNION ALL "
-            f"SELECT game_id, team_id, third_player_id FROM {seat} "
-            "WHERE third_player_id IS NOT NULL UNION ALL "
-            f"SELECT game_id, team_id, fourth_player_id FROM {seat} "
-            "WHERE fourth_player_id IS NOT NULL) p "
-            "ON p.game_id = tf.game_id AND p.team_id = tf.team_id "
-            "LEFT JOIN (SELECT game_id, declarer_id, COUNT(*) AS declared, "
-            "SUM(CASE WHEN made THEN 1 ELSE 0 END) AS made, "
-            "MAX(CASE WHEN made THEN bid END) AS biggest "
-            f"FROM {deal} WHERE declarer_id IS NOT NULL GROUP BY game_id, declarer_id) d "
-            "ON d.game_id = tf.game_id AND d.declarer_id = p.player_id"
-        )
-        sums = ", ".join(f"SUM({name})" for name in COUNTS)
-        for model, totals, key in (
-            (PlayerGameFigures, PlayerTotals, "player_id"),
-            (TeamGameFigures, TeamTotals, "team_id"),
-        ):
-            extra = ", rating" if totals is TeamTotals else ""
-            zero = ", 0" if totals is TeamTotals else ""
-            cursor.execute(
-                f"INSERT INTO {_table(totals)} ({', '.join(FIELDS)}, {key}{extra}) "
-                f"SELECT {sums}, MAX(biggest_bid), {key}{zero} FROM {_table(model)} "
-                f"GROUP BY {key}"
-            )
+        _insert_team_rows(cursor)
+        _insert_player_rows(cursor)
+        _insert_totals(cursor)
     team_ratings.rebuild()
     return Game.objects.filter(status=Game.Status.FINISHED).count()
 
