@@ -5,6 +5,7 @@ carried by the archive when it is not the first player."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.db import connection
@@ -15,6 +16,7 @@ from club.games.models import Player
 from club.tournaments import services
 from club.tournaments.captains import set_captain
 from club.tournaments.models import Tournament, TournamentEvent, TournamentTeam
+from club.tournaments.services.teams import HAS_PLAYED
 from tests.archive.test_tournament_archive import export, import_text, refused, wipe
 from tests.tournaments.helpers import make_tournament
 from tests.tournaments.test_forms_of_play import international
@@ -158,7 +160,8 @@ def test_the_captain_changes_after_the_team_has_played_and_the_team_itself_does_
     entry = TournamentTeam.objects.get(team__name="Chitra & Dev")
     services.edit_team(entry=entry, players=["Chitra", "Dev"], name="Chitra & Dev", captain="Dev")
     assert captains(tournament)["Chitra & Dev"] == "Dev"
-    with pytest.raises(services.TournamentError, match="has played in this tournament"):
+    refusal = HAS_PLAYED % {"team": "Chitra & Dev"}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         services.edit_team(entry=entry, players=["Chitra", "Gita"], captain="Gita")
     assert captains(tournament)["Chitra & Dev"] == "Dev"
 

@@ -7,10 +7,13 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from club.games.models import Game
 from club.scoring import rules as core
 from club.tournaments.models import Tournament, TournamentTeam
+from club.tournaments.services.draw import NOT_OF_THE_SIZE
+from club.tournaments.services.teams import TEAM_OF_THREE
 from tests.tournaments.test_forms_of_play import NAME, international, played_international
 from tests.tournaments.test_views import new_tournament_post
 
@@ -221,7 +224,7 @@ def test_the_admin_adds_only_teams_of_the_tournaments_size():
     pair = find_or_add_team(TeamEntry("Usha", "Vinod"), *map(find_or_add_player, ("Usha", "Vinod")))
     form = TournamentTeamForm({"team": pair.pk}, instance=TournamentTeam(tournament=tournament))
     assert not form.is_valid()
-    assert form.errors["team"] == ["A team of this tournament is three players."]
+    assert form.errors["team"] == [TEAM_OF_THREE]
     three = Team.objects.exclude(third_player=None).exclude(
         tournament_entries__tournament=tournament
     )
@@ -238,7 +241,7 @@ def test_a_team_of_another_size_slipped_in_is_named_when_the_sitting_is_drawn(or
         reverse("tournaments:draw", args=[tournament.pk]), {"game_size": "2"}
     )
     assert response.status_code == 200
-    assert "Usha &amp; Vinod is not a team of this tournament&#x27;s size." in response.text
+    assert escape(NOT_OF_THE_SIZE % {"team": "Usha & Vinod"}) in response.text
     assert not tournament.sittings.exists() and not Game.objects.exists()
 
 

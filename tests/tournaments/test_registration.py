@@ -4,14 +4,25 @@ team withdrawn (no new games, its results stay) and back in; all in the history.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils.html import escape
 
 from club.games.models import Game
 from club.tournaments import services
 from club.tournaments.forms import RegisterTeamsForm
 from club.tournaments.models import Standing, TournamentEvent, TournamentTeam
+from club.tournaments.services.draw import WITHDRAWN
+from club.tournaments.services.teams import (
+    HAS_PLAYED,
+    IN_A_DRAW,
+    LINES_REFUSED,
+    OWN_PARTNER,
+    PLAYS_FOR_ANOTHER,
+)
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
 from tests.tournaments.test_forms_of_play import international
 
@@ -107,11 +118,11 @@ def test_a_list_with_faults_registers_nothing_and_names_every_faulty_line():
             teams=lines("Esha, Farid\nGita, Anu\nHari, Hari\nIndu, Esha"),
         )
     assert refused.value.errors == [
-        (2, "Anu already plays for Anu & Biju in this tournament."),
-        (3, "Hari cannot partner themselves."),
-        (4, "Esha already plays for Esha & Farid in this tournament."),
+        (2, PLAYS_FOR_ANOTHER % {"player": "Anu", "team": "Anu & Biju"}),
+        (3, OWN_PARTNER % {"player": "Hari"}),
+        (4, PLAYS_FOR_ANOTHER % {"player": "Esha", "team": "Esha & Farid"}),
     ]
-    assert "3 lines were refused; no team of the list was registered." == refused.value.message
+    assert LINES_REFUSED % {"count": 3} == refused.value.message
     assert (TournamentTeam.objects.count(), TournamentEvent.objects.count()) == before
     assert names(tournament) == ["Anu & Biju", "Chitra & Dev"]
 
@@ -129,9 +140,8 @@ def test_the_organiser_pastes_a_list_on_the_page(organiser_client):
     page = organiser_client.get(tournament.get_absolute_url()).text
     assert "2 teams registered." in page
     response = organiser_client.post(url, {"teams": "Gita, Hari, Anu\n"})
-    assert "Line 1: Anu already plays for Anu &amp; Biju &amp; Chitra in this tournament." in (
-        response.text
-    )
+    refusal = PLAYS_FOR_ANOTHER % {"player": "Anu", "team": "Anu & Biju & Chitra"}
+    assert f"Line 1: {escape(refusal)}" in response.text
 
 
 def test_every_faulty_line_is_named_at_once_whatever_its_fault(organiser_client):
@@ -144,14 +154,14 @@ def test_every_faulty_line_is_named_at_once_whatever_its_fault(organiser_client)
     )
     assert response.status_code == 200
     faults = [
-        "Line 2: Anu already plays for Anu &amp; Biju in this tournament.",
+        f"Line 2: {escape(PLAYS_FOR_ANOTHER % {'player': 'Anu', 'team': 'Anu & Biju'})}",
         "Line 3: a team of this tournament is 2 players; this line names 4.",
-        "Line 4: Jaya cannot partner themselves.",
+        f"Line 4: {escape(OWN_PARTNER % {'player': 'Jaya'})}",
     ]
     text = response.text
     assert all(fault in text for fault in faults), text
     assert [text.index(fault) for fault in faults] == sorted(text.index(f) for f in faults)
-    assert "3 lines were refused; no team of the list was registered." in text
+    assert LINES_REFUSED % {"count": 3} in text
     assert (TournamentTeam.objects.count(), TournamentEvent.objects.count()) == before
 
 
@@ -173,7 +183,8 @@ def test_a_team_changes_its_players_and_name_before_it_has_played(organiser_clie
     assert event.note == "Anu & Biju → Aces"
     # A player of another team is refused, naming them; nothing changes.
     response = organiser_client.post(url, {"first": "Anu", "second": "Chitra", "name": ""})
-    assert "Chitra already plays for Chitra &amp; Dev in this tournament." in response.text
+    refusal = PLAYS_FOR_ANOTHER % {"player": "Chitra", "team": "Chitra & Dev"}
+    assert escape(refusal) in response.text
     entry.refresh_from_db()
     assert entry.team.name == "Aces"
 
@@ -185,7 +196,8 @@ def test_a_team_that_has_played_cannot_change():
     )
     assert sitting.games.exists()
     entry = tournament.entries.get(team__name="Anu & Biju")
-    with pytest.raises(services.TournamentError, match="has played in this tournament already"):
+    refusal = HAS_PLAYED % {"team": "Anu & Biju"}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         services.edit_team(entry=entry, players=["Anu", "Kavya"])
     entry.refresh_from_db()
     assert entry.team.name == "Anu & Biju"
@@ -214,7 +226,8 @@ def test_a_withdrawn_team_gets_no_new_games_and_keeps_its_results(organiser_clie
     assert leaving.pk not in drawn and len(drawn) == 3
     # The organiser cannot put it back into the draw by hand.
     others = sorted(drawn)
-    with pytest.raises(services.TournamentError, match="Anu & Biju has withdrawn"):
+    refusal = WITHDRAWN % {"team": "Anu & Biju"}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         services.adjust_sitting(sitting=second, games=[[leaving.pk, others[0]]], byes=others[1:])
     page = organiser_client.get(tournament.get_absolute_url()).text
     assert '<span class="badge withdrawn">withdrawn</span>' in page
@@ -225,7 +238,8 @@ def test_a_team_in_the_pending_draw_is_not_withdrawn_and_a_withdrawn_one_comes_b
     tournament = make_tournament(teams=4)
     sitting = services.propose_sitting(tournament=tournament, rng=rng())
     entry = tournament.entries.get(pk=sitting.proposal[0][0])
-    with pytest.raises(services.TournamentError, match="is in the draw of Sitting 1"):
+    refusal = IN_A_DRAW % {"team": entry.team.name, "sitting": sitting}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         services.withdraw_team(entry=entry)
     services.discard_sitting(sitting=sitting)
     services.withdraw_team(entry=entry)

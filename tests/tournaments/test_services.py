@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 
 import pytest
@@ -11,6 +12,9 @@ from club.games.models import Game
 from club.tournaments import selectors, services
 from club.tournaments.models import Sitting, SittingGame, Standing, TournamentEvent
 from club.tournaments.services import TournamentError
+from club.tournaments.services.draw import GAMES_STILL_PLAYED
+from club.tournaments.services.lifecycle import SAY_WHY
+from club.tournaments.services.teams import PLAYS_FOR_ANOTHER, REGISTERED_ALREADY
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
 
 pytestmark = pytest.mark.django_db
@@ -21,14 +25,14 @@ class TestRegistration:
         tournament = make_tournament(teams=2)
         with pytest.raises(TournamentError) as error:
             services.register_team(tournament=tournament, first="Anu", second="Biju")
-        assert error.value.message == "Anu & Biju is already registered for this tournament."
+        assert error.value.message == REGISTERED_ALREADY % {"team": "Anu & Biju"}
         assert tournament.entries.count() == 2
 
     def test_a_player_in_two_teams_is_refused(self):
         tournament = make_tournament(teams=2)
         with pytest.raises(TournamentError) as error:
             services.register_team(tournament=tournament, first="Anu", second="Zara")
-        assert error.value.message == "Anu already plays for Anu & Biju in this tournament."
+        assert error.value.message == PLAYS_FOR_ANOTHER % {"player": "Anu", "team": "Anu & Biju"}
         assert tournament.entries.count() == 2
 
     def test_the_same_player_may_play_in_another_tournament(self):
@@ -96,7 +100,7 @@ class TestSittings:
         tournament = make_tournament(teams=2)
         sitting = services.propose_sitting(tournament=tournament, rng=rng())
         services.confirm_sitting(sitting=sitting, rng=rng())
-        with pytest.raises(TournamentError, match="still being played"):
+        with pytest.raises(TournamentError, match=re.escape(GAMES_STILL_PLAYED % {"count": 1})):
             services.propose_sitting(tournament=tournament)
 
     def test_calling_time_places_games_by_tables_held(self):
@@ -121,7 +125,7 @@ class TestFinishing:
         with pytest.raises(TournamentError) as error:
             services.register_team(tournament=tournament, first="Kavya", second="Latif")
         assert error.value.message == message
-        with pytest.raises(TournamentError, match="Say why"):
+        with pytest.raises(TournamentError, match=re.escape(str(SAY_WHY))):
             services.reopen(tournament=tournament, reason="  ")
         services.reopen(tournament=tournament, reason="Table 1 miscounted", user=organiser)
         event = TournamentEvent.objects.filter(action="reopened").get()

@@ -4,12 +4,15 @@ on the club's public address so that phones can open them."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from club.games.models import ScorerLink
 from club.tournaments import services
 from club.tournaments.models import TournamentEvent
+from club.tournaments.services.sittings import CONFIRM_FIRST, EVERY_GAME_OVER
 from tests.tournaments.helpers import make_tournament, rng, win_game
 from tests.web.test_club_words import _settings_with
 
@@ -47,12 +50,12 @@ def test_one_action_issues_links_for_every_table_still_playing():
 def test_links_are_refused_before_the_draw_is_confirmed_and_when_every_game_is_over():
     tournament = make_tournament(teams=2)
     proposed = services.propose_sitting(tournament=tournament, rng=rng())
-    with pytest.raises(services.TournamentError, match="Confirm the draw first"):
+    with pytest.raises(services.TournamentError, match=re.escape(str(CONFIRM_FIRST))):
         services.issue_sitting_links(sitting=proposed)
     sitting = services.confirm_sitting(sitting=proposed, rng=rng())
     game = sitting.games.get().game
     win_game(game, game.teams.first().team.name)
-    with pytest.raises(services.TournamentError, match="Every game of this sitting is over"):
+    with pytest.raises(services.TournamentError, match=re.escape(str(EVERY_GAME_OVER))):
         services.issue_sitting_links(sitting=sitting)
     assert not ScorerLink.objects.exists()
 

@@ -8,6 +8,7 @@ Omana sits in for Biju of Anu & Biju from sitting 2; Biju is back from sitting 3
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -16,6 +17,7 @@ from club.games.models import GameTeam, Player
 from club.leaderboards.models import PlayerRating, PlayerTotals, TeamTotals
 from club.tournaments import services, substitutions
 from club.tournaments.models import Standing, Substitution, TournamentEvent, TournamentTeam
+from club.tournaments.services.teams import HAS_A_SUBSTITUTION
 from tests.archive.test_tournament_archive import export, import_text, refused, wipe
 from tests.tournaments.helpers import make_tournament, night, rng
 
@@ -165,7 +167,8 @@ def test_a_substitution_not_yet_played_can_be_undone_and_the_team_changed_after(
     made = substitutions.substitute(
         entry=entry("Anu & Biju"), player_out=player("Biju"), player_in="Omana"
     )
-    with pytest.raises(services.TournamentError, match="undo it before changing"):
+    refusal = HAS_A_SUBSTITUTION % {"team": "Anu & Biju"}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         services.edit_team(entry=entry("Anu & Biju"), players=["Anu", "Prakash"])
     substitutions.undo(substitution=made)
     assert not Substitution.objects.exists()

@@ -8,11 +8,14 @@ from itertools import combinations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from club.games import services as scoring
 from club.games.models import Game
 from club.tournaments import selectors, services
 from club.tournaments.models import Sitting, Standing, Tournament, TournamentEvent
+from club.tournaments.services.lifecycle import NAME_TAKEN
+from club.tournaments.services.teams import PLAYS_FOR_ANOTHER, REGISTERED_ALREADY
 from tests.games.page_forms import form_posting_to
 from tests.tournaments.helpers import PAIRS, make_tournament, play_sitting, rng, win_game
 
@@ -105,9 +108,7 @@ class TestNewTournamentForm:
             "The last day cannot be before the first day."
         ]
         response = organiser_client.post(self.url, new_tournament_post())
-        assert response.context["form"].errors["name"] == [
-            "There is already a tournament called “Monsoon Cup”."
-        ]
+        assert response.context["form"].errors["name"] == [NAME_TAKEN % {"name": "Monsoon Cup"}]
         assert Tournament.objects.count() == 1
 
 
@@ -127,13 +128,14 @@ class TestRegisterForm:
         tournament = make_tournament(teams=2)
         response = organiser_client.post(self.url(tournament), {"first": "Biju", "second": "Anu"})
         assert response.status_code == 200
-        assert "Anu &amp; Biju is already registered for this tournament." in response.text
+        assert escape(REGISTERED_ALREADY % {"team": "Anu & Biju"}) in response.text
         assert tournament.entries.count() == 2
 
     def test_a_player_in_two_teams_is_refused(self, organiser_client):
         tournament = make_tournament(teams=2)
         response = organiser_client.post(self.url(tournament), {"first": "Zara", "second": "Dev"})
-        assert "Dev already plays for Chitra &amp; Dev in this tournament." in response.text
+        refusal = PLAYS_FOR_ANOTHER % {"player": "Dev", "team": "Chitra & Dev"}
+        assert escape(refusal) in response.text
         assert tournament.entries.count() == 2
 
     def test_a_missing_partner_is_named(self, organiser_client):

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.games.models import PLAYER_FIELDS, Game, GameTeam
 from club.scoring import draws
@@ -27,6 +28,23 @@ from club.tournaments.models import (
 )
 from club.tournaments.services.teams import team_size_words
 from club.tournaments.writes import TournamentError, check_editable, lock, log
+
+# What the organiser is told when a draw is refused (formatted where it is raised).
+NOT_OF_THE_SIZE = gettext_lazy("%(team)s is not a team of this tournament's size.")
+GAMES_STILL_PLAYED = gettext_lazy(
+    "%(count)d game(s) of the last sitting are still being played: finish them or "
+    "call time before drawing the next sitting."
+)
+FINISHED_NO_DRAW = gettext_lazy("The tournament has finished; reopen it to draw another sitting.")
+TWO_TEAMS_A_GAME = gettext_lazy(
+    "Teams of three or four play two teams to a game; draw games of 2 teams."
+)
+STAGE_GAMES_OF_TWO = gettext_lazy("A stage's games are of 2 teams, by its chart or its bracket.")
+WITHDRAWN = gettext_lazy("%(team)s has withdrawn; it gets no new games.")
+NOT_CHECKED_IN = gettext_lazy(
+    "%(team)s has not checked in for this sitting; discard the draw and draw again once it has."
+)
+CONFIRMED_ALREADY = gettext_lazy("This sitting is confirmed already; its games have started.")
 
 
 def _history(tournament: Tournament) -> list[list[int]]:
@@ -51,9 +69,7 @@ def _check_team_sizes(tournament: Tournament) -> None:
     )
     if odd is not None:
         raise TournamentError(
-            _("%(team)s is not a team of this tournament's size.") % {"team": odd.team.name}
-            + " "
-            + team_size_words(size)
+            NOT_OF_THE_SIZE % {"team": odd.team.name} + " " + team_size_words(size)
         )
 
 
@@ -64,19 +80,13 @@ def _check_can_draw(tournament: Tournament, game_size: int) -> None:
         sitting_entry__sitting__tournament=tournament, status=Game.Status.IN_PROGRESS
     ).count()
     if unfinished:
-        raise TournamentError(
-            _(
-                "%(count)d game(s) of the last sitting are still being played: finish them or "
-                "call time before drawing the next sitting."
-            )
-            % {"count": unfinished}
-        )
+        raise TournamentError(GAMES_STILL_PLAYED % {"count": unfinished})
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(_("The tournament has finished; reopen it to draw another sitting."))
+        raise TournamentError(str(FINISHED_NO_DRAW))
     if tournament.team_size > 2 and game_size != 2:
         # docs/rules.md section D: teams of three or four play two teams to a game.
         raise TournamentError(
-            _("Teams of three or four play two teams to a game; draw games of 2 teams."),
+            str(TWO_TEAMS_A_GAME),
             field="game_size",
         )
     _check_team_sizes(tournament)
@@ -120,7 +130,7 @@ def _stage_draw(
     checking in (with check-in, the teams it seats must be here)."""
     if game_size != 2:
         raise TournamentError(
-            _("A stage's games are of 2 teams, by its chart or its bracket."),
+            str(STAGE_GAMES_OF_TWO),
             field="game_size",
         )
     withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
@@ -170,16 +180,12 @@ def _check_seatable(seated: list[int], names: dict, withdrawn: set[int], absent:
     for entry_id in seated:
         if entry_id in withdrawn:
             raise TournamentError(
-                _("%(team)s has withdrawn; it gets no new games.") % {"team": names[entry_id]},
+                WITHDRAWN % {"team": names[entry_id]},
                 field="games",
             )
         if entry_id in absent:
             raise TournamentError(
-                _(
-                    "%(team)s has not checked in for this sitting; discard the draw and draw "
-                    "again once it has."
-                )
-                % {"team": names[entry_id]},
+                NOT_CHECKED_IN % {"team": names[entry_id]},
                 field="games",
             )
 
@@ -191,7 +197,7 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
     check_editable(tournament)
     sitting = Sitting.objects.get(pk=sitting.pk)
     if sitting.status != Sitting.Status.PROPOSED:
-        raise TournamentError(_("This sitting is confirmed already; its games have started."))
+        raise TournamentError(str(CONFIRMED_ALREADY))
     names = dict(tournament.entries.values_list("id", "team__name"))
     withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
     absent = set(sitting.absent)
@@ -221,6 +227,6 @@ def discard_sitting(*, sitting: Sitting, user=None) -> None:
     check_editable(tournament)
     sitting = Sitting.objects.get(pk=sitting.pk)
     if sitting.status != Sitting.Status.PROPOSED:
-        raise TournamentError(_("This sitting is confirmed already; its games have started."))
+        raise TournamentError(str(CONFIRMED_ALREADY))
     sitting.delete()
     log(tournament, TournamentEvent.Action.DISCARDED, user, sitting=sitting)

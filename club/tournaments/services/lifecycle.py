@@ -11,12 +11,23 @@ from dataclasses import replace
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.games.models import Game, rules_fields
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.tournaments.models import Sitting, Tournament, TournamentEvent
 from club.tournaments.writes import TournamentError, check_editable, lock, log
+
+# What the organiser is told when a step of a tournament's life is refused.
+NO_NAME = gettext_lazy("Give the tournament a name.")
+NAME_TAKEN = gettext_lazy("There is already a tournament called “%(name)s”.")
+ENDS_BEFORE_IT_STARTS = gettext_lazy("The last day cannot be before the first day.")
+DRAW_WAITS = gettext_lazy("A sitting is drawn but not confirmed: confirm or discard it.")
+GAMES_IN_PLAY = gettext_lazy("Some games are still being played: finish them or call time.")
+FINISH_FIRST = gettext_lazy("Finish the tournament before making its results final.")
+SAY_WHY = gettext_lazy("Say why the tournament is reopened.")
+NOTHING_TO_REOPEN = gettext_lazy("The tournament is not finished; there is nothing to reopen.")
 
 
 def create_tournament(
@@ -36,13 +47,11 @@ def create_tournament(
     """A new tournament, its name unique (spaces tidied) and its house rules checked."""
     name = " ".join(name.split())
     if not name:
-        raise TournamentError(_("Give the tournament a name."), field="name")
+        raise TournamentError(str(NO_NAME), field="name")
     if Tournament.objects.filter(name__iexact=name).exists():
-        raise TournamentError(
-            _("There is already a tournament called “%(name)s”.") % {"name": name}, field="name"
-        )
+        raise TournamentError(NAME_TAKEN % {"name": name}, field="name")
     if ends_on and ends_on < starts_on:
-        raise TournamentError(_("The last day cannot be before the first day."), field="ends_on")
+        raise TournamentError(str(ENDS_BEFORE_IT_STARTS), field="ends_on")
     try:
         rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)
         core.check_house_rules(rules)
@@ -77,11 +86,11 @@ def finish_tournament(*, tournament: Tournament, user=None) -> Tournament:
     tournament = lock(tournament)
     check_editable(tournament)
     if tournament.sittings.filter(status=Sitting.Status.PROPOSED).exists():
-        raise TournamentError(_("A sitting is drawn but not confirmed: confirm or discard it."))
+        raise TournamentError(str(DRAW_WAITS))
     if Game.objects.filter(
         sitting_entry__sitting__tournament=tournament, status=Game.Status.IN_PROGRESS
     ).exists():
-        raise TournamentError(_("Some games are still being played: finish them or call time."))
+        raise TournamentError(str(GAMES_IN_PLAY))
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     log(tournament, TournamentEvent.Action.FINISHED, user)
@@ -95,7 +104,7 @@ def make_final(*, tournament: Tournament, user=None) -> Tournament:
     if tournament.is_final:
         return tournament
     if tournament.status != Tournament.Status.FINISHED:
-        raise TournamentError(_("Finish the tournament before making its results final."))
+        raise TournamentError(str(FINISH_FIRST))
     tournament.is_final = True
     tournament.save(update_fields=["is_final"])
     Game.objects.filter(sitting_entry__sitting__tournament=tournament).update(results_locked=True)
@@ -108,9 +117,9 @@ def reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
     """Reopen a final tournament for corrections; the reason is kept in its history."""
     tournament = lock(tournament)
     if not reason.strip():
-        raise TournamentError(_("Say why the tournament is reopened."), field="reason")
+        raise TournamentError(str(SAY_WHY), field="reason")
     if not tournament.is_final and tournament.status != Tournament.Status.FINISHED:
-        raise TournamentError(_("The tournament is not finished; there is nothing to reopen."))
+        raise TournamentError(str(NOTHING_TO_REOPEN))
     tournament.is_final = False
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["is_final", "status"])

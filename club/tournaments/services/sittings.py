@@ -7,7 +7,7 @@ import random
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.games import links, words
 from club.games import services as scoring
@@ -17,6 +17,10 @@ from club.tournaments import substitutions
 from club.tournaments.models import Bye, Sitting, SittingGame, Tournament, TournamentEvent
 from club.tournaments.services.standings import rebuild_locked
 from club.tournaments.writes import TournamentError, check_editable, lock, log
+
+# What the organiser is told when scorer links are refused.
+CONFIRM_FIRST = gettext_lazy("Confirm the draw first: its games do not exist yet.")
+EVERY_GAME_OVER = gettext_lazy("Every game of this sitting is over; none needs scorer links.")
 
 
 def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, user, rng) -> Game:
@@ -93,12 +97,12 @@ def issue_sitting_links(*, sitting: Sitting, user=None) -> int:
     check_editable(tournament)
     sitting = Sitting.objects.get(pk=sitting.pk)
     if sitting.status != Sitting.Status.CONFIRMED:
-        raise TournamentError(_("Confirm the draw first: its games do not exist yet."))
+        raise TournamentError(str(CONFIRM_FIRST))
     games = list(
         Game.objects.filter(sitting_entry__sitting=sitting, status=Game.Status.IN_PROGRESS)
     )
     if not games:
-        raise TournamentError(_("Every game of this sitting is over; none needs scorer links."))
+        raise TournamentError(str(EVERY_GAME_OVER))
     for game in games:
         links.issue_links(game=game, user=user)
     log(tournament, TournamentEvent.Action.LINKS, user, sitting=sitting)

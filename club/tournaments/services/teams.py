@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, GameTeam, in_a_seat
@@ -25,14 +24,36 @@ from club.tournaments.models import Sitting, Tournament, TournamentEvent, Tourna
 from club.tournaments.services.standings import rebuild_locked
 from club.tournaments.writes import TournamentError, check_editable, lock, log
 
+# What the organiser is told when a team is refused (formatted where it is raised).
+TEAM_OF_TWO = gettext_lazy("A team of this tournament is two players.")
+TEAM_OF_THREE = gettext_lazy("A team of this tournament is three players.")
+TEAM_OF_FOUR = gettext_lazy("A team of this tournament is four players.")
+TEAM_NEEDS_TWO = gettext_lazy("A team needs two players.")
+OWN_PARTNER = gettext_lazy("%(player)s cannot partner themselves.")
+REGISTERED_ALREADY = gettext_lazy("%(team)s is already registered for this tournament.")
+NAME_REGISTERED = gettext_lazy(
+    "A team called %(team)s (%(players)s) is registered for this tournament "
+    "already; give this team another name."
+)
+PLAYS_FOR_ANOTHER = gettext_lazy("%(player)s already plays for %(team)s in this tournament.")
+NO_MORE_TEAMS = gettext_lazy("The tournament has finished; no more teams can join.")
+LINES_REFUSED = ngettext_lazy(
+    "%(count)d line was refused; no team of the list was registered.",
+    "%(count)d lines were refused; no team of the list was registered.",
+    "count",
+)
+HAS_PLAYED = gettext_lazy("%(team)s has played in this tournament already; its team cannot change.")
+HAS_A_SUBSTITUTION = gettext_lazy(
+    "%(team)s has a substitution: undo it before changing the team's players."
+)
+IN_A_DRAW = gettext_lazy(
+    "%(team)s is in the draw of %(sitting)s: adjust or discard the draw before withdrawing it."
+)
+
 
 def team_size_words(size: int) -> str:
     """What a team of the tournament is, for a refusal (two, three or four players)."""
-    return {
-        2: _("A team of this tournament is two players."),
-        3: _("A team of this tournament is three players."),
-        4: _("A team of this tournament is four players."),
-    }[size]
+    return str({2: TEAM_OF_TWO, 3: TEAM_OF_THREE, 4: TEAM_OF_FOUR}[size])
 
 
 def _seated(tournament: Tournament, players: Sequence[str]) -> list[str]:
@@ -42,14 +63,12 @@ def _seated(tournament: Tournament, players: Sequence[str]) -> list[str]:
     size = tournament.team_size
     if any(given[size:]) or not all(given[:size]):
         if size == 2 and not any(given[2:]):
-            raise TournamentError(_("A team needs two players."), field="team")
+            raise TournamentError(str(TEAM_NEEDS_TWO), field="team")
         raise TournamentError(team_size_words(size), field="team")
     players = given[:size]
     for at, player in enumerate(players):
         if any(player.lower() == other.lower() for other in players[:at]):
-            raise TournamentError(
-                _("%(player)s cannot partner themselves.") % {"player": player}, field="team"
-            )
+            raise TournamentError(OWN_PARTNER % {"player": player}, field="team")
     return players
 
 
@@ -57,7 +76,7 @@ def _check_team_free(others, team) -> None:
     """Refuse a team registered already, or one of the name of a team registered."""
     if others.filter(team=team).exists():
         raise TournamentError(
-            _("%(team)s is already registered for this tournament.") % {"team": team.name},
+            REGISTERED_ALREADY % {"team": team.name},
             field="team",
         )
     namesake = others.filter(team__name__iexact=team.name).select_related(
@@ -65,10 +84,7 @@ def _check_team_free(others, team) -> None:
     )
     for other in namesake[:1]:
         raise TournamentError(
-            _(
-                "A team called %(team)s (%(players)s) is registered for this tournament "
-                "already; give this team another name."
-            )
+            NAME_REGISTERED
             % {"team": other.team.name, "players": " & ".join(p.name for p in other.team.players)},
             field="team",
         )
@@ -85,8 +101,7 @@ def _check_players_free(tournament: Tournament, others, team, entry) -> None:
     if clash is not None:
         player = next(p for p in clash.team.players if p.pk in team.player_ids)
         raise TournamentError(
-            _("%(player)s already plays for %(team)s in this tournament.")
-            % {"player": player.name, "team": clash.team.name},
+            PLAYS_FOR_ANOTHER % {"player": player.name, "team": clash.team.name},
             field="team",
         )
     sits_in = substitutions.sitting_in(
@@ -94,8 +109,7 @@ def _check_players_free(tournament: Tournament, others, team, entry) -> None:
     )
     if sits_in is not None:
         raise TournamentError(
-            _("%(player)s already plays for %(team)s in this tournament.")
-            % {"player": sits_in.player_in.name, "team": sits_in.entry.team.name},
+            PLAYS_FOR_ANOTHER % {"player": sits_in.player_in.name, "team": sits_in.entry.team.name},
             field="team",
         )
 
@@ -131,7 +145,7 @@ def _open_for_teams(tournament: Tournament) -> Tournament:
     tournament = lock(tournament)
     check_editable(tournament)
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(_("The tournament has finished; no more teams can join."))
+        raise TournamentError(str(NO_MORE_TEAMS))
     return tournament
 
 
@@ -179,14 +193,7 @@ class RegistrationErrors(TournamentError):
 
     def __init__(self, errors: list[tuple[int, str]]):
         self.errors = errors  # (line number, the reason in the club's words)
-        super().__init__(
-            ngettext(
-                "%(count)d line was refused; no team of the list was registered.",
-                "%(count)d lines were refused; no team of the list was registered.",
-                len(errors),
-            )
-            % {"count": len(errors)}
-        )
+        super().__init__(LINES_REFUSED % {"count": len(errors)})
 
 
 @transaction.atomic
@@ -254,17 +261,11 @@ def edit_team(
         return set_captain(entry=entry, captain=captain or entry.team.first_player.name, user=user)
     tournament = _open_for_teams(entry.tournament)
     if _has_played(entry):
-        raise TournamentError(
-            _("%(team)s has played in this tournament already; its team cannot change.")
-            % {"team": entry.team.name}
-        )
+        raise TournamentError(HAS_PLAYED % {"team": entry.team.name})
     before = entry.team.name
     team = _team_of(tournament, players, name, entry=entry)
     if team.pk != entry.team_id and entry.substitutions.exists():
-        raise TournamentError(
-            _("%(team)s has a substitution: undo it before changing the team's players.")
-            % {"team": before}
-        )
+        raise TournamentError(HAS_A_SUBSTITUTION % {"team": before})
     chosen = captain_of(team, captain)
     if team.pk != entry.team_id:
         entry.team, entry.captain = team, chosen
@@ -286,13 +287,7 @@ def withdraw_team(*, entry: TournamentTeam, user=None) -> TournamentTeam:
         return entry
     pending = _in_pending_draw(entry)
     if pending is not None:
-        raise TournamentError(
-            _(
-                "%(team)s is in the draw of %(sitting)s: adjust or discard the draw before "
-                "withdrawing it."
-            )
-            % {"team": entry.team.name, "sitting": pending}
-        )
+        raise TournamentError(IN_A_DRAW % {"team": entry.team.name, "sitting": pending})
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     log(tournament, TournamentEvent.Action.WITHDRAWN, user, note=entry.team.name)
