@@ -76,7 +76,7 @@ from club.tournaments.models import (
 FORMAT = "fiftysix-club-backup"
 VERSION = 9
 # Versions this code can read. A change to any backed-up model changes the
-# columns (tests/ops/test_backup_versions.py pins them): bump VERSION and teach restore to
+# columns (tests/ops/test_backup_format.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
 READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9})
 # Versions 1 and 2 carry no signature; every later version does.

@@ -27,7 +27,7 @@ from club.ops import backup
 from club.ops.management.commands.restore_club import Command as RestoreCommand
 from club.ops.restore import club_is_empty
 from club.tournaments.models import Standing
-from tests.test_backup import _retable, build_club
+from tests.ops.backup_helpers import _retable, build_club
 
 User = get_user_model()
 

@@ -1,0 +1,324 @@
+"""What the backup tests share: the club they back up, what its pages show, how they
+restore, and how a forger changes a backup file.
+
+The club under test is the demo club plus what the demo lacks: logins, a game
+with a correction and an undo, scorer links (one revoked) with a deal waiting
+for confirmation, and a tournament with a confirmed sitting, a bye and a
+proposed sitting. The demo already holds a finished tournament whose results
+are final.
+
+The forging helpers change a file the way an attacker holding a backup would:
+edit rows, recompute the table's checksum and count as the guide documents
+(docs/deploying.md).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import json
+import random
+import re
+from io import StringIO
+
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+
+from club.games import links
+from club.games.models import Change, Game, GameTeam, PendingDeal, Player, ScorerLink
+from club.games.services import (
+    DealEntry,
+    TeamEntry,
+    create_game,
+    edit_deal,
+    record_deal,
+    undo_last_deal,
+)
+from club.ops.backup_versions import MISSING_IN
+from club.tournaments import services as tournaments
+from club.tournaments.models import Sitting, Tournament
+from tests.tournaments.helpers import make_tournament, play_sitting
+
+User = get_user_model()
+
+
+def _deal(game: Game, declaring_position: int, points: list[int], bid=28) -> DealEntry:
+    teams = list(game.teams.order_by("position"))
+    return DealEntry(
+        points={team.position: pile for team, pile in zip(teams, points, strict=True)},
+        declarer=teams[declaring_position].first_player_id,
+        bid=bid,
+        trump="hearts",
+    )
+
+
+def build_club() -> User:
+    """The demo club and the extra records above; returns the organiser."""
+    call_command("load_demo", stdout=StringIO())
+    organiser = User.objects.create_user(
+        username="olive", password="olive-organiser-pw", is_staff=True, email="olive@example.org"
+    )
+    User.objects.create_user(
+        username="pat", password="pat-player-pw", first_name="Pat", last_name="Nair"
+    )
+    User.objects.filter(username="pat").update(
+        last_login=datetime.datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=datetime.UTC)
+    )
+
+    corrected = create_game(
+        label="Backup night · <b>table 1</b>",
+        teams=[TeamEntry("Zara", "Yusuf"), TeamEntry("അമ്മു", "Xavier 🃏")],
+        first_dealer=0,
+        user=organiser,
+    )
+    for number, (declaring, points) in enumerate(
+        [(0, [30, 26]), (1, [20, 36]), (0, [40, 16])], start=1
+    ):
+        record_deal(
+            game=corrected, number=number, entry=_deal(corrected, declaring, points), user=organiser
+        )
+    edit_deal(game=corrected, number=1, entry=_deal(corrected, 0, [27, 29]), user=organiser)
+    undo_last_deal(game=corrected, number=3, user=organiser)
+
+    waiting = create_game(
+        label="Backup night, table 2",
+        teams=[TeamEntry("Wanda", "Victor"), TeamEntry("Uma", "Tariq")],
+        first_dealer=1,
+        require_confirmation=True,
+        user=organiser,
+    )
+    first_link, _second_link = links.issue_links(game=waiting, user=organiser)
+    links.send_deal(link=first_link, number=1, entry=_deal(waiting, 0, [33, 23]))
+
+    linked = create_game(
+        label="Backup night, table 3",
+        teams=[TeamEntry("Sami", "Rhea"), TeamEntry("Quentin", "Priya")],
+        first_dealer=2,
+        user=organiser,
+    )
+    links.issue_links(game=linked, user=organiser)
+    [link] = links.issue_links(game=linked, user=organiser)  # the first one is revoked
+    links.send_deal(link=link, number=1, entry=_deal(linked, 1, [10, 46], bid=40))
+
+    tournament = make_tournament(name="Backup Open", teams=5, user=organiser)
+    sitting = tournaments.propose_sitting(
+        tournament=tournament, user=organiser, rng=random.Random(3)
+    )
+    tournaments.confirm_sitting(sitting=sitting, user=organiser, rng=random.Random(4))
+    play_sitting(sitting)
+    tournaments.propose_sitting(tournament=tournament, user=organiser, rng=random.Random(5))
+
+    # What the brief of this test promises is really there.
+    assert Change.objects.filter(action=Change.Action.EDITED).exists()
+    assert Change.objects.filter(action=Change.Action.UNDONE).exists()
+    assert Change.objects.filter(scorer_link__isnull=False).exists()
+    assert PendingDeal.objects.count() == 1
+    assert ScorerLink.objects.filter(revoked_at__isnull=False).exists()
+    assert Sitting.objects.filter(status=Sitting.Status.PROPOSED).exists()
+    assert Tournament.objects.filter(is_final=True, status=Tournament.Status.FINISHED).exists()
+    return organiser
+
+
+# --- what a visitor, an organiser and an export see ---------------------------
+
+_CSRF = [
+    (re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'), 'name="csrfmiddlewaretoken"'),
+    (re.compile(r'"X-CSRFToken": "[^"]*"'), '"X-CSRFToken": ""'),
+    # Every form that writes carries a fresh key against resends.
+    (re.compile(r'name="idempotency_key" value="[^"]*"'), 'name="idempotency_key"'),
+    # The printable standings say when they were printed, to the minute.
+    (re.compile(r"Printed [^<]*"), "Printed"),
+    # The projector and the director's board show a clock (data-clock), to the minute.
+    (re.compile(r"(data-clock[^>]*>)[0-9]{2}:[0-9]{2}<"), r"\1<"),
+]
+
+
+def _page(client: Client, url: str) -> str:
+    response = client.get(url)
+    body = b"".join(response) if response.streaming else response.content
+    text = body.decode("utf-8")
+    for pattern, replacement in _CSRF:
+        text = pattern.sub(replacement, text)
+    return f"{response.status_code} {response.get('Location', '')}\n{text}"
+
+
+def _urls() -> tuple[list[str], list[str]]:
+    """Pages anyone may open, and pages for organisers; from the club's rows."""
+    public = ["/", "/tournaments/", "/players/", "/leaderboards/players/", "/leaderboards/teams/"]
+    organiser = list(public)
+    for pk in Game.objects.order_by("pk").values_list("pk", flat=True):
+        public.append(f"/games/{pk}/")
+        organiser += [f"/games/{pk}/", f"/games/{pk}/links/", f"/games/{pk}/sheet/"]
+    for pk in Tournament.objects.order_by("pk").values_list("pk", flat=True):
+        pages = ["", "live/", "projector/", "print/", "export.json"]
+        pages += ["standings.csv", "games.csv", "deals.csv"]
+        public += [f"/tournaments/{pk}/{page}" for page in pages]
+        organiser.append(f"/tournaments/{pk}/")
+    for pk, number in Sitting.objects.order_by("pk").values_list("tournament", "number"):
+        public.append(f"/tournaments/{pk}/sittings/{number}/")
+        organiser += [
+            f"/tournaments/{pk}/sittings/{number}/",
+            f"/tournaments/{pk}/sittings/{number}/sheets/",
+        ]
+    public += [
+        f"/players/{pk}/" for pk in Player.objects.order_by("pk").values_list("pk", flat=True)
+    ]
+    public += [f"/s/{token}/" for token in ScorerLink.objects.values_list("token", flat=True)]
+    return public, organiser
+
+
+def _export(*args: str) -> str:
+    out = StringIO()
+    call_command("export_results", *args, stdout=out)
+    return out.getvalue()
+
+
+def everything_shown(organiser) -> dict[str, str]:
+    public, organiser_urls = _urls()
+    anonymous, staff = Client(), Client()
+    staff.force_login(organiser)
+    shown = {f"anonymous {url}": _page(anonymous, url) for url in public}
+    shown |= {f"organiser {url}": _page(staff, url) for url in organiser_urls}
+    shown["export json"] = _export()
+    shown["export csv"] = _export("--format", "csv")
+    for name in Tournament.objects.order_by("pk").values_list("name", flat=True):
+        shown[f"export {name} json"] = _export("--tournament", name)
+        for table in ("standings", "games", "deals"):
+            shown[f"export {name} {table}"] = _export(
+                "--tournament", name, "--format", "csv", "--table", table
+            )
+    return shown
+
+
+def _without_created_at(text: str) -> str:
+    """The backup without the moment it was written, nor the signature that covers it."""
+    text = re.sub(r'"created_at": "[^"]*"', '"created_at": ""', text, count=1)
+    return re.sub(r'("signature": \{[^}]*"value": )"[0-9a-f]*"', r'\1""', text, count=1)
+
+
+def _contracts() -> dict[int, tuple[int, int]]:
+    """Each game team's contracts declared and made, as stored."""
+    return {team.pk: (team.declared, team.made) for team in GameTeam.objects.all()}
+
+
+def _restore(path, *options: str) -> str:
+    out = StringIO()
+    call_command("restore_club", str(path), *options, stdout=out)
+    return out.getvalue()
+
+
+def _restore_warned(path, *options: str) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("restore_club", str(path), *options, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def _hmac(manifest: dict, secret: str | None = None) -> str:
+    """The manifest's HMAC-SHA256 computed with the standard library only."""
+    secret = django_settings.SECRET_KEY if secret is None else secret
+    content = {key: value for key, value in manifest.items() if key != "signature"}
+    text = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    key = hashlib.sha256(b"club.backup" + secret.encode()).digest()
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+
+
+def _tamper(text: str, change) -> str:
+    document = json.loads(text)
+    change(document)
+    return json.dumps(document, ensure_ascii=False)
+
+
+def _retable(document, key, change_rows):
+    """Change a table's rows and recompute its checksum and count, as a careful forger would."""
+    rows = document["tables"][key]
+    change_rows(rows)
+    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+    document["manifest"]["sha256"][key] = hashlib.sha256(payload.encode()).hexdigest()
+    document["manifest"]["counts"][key] = len(rows)
+
+
+def _resigned(change):
+    """``change``, then the manifest signed again with the server's own key.
+
+    What only the server itself could write: the checks behind the signature
+    (counts, columns, ids, values) still refuse what it should never have written.
+    """
+
+    def change_and_sign(document):
+        change(document)
+        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
+
+    return change_and_sign
+
+
+def _set(mapping, key, value):
+    mapping[key] = value
+
+
+def _give_an_eliminated_team_30_tables(document):
+    """A forged backup: a team out of a game comes back its winner, checksums recomputed."""
+
+    def give_30_tables(rows):
+        out = next(row for row in rows if row["tables"] == 0 and row["out_in_deal"] is not None)
+        out["tables"], out["place"], out["out_in_deal"] = 30, 1, None
+
+    _retable(document, "games.gameteam", give_30_tables)
+
+
+def _without_link_expiry(document):
+    _retable(
+        document,
+        "games.scorerlink",
+        lambda rows: [row.pop("expired_at") for row in rows],
+    )
+
+
+def _without_tables(document, *tables):
+    for part in (
+        document["tables"],
+        document["manifest"]["counts"],
+        document["manifest"]["sha256"],
+    ):
+        for table in tables:
+            del part[table]
+
+
+# The tables each version added: a file of an older version holds none of them.
+TABLES_ADDED = {
+    6: ("tournaments.stage", "games.rejecteddeal"),
+    7: ("tournaments.checkin",),
+    8: ("tournaments.substitution",),
+    9: ("games.playeralias",),
+}
+
+
+def _as_version(document, version):
+    """The rows as ``version`` wrote them: its missing columns and tables taken out."""
+    for key, names in MISSING_IN[version].items():
+        _retable(
+            document, key, lambda rows, names=names: [row.pop(n) for row in rows for n in names]
+        )
+    _without_tables(
+        document,
+        *(table for since, added in TABLES_ADDED.items() if since > version for table in added),
+    )
+
+
+def _without_forms_of_play(document):
+    """The rows as version 3 wrote them: no settings of docs/rules.md section D, no third
+    players."""
+    _as_version(document, 3)
+
+
+def _unsigned_version_2(document):
+    """The file as version 2 wrote it: no signature, and no scorer link's expiry."""
+    document["manifest"]["version"] = 2
+    del document["manifest"]["signature"]
+    _without_link_expiry(document)
+    _without_forms_of_play(document)
+
+
+SIGNATURE_FAILS = "signature does not match: the file was changed after it was written"
