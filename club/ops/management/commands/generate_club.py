@@ -15,6 +15,7 @@ import dataclasses
 from django.core.management.base import BaseCommand, CommandError
 
 from club.ops import synthetic
+from club.ops.synthetic_check import CheckFailed
 from club.tournaments.models import Tournament
 
 
@@ -52,7 +53,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Generating {options['preset']}: {plan}")
         try:
             report = synthetic.generate(plan, say=self.stdout.write, check=options["check"])
-        except synthetic.CheckFailed as error:
+        except CheckFailed as error:
             raise CommandError(f"Replay check FAILED: {error}") from error
         self.stdout.write(
             self.style.SUCCESS(

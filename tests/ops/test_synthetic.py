@@ -7,6 +7,7 @@ from django.db import transaction
 from club.games.models import Game, LedgerEntry, Round
 from club.leaderboards.models import PlayerRating
 from club.ops import synthetic
+from club.ops.synthetic_check import CheckFailed, check_games
 from club.tournaments.models import Standing, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def test_small_preset_writes_valid_games_standings_and_ratings(capsys):
     assert games.count() == 12  # 8 teams: 4 games a sitting, 3 sittings
     assert all(game.status == Game.Status.FINISHED for game in games)
     # Every game of the club, replayed through the scoring service, matches its rows.
-    assert synthetic.check_games(games.values_list("pk", flat=True)) == 12
+    assert check_games(games.values_list("pk", flat=True)) == 12
     for game in games:
         balances = LedgerEntry.objects.filter(round__game=game, round__number=game.deals_played)
         assert sum(entry.balance for entry in balances) == 24  # tables are conserved
@@ -44,7 +45,7 @@ def test_small_preset_writes_valid_games_standings_and_ratings(capsys):
     # Beside the tournament, two games of each form of play (docs/rules.md section D).
     forms = Game.objects.filter(sitting_entry__isnull=True)
     assert forms.count() == 2 * len(synthetic.FORMS_OF_PLAY)
-    assert synthetic.check_games(forms.values_list("pk", flat=True)) == forms.count()
+    assert check_games(forms.values_list("pk", flat=True)) == forms.count()
     assert set(forms.values_list("team_size", "scoring", "kodi")) == {
         (3, "points", False),
         (3, "tables", True),
@@ -60,8 +61,8 @@ def test_a_tampered_game_fails_the_check():
     call_command("generate_club", "--preset", "small", "--check", "0")
     round_ = Round.objects.order_by("id").first()
     Round.objects.filter(pk=round_.pk).update(made=not round_.made)
-    with pytest.raises(synthetic.CheckFailed, match="deal 1"):
-        synthetic.check_games([round_.game_id])
+    with pytest.raises(CheckFailed, match="deal 1"):
+        check_games([round_.game_id])
 
 
 def test_the_same_seed_gives_the_same_club():
@@ -90,4 +91,4 @@ def test_games_that_reach_their_deal_limit_are_written_finished_and_replay_alike
     assert all(game.status == Game.Status.FINISHED for game in games)
     at_limit = [game for game in games if game.deals_played == game.deal_limit]
     assert at_limit  # some games were ended by their limit, not by a team left alone
-    assert synthetic.check_games(games.values_list("pk", flat=True)) == games.count()
+    assert check_games(games.values_list("pk", flat=True)) == games.count()
