@@ -32,11 +32,10 @@ def _comparable(value: object) -> object:
 def _plain(value: object) -> bool:
     """A whole number, a text, or a list or an object of them (no key given twice): its
     ``repr`` says all that counts."""
-    kind = type(value)
-    if kind is int or kind is str:
+    if type(value) is int or type(value) is str:
         return True
-    if kind is list:
-        return all(type(item) is int or type(item) is str for item in value)  # type: ignore[attr-defined]
+    if type(value) is list:
+        return all(type(item) is int or type(item) is str for item in value)
     if isinstance(value, dict) and getattr(value, "duplicate", None) is None:
         return all(type(item) is int or type(item) is str for item in value.values())
     return False

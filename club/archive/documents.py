@@ -34,7 +34,19 @@ from club.archive.parse_tournaments import (
     TournamentSpec,
     parse_tournament,
 )
-from club.archive.reading import Text, TextInMemory, document_events
+from club.archive.reading import (
+    DocumentCloses,
+    DocumentOpens,
+    GameRead,
+    GamesClose,
+    ListCloses,
+    ListOpens,
+    Pair,
+    Text,
+    TextInMemory,
+    Value,
+    document_events,
+)
 from club.tournaments.models import Tournament
 
 # --- Reading a file -----------------------------------------------------------------
@@ -65,28 +77,27 @@ def outline_documents(text: Text, counted: list[int] | None = None) -> list[dict
     listed: list | None = None  # the file's documents, when it is a list of them
     pairs: list[tuple[str, object]] = []
     for event in document_events(text):
-        kind = event[0]
-        if kind == "game" and counted is not None:
-            counted[-1] += 1
-        elif kind == "document":
-            if counted is not None:
-                counted.append(0)
-            pairs = []
-        elif kind == "pair":
-            key, value = event[1], event[2]
-            pairs.append((key, value if key in ("format", "players", "games") else None))
-        elif kind == "games_end":
-            pairs.append(("games", []))
-        elif kind in ("document_end", "value"):
-            item = _object_pairs(pairs) if kind == "document_end" else event[1]
-            if listed is None:
-                data = item
-            else:
-                listed.append(item)
-        elif kind == "list":
-            listed = []
-        elif kind == "list_end":
-            data = listed
+        match event:
+            case GameRead() if counted is not None:
+                counted[-1] += 1
+            case DocumentOpens():
+                if counted is not None:
+                    counted.append(0)
+                pairs = []
+            case Pair(key, value):
+                pairs.append((key, value if key in ("format", "players", "games") else None))
+            case GamesClose():
+                pairs.append(("games", []))
+            case DocumentCloses() | Value():
+                item = _object_pairs(pairs) if isinstance(event, DocumentCloses) else event.value
+                if listed is None:
+                    data = item
+                else:
+                    listed.append(item)
+            case ListOpens():
+                listed = []
+            case ListCloses():
+                data = listed
     return _check_documents(data)
 
 
@@ -117,9 +128,10 @@ def _check_document(data: object, number: int | None) -> dict:
             _("The file's format is %(found)s; this club reads “%(format)s” files.")
             % {"found": _quoted(data["format"]), "format": FORMAT}
         )
-    if getattr(data, "duplicate", None) is not None:
+    duplicate = getattr(data, "duplicate", None)  # a key the JSON object gives twice
+    if duplicate is not None:
         raise error(
-            _("The key “%(key)s” is given twice at the top of the file.") % {"key": data.duplicate}  # type: ignore[attr-defined]
+            _("The key “%(key)s” is given twice at the top of the file.") % {"key": duplicate}
         )
     for key in data:
         if key not in DOCUMENT_KEYS:
@@ -139,6 +151,31 @@ def _check_document(data: object, number: int | None) -> dict:
     return data
 
 
+# --- What the check reads, in file order -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DocumentStarts:
+    """A document of the file opens."""
+
+
+@dataclass(frozen=True)
+class GameChecked:
+    """A game of the document, checked."""
+
+    spec: GameSpec
+
+
+@dataclass(frozen=True)
+class DocumentEnds:
+    """The document closes: its tournament checked against its games, or None."""
+
+    tournament: TournamentSpec | None
+
+
+CheckEvent = DocumentStarts | GameChecked | DocumentEnds
+
+
 @dataclass
 class DocumentSpec:
     """One document of the file, checked: its games and, for a tournament, the tournament."""
@@ -155,11 +192,11 @@ def parse_archive(text: str) -> list[DocumentSpec]:
     source = TextInMemory(text)
     documents = []
     games: list[GameSpec] = []
-    for kind, value in _checked(source, outline_documents(source), whole=True):
-        if kind == "game":
-            games.append(value)  # type: ignore[arg-type]
-        elif kind == "end":
-            documents.append(DocumentSpec(games, value))  # type: ignore[arg-type]
+    for event in _checked(source, outline_documents(source), whole=True):
+        if isinstance(event, GameChecked):
+            games.append(event.spec)
+        elif isinstance(event, DocumentEnds):
+            documents.append(DocumentSpec(games, event.tournament))
             games = []
     return documents
 
@@ -174,9 +211,9 @@ class DocumentPlan:
     here: frozenset[str] = frozenset()  # the labels, in lower case, of its games here already
 
 
-# Told what the check reads, in file order: ("start", None) as a document opens, ("game",
-# its GameSpec), ("end", its TournamentSpec or None) as it closes.
-Note = Callable[[str, object], None]
+# Told what the check reads, in file order (a DocumentStarts, then a GameChecked for each of
+# its games, then its DocumentEnds).
+Note = Callable[[CheckEvent], None]
 
 
 def check_archive(
@@ -193,16 +230,16 @@ def check_archive(
     plans = []
     games = deals = 0
     here: set[str] = set()
-    for kind, value in _checked(text, documents, whole=False, names=names):
+    for event in _checked(text, documents, whole=False, names=names):
         if note is not None:
-            note(kind, value)
-        if kind == "game":
+            note(event)
+        if isinstance(event, GameChecked):
             games += 1
-            deals += len(value.deals)  # type: ignore[union-attr]
-            if value.here:  # type: ignore[union-attr]
-                here.add(value.label.lower())  # type: ignore[union-attr]
-        elif kind == "end":
-            plans.append(DocumentPlan(games, deals, value, frozenset(here)))  # type: ignore[arg-type]
+            deals += len(event.spec.deals)
+            if event.spec.here:
+                here.add(event.spec.label.lower())
+        elif isinstance(event, DocumentEnds):
+            plans.append(DocumentPlan(games, deals, event.tournament, frozenset(here)))
             games = deals = 0
             here = set()
     return plans
@@ -213,14 +250,15 @@ def checked_games(
     documents: Sequence[dict],
     plans: Sequence[DocumentPlan],
     names: Mapping[str, str] | None = None,
-) -> Iterator[tuple[str, object]]:
+) -> Iterator[CheckEvent]:
     """The file read again, checked as :func:`check_archive` checks it but for the fields the
-    rules compute, which it compared already and which are never stored: ("start", None)
-    as each document opens, ("game", spec) for each game in file order, ("end", None) as
-    each document closes. Which games are here already, the check found (``plans``)."""
+    rules compute, which it compared already and which are never stored: a DocumentStarts
+    as each document opens, a GameChecked for each game in file order, a DocumentEnds
+    (without its tournament: the plans have it) as each document closes. Which games are
+    here already, the check found (``plans``)."""
     # Its tournaments are being written as it is read: their names are here by then.
-    for kind, value in _checked(text, documents, whole=False, writing=plans, names=names):
-        yield kind, (value if kind == "game" else None)
+    for event in _checked(text, documents, whole=False, writing=plans, names=names):
+        yield DocumentEnds(None) if isinstance(event, DocumentEnds) else event
 
 
 def file_changed() -> ArchiveError:
@@ -250,10 +288,10 @@ def _checked(
     whole: bool,
     writing: Sequence[DocumentPlan] | None = None,
     names: Mapping[str, str] | None = None,
-) -> Iterator[tuple[str, GameSpec | TournamentSpec | None]]:
-    """Each game checked, in file order, as ("game", spec) between ("start", None) and, as
-    each document closes, ("end", its tournament checked, or None). A tournament is
-    checked against its games as they are (``whole``), or without their deals, which it
+) -> Iterator[CheckEvent]:
+    """Each game checked, in file order, as a GameChecked between a DocumentStarts and, as
+    each document closes, a DocumentEnds with its tournament checked, or None. A tournament
+    is checked against its games as they are (``whole``), or without their deals, which it
     does not look at. ``writing``: the check's plans, as the file is read again to be
     written."""
     seen: dict[str, int] = {}
@@ -262,17 +300,18 @@ def _checked(
     held: list[GameSpec] = []  # the games of a tournament's document
     raw_tournament: object = None
     for event in document_events(text):
-        kind = event[0]
-        if number >= len(documents) and kind in ("document", "game", "document_end"):
+        if number >= len(documents) and isinstance(
+            event, DocumentOpens | GameRead | DocumentCloses
+        ):
             raise file_changed()
-        if kind == "document":
-            yield "start", None
-        elif kind == "game":
+        if isinstance(event, DocumentOpens):
+            yield DocumentStarts()
+        elif isinstance(event, GameRead):
             index += 1
             # A game outside a tournament may be here already, the same: it is left so.
             in_tournament = "tournament" in documents[number]
             spec = parse_game(
-                event[1],
+                event.raw,
                 index,
                 seen,
                 may_be_here=not in_tournament,
@@ -282,16 +321,16 @@ def _checked(
             )
             if in_tournament:
                 held.append(spec if whole else replace(spec, deals=[], settlements=[]))
-            yield "game", spec
-        elif kind == "pair" and event[1] == "tournament":
-            raw_tournament = event[2]
+            yield GameChecked(spec)
+        elif isinstance(event, Pair) and event.key == "tournament":
+            raw_tournament = event.value
             if writing is None:
                 _not_here_yet(raw_tournament)
-        elif kind == "document_end":
+        elif isinstance(event, DocumentCloses):
             tournament = None
             if "tournament" in documents[number]:
                 tournament = parse_tournament(raw_tournament, held)
-            yield "end", tournament
+            yield DocumentEnds(tournament)
             number += 1
             held = []
             raw_tournament = None

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -198,7 +198,8 @@ def _quoted(value: object) -> str:
     return _cut(text)
 
 
-def _is_whole(value: object) -> bool:
+def _is_whole(value: object) -> TypeGuard[int]:
+    """A whole number of the file: an int, and not true or false."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -309,13 +310,13 @@ class _Place:
         return cleaned
 
     def whole(self, value: object, *, field: str, low: int, high: int, what: str) -> int:
-        if not _is_whole(value) or not low <= value <= high:  # type: ignore[operator]
+        if not _is_whole(value) or not low <= value <= high:
             raise self.error(
                 _("%(what)s must be a whole number from %(low)d to %(high)d, not %(value)s.")
                 % {"what": what, "low": low, "high": high, "value": _quoted(value)},
                 field=field,
             )
-        return value  # type: ignore[return-value]
+        return value
 
 
 # --- What a game in the file says ------------------------------------------------
@@ -405,11 +406,11 @@ def _round_document(
 ) -> dict:
     data: dict = {"number": settlement.number, "dealer": seat_names[settlement.dealer]}
     if settlement.thani:
-        data["thani"] = seat_names[settlement.declarer]  # type: ignore[index]
+        data["thani"] = seat_names[settlement.declarer]  # type: ignore[index]  # a thani has its player
     elif settlement.all_pass:
         data["all_pass"] = True
     else:
-        data["declarer"] = seat_names[settlement.declarer]  # type: ignore[index]
+        data["declarer"] = seat_names[settlement.declarer]  # type: ignore[index]  # a bid has its declarer
         data["bid"] = settlement.bid
         data["trump"] = str(settlement.trump)
         data["doubling"] = str(settlement.doubling)

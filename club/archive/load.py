@@ -21,7 +21,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.archive.documents import (
+    CheckEvent,
     DocumentPlan,
+    DocumentStarts,
+    GameChecked,
     Note,
     check_archive,
     checked_games,
@@ -341,11 +344,11 @@ def import_text(
     roster = total == 0 and not any("tournament" in document for document in documents)
     checked = 0
 
-    def told(kind: str, value) -> None:
+    def told(event: CheckEvent) -> None:
         nonlocal checked
         if note is not None:
-            note(kind, value)
-        if kind == "game" and progress is not None:
+            note(event)
+        if isinstance(event, GameChecked) and progress is not None:
             checked += 1
             progress("check", checked, total)
 
@@ -407,23 +410,23 @@ def _write_documents(
     kept: list[int] = []
     number = games = 0
     tournament: _TournamentWriter | None = None
-    for kind, spec in checked_games(text, documents, plans, names):
-        if kind == "game" and done is not None:
-            games += 1
-            done(games)
-        if kind == "start":
+    for event in checked_games(text, documents, plans, names):
+        if isinstance(event, DocumentStarts):
             plan = plans[number]
             writer.flush()  # the file's order: the games before this document first
             tournament = (
                 None if plan.tournament is None else _TournamentWriter(plan.tournament, writer)
             )
-        elif kind == "game" and tournament is None:
-            if spec.here:  # type: ignore[union-attr]
-                kept.append(len(spec.deals))  # type: ignore[union-attr]
+        elif isinstance(event, GameChecked):
+            if done is not None:
+                games += 1
+                done(games)
+            if tournament is not None:
+                tournament.add(event.spec)
+            elif event.spec.here:
+                kept.append(len(event.spec.deals))
             else:
-                writer.add(spec)  # type: ignore[arg-type]
-        elif kind == "game":
-            tournament.add(spec)  # type: ignore[union-attr, arg-type]
+                writer.add(event.spec)
         else:
             if tournament is not None:
                 tournament.finish()

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from club.archive.documents import CheckEvent, DocumentStarts, GameChecked
 from club.archive.load import Progress, Undecided, import_text
 from club.archive.reading import Text
 from club.games import whos_who
@@ -122,18 +123,19 @@ class _Lines:
         self.games = self.deals = 0  # of the document being read
         self.held: list[PreviewLine] = []
 
-    def note(self, kind: str, value) -> None:
-        if kind == "start":
+    def note(self, event: CheckEvent) -> None:
+        if isinstance(event, DocumentStarts):
             self.games = self.deals = 0
             self.held = []
-        elif kind == "game":
+        elif isinstance(event, GameChecked):
+            spec = event.spec
             self.games += 1
-            self.deals += len(value.deals)
-            self.held.append(PreviewLine(value.label, False, 1, len(value.deals), value.here))
-        elif value is None:  # the end of a document of games
+            self.deals += len(spec.deals)
+            self.held.append(PreviewLine(spec.label, False, 1, len(spec.deals), spec.here))
+        elif event.tournament is None:  # the end of a document of games
             self.lines.extend(self.held)
         else:  # the end of a tournament's document: its games are the tournament's
-            self.lines.append(PreviewLine(value.name, True, self.games, self.deals))
+            self.lines.append(PreviewLine(event.tournament.name, True, self.games, self.deals))
 
 
 def preview_text(

@@ -21,8 +21,9 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator
-from typing import BinaryIO, Protocol
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO, Protocol, cast
 
 from django.utils.translation import gettext as _
 
@@ -161,7 +162,7 @@ class _Cursor:
 
     def skip_space(self) -> None:
         while True:
-            self._at = _SPACE.match(self._text, self._at).end()  # type: ignore[union-attr]
+            self._at = _SPACE.match(self._text, self._at).end()  # type: ignore[union-attr]  # "*" always matches
             if self._at < len(self._text) or not self._read(PIECE):
                 return
 
@@ -218,14 +219,78 @@ class _Cursor:
 
 # --- The events of a file ---------------------------------------------------------------
 #
-# ("document",) opens a document object and ("document_end",) closes it; between them
-# ("pair", key, value) for each key but a "games" list, whose items come as ("game", raw)
-# between ("games",) and ("games_end",). A file that is a list has ("list",) ... ("list_end",)
-# around its items; a value that is no document object (in the list, or the whole file)
-# comes as ("value", value).
+# DocumentOpens and DocumentCloses go around a document object; between them a Pair for
+# each key but a "games" list, whose items come as GameRead between GamesOpen and
+# GamesClose. A file that is a list has ListOpens ... ListCloses around its items; a value
+# that is no document object (in the list, or the whole file) comes as a Value.
 
 
-def document_events(text: Text) -> Iterator[tuple]:
+@dataclass(frozen=True)
+class DocumentOpens:
+    """A document object opens."""
+
+
+@dataclass(frozen=True)
+class DocumentCloses:
+    """The document object open closes."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A key of the document and its value, decoded whole (not a "games" list)."""
+
+    key: str
+    value: object
+
+
+@dataclass(frozen=True)
+class GamesOpen:
+    """The document's "games" list opens."""
+
+
+@dataclass(frozen=True)
+class GameRead:
+    """An item of the "games" list, decoded whole: a game as the file gives it."""
+
+    raw: object
+
+
+@dataclass(frozen=True)
+class GamesClose:
+    """The "games" list closes."""
+
+
+@dataclass(frozen=True)
+class ListOpens:
+    """The file is a list of documents: it opens."""
+
+
+@dataclass(frozen=True)
+class ListCloses:
+    """The list of documents closes."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value where a document object should be (in the list, or the whole file)."""
+
+    value: object
+
+
+Event = (
+    DocumentOpens
+    | DocumentCloses
+    | Pair
+    | GamesOpen
+    | GameRead
+    | GamesClose
+    | ListOpens
+    | ListCloses
+    | Value
+)
+
+
+def document_events(text: Text) -> Iterator[Event]:
     """Read the file from its start; refuse it, as ``json.loads`` would, where it is not JSON."""
     cursor = _Cursor(text.pieces())
     if cursor.peek() == "\ufeff":
@@ -237,13 +302,13 @@ def document_events(text: Text) -> Iterator[tuple]:
     elif first == "[":
         yield from _list(cursor)
     else:
-        yield ("value", cursor.value())
+        yield Value(cursor.value())
     cursor.skip_space()
     if cursor.peek():
         raise cursor.refuse("Extra data")
 
 
-def _items(cursor: _Cursor, item) -> Iterator[tuple]:
+def _items(cursor: _Cursor, item: Callable[[_Cursor], Iterator[Event]]) -> Iterator[Event]:
     """The items of the list opening at the cursor, each read by ``item``."""
     cursor.take()
     cursor.skip_space()
@@ -263,51 +328,51 @@ def _items(cursor: _Cursor, item) -> Iterator[tuple]:
         cursor.skip_space()
 
 
-def _list(cursor: _Cursor) -> Iterator[tuple]:
-    yield ("list",)
+def _list(cursor: _Cursor) -> Iterator[Event]:
+    yield ListOpens()
     yield from _items(cursor, _document_or_value)
-    yield ("list_end",)
+    yield ListCloses()
 
 
-def _document_or_value(cursor: _Cursor) -> Iterator[tuple]:
+def _document_or_value(cursor: _Cursor) -> Iterator[Event]:
     if cursor.peek() == "{":
         yield from _document(cursor)
     else:
-        yield ("value", cursor.value())
+        yield Value(cursor.value())
 
 
-def _game(cursor: _Cursor) -> Iterator[tuple]:
-    yield ("game", cursor.value())
+def _game(cursor: _Cursor) -> Iterator[Event]:
+    yield GameRead(cursor.value())
 
 
-def _document(cursor: _Cursor) -> Iterator[tuple]:
-    yield ("document",)
+def _document(cursor: _Cursor) -> Iterator[Event]:
+    yield DocumentOpens()
     cursor.take()
     cursor.skip_space()
     if cursor.peek() == "}":
         cursor.take()
-        yield ("document_end",)
+        yield DocumentCloses()
         return
     while True:
         if cursor.peek() != '"':
             raise cursor.refuse("Expecting property name enclosed in double quotes")
-        key = cursor.value()
+        key = cast(str, cursor.value())  # a value that opens with a quote is a string
         cursor.skip_space()
         if cursor.peek() != ":":
             raise cursor.refuse("Expecting ':' delimiter")
         cursor.take()
         cursor.skip_space()
         if key == "games" and cursor.peek() == "[":
-            yield ("games",)
+            yield GamesOpen()
             yield from _items(cursor, _game)
-            yield ("games_end",)
+            yield GamesClose()
         else:
-            yield ("pair", key, cursor.value())
+            yield Pair(key, cursor.value())
         cursor.skip_space()
         after = cursor.peek()
         if after == "}":
             cursor.take()
-            yield ("document_end",)
+            yield DocumentCloses()
             return
         if after != ",":
             raise cursor.refuse("Expecting ',' delimiter")
