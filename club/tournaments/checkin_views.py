@@ -20,7 +20,7 @@ from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS
 from club.tournaments import checkin, selectors
 from club.tournaments.models import Tournament, TournamentTeam
-from club.tournaments.views import registered_team
+from club.tournaments.team_views import registered_team
 from club.tournaments.writes import TournamentError
 from club.web.auth import organiser_required
 from club.web.net import phones_cannot_reach, public_url

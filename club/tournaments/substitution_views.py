@@ -18,7 +18,7 @@ from club.games.idempotency import one_time
 from club.tournaments import substitutions
 from club.tournaments.forms import ReturnForm, SubstitutionForm
 from club.tournaments.models import Substitution, TournamentTeam
-from club.tournaments.views import registered_team
+from club.tournaments.team_views import registered_team
 from club.tournaments.writes import TournamentError
 from club.web.auth import organiser_required
 from club.web.posts import show_refusal
