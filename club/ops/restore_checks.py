@@ -368,7 +368,7 @@ def _numbered(rounds, at: _Where) -> Generator[str, None, bool]:
 
 def _entries(
     rounds, piles, teams, seating: services.Seating, at: _Where
-) -> Generator[str, None, list[services.DealEntry] | None]:
+) -> Generator[str, None, list[services.Deal] | None]:
     """Each deal as a scorer would have entered it; None, the deal named, when one cannot be."""
     position = {team.pk: team.position for team in teams}
     entries = []
@@ -376,27 +376,13 @@ def _entries(
         if any(pk not in position for pk in piles[round_.pk]):
             yield at(_("a pile is given for a team that is not of this game."), round_.number)
             return None
-        entry = _entry(round_, piles[round_.pk], position)
-        try:
-            services.to_core(entry, seating)  # the replay's refusal would not name the deal
+        points = {position[pk]: points for pk, points in piles[round_.pk].items()}
+        try:  # the replay's refusal would not name the deal
+            entries.append(services.entry_from_round(round_, seating, points))
         except services.ScoringError as error:
             yield at(error.message, round_.number)
             return None
-        entries.append(entry)
     return entries
-
-
-def _entry(round_: Round, piles: dict[int, int], position: dict[int, int]) -> services.DealEntry:
-    """The entry a deal's row and piles (by team id) read back as, teams by their position."""
-    if round_.thani:
-        return services.DealEntry(points={}, thani=round_.declarer_id, made=round_.made)
-    return services.DealEntry(
-        points={position[pk]: points for pk, points in piles.items()},
-        declarer=None if round_.all_pass else round_.declarer_id,
-        bid=None if round_.all_pass else round_.bid,
-        trump=None if round_.all_pass else round_.trump,
-        doubling=round_.doubling,
-    )
 
 
 def _check_deal(game, seating, round_, settlement, shown: _Shown, at: _Where) -> Iterator[str]:
@@ -442,7 +428,7 @@ def _check_outcome(
     # (never saved): each compared with what the file holds.
     stored_teams = {team.pk: {f: getattr(team, f) for f in TEAM_FIELDS} for team in teams}
     stored_game = {f: getattr(game, f) for f in GAME_FIELDS}
-    services._apply_outcome(game, seating, state)
+    services.apply_outcome(game, seating, state)
     services.set_replayed_teams(seating, settlements)
     for team in teams:
         for problem in _differs(GameTeam, TEAM_FIELDS, stored_teams[team.pk], team, shown):

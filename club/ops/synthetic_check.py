@@ -82,7 +82,7 @@ def _check_deals(game: Game, seating, rounds: list[Round], settlements) -> None:
 
 def _check_outcome(game: Game, seating, settlements, state: core.GameState) -> None:
     """Each team's tables, points, place and counts, and the game's result, against the replay."""
-    finished, places = scoring._outcome(game, state)
+    finished, places = scoring.outcome(game, state)
     stored_teams = {
         team.position: (team.out_in_deal, team.declared, team.made) for team in seating.teams
     }
