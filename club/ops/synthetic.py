@@ -352,7 +352,7 @@ def _play_sittings(
         events.extend(_sitting_events(tournament, sitting_number))
         byes.extend(Bye(sitting=sitting, entry_id=entry) for entry in draw.byes)
         byes_so_far.update(draw.byes)
-        sitting_games = _play_sitting(tournament, sitting, draw, team_of, rng)
+        sitting_games = _play_sitting(tournament, sitting, draw, team_of, rng, confirmed_at)
         played_games.extend(sitting_games)
         results.extend(_result_of(played) for played in sitting_games)
         history.extend(list(played.entries) for played in sitting_games)
@@ -392,6 +392,7 @@ def _play_sitting(
     draw: draws.Draw,
     team_of: dict[int, Team],
     rng: random.Random,
+    confirmed_at: datetime,
 ) -> list[_PlayedGame]:
     """Each table of the sitting played to its end, its games finishing in the sitting's time."""
     played_games = []
@@ -400,7 +401,7 @@ def _play_sitting(
         team_count = len(game_entries)
         first_dealer = rng.randrange(team_count * 2)
         deals, settlements, state = play_game(team_count, first_dealer, rng, tournament.deal_limit)
-        finished_at = sitting.confirmed_at + timedelta(minutes=5 + 2 * len(deals), seconds=position)
+        finished_at = confirmed_at + timedelta(minutes=5 + 2 * len(deals), seconds=position)
         game = Game(
             label=f"{tournament.name} · sitting {sitting.number} · {label}",
             first_dealer_seat=first_dealer,
