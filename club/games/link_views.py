@@ -47,8 +47,9 @@ def link_rows(request: HttpRequest, games: list[Game]) -> dict[int, list[dict]]:
     """
     rows: dict[int, list[dict]] = {game.pk: [] for game in games}
     current = (
-        # Links that ended with the game are dead even if an undo opened it again.
+        # Links that ended with the game are dead, and stay so if an undo opens it again.
         ScorerLink.objects.filter(game__in=games, revoked_at__isnull=True, expired_at__isnull=True)
+        .exclude(game__status=Game.Status.FINISHED)
         .select_related("game_team__team", *(f"game_team__{seat}" for seat in PLAYER_FIELDS))
         .order_by("game_id", "game_team__position", "created_at")
     )

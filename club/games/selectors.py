@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -149,14 +149,17 @@ def _history(game: Game) -> list[dict]:
 
 def _deal_rows(game: Game, rounds: list[Round], teams) -> tuple[list[DealRow], dict]:
     """Each deal with every team's pile, change and tables after, and each team's tables
-    after every deal (for the chart)."""
-    piles = _per_round(
-        Pile.objects.filter(round__game=game).values_list("round_id", "game_team_id", "points")
-    )
-    ledger = _per_round(
+    after every deal (for the chart).
+
+    One query: every team has a ledger row each deal, and its pile beside it (none for a
+    team out, nor for a thani).
+    """
+    pile = Pile.objects.filter(round_id=OuterRef("round_id"), game_team_id=OuterRef("game_team_id"))
+    cells_of = _per_round(
         LedgerEntry.objects.filter(round__game=game)
         .order_by()  # the model's order joins the rounds and teams again; the rows say both
-        .values_list("round_id", "game_team_id", "change", "balance")
+        .annotate(pile=Subquery(pile.values("points")[:1]))
+        .values_list("round_id", "game_team_id", "pile", "change", "balance")
     )
     trumps = {value: str(label) for value, label in Trump.choices}
     doublings = {value: str(label) for value, label in Doubling.choices}
@@ -164,23 +167,20 @@ def _deal_rows(game: Game, rounds: list[Round], teams) -> tuple[list[DealRow], d
     balances: dict[int, list[int]] = {team.pk: [] for team in teams}
     deal_rows = []
     for round_ in rounds:
-        round_piles = piles.get(round_.pk, {})
-        round_ledger = ledger.get(round_.pk, {})
+        round_cells = cells_of.get(round_.pk, {})
         cells = []
         for team in teams:
-            pile = round_piles.get(team.pk)
-            entry = round_ledger.get(team.pk)
-            change, balance = entry if entry else (None, None)
-            if entry:
+            points, change, balance = round_cells.get(team.pk) or (None, None, None)
+            if change is not None:
                 balances[team.pk].append(balance)
             cells.append(
                 {
-                    "points": pile[0] if pile else None,
+                    "points": points,
                     "change": change,
                     "balance": balance,
                     "declaring": round_.declaring_team_id == team.pk,
                     # a thani has no piles; without one, no pile means the team was out
-                    "out": pile is None and not round_.thani,
+                    "out": points is None and not round_.thani,
                 }
             )
         deal_rows.append(
@@ -197,8 +197,8 @@ def _deal_rows(game: Game, rounds: list[Round], teams) -> tuple[list[DealRow], d
 def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True) -> dict:
     """What the game page shows: tables, who deals, the cards, the deals and their history.
 
-    Six queries however long the game: the seating, the deals, their piles, their
-    ledger and the latest changes (and the game itself, read by the caller).
+    Five queries however long the game: the seating, the deals, their piles and
+    ledger, and the latest changes (and the game itself, read by the caller).
     Not ``whole``, for the scorer's page: the tables, the last deal and who deals
     next, without every deal and the history (three queries).
     """
@@ -208,50 +208,13 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
         winner = next((team for team in teams if team.pk == game.winner_id), None)
         if winner is not None:
             Game.winner.field.set_cached_value(game, winner)
-    if whole:
-        rounds = list(game.rounds.order_by("number"))
-        deal_rows, balances = _deal_rows(game, rounds, teams)
-        last = rounds[-1] if rounds else None
-        last_change = (
-            {team.pk: cell["change"] for team, cell in zip(teams, deal_rows[-1].cells, strict=True)}
-            if deal_rows
-            else {}
-        )
-        before = (
-            {
-                team.pk: cell["balance"]
-                for team, cell in zip(teams, deal_rows[-2].cells, strict=True)
-            }
-            if len(deal_rows) > 1
-            else {}
-        )
-    else:
-        rounds = list(game.rounds.filter(number=game.deals_played))
-        last = rounds[0] if rounds else None
-        last_change, before = {}, {}
-        if last is not None:
-            for number, team, change, balance in LedgerEntry.objects.filter(
-                round__game=game, round__number__in=(last.number - 1, last.number)
-            ).values_list("round__number", "game_team", "change", "balance"):
-                if number == last.number:
-                    last_change[team] = change
-                else:
-                    before[team] = balance
-    attach_seating(rounds, seating)
+    deals = _every_deal(game, teams) if whole else _last_deal(game)
+    attach_seating(deals.rounds, seating)
     team_rows = [
-        TeamRow(team=team, colour=TEAM_COLOURS[team.position], change=last_change.get(team.pk))
+        TeamRow(team=team, colour=TEAM_COLOURS[team.position], change=deals.change.get(team.pk))
         for team in teams
     ]
-    in_play = [team.position for team in teams if team.tables > 0]
-    state = core.GameState(
-        rules=game.rules,
-        team_count=len(teams),
-        tables=[team.tables for team in teams],
-        dealer=game.dealer_seat,
-        deals_played=game.deals_played,
-        scores=[team.score for team in teams],
-        kodis=[team.kodis for team in teams],
-    )
+    last = deals.last
     context = {
         "game": game,
         "seating": seating,
@@ -264,32 +227,96 @@ def game_page(game: Game, *, seating: Seating | None = None, whole: bool = True)
             for team in teams
             if game.kodi
             and last is not None
-            and before.get(team.pk, game.tables_per_team) + (last_change.get(team.pk) or 0) == 0
+            and deals.before.get(team.pk, game.tables_per_team) + (deals.change.get(team.pk) or 0)
+            == 0
         ],
-        "in_play": in_play,
+        "in_play": [team.position for team in teams if team.tables > 0],
         "next_number": game.deals_played + 1,
         "placed": sorted(teams, key=lambda team: (team.place or 99, team.position)),
     }
     if whole:
         context.update(
-            deal_rows=list(reversed(deal_rows)),
+            deal_rows=list(reversed(deals.rows)),
             chart=chart(
                 team_rows,
-                balances,
+                deals.balances,
                 game.tables_per_team,
-                len(rounds),
+                len(deals.rounds),
                 points=game.scoring == core.Scoring.POINTS,
             ),
             changes=_history(game),
         )
     if not game.is_finished:
-        context.update(
-            dealer=seating.players[state.dealer],
-            first_bidder=seating.players[state.first_bidder],
-            cards=core.card_setup(state.seated_players, game.small_deck),
-            phone_rules=phone_rules(state, seating),
-        )
+        context.update(_next_deal(game, seating))
     return context
+
+
+@dataclass
+class _Deals:
+    """The deals a page shows, and what the last one moved: each team's change in it and
+    what it held before it (by game team id)."""
+
+    rounds: list[Round]
+    last: Round | None
+    change: dict[int, int]
+    before: dict[int, int]
+    rows: list[DealRow] = field(default_factory=list)
+    balances: dict = field(default_factory=dict)
+
+
+def _every_deal(game: Game, teams: list[GameTeam]) -> _Deals:
+    """Every deal of the game as the page's rows (the game page)."""
+    rounds = list(game.rounds.order_by("number"))
+    rows, balances = _deal_rows(game, rounds, teams)
+    change = (
+        {team.pk: cell["change"] for team, cell in zip(teams, rows[-1].cells, strict=True)}
+        if rows
+        else {}
+    )
+    before = (
+        {team.pk: cell["balance"] for team, cell in zip(teams, rows[-2].cells, strict=True)}
+        if len(rows) > 1
+        else {}
+    )
+    last = rounds[-1] if rounds else None
+    return _Deals(rounds, last, change, before, rows, balances)
+
+
+def _last_deal(game: Game) -> _Deals:
+    """The last deal only, and what it moved (the scorer's page)."""
+    rounds = list(game.rounds.filter(number=game.deals_played))
+    last = rounds[0] if rounds else None
+    change: dict[int, int] = {}
+    before: dict[int, int] = {}
+    if last is not None:
+        for number, team, moved, balance in LedgerEntry.objects.filter(
+            round__game=game, round__number__in=(last.number - 1, last.number)
+        ).values_list("round__number", "game_team", "change", "balance"):
+            if number == last.number:
+                change[team] = moved
+            else:
+                before[team] = balance
+    return _Deals(rounds, last, change, before)
+
+
+def _next_deal(game: Game, seating: Seating) -> dict:
+    """Who deals and bids first next, the cards, and what the phone works a deal out by."""
+    teams = seating.teams
+    state = core.GameState(
+        rules=game.rules,
+        team_count=len(teams),
+        tables=[team.tables for team in teams],
+        dealer=game.dealer_seat,
+        deals_played=game.deals_played,
+        scores=[team.score for team in teams],
+        kodis=[team.kodis for team in teams],
+    )
+    return {
+        "dealer": seating.players[state.dealer],
+        "first_bidder": seating.players[state.first_bidder],
+        "cards": core.card_setup(state.seated_players, game.small_deck),
+        "phone_rules": phone_rules(state, seating),
+    }
 
 
 def phone_rules(state: core.GameState, seating: Seating) -> dict:

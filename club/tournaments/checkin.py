@@ -198,15 +198,20 @@ def captain_view(entry: TournamentTeam, sitting: Sitting | None) -> dict:
         )
         if placed is not None:
             game = placed
+            # A game over has no working link (its links end with it).
             link = (
-                ScorerLink.objects.filter(
-                    game=placed.game,
-                    revoked_at__isnull=True,
-                    expired_at__isnull=True,
+                None
+                if placed.game.is_finished
+                else (
+                    ScorerLink.objects.filter(
+                        game=placed.game,
+                        revoked_at__isnull=True,
+                        expired_at__isnull=True,
+                    )
+                    .filter(Q(game_team__team_id=entry.team_id) | Q(game_team__isnull=True))
+                    .order_by("game_team_id")
+                    .first()
                 )
-                .filter(Q(game_team__team_id=entry.team_id) | Q(game_team__isnull=True))
-                .order_by("game_team_id")
-                .first()
             )
     try:
         _check_open(tournament, entry)

@@ -58,10 +58,14 @@ def log(game: Game, number: int, action: str, before, after, user, link=None) ->
 
 
 def changed(game: Game, was_finished: bool) -> None:
-    """Tell the pages and boards the game changed; a game just ended ends its links."""
-    if game.is_finished and not was_finished:
-        # The game's links end with it, for good: undoing the final deal opens the
-        # game again, not its links (the organiser issues new ones).
+    """Tell the pages and boards the game changed; a game opened again ends its links.
+
+    A game's links end with it, for good: while it is over, no link of it works (the
+    links read the game's status); undoing the final deal, or a correction that leaves
+    no winner, opens the game again but not its links, which are marked expired then
+    (the organiser issues new ones). So the deal that ends a game writes nothing more.
+    """
+    if was_finished and not game.is_finished:
         ScorerLink.objects.filter(game=game, expired_at__isnull=True).update(
             expired_at=timezone.now()
         )
