@@ -27,9 +27,9 @@ def played():
     game = start_game(2)
     for number, entry in enumerate(
         [
-            deal({0: 30, 1: 26}, "Anu", 28),  # made
-            deal({0: 20, 1: 36}, "Chitra", 28),  # made
-            deal({0: 20, 1: 36}, "Biju", 30),  # failed
+            deal(game, {0: 30, 1: 26}, "Anu", 28),  # made
+            deal(game, {0: 20, 1: 36}, "Chitra", 28),  # made
+            deal(game, {0: 20, 1: 36}, "Biju", 30),  # failed
             all_pass({0: 28, 1: 28}),
         ],
         start=1,
@@ -57,7 +57,7 @@ def test_recording_correcting_and_undoing_keep_the_counts_of_the_deals():
     game = played()
     assert contracts(game) == counted(game)
     assert sum(declared for declared, _ in contracts(game)) == 4  # the pass counts, as before
-    edit_deal(game=game, number=3, entry=deal({0: 31, 1: 25}, "Biju", 30))  # now made
+    edit_deal(game=game, number=3, entry=deal(game, {0: 31, 1: 25}, "Biju", 30))  # now made
     assert contracts(game) == counted(game)
     undo_last_deal(game=game, number=4)
     assert contracts(game) == counted(game)

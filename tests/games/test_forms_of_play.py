@@ -11,7 +11,7 @@ import pytest
 
 from club.games.models import Game, GameTeam, LedgerEntry, Round, Team
 from club.games.services import (
-    DealEntry,
+    Deal,
     ScoringError,
     TeamEntry,
     create_game,
@@ -82,9 +82,9 @@ def bid(game, seat, bid_, ours, doubling="none"):
     points = {position: (ours if position == team else 0) for position in range(len(seating.teams))}
     other = next(position for position in points if position != team)
     points[other] = 56 - ours
-    return DealEntry(
+    return Deal(
         points=points,
-        declarer=seating.players[seat].pk,
+        declarer=seat,
         bid=bid_,
         trump="hearts",
         doubling=doubling,
@@ -188,7 +188,7 @@ def test_a_56_international_session_on_the_points_sheet():
     assert [team.score for team in teams] == [5, 0]
     assert [team.tables for team in teams] == [12, 12]  # nothing moves on a sheet
     with pytest.raises(ScoringError, match="first bidder must open at 28 or more"):
-        next_deal(game, DealEntry(points={0: 30, 1: 26}))
+        next_deal(game, Deal(points={0: 30, 1: 26}))
     # correcting deal 1 to made undoubled rescoring everything after it
     edit_deal(game=game, number=1, entry=bid(game, 0, 40, 44))
     assert_stored_as_replayed(game)
@@ -245,8 +245,8 @@ def test_a_thani_is_recorded_corrected_and_replayed(made):
         first_dealer=0,
         rules=rules,
     )
-    chitra = load_seating(game).players[1]
-    round_ = next_deal(game, DealEntry(points={}, thani=chitra.pk, made=made))
+    chitra = load_seating(game).players[1]  # in seat 1
+    round_ = next_deal(game, Deal(points={}, thani=1, made=made))
     round_.refresh_from_db()
     assert (round_.thani, round_.bid, round_.trump, round_.declarer, round_.made) == (
         True,
@@ -262,7 +262,7 @@ def test_a_thani_is_recorded_corrected_and_replayed(made):
     # corrected to an ordinary contract and back to a thani
     edit_deal(game=game, number=1, entry=bid(game, 1, 28, 30))
     assert_stored_as_replayed(game)
-    edit_deal(game=game, number=1, entry=DealEntry(points={}, thani=chitra.pk, made=not made))
+    edit_deal(game=game, number=1, entry=Deal(points={}, thani=1, made=not made))
     assert_stored_as_replayed(game)
     assert Round.objects.get(game=game, number=1).thani
 
@@ -272,7 +272,7 @@ def test_a_thani_where_the_game_does_not_play_one_is_refused_naming_the_deal():
         label="No thani", teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra", "Dev")]
     )
     with pytest.raises(ScoringError) as refused:
-        next_deal(game, DealEntry(points={}, thani=load_seating(game).players[0].pk, made=True))
+        next_deal(game, Deal(points={}, thani=0, made=True))
     assert refused.value.message == "Deal 1: This game is not played with thani."
     assert not Round.objects.exists() and not LedgerEntry.objects.exists()
     assert list(GameTeam.objects.values_list("tables", flat=True)) == [12, 12]

@@ -34,7 +34,7 @@ def test_a_final_tournaments_games_offer_no_undo_and_no_correction(organiser_cli
 
 def test_a_game_in_play_offers_everything_and_a_finished_one_no_deal_form(organiser_client):
     game = start_game(2)
-    services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+    services.record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, "Anu", 28))
     assert offers(organiser_client, game) == {"undo": True, "correct": True, "record": True}
     services.end_game(game=game)
     assert offers(organiser_client, game) == {"undo": True, "correct": True, "record": False}

@@ -27,7 +27,7 @@ def press_call_time(client, game: Game):
 
 def played_once(rules: core.Rules) -> Game:
     game = start_game(2, rules=rules)
-    services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+    services.record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, "Anu", 28))
     return game
 
 
@@ -113,7 +113,7 @@ def test_the_game_page_asks_no_second_question_before_the_one_that_names_the_gam
     game = start_game(2)
     page = organiser_client.get(game.get_absolute_url()).text
     assert "End the game now?" not in page
-    services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+    services.record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, "Anu", 28))
     page = organiser_client.get(game.get_absolute_url()).text
     assert "End the game now?" in page
 

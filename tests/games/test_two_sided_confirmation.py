@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from club.games import links
 from club.games.models import Change, PendingDeal, RejectedDeal, Round
-from club.games.services import DealEntry, load_seating, record_deal, undo_last_deal
+from club.games.services import Deal, load_seating, record_deal, submit_deal, undo_last_deal
 from club.scoring.rules import Rules
 from club.tournaments import selectors, services
 from tests.factories import start_game
@@ -32,12 +32,11 @@ def table():
     return game, (first, Client()), (second, Client())
 
 
-def chitras_deal(game, **change) -> DealEntry:
-    """What deal_post sends: Chitra (team 2) bids 30 hearts, piles 20 and 36."""
-    chitra = load_seating(game).players[1]
-    values = {"points": {0: 20, 1: 36}, "declarer": chitra.pk, "bid": 30, "trump": "hearts"}
+def chitras_deal(game, **change) -> Deal:
+    """What deal_post sends: Chitra (team 2, seat 1) bids 30 hearts, piles 20 and 36."""
+    values = {"points": {0: 20, 1: 36}, "declarer": 1, "bid": 30, "trump": "hearts"}
     values.update(change)
-    return DealEntry(**values)
+    return Deal(**values)
 
 
 def value_of(page: str, name: str) -> str:
@@ -111,7 +110,7 @@ def test_a_reason_too_long_is_refused_and_the_deal_still_waits(table):
 def test_the_same_deal_from_both_teams_confirms_itself(table):
     game, (first, phone_a), (second, _phone_b) = table
     phone_a.post(scorer_url(first, "scorer_send"), deal_post(game))
-    recorded = links.send_deal(link=second, number=1, entry=chitras_deal(game))
+    recorded = submit_deal(game=game, number=1, entry=chitras_deal(game), link=second).recorded
     assert isinstance(recorded, Round) and recorded.number == 1
     assert not PendingDeal.objects.exists()
     actions = list(Change.objects.order_by("made_at", "id").values_list("action", "scorer_link"))
@@ -122,7 +121,7 @@ def test_two_different_entries_wait_side_by_side_for_the_organiser(table, organi
     game, (first, phone_a), (second, phone_b) = table
     phone_a.post(scorer_url(first, "scorer_send"), deal_post(game))
     theirs = chitras_deal(game, points={0: 26, 1: 30})
-    waiting = links.send_deal(link=second, number=1, entry=theirs)
+    waiting = submit_deal(game=game, number=1, entry=theirs, link=second).waiting
     assert isinstance(waiting, PendingDeal) and waiting.counter_by_id == second.pk
     assert not Round.objects.exists()
     # Neither phone can settle it now; both see the two entries.
@@ -133,7 +132,7 @@ def test_two_different_entries_wait_side_by_side_for_the_organiser(table, organi
     with pytest.raises(links.LinkError, match="the organiser chooses"):
         links.confirm_deal(link=second, number=1)
     with pytest.raises(links.LinkError, match="the organiser chooses"):
-        links.send_deal(link=second, number=1, entry=chitras_deal(game))
+        submit_deal(game=game, number=1, entry=chitras_deal(game), link=second)
     # The organiser sees both, and records the second team's.
     page = organiser_client.get(game.get_absolute_url()).text
     team_a, team_b = first.game_team.team.name, second.game_team.team.name
@@ -153,7 +152,7 @@ def test_two_different_entries_wait_side_by_side_for_the_organiser(table, organi
 def test_the_organiser_may_reject_both_entries(table, organiser_client):
     game, (first, phone_a), (second, _phone_b) = table
     phone_a.post(scorer_url(first, "scorer_send"), deal_post(game))
-    links.send_deal(link=second, number=1, entry=chitras_deal(game, points={0: 26, 1: 30}))
+    submit_deal(game=game, number=1, entry=chitras_deal(game, points={0: 26, 1: 30}), link=second)
     organiser_client.post(reverse("games:waiting_reject", args=[game.pk, 1]))
     assert not PendingDeal.objects.exists() and not Round.objects.exists()
     assert Change.objects.filter(action=Change.Action.REJECTED).count() == 2
@@ -176,12 +175,11 @@ def test_the_directors_board_shows_two_differing_entries(organiser_client):
     )
     game = sitting.games.get().game
     first, second = links.issue_links(game=game)
-    seating = load_seating(game)
-    sent = DealEntry(points={0: 30, 1: 26}, declarer=seating.players[0].pk, bid=28, trump="hearts")
-    links.send_deal(link=first, number=1, entry=sent)
+    sent = Deal(points={0: 30, 1: 26}, declarer=0, bid=28, trump="hearts")
+    submit_deal(game=game, number=1, entry=sent, link=first)
     before = selectors.board_version(tournament, sitting)
-    other = DealEntry(points={0: 26, 1: 30}, declarer=seating.players[0].pk, bid=28, trump="hearts")
-    links.send_deal(link=second, number=1, entry=other)
+    other = Deal(points={0: 26, 1: 30}, declarer=0, bid=28, trump="hearts")
+    submit_deal(game=game, number=1, entry=other, link=second)
     assert selectors.board_version(tournament, sitting) != before  # the board refreshes
     page = organiser_client.get(reverse("tournaments:board", args=[tournament.pk])).text
     assert "Deal 1: the two teams sent different entries; choose one" in page

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from club.games.models import Change, Game, Round
-from club.games.services import DealEntry, load_seating, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from club.scoring import rules as core
 from tests.factories import deal_form, start_game
 
@@ -65,13 +65,10 @@ def finished(count: int) -> list:
     games = []
     for _ in range(count):
         game = start_game(2, rules=core.Rules(tables_per_team=1))
-        seating = load_seating(game)
         record_deal(
             game=game,
             number=1,
-            entry=DealEntry(
-                points={0: 56, 1: 0}, declarer=seating.players[0].pk, bid=28, trump="spades"
-            ),
+            entry=Deal(points={0: 56, 1: 0}, declarer=0, bid=28, trump="spades"),
         )
         games.append(game)
     return games
@@ -185,9 +182,7 @@ class TestGamePage:
             record_deal(
                 game=game,
                 number=number,
-                entry=DealEntry(
-                    points={0: 28, 1: 28}, declarer=seats[number % 2].pk, bid=28, trump="spades"
-                ),
+                entry=Deal(points={0: 28, 1: 28}, declarer=number % 2, bid=28, trump="spades"),
             )
         with django_assert_max_num_queries(10):
             client.get(game.get_absolute_url())
@@ -331,11 +326,10 @@ class TestRecordDeal:
             first_dealer=0,
             rules=core.Rules(tables_per_team=1),
         )
-        players = load_seating(short).players
         record_deal(
             game=short,
             number=1,
-            entry=DealEntry(points={0: 0, 1: 56}, declarer=players[1].pk, bid=30, trump="clubs"),
+            entry=Deal(points={0: 0, 1: 56}, declarer=1, bid=30, trump="clubs"),
         )
         short.refresh_from_db()
         assert short.is_finished
@@ -357,12 +351,12 @@ class TestCorrections:
         record_deal(
             game=game,
             number=1,
-            entry=DealEntry(points={0: 20, 1: 36}, declarer=seats[1].pk, bid=32, trump="hearts"),
+            entry=Deal(points={0: 20, 1: 36}, declarer=1, bid=32, trump="hearts"),
         )
         record_deal(
             game=game,
             number=2,
-            entry=DealEntry(points={0: 40, 1: 16}, declarer=seats[2].pk, bid=40, trump="spades"),
+            entry=Deal(points={0: 40, 1: 16}, declarer=2, bid=40, trump="spades"),
         )
         return game
 
@@ -409,16 +403,12 @@ class TestCorrections:
         record_deal(
             game=game,
             number=1,
-            entry=DealEntry(
-                points={0: 30, 1: 20, 2: 6}, declarer=players[0].pk, bid=28, trump="clubs"
-            ),
+            entry=Deal(points={0: 30, 1: 20, 2: 6}, declarer=0, bid=28, trump="clubs"),
         )
         record_deal(
             game=game,
             number=2,
-            entry=DealEntry(
-                points={0: 10, 1: 20, 2: 26}, declarer=players[2].pk, bid=28, trump="clubs"
-            ),
+            entry=Deal(points={0: 10, 1: 20, 2: 26}, declarer=2, bid=28, trump="clubs"),
         )
         before = [t.tables for t in game.teams.order_by("position")]
         # Corrected so that Esha declared 28 doubled and failed with 6: she owes 2 x 2 to

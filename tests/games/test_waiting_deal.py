@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from club.games import links
 from club.games.models import Change, Game, PendingDeal, Round
-from club.games.services import DealEntry, TeamEntry, create_game, load_seating
+from club.games.services import Deal, TeamEntry, create_game, load_seating, submit_deal
 from tests.factories import deal_form
 
 pytestmark = pytest.mark.django_db
@@ -24,10 +24,9 @@ def waiting_game():
         require_confirmation=True,
     )
     anu_link, dev_link = links.issue_links(game=game)
-    seating = load_seating(game)
-    entry = DealEntry(points={0: 30, 1: 26}, declarer=seating.players[0].pk, bid=28, trump="hearts")
+    entry = Deal(points={0: 30, 1: 26}, declarer=0, bid=28, trump="hearts")  # Anu's seat
     before = Game.objects.get(pk=game.pk).updated_at
-    links.send_deal(link=anu_link, number=1, entry=entry)
+    submit_deal(game=game, number=1, entry=entry, link=anu_link)
     game.refresh_from_db()
     assert game.updated_at > before  # the live pages see the waiting deal
     return game, anu_link, dev_link

@@ -12,7 +12,7 @@ from django.utils.html import escape
 
 from club.archive.tournament_export import export_tournament_csv
 from club.games import services
-from club.games.services import DealEntry, TeamEntry, create_game, load_seating
+from club.games.services import Deal, TeamEntry, create_game
 from club.scoring import rules as core
 from tests.factories import deal, start_game
 from tests.tournaments.test_forms_of_play import contract, first_sitting, game_of, international
@@ -27,8 +27,8 @@ def points_game():
         first_dealer=0,
         rules=core.preset_rules(core.Preset.INTERNATIONAL),
     )
-    anu = load_seating(game).players[0]
-    entry = DealEntry(points={0: 30, 1: 26}, declarer=anu.pk, bid=28, trump="hearts")
+    anu = 0  # her seat, in play order
+    entry = Deal(points={0: 30, 1: 26}, declarer=anu, bid=28, trump="hearts")
     services.record_deal(game=game, number=1, entry=entry)  # made: Anu's team scores 1
     return game
 
@@ -45,7 +45,7 @@ def test_a_points_sheet_counts_points_and_a_table_game_tables(organiser_client):
     assert "placed by the tables they hold" not in sheet
 
     table = start_game(2, rules=core.Rules(tables_per_team=2))
-    services.record_deal(game=table, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+    services.record_deal(game=table, number=1, entry=deal(table, {0: 30, 1: 26}, "Anu", 28))
     page = organiser_client.get(table.get_absolute_url()).text
     assert '<span class="unit">table</span>' in scoreboard(page)  # 1 table left
     assert '<span class="unit">tables</span>' in scoreboard(page)  # 3 tables
@@ -54,7 +54,7 @@ def test_a_points_sheet_counts_points_and_a_table_game_tables(organiser_client):
 
 def test_a_kodi_night_is_placed_by_its_kodis_when_time_is_called(organiser_client):
     game = start_game(2, rules=core.preset_rules(core.Preset.KODI, 4))
-    services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+    services.record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, "Anu", 28))
     page = organiser_client.get(game.get_absolute_url()).text
     assert escape("End the game now? Fewest kodis first, then most tables held.") in page
 

@@ -6,7 +6,7 @@ import datetime
 import random
 
 from club.games.models import Game
-from club.games.services import DealEntry, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from club.scoring import rules as core
 from club.tournaments import services
 
@@ -46,9 +46,9 @@ def win_game(game: Game, winner_name: str) -> None:
     record_deal(
         game=game,
         number=game.deals_played + 1,
-        entry=DealEntry(
+        entry=Deal(
             points={team.position: 56 if team is winner else 0 for team in teams},
-            declarer=winner.first_player_id,
+            declarer=load_seating(game).seat_of(winner.first_player_id),
             bid=28,
             trump="spades",
         ),

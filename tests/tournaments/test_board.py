@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from club.games.links import issue_links, send_deal
+from club.games.links import issue_links
 from club.games.models import Round
-from club.games.services import DealEntry, load_seating
+from club.games.services import Deal, submit_deal
 from club.tournaments import selectors, services
 from club.tournaments.models import Sitting
 from tests.tournaments.helpers import make_tournament, rng, win_game
@@ -22,8 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _deal(game):
-    seating = load_seating(game)
-    return DealEntry(points={0: 30, 1: 26}, declarer=seating.players[0].pk, bid=28, trump="hearts")
+    return Deal(points={0: 30, 1: 26}, declarer=0, bid=28, trump="hearts")
 
 
 def four_tables():
@@ -43,7 +42,7 @@ def four_tables():
         win_game(finished, finished.teams.first().team.name)
         finished.refresh_from_db()
     [link, _other] = issue_links(game=waiting)
-    send_deal(link=link, number=1, entry=_deal(waiting))
+    submit_deal(game=waiting, number=1, entry=_deal(waiting), link=link)
     win_game(playing, playing.teams.first().team.name)
     Round.objects.filter(game=playing).update(
         recorded_at=timezone.now() - datetime.timedelta(minutes=20)

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from club.games.models import Game
-from club.games.services import DealEntry, edit_deal, load_seating
+from club.games.services import Deal, edit_deal, load_seating
 from club.scoring import rules as core
 from club.tournaments import services
 from club.tournaments.models import Standing, Tournament, TournamentTeam
@@ -54,9 +54,9 @@ def contract(game, team_name, bid, ours, doubling="none"):
     seating = load_seating(game)
     team = next(team for team in seating.teams if team.team.name == team_name)
     other = next(other for other in seating.teams if other is not team)
-    return DealEntry(
+    return Deal(
         points={team.position: ours, other.position: 56 - ours},
-        declarer=team.players[0].pk,
+        declarer=seating.seat_of(team.players[0].pk),
         bid=bid,
         trump="spades",
         doubling=doubling,

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from club.games import services as scoring
 from club.games.models import Game, Player
-from club.games.services import DealEntry, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from club.scoring import rules as core
 from club.tournaments import seats, selectors, services, stages
 from club.tournaments.models import Sitting, Stage, Standing, TournamentEvent
@@ -265,14 +265,15 @@ def test_the_organiser_reorders_the_seeds_before_confirming():
 def level_then(game, *winners):
     """Record deals one by one, each won (28 made) by the team at ``winners[i]``."""
     teams = list(game.teams.order_by("position"))
+    seating = load_seating(game)
     for position in winners:
         game.refresh_from_db()
         record_deal(
             game=game,
             number=game.deals_played + 1,
-            entry=DealEntry(
+            entry=Deal(
                 points={p: 30 if p == position else 26 for p in range(2)},
-                declarer=teams[position].first_player_id,
+                declarer=seating.seat_of(teams[position].first_player_id),
                 bid=28,
                 trump="hearts",
             ),
@@ -386,14 +387,15 @@ def test_a_correction_that_levels_a_knockout_game_ended_by_time_plays_it_on():
     game.refresh_from_db()
     assert game.is_finished
     # Deal 1 corrected: team 2 made it, so 6 tables each. A knockout cannot end level.
-    entry = scoring.stored_entries(game, scoring.load_seating(game))[1][0]
+    seating = scoring.load_seating(game)
+    entry = scoring.stored_entries(game, seating)[1][0]
     teams = list(game.teams.order_by("position"))
     scoring.edit_deal(
         game=game,
         number=1,
-        entry=DealEntry(
+        entry=Deal(
             points={0: 26, 1: 30},
-            declarer=teams[1].first_player_id,
+            declarer=seating.seat_of(teams[1].first_player_id),
             bid=entry.bid,
             trump=entry.trump,
         ),

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from club.games.models import Game, GameTeam, Player
-from club.games.services import DealEntry, load_seating, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from club.leaderboards.models import PlayerRating, PlayerTotals, TeamTotals
 from club.tournaments import checkin, services, substitutions
 from club.tournaments.models import Standing, TournamentTeam
@@ -32,8 +32,11 @@ def play_deal(game: Game, planned: night.Game) -> None:
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(
-            points=planned.piles(), declarer=declarer.pk, bid=planned.bid, trump="hearts"
+        entry=Deal(
+            points=planned.piles(),
+            declarer=seating.seat_of(declarer.pk),
+            bid=planned.bid,
+            trump="hearts",
         ),
     )
 
