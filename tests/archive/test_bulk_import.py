@@ -151,11 +151,10 @@ def _write_deal_by_deal(spec, user, require_confirmation, registered):
         deal_limit=spec.deal_limit,
         require_confirmation=require_confirmation,
     )
-    seating = services.load_seating(game)
     for number, deal in enumerate(spec.deals, start=1):
-        entry = services.DealEntry(
+        entry = services.Deal(
             points=dict(deal.points),
-            declarer=None if deal.all_pass else seating.players[deal.declarer].pk,
+            declarer=None if deal.all_pass else deal.declarer,
             bid=None if deal.all_pass else deal.bid,
             trump=None if deal.all_pass else deal.trump,
             doubling=deal.doubling,

@@ -48,12 +48,13 @@ from club.archive.tournament_export import (
 )
 from club.games.models import Change, Game, Player, Team
 from club.games.services import (
-    DealEntry,
+    Deal,
     ScoringError,
     TeamEntry,
     create_game,
     edit_deal,
     end_game,
+    load_seating,
     record_deal,
     replay_game,
     undo_last_deal,
@@ -88,18 +89,20 @@ HOUSE_RULES = core.Rules(
 
 def _entry(
     game: Game, rng: random.Random, *, all_pass_share: float = 0.15, everyone: bool = False
-) -> DealEntry:
+) -> Deal:
     """A random deal the rules accept for the game as it stands (or as it started)."""
     playing = [team for team in game.teams.order_by("position") if team.tables or everyone]
     cuts = sorted(rng.randint(0, 56) for _ in range(len(playing) - 1))
     piles = [high - low for low, high in zip([0, *cuts], [*cuts, 56], strict=True)]
     points = {team.position: pile for team, pile in zip(playing, piles, strict=True)}
     if rng.random() < all_pass_share:
-        return DealEntry(points=points)
+        return Deal(points=points)
     declaring = rng.choice(playing)
-    return DealEntry(
+    return Deal(
         points=points,
-        declarer=rng.choice([declaring.first_player_id, declaring.second_player_id]),
+        declarer=load_seating(game).seat_of(
+            rng.choice([declaring.first_player_id, declaring.second_player_id])
+        ),
         bid=rng.choice([28, 28, 30, 32, 36, 40, 44, 48, 56]),
         trump=rng.choice(list(core.Trump)).value,
         doubling=rng.choice(["none", "none", "none", "double", "redouble"]),

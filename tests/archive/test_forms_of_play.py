@@ -22,7 +22,7 @@ from club.archive.format import FORMAT, ArchiveError
 from club.archive.load import import_results
 from club.games.models import Game, GameTeam, Round
 from club.games.services import (
-    DealEntry,
+    Deal,
     TeamEntry,
     create_game,
     edit_deal,
@@ -49,9 +49,7 @@ def contract(game, seat, bid, ours, doubling="none", trump="hearts"):
     points = dict.fromkeys(range(len(seating.teams)), 0)
     points[team] = ours
     points[(team + 1) % len(points)] += 56 - ours
-    return DealEntry(
-        points=points, declarer=seating.players[seat].pk, bid=bid, trump=trump, doubling=doubling
-    )
+    return Deal(points=points, declarer=seat, bid=bid, trump=trump, doubling=doubling)
 
 
 def play(game, *entries):
@@ -90,7 +88,7 @@ def kodi_night() -> Game:
         contract(game, 0, 56, 56, slam),
         contract(game, 1, 56, 56, slam),
         contract(game, 2, 30, 40),
-        DealEntry(points={0: 20, 1: 36}),  # all passed: Anu & Biju to make 28, failed
+        Deal(points={0: 20, 1: 36}),  # all passed: Anu & Biju to make 28, failed
     )
     end_game(game=game)
     return game
@@ -108,12 +106,12 @@ def thani_tables() -> Game:
         first_dealer=0,
         rules=Rules(thani=Thani(6, 8), doubling_mode="add", double_factor=1, redouble_factor=3),
     )
-    chitra = load_seating(game).players[1]
+    chitra = 1  # her seat, in play order
     play(
         game,
         contract(game, 0, 40, 44, "double"),
-        DealEntry(points={}, thani=chitra.pk, made=True),
-        DealEntry(points={}, thani=chitra.pk, made=False),
+        Deal(points={}, thani=chitra, made=True),
+        Deal(points={}, thani=chitra, made=False),
     )
     return game
 

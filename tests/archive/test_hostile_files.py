@@ -21,7 +21,7 @@ from club.archive.export import export_json
 from club.archive.format import FORMAT
 from club.archive.management.commands.import_results import MAX_BYTES
 from club.games.models import Player
-from club.games.services import DealEntry, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from tests.factories import start_game
 from tests.hostile.conftest import NAMES, check_invariants, fresh_state, snapshot
 
@@ -62,16 +62,14 @@ def valid_text(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock(), transaction.atomic():
         game = start_game(3, label="Export me")
-        players = {p.name: p.pk for p in Player.objects.all()}
+        seats = {player.name: at for at, player in enumerate(load_seating(game).players)}
         deals = [
-            DealEntry(points={0: 30, 1: 20, 2: 6}, declarer=players["Anu"], bid=28, trump="spades"),
-            DealEntry(
-                points={0: 10, 1: 40, 2: 6}, declarer=players["Chitra"], bid=40, trump="clubs"
-            ),
-            DealEntry(points={0: 20, 1: 20, 2: 16}),
-            DealEntry(
+            Deal(points={0: 30, 1: 20, 2: 6}, declarer=seats["Anu"], bid=28, trump="spades"),
+            Deal(points={0: 10, 1: 40, 2: 6}, declarer=seats["Chitra"], bid=40, trump="clubs"),
+            Deal(points={0: 20, 1: 20, 2: 16}),
+            Deal(
                 points={0: 50, 1: 6, 2: 0},
-                declarer=players["Biju"],
+                declarer=seats["Biju"],
                 bid=48,
                 trump="no-trumps",
                 doubling="double",

@@ -14,8 +14,9 @@ from django.core.management.base import CommandError
 
 from club.archive.export import export_json
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
-from club.games.services import DealEntry, TeamEntry, create_game, record_deal
+from club.games.services import Deal, TeamEntry, create_game, load_seating, record_deal
 from club.scoring import rules as core
+from tests.factories import seat
 
 LABEL = "Table 1, Friday"
 
@@ -150,15 +151,13 @@ def seed_club():
         teams=[TeamEntry("Anu", "Biju"), TeamEntry("Chitra", "Dev")],
         first_dealer=1,
     )
-    anu, chitra = (Player.objects.get(name=name).pk for name in ("Anu", "Chitra"))
+    anu, chitra = (seat(plain, name) for name in ("Anu", "Chitra"))
     _play(
         plain,
         [
-            DealEntry({0: 30, 1: 26}, declarer=anu, bid=30, trump="spades"),
-            DealEntry({0: 30, 1: 26}),
-            DealEntry(
-                {0: 10, 1: 46}, declarer=chitra, bid=44, trump="no-trumps", doubling="redouble"
-            ),
+            Deal({0: 30, 1: 26}, declarer=anu, bid=30, trump="spades"),
+            Deal({0: 30, 1: 26}),
+            Deal({0: 10, 1: 46}, declarer=chitra, bid=44, trump="no-trumps", doubling="redouble"),
         ],
     )
     custom = create_game(
@@ -176,16 +175,14 @@ def seed_club():
             redouble_factor=5,
         ),
     )
-    esha, gita, anu = (Player.objects.get(name=name).pk for name in ("Esha", "Gita", "Anu"))
+    esha, gita, anu = (seat(custom, name) for name in ("Esha", "Gita", "Anu"))
     _play(
         custom,
         [
-            DealEntry({0: 40, 1: 8, 2: 8}, declarer=esha, bid=36, trump="hearts"),
-            DealEntry(
-                {0: 20, 1: 6, 2: 30}, declarer=gita, bid=30, trump="clubs", doubling="double"
-            ),
-            DealEntry({0: 50, 2: 6}, declarer=esha, bid=48, trump="diamonds"),
-            DealEntry({0: 30, 2: 26}, declarer=anu, bid=28, trump="spades", doubling="redouble"),
+            Deal({0: 40, 1: 8, 2: 8}, declarer=esha, bid=36, trump="hearts"),
+            Deal({0: 20, 1: 6, 2: 30}, declarer=gita, bid=30, trump="clubs", doubling="double"),
+            Deal({0: 50, 2: 6}, declarer=esha, bid=48, trump="diamonds"),
+            Deal({0: 30, 2: 26}, declarer=anu, bid=28, trump="spades", doubling="redouble"),
         ],
     )
     return plain, custom
@@ -961,8 +958,9 @@ def test_a_game_on_which_time_was_called_round_trips(tmp_path):
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 10, 1: 46}, declarer=game.teams.get(position=1).first_player_id,
-                        bid=28, trump="hearts"),
+        entry=Deal(points={0: 10, 1: 46},
+                   declarer=load_seating(game).seat_of(game.teams.get(position=1).first_player_id),
+                   bid=28, trump="hearts"),
     )  # fmt: skip
     from club.games.services import end_game
 

@@ -56,7 +56,7 @@ def _night() -> str:
             rules=core.Rules(tables_per_team=1),
         )
         services.record_deal(
-            game=game, number=1, entry=deal({0: 40, 1: 16}, f"Hema {table}", 28, "spades")
+            game=game, number=1, entry=deal(game, {0: 40, 1: 16}, f"Hema {table}", 28, "spades")
         )
         games.append(game)
     text = export_json()

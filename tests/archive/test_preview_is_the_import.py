@@ -161,9 +161,9 @@ def same_verdict(client, text: str | bytes, *, same=()) -> Verdict:
 def night() -> str:
     """A night of two games, as the venue's laptop exports it; the club is then emptied."""
     one = start_game(2, label="Friday table 1")
-    services.record_deal(game=one, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28, "clubs"))
+    services.record_deal(game=one, number=1, entry=deal(one, {0: 30, 1: 26}, "Anu", 28, "clubs"))
     two = start_game(2, label="Friday table 2", first_dealer=1)
-    services.record_deal(game=two, number=1, entry=deal({0: 40, 1: 16}, "Biju", 32, "spades"))
+    services.record_deal(game=two, number=1, entry=deal(two, {0: 40, 1: 16}, "Biju", 32, "spades"))
     text = export_json()
     wipe()
     return text
@@ -206,7 +206,7 @@ def test_a_tournament_team_whose_name_is_here_with_other_players_is_imported(org
 def _exported(label: str, *teams: TeamEntry) -> dict:
     """The game as an export writes it, one deal played; the club is then emptied."""
     game = create_game(label=label, teams=list(teams), first_dealer=0)
-    services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, teams[0].first, 28))
+    services.record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, teams[0].first, 28))
     [written] = json.loads(export_json())["games"]
     wipe()
     return written
@@ -278,7 +278,7 @@ def test_a_tournament_whose_game_label_is_here_is_refused_by_both(organiser_clie
 def test_a_game_here_with_other_deals_is_refused_by_both(organiser_client):
     text = night()
     game = start_game(2, label="Friday table 1")
-    services.record_deal(game=game, number=1, entry=deal({0: 20, 1: 36}, "Chitra", 30))
+    services.record_deal(game=game, number=1, entry=deal(game, {0: 20, 1: 36}, "Chitra", 30))
 
     verdict = same_verdict(organiser_client, text)
     assert "already has a game with this label" in verdict.refused
@@ -325,8 +325,8 @@ def test_a_tournament_imports_on_a_site_with_games_and_players(organiser_client)
 def valid_text():
     """A real export of a three-team game, the club emptied after it."""
     game = start_game(3, label="Export me")
-    services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 20, 2: 6}, "Anu", 28))
-    services.record_deal(game=game, number=2, entry=deal({0: 10, 1: 40, 2: 6}, "Chitra", 40))
+    services.record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 20, 2: 6}, "Anu", 28))
+    services.record_deal(game=game, number=2, entry=deal(game, {0: 10, 1: 40, 2: 6}, "Chitra", 40))
     text = export_json()
     wipe()
     return text

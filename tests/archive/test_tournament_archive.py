@@ -37,7 +37,7 @@ from django.urls import reverse
 from club.archive.format import ArchiveError, points_text
 from club.archive.load import import_results
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
-from club.games.services import DealEntry, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from club.scoring import rules as core
 from club.tournaments import services
 from club.tournaments.models import (
@@ -65,9 +65,9 @@ def _made(game: Game, declaring: str) -> None:
     record_deal(
         game=game,
         number=game.deals_played + 1,
-        entry=DealEntry(
+        entry=Deal(
             points={t.position: 56 if t is team else 0 for t in teams if t.tables},
-            declarer=team.first_player_id,
+            declarer=load_seating(game).seat_of(team.first_player_id),
             bid=28,
             trump="spades",
         ),

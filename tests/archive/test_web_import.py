@@ -35,11 +35,11 @@ STORE = reverse("archive:import_store")
 def night() -> list[Game]:
     """Two tables of a club night: one ended early, one still being played."""
     one = start_game(2, label="Friday table 1")
-    services.record_deal(game=one, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28, "clubs"))
-    services.record_deal(game=one, number=2, entry=deal({0: 20, 1: 36}, "Chitra", 30))
+    services.record_deal(game=one, number=1, entry=deal(one, {0: 30, 1: 26}, "Anu", 28, "clubs"))
+    services.record_deal(game=one, number=2, entry=deal(one, {0: 20, 1: 36}, "Chitra", 30))
     services.end_game(game=one)
     two = start_game(2, label="Friday table 2", first_dealer=1)
-    services.record_deal(game=two, number=1, entry=deal({0: 40, 1: 16}, "Biju", 32, "spades"))
+    services.record_deal(game=two, number=1, entry=deal(two, {0: 40, 1: 16}, "Biju", 32, "spades"))
     return [one, two]
 
 
@@ -102,7 +102,7 @@ def test_a_night_that_went_on_adds_only_the_games_not_here(organiser_client):
     night()
     published = export_json()
     later = start_game(2, label="Friday table 3")
-    services.record_deal(game=later, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+    services.record_deal(game=later, number=1, entry=deal(later, {0: 30, 1: 26}, "Anu", 28))
     whole_night = export_json()
     later.delete()
     assert export_json() == published
@@ -206,7 +206,7 @@ def test_a_file_past_the_limit_is_refused_before_it_is_read(organiser_client, mo
 def test_the_preview_asks_what_the_import_asks_a_fixed_few_a_game(organiser_client):
     for number in range(6):
         game = start_game(2, label=f"Long night {number}")
-        services.record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+        services.record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, "Anu", 28))
     text = export_json()
     short = json.dumps({**json.loads(text), "games": json.loads(text)["games"][:2]})
     wipe()

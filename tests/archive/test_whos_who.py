@@ -39,7 +39,7 @@ def _night(label: str, pairs=(("Anu", "Biju"), ("Chitra", "Dev")), names=("", ""
         teams=[TeamEntry(*pair, name) for pair, name in zip(pairs, names, strict=True)],
         first_dealer=0,
     )
-    record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, pairs[0][0], 28))
+    record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, pairs[0][0], 28))
 
 
 def _document(text: str | None = None) -> dict:
@@ -393,7 +393,7 @@ def test_the_international_trio_publishes_beside_the_pair_of_its_name_after_one_
             first_dealer=0,
             rules=preset_rules(Preset.INTERNATIONAL),
         )
-        record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+        record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, "Anu", 28))
         night = export_json()
         transaction.set_rollback(True)
     preview = preview_text(TextInMemory(night))

@@ -20,7 +20,7 @@ from club.archive.export import export_csv, export_json
 from club.archive.load import import_results
 from club.games import links
 from club.games.models import Game, Player, Team
-from club.games.services import DealEntry, TeamEntry, create_game, record_deal
+from club.games.services import Deal, TeamEntry, create_game, load_seating, record_deal, submit_deal
 from club.leaderboards import services as register
 from club.scoring import rules as core
 from club.tournaments import services as tournament_services
@@ -57,19 +57,18 @@ def hostile_club(organiser):
         first_dealer=0,
         user=organiser,
     )
-    script_player = Player.objects.get(name=SCRIPT)
-    formula_player = Player.objects.get(name=FORMULAS[0])
+    seating = load_seating(game)
+    script_seat = seating.seat_of(Player.objects.get(name=SCRIPT).pk)
+    formula_seat = seating.seat_of(Player.objects.get(name=FORMULAS[0]).pk)
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 30, 1: 26}, declarer=script_player.pk, bid=28, trump="spades"),
+        entry=Deal(points={0: 30, 1: 26}, declarer=script_seat, bid=28, trump="spades"),
     )
     record_deal(
         game=game,
         number=2,
-        entry=DealEntry(
-            points={0: 6, 1: 50}, declarer=formula_player.pk, bid=40, trump="no-trumps"
-        ),
+        entry=Deal(points={0: 6, 1: 50}, declarer=formula_seat, bid=40, trump="no-trumps"),
     )
     links.issue_links(game=game)
 
@@ -80,15 +79,16 @@ def hostile_club(organiser):
         require_confirmation=True,
     )
     first_link, _second = links.issue_links(game=waiting)
-    links.send_deal(
-        link=first_link,
+    submit_deal(
+        game=waiting,
         number=1,
-        entry=DealEntry(
+        entry=Deal(
             points={0: 28, 1: 28},
-            declarer=Player.objects.get(name="<i>Ivy</i>").pk,
+            declarer=load_seating(waiting).seat_of(Player.objects.get(name="<i>Ivy</i>").pk),
             bid=28,
             trump="hearts",
         ),
+        link=first_link,
     )
     tabbed = create_game(
         label="-1+cmd|' /C calc'!A0",
@@ -98,8 +98,11 @@ def hostile_club(organiser):
     record_deal(
         game=tabbed,
         number=1,
-        entry=DealEntry(
-            points={0: 56, 1: 0}, declarer=Player.objects.get(name="Tab").pk, bid=30, trump="clubs"
+        entry=Deal(
+            points={0: 56, 1: 0},
+            declarer=load_seating(tabbed).seat_of(Player.objects.get(name="Tab").pk),
+            bid=30,
+            trump="clubs",
         ),
     )
     # The services trim names; the admin keeps text as typed, so a name may yet start
@@ -134,8 +137,11 @@ def hostile_club(organiser):
         record_deal(
             game=played,
             number=1,
-            entry=DealEntry(
-                points={0: 56, 1: 0}, declarer=first.first_player_id, bid=28, trump="clubs"
+            entry=Deal(
+                points={0: 56, 1: 0},
+                declarer=load_seating(played).seat_of(first.first_player_id),
+                bid=28,
+                trump="clubs",
             ),
         )
     proposed = tournament_services.propose_sitting(
