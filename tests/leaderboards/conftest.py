@@ -23,10 +23,10 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from club.games.services import DealEntry, TeamEntry, create_game, record_deal
+from club.games.services import Deal, TeamEntry, create_game, record_deal
 from club.leaderboards import figures
 from club.scoring import rules as core
-from tests.factories import pid
+from tests.factories import seat
 
 AB = TeamEntry("Anu", "Biju")
 CD = TeamEntry("Chitra", "Dev")
@@ -56,30 +56,34 @@ def club(db):
     a = create_game(label="Game A", teams=[AB, CD], first_dealer=0, rules=four)
     play(
         a,
-        DealEntry(
-            points={0: 35, 1: 21}, declarer=pid("Anu"), bid=30, trump="hearts", doubling="double"
+        Deal(
+            points={0: 35, 1: 21},
+            declarer=seat(a, "Anu"),
+            bid=30,
+            trump="hearts",
+            doubling="double",
         ),
-        DealEntry(points={0: 26, 1: 30}, declarer=pid("Dev"), bid=40, trump="spades"),
+        Deal(points={0: 26, 1: 30}, declarer=seat(a, "Dev"), bid=40, trump="spades"),
     )
     b = create_game(label="Game B", teams=[AB, CD], first_dealer=1, rules=four)
     play(
         b,
-        DealEntry(points={0: 20, 1: 36}),
-        DealEntry(
+        Deal(points={0: 20, 1: 36}),
+        Deal(
             points={0: 28, 1: 28},
-            declarer=pid("Chitra"),
+            declarer=seat(b, "Chitra"),
             bid=29,
             trump="clubs",
             doubling="redouble",
         ),
     )
     c = create_game(label="Game C", teams=[AB, CD, EF], first_dealer=0, rules=two)
-    play(c, DealEntry(points={0: 3, 1: 3, 2: 50}, declarer=pid("Esha"), bid=48, trump="no-trumps"))
+    play(c, Deal(points={0: 3, 1: 3, 2: 50}, declarer=seat(c, "Esha"), bid=48, trump="no-trumps"))
     d = create_game(label="Game D", teams=[AB, CD], first_dealer=0)
     play(
         d,
-        DealEntry(
-            points={0: 56, 1: 0}, declarer=pid("Anu"), bid=56, trump="spades", doubling="double"
+        Deal(
+            points={0: 56, 1: 0}, declarer=seat(d, "Anu"), bid=56, trump="spades", doubling="double"
         ),
     )
     on(a, datetime.date(2025, 1, 10))

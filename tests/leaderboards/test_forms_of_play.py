@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from club.games.models import Game, Player
-from club.games.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
+from club.games.services import Deal, TeamEntry, create_game, record_deal
 from club.leaderboards import figures
 from club.leaderboards.merge import PARTNERS, merge_players
 from club.leaderboards.models import PlayerGameFigures, RatingChange, TeamGameFigures, TeamTotals
@@ -29,11 +29,9 @@ def international_session() -> Game:
         first_dealer=0,
         rules=core.preset_rules(Preset.INTERNATIONAL, players=6),
     )
-    dev = load_seating(game).players[1]
+    dev = 1  # his seat, in play order
     for number in range(1, 19):
-        entry = DealEntry(
-            points={0: 20, 1: 36}, declarer=dev.pk, bid=28 + number % 3, trump="clubs"
-        )
+        entry = Deal(points={0: 20, 1: 36}, declarer=dev, bid=28 + number % 3, trump="clubs")
         record_deal(game=Game.objects.get(pk=game.pk), number=number, entry=entry)
     return Game.objects.get(pk=game.pk)
 

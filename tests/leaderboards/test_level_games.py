@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from club.games.models import Game, GameTeam, Player, Team
 from club.games.services import (
-    DealEntry,
+    Deal,
     TeamEntry,
     create_game,
     end_game,
@@ -65,9 +65,9 @@ def made(game: Game, position: int, *, failed: bool = False) -> None:
     record_deal(
         game=game,
         number=game.deals_played + 1,
-        entry=DealEntry(
+        entry=Deal(
             points=points,
-            declarer=seating.teams[position].first_player_id,
+            declarer=seating.seat_of(seating.teams[position].first_player_id),
             bid=28,
             trump="hearts",
         ),

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from club.games.models import Game, GameTeam, Player, Team
 from club.games.services import (
-    DealEntry,
+    Deal,
     TeamEntry,
     create_game,
     edit_deal,
@@ -34,7 +34,7 @@ from club.leaderboards.services.ratings import rated_games
 from club.scoring import ratings
 from club.scoring import rules as core
 from club.tournaments.models import Sitting, SittingGame, Tournament
-from tests.factories import pid
+from tests.factories import seat
 
 from .conftest import play
 from .test_boards import FIELDS
@@ -123,7 +123,7 @@ def _win(game, number: int, position: int, declarer: str) -> None:
     record_deal(
         game=game,
         number=number,
-        entry=DealEntry(points=points, declarer=pid(declarer), bid=56, trump="spades"),
+        entry=Deal(points=points, declarer=seat(game, declarer), bid=56, trump="spades"),
     )
 
 
@@ -138,9 +138,9 @@ def test_every_kind_of_change_keeps_figures_and_ratings_in_step(club):
     edit_deal(
         game=club["B"],
         number=2,
-        entry=DealEntry(
+        entry=Deal(
             points={0: 26, 1: 30},
-            declarer=pid("Chitra"),
+            declarer=seat(club["B"], "Chitra"),
             bid=29,
             trump="clubs",
             doubling="redouble",
@@ -162,7 +162,7 @@ def test_every_kind_of_change_keeps_figures_and_ratings_in_step(club):
     game = create_game(
         label="Game F", teams=[TeamEntry("Anu Menon", "Gita"), TeamEntry("Hari", "Indu")]
     )
-    play(game, DealEntry(points={0: 56, 1: 0}, declarer=pid("Gita"), bid=56, trump="hearts"))
+    play(game, Deal(points={0: 56, 1: 0}, declarer=seat(game, "Gita"), bid=56, trump="hearts"))
     for number in range(2, 20):
         if Game.objects.get(pk=game.pk).is_finished:
             break
@@ -186,8 +186,8 @@ def test_a_correction_that_keeps_the_places_rewrites_no_rating(club):
     edit_deal(
         game=club["C"],
         number=1,
-        entry=DealEntry(
-            points={0: 0, 1: 3, 2: 53}, declarer=pid("Esha"), bid=48, trump="no-trumps"
+        entry=Deal(
+            points={0: 0, 1: 3, 2: 53}, declarer=seat(club["C"], "Esha"), bid=48, trump="no-trumps"
         ),
     )
     assert list(RatingChange.objects.order_by("pk").values_list("pk", "after")) == before

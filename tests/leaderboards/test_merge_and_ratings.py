@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from club.games.models import GameTeam, Player, Round, Team
-from club.games.services import DealEntry, TeamEntry, create_game, edit_deal, record_deal
+from club.games.services import Deal, TeamEntry, create_game, edit_deal, record_deal
 from club.leaderboards.merge import (
     PARTNERS,
     SAT_AT_ONE_GAME,
@@ -23,7 +23,7 @@ from club.leaderboards.services.register import RegisterError
 from club.scoring import ratings
 from club.scoring import rules as core
 from club.tournaments.models import Tournament, TournamentTeam
-from tests.factories import pid
+from tests.factories import pid, seat
 
 from .conftest import play
 from .test_boards import PLAYERS_ALL
@@ -43,7 +43,7 @@ def duplicate(club):
         first_dealer=0,
         rules=core.Rules(tables_per_team=2),
     )
-    play(game, DealEntry(points={0: 45, 1: 11}, declarer=pid("Anu M"), bid=45, trump="spades"))
+    play(game, Deal(points={0: 45, 1: 11}, declarer=seat(game, "Anu M"), bid=45, trump="spades"))
     Player.objects.filter(name="Anu M").update(member_number="M-7", nickname="Ammu")
     return game
 
@@ -145,9 +145,9 @@ def test_correction_that_changes_the_winner_recomputes_ratings(club):
     edit_deal(
         game=b,
         number=2,
-        entry=DealEntry(
+        entry=Deal(
             points={0: 26, 1: 30},
-            declarer=pid("Chitra"),
+            declarer=seat(b, "Chitra"),
             bid=29,
             trump="clubs",
             doubling="redouble",
@@ -196,7 +196,7 @@ def test_rebuild_ratings_command(club, capsys):
     record_deal(
         game=game,
         number=2,
-        entry=DealEntry(points={0: 56, 1: 0}, declarer=pid("Biju"), bid=56, trump="hearts"),
+        entry=Deal(points={0: 56, 1: 0}, declarer=seat(game, "Biju"), bid=56, trump="hearts"),
     )
     game.refresh_from_db()
     assert game.is_finished

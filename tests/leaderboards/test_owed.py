@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from club.games.models import Game, Player
 from club.games.services import (
-    DealEntry,
+    Deal,
     TeamEntry,
     create_game,
     edit_deal,
@@ -35,7 +35,7 @@ from club.leaderboards.models import OwedGame, PlayerRating, PlayerTotals
 from club.leaderboards.services.owed_work import catch_up
 from club.scoring import rules as core
 from club.web import after
-from tests.factories import deal, deal_form, pid
+from tests.factories import deal, deal_form, pid, seat
 
 from .test_maintained import _win, assert_in_step
 
@@ -74,11 +74,15 @@ def test_every_kind_of_change_left_owed_is_done_before_any_reader_sees_the_board
     # Two changes to finished games before anyone reads: each game owed once.
     with answer_not_yet_sent():
         edit_deal(
-            game=club["B"], number=2, entry=deal({0: 26, 1: 30}, "Chitra", 29, "clubs", "redouble")
+            game=club["B"],
+            number=2,
+            entry=deal(club["B"], {0: 26, 1: 30}, "Chitra", 29, "clubs", "redouble"),
         )
         undo_last_deal(game=club["A"], number=2)
         edit_deal(
-            game=club["B"], number=2, entry=deal({0: 25, 1: 31}, "Chitra", 29, "clubs", "redouble")
+            game=club["B"],
+            number=2,
+            entry=deal(club["B"], {0: 25, 1: 31}, "Chitra", 29, "clubs", "redouble"),
         )
     assert owed() == {club["A"].pk, club["B"].pk}
     visitor_reads_the_boards()
@@ -110,8 +114,11 @@ def test_every_kind_of_change_left_owed_is_done_before_any_reader_sees_the_board
         edit_deal(
             game=club["C"],
             number=1,
-            entry=DealEntry(
-                points={0: 0, 1: 3, 2: 53}, declarer=pid("Esha"), bid=48, trump="no-trumps"
+            entry=Deal(
+                points={0: 0, 1: 3, 2: 53},
+                declarer=seat(club["C"], "Esha"),
+                bid=48,
+                trump="no-trumps",
             ),
         )
     assert owed() == {club["C"].pk}

@@ -7,12 +7,12 @@ from django.core.cache import caches
 from django.urls import reverse
 
 from club.games.models import Player
-from club.games.services import DealEntry, TeamEntry, create_game
+from club.games.services import Deal, TeamEntry, create_game
 from club.leaderboards import selectors
 from club.leaderboards.views import OFFERED_TOURNAMENTS
 from club.scoring import rules as core
 from club.tournaments.models import Tournament
-from tests.factories import pid
+from tests.factories import seat
 
 from .conftest import play
 
@@ -118,15 +118,15 @@ def _more_games(count: int) -> None:
         )
         play(
             game,
-            DealEntry(points={0: 20, 1: 36}, declarer=pid(f"P{n}a"), bid=30, trump="clubs"),
-            DealEntry(
+            Deal(points={0: 20, 1: 36}, declarer=seat(game, f"P{n}a"), bid=30, trump="clubs"),
+            Deal(
                 points={0: 40, 1: 16},
-                declarer=pid(f"P{n}b"),
+                declarer=seat(game, f"P{n}b"),
                 bid=40,
                 trump="hearts",
                 doubling="double",
             ),
-            DealEntry(points={0: 36, 1: 20}, declarer=pid(f"P{n}d"), bid=28, trump="spades"),
+            Deal(points={0: 36, 1: 20}, declarer=seat(game, f"P{n}d"), bid=28, trump="spades"),
         )
         assert game.is_finished
 
