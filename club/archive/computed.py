@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from club.archive.format import _key, _Place, _quoted
+from club.archive.format import _Place, _quoted
+from club.games.whos_who import name_key
 
 
 def _comparable(value: object) -> object:
@@ -18,11 +19,11 @@ def _comparable(value: object) -> object:
     if isinstance(value, int):
         return ("int", value)
     if isinstance(value, str):
-        return ("str", _key(value))
+        return ("str", name_key(value))
     if isinstance(value, list):
         return ("list", [_comparable(item) for item in value])
     if isinstance(value, dict):
-        items = {_key(key): _comparable(item) for key, item in value.items()}
+        items = {name_key(key): _comparable(item) for key, item in value.items()}
         if len(items) != len(value) or getattr(value, "duplicate", None) is not None:
             return ("dict", "ambiguous", id(value))
         return ("dict", items)

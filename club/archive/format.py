@@ -4,7 +4,6 @@ settlement as the export writes it and the import checks it)."""
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -155,12 +154,6 @@ def _clean(name: str) -> str:
     ever exported must stay valid and export again identically.
     """
     return " ".join(name.split())
-
-
-@functools.lru_cache(maxsize=4096)  # a file names its players in every deal
-def _key(name: str) -> str:
-    """How names are matched: spacing and capitals do not matter."""
-    return " ".join(name.split()).lower()
 
 
 def _decap(text: str) -> str:

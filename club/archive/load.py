@@ -36,7 +36,6 @@ from club.archive.format import (
     GameSpec,
     _and_list,
     _decap,
-    _key,
     _Place,
 )
 from club.archive.parse_players import ListedPlayer, file_players
@@ -54,6 +53,7 @@ from club.games.models import (
     Team,
 )
 from club.games.versions import names_moved_once
+from club.games.whos_who import name_key
 from club.scoring import rules as core
 from club.tournaments import services as tournament_services
 from club.tournaments import substitutions
@@ -111,7 +111,7 @@ def match_players(listed: Mapping[str, ListedPlayer], choices: Choices | None) -
     by_identifier = {}
     for key, choice in (choices or {}).items():
         if isinstance(key, str):
-            found = listed.get(whos_who.name_key(key))
+            found = listed.get(name_key(key))
             if found is None:
                 raise ArchiveError(
                     _("%(name)s is not a player listed in the file.") % {"name": key},
@@ -484,7 +484,7 @@ class _TournamentWriter:
                 user=user,
             )
             self.entries = {
-                _key(team.name): tournament_services.register_team(
+                name_key(team.name): tournament_services.register_team(
                     tournament=self.tournament,
                     first=team.first,
                     second=team.second,
@@ -501,7 +501,7 @@ class _TournamentWriter:
             }
             rows = []
             for made in spec.substitutions:
-                entry = self.entries[_key(made.team)]
+                entry = self.entries[name_key(made.team)]
                 out = writer.known.player(made.out)
                 back = None if made.last is None else made.last + 1
                 player_in = services.find_or_add_player(made.player_in, writer.known)
@@ -533,9 +533,11 @@ class _TournamentWriter:
                             game,
                             require_confirmation=self.spec.require_confirmation,
                             played=self._day_of(sitting.number),
-                            registered=[self.entries[_key(team.name)].team for team in game.teams],
+                            registered=[
+                                self.entries[name_key(team.name)].team for team in game.teams
+                            ],
                         ),
-                        [self.entries[_key(team.name)] for team in game.teams],
+                        [self.entries[name_key(team.name)] for team in game.teams],
                     )
                 )
             self.writer.write([played for _table, played, _teams in self.tables])
@@ -544,8 +546,8 @@ class _TournamentWriter:
                 number=sitting.number,
                 game_size=sitting.game_size,
                 tables=[(table, played.game, teams) for table, played, teams in self.tables],
-                byes=[self.entries[_key(name)] for name in sitting.byes],
-                absent=[self.entries[_key(name)] for name in sitting.absent],
+                byes=[self.entries[name_key(name)] for name in sitting.byes],
+                absent=[self.entries[name_key(name)] for name in sitting.absent],
             )
             self.sitting += 1
             self.tables = []

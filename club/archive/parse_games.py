@@ -37,7 +37,6 @@ from club.archive.format import (
     _game_document,
     _gettext_in_sentence,
     _is_whole,
-    _key,
     _outcome,
     _Place,
     _quoted,
@@ -47,6 +46,7 @@ from club.archive.format import (
 from club.games.models import (
     Game,
 )
+from club.games.whos_who import name_key
 from club.scoring import rules as core
 from club.scoring.names import default_team_name, unstorable
 
@@ -118,8 +118,9 @@ def _already_here(label: str, index: int) -> ArchiveError:
 def same_game_here(spec: GameSpec, names: Mapping[str, str] | None = None) -> bool:
     """Whether this site has ``spec``'s game as it is (labels are unique here): the same
     people in the same seats, first dealer, form of play and deals. ``names``: the file's
-    listed players (by :func:`_key`) as this site names them; a name not listed is this
-    site's player of that name. A team is who plays in it: its name is not compared."""
+    listed players (by :func:`~club.games.whos_who.name_key`) as this site names them; a
+    name not listed is this site's player of that name. A team is who plays in it: its
+    name is not compared."""
     game_id = (
         Game.objects.annotate(lower=Lower("label"))
         .filter(lower=spec.label.lower(), deals_played=len(spec.deals))
@@ -135,7 +136,9 @@ def same_game_here(spec: GameSpec, names: Mapping[str, str] | None = None) -> bo
     names = names or {}
 
     def seats(teams: Sequence[TeamSpec], renamed: Mapping[str, str]) -> list[list[str]]:
-        return [[_key(renamed.get(_key(name), name)) for name in team.players] for team in teams]
+        return [
+            [name_key(renamed.get(name_key(name), name)) for name in team.players] for team in teams
+        ]
 
     if seats(here.teams, {}) != seats(spec.teams, names):
         return False
@@ -356,7 +359,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
         ]
         first, second = names_given[:2]
         for at, player in enumerate(names_given):
-            if any(_key(player) == _key(other) for other in names_given[:at]):
+            if any(name_key(player) == name_key(other) for other in names_given[:at]):
                 message = (
                     _("%(player)s is named twice in team %(number)d; a team is two players.")
                     if len(names_given) == 2
@@ -364,8 +367,8 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 )
                 raise place.error(message % {"player": player, "number": number}, field="teams")
         for player in names_given:
-            if _key(player) in team_of_player:
-                other, spelling = team_of_player[_key(player)]
+            if name_key(player) in team_of_player:
+                other, spelling = team_of_player[name_key(player)]
                 message = (
                     _(
                         "%(player)s plays in two teams (team %(first)d and team %(second)d); "
@@ -381,7 +384,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                     message % {"player": spelling, "first": other, "second": number},
                     field="teams",
                 )
-            team_of_player[_key(player)] = (number, player)
+            team_of_player[name_key(player)] = (number, player)
         if "name" in team_raw:
             name = place.text(
                 team_raw["name"],
@@ -391,7 +394,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
             )
         else:
             name = default_team_name(names_given, MAX_TEAM_NAME)
-        if _key(name) in names:
+        if name_key(name) in names:
             message = (
                 _(
                     "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
@@ -401,10 +404,10 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
                 else _("teams %(first)d and %(second)d are both called “%(name)s”.")
             )
             raise place.error(
-                message % {"first": names[_key(name)], "second": number, "name": name},
+                message % {"first": names[name_key(name)], "second": number, "name": name},
                 field="teams",
             )
-        names[_key(name)] = number
+        names[name_key(name)] = number
         captain = _captain(place, team_raw, names_given, number)
         teams.append(TeamSpec(name, first, second, tuple(names_given[2:]), captain))
     return teams
@@ -422,7 +425,7 @@ def _captain(place: _Place, team_raw: dict, players: list[str], number: int) -> 
         what=_("the captain of team %(number)d") % {"number": number},
     )
     for player in players:
-        if _key(player) == _key(name):
+        if name_key(player) == name_key(name):
             return "" if player == players[0] else player
     raise place.error(
         _("the captain of team %(number)d, %(player)s, is not one of its players.")
@@ -448,7 +451,7 @@ def _seat_of(
             field=field,
         )
     for seat, name in enumerate(seat_names):
-        if _key(name) == _key(value):
+        if name_key(name) == name_key(value):
             return seat
     raise place.error(
         _("%(name)s is not seated at this game; %(role)s must be one of %(players)s.")
@@ -553,10 +556,10 @@ def _parse_round(
         number=number,
         field="points",
     )
-    team_index = {_key(team.name): index for index, team in enumerate(teams)}
+    team_index = {name_key(team.name): index for index, team in enumerate(teams)}
     points: dict[int, object] = {}
     for name, pile in points_raw.items():
-        index = team_index.get(_key(name))
+        index = team_index.get(name_key(name))
         if index is None:
             raise place.error(
                 _("%(name)s is not a team of this game; the teams are %(teams)s.")

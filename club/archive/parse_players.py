@@ -14,9 +14,10 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from club.archive.format import MAX_PLAYER_NAME, ArchiveError, _key, _Place, _quoted
+from club.archive.format import MAX_PLAYER_NAME, ArchiveError, _Place, _quoted
 from club.games.models import Player
 from club.games.whos_who import Listed as ListedPlayer
+from club.games.whos_who import name_key
 
 PLAYER_KEYS = ("name", "id", "member_number")
 MAX_MEMBER_NUMBER = Player._meta.get_field("member_number").max_length
@@ -86,7 +87,7 @@ def parse_players(raw: object, document: int | None = None) -> list[ListedPlayer
         except ArchiveError as refused:
             raise error(refused.problem, refused.field) from None
         identifier = _identifier(item["id"], name, error, f"{field}.id")
-        if _key(name) in names:
+        if name_key(name) in names:
             raise error(_("%(name)s is listed twice.") % {"name": name}, f"{field}.name")
         if identifier in holders:
             raise error(
@@ -102,16 +103,16 @@ def parse_players(raw: object, document: int | None = None) -> list[ListedPlayer
             )
         if member_number:
             numbered[member_number] = name
-        names[_key(name)] = name
+        names[name_key(name)] = name
         holders[identifier] = name
         listed.append(ListedPlayer(name, identifier, member_number))
     return listed
 
 
 def file_players(documents: Sequence[dict]) -> dict[str, ListedPlayer]:
-    """Every document's ``players``, by name (:func:`_key`): one register for the file. A
-    name with another identifier in another document, or an identifier under another
-    name, is refused, naming both."""
+    """Every document's ``players``, by name (:func:`~club.games.whos_who.name_key`): one
+    register for the file. A name with another identifier in another document, or an
+    identifier under another name, is refused, naming both."""
     register: dict[str, ListedPlayer] = {}
     by_identifier: dict[uuid.UUID, ListedPlayer] = {}
     numbered: dict[str, ListedPlayer] = {}

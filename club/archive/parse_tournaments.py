@@ -27,7 +27,6 @@ from club.archive.format import (
     TeamSpec,
     _gettext_in_sentence,
     _is_whole,
-    _key,
     _Place,
     _quoted,
     standing_keys,
@@ -38,6 +37,7 @@ from club.archive.parse_games import (
     _with_team_size,
     parse_team_list,
 )
+from club.games.whos_who import name_key
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.scoring.names import unstorable
@@ -95,9 +95,9 @@ def line_up(team: TeamSpec, substitutions: Sequence[SubstitutionSpec], number: i
     the player replaced."""
     players = list(team.players)
     for substitution in substitutions:
-        if _key(substitution.team) == _key(team.name) and substitution.covers(number):
+        if name_key(substitution.team) == name_key(team.name) and substitution.covers(number):
             players = [
-                substitution.player_in if _key(player) == _key(substitution.out) else player
+                substitution.player_in if name_key(player) == name_key(substitution.out) else player
                 for player in players
             ]
     return players
@@ -155,16 +155,16 @@ def _seat_once(
     place: _Place, seated: dict[str, str], name: str, where: str, number: int, field: str
 ) -> None:
     """Note where a team is in a sitting; refuse a team placed twice in one sitting."""
-    if _key(name) in seated:
+    if name_key(name) in seated:
         raise place.error(
             _(
                 "%(team)s is both in %(first)s and in %(second)s of sitting %(number)d; "
                 "a team plays once per sitting."
             )
-            % {"team": name, "first": seated[_key(name)], "second": where, "number": number},
+            % {"team": name, "first": seated[name_key(name)], "second": where, "number": number},
             field=field,
         )
-    seated[_key(name)] = where
+    seated[name_key(name)] = where
 
 
 def _parse_sittings(
@@ -183,7 +183,7 @@ def _parse_sittings(
             % {"value": _quoted(sittings_raw)},
             field="sittings",
         )
-    team_by_key = {_key(team.name): team for team in teams}
+    team_by_key = {name_key(team.name): team for team in teams}
     game_by_key = {game.label.lower(): game for game in games}
     sitting_of_game: dict[str, int] = {}
     sittings = []
@@ -287,14 +287,14 @@ def _parse_sittings(
                     field=f"{item_field}.game",
                 )
             for team in game.teams:
-                registered = team_by_key.get(_key(team.name))
-                seated_players = {_key(player) for player in team.players}
+                registered = team_by_key.get(name_key(team.name))
+                seated_players = {name_key(player) for player in team.players}
                 if registered is not None and any(
-                    s.covers(number) and _key(s.team) == _key(registered.name)
+                    s.covers(number) and name_key(s.team) == name_key(registered.name)
                     for s in substitutions
                 ):
                     sitting_players = line_up(registered, substitutions, number)
-                    if {_key(player) for player in sitting_players} != seated_players:
+                    if {name_key(player) for player in sitting_players} != seated_players:
                         raise place.error(
                             _(
                                 "%(team)s seats %(players)s in the game “%(label)s”, but with "
@@ -312,7 +312,7 @@ def _parse_sittings(
                         )
                 elif (
                     registered is None
-                    or {_key(player) for player in registered.players} != seated_players
+                    or {name_key(player) for player in registered.players} != seated_players
                 ):
                     if len(team.players) == 2:
                         message = _(
@@ -387,7 +387,7 @@ def _teams_outside(
         )
     names = []
     for name in raw:
-        registered = team_by_key.get(_key(name)) if isinstance(name, str) else None
+        registered = team_by_key.get(name_key(name)) if isinstance(name, str) else None
         if registered is None:
             raise place.error(
                 not_a_team % {"name": _quoted(name), "number": number}, field=f"{field}.{key}"
@@ -410,7 +410,7 @@ def _parse_substitution(
                 field=f"{field}.{key}",
             )
     team_name = item["team"]
-    team = team_by_key.get(_key(team_name)) if isinstance(team_name, str) else None
+    team = team_by_key.get(name_key(team_name)) if isinstance(team_name, str) else None
     if team is None:
         raise place.error(
             _("substitution %(number)d is for %(team)s, which is not a team of the tournament.")
@@ -418,7 +418,7 @@ def _parse_substitution(
             field=f"{field}.team",
         )
     out = item["out"]
-    if not isinstance(out, str) or _key(out) not in {_key(p) for p in team.players}:
+    if not isinstance(out, str) or name_key(out) not in {name_key(p) for p in team.players}:
         raise place.error(
             _("substitution %(number)d replaces %(player)s, who is not a player of %(team)s.")
             % {"number": index, "player": _quoted(out), "team": team.name},
@@ -427,7 +427,7 @@ def _parse_substitution(
     player_in = place.text(
         item["in"], field=f"{field}.in", limit=MAX_PLAYER_NAME, what=_("the substitute")
     )
-    registered = players_of.get(_key(player_in))
+    registered = players_of.get(name_key(player_in))
     if registered is not None:
         raise place.error(
             _(
@@ -464,13 +464,13 @@ def _parse_substitutions(
             _("the substitutions must be a list, not %(value)s.") % {"value": _quoted(items)},
             field="substitutions",
         )
-    team_by_key = {_key(team.name): team for team in teams}
-    players_of = {_key(player): team.name for team in teams for player in team.players}
+    team_by_key = {name_key(team.name): team for team in teams}
+    players_of = {name_key(player): team.name for team in teams for player in team.players}
     made: list[SubstitutionSpec] = []
     for index, item in enumerate(items, start=1):
         substitution = _parse_substitution(place, item, index, team_by_key, players_of)
         field = f"substitutions[{index}]"
-        same_team = [s for s in made if _key(s.team) == _key(substitution.team)]
+        same_team = [s for s in made if name_key(s.team) == name_key(substitution.team)]
         if len(same_team) >= limit:
             raise place.error(
                 _(
@@ -481,9 +481,9 @@ def _parse_substitutions(
                 field=field,
             )
         for other in made:
-            if _key(other.player_in) == _key(substitution.player_in) and _key(other.team) != _key(
-                substitution.team
-            ):
+            if name_key(other.player_in) == name_key(substitution.player_in) and name_key(
+                other.team
+            ) != name_key(substitution.team):
                 raise place.error(
                     _(
                         "%(player)s sits in for %(first)s and for %(second)s; a substitute "
@@ -500,7 +500,7 @@ def _parse_substitutions(
             overlap = substitution.first <= (other.last or MAX_SITTINGS) and other.first <= (
                 substitution.last or MAX_SITTINGS
             )
-            if overlap and _key(other.out) == _key(substitution.out):
+            if overlap and name_key(other.out) == name_key(substitution.out):
                 raise place.error(
                     _(
                         "substitution %(number)d replaces %(player)s, who is already replaced "
@@ -509,7 +509,7 @@ def _parse_substitutions(
                     % {"number": index, "player": substitution.out},
                     field=field,
                 )
-            if overlap and _key(other.player_in) == _key(substitution.player_in):
+            if overlap and name_key(other.player_in) == name_key(substitution.player_in):
                 raise place.error(
                     _(
                         "substitution %(number)d seats %(player)s, who already sits in for "
