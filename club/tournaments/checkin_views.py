@@ -18,8 +18,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS
-from club.tournaments import checkin, selectors
+from club.tournaments import checkin
 from club.tournaments.models import Tournament, TournamentTeam
+from club.tournaments.selectors.board import current_sitting
 from club.tournaments.team_views import registered_team
 from club.tournaments.writes import TournamentError
 from club.web.auth import organiser_required
@@ -100,7 +101,7 @@ def captain_page(request: HttpRequest, key: str) -> HttpResponse:
     entry = TournamentTeam.objects.select_related(
         "tournament", "team", "captain", *(f"team__{seat}" for seat in PLAYER_FIELDS)
     ).get(pk=entry.pk)
-    sitting = selectors.current_sitting(entry.tournament)
+    sitting = current_sitting(entry.tournament)
     context = {
         "entry": entry,
         "tournament": entry.tournament,

@@ -22,11 +22,12 @@ from club.tournaments.models import (
     Tournament,
     TournamentTeam,
 )
-from club.tournaments.selectors import current_sitting, page_tokens
+from club.tournaments.selectors.board import current_sitting
+from club.tournaments.selectors.live import page_tokens
 
 
 def page_version(tournament_id: int) -> str | None:
-    """A player's page's token: the results' (club.tournaments.selectors.live_version) and
+    """A player's page's token: the results' (club.tournaments.selectors.live.live_version) and
     the newest line of the tournament's history, so a sitting drawn, adjusted or
     discarded shows at once (the page says where the player is to sit next); one query
     (``page_tokens``). None for no such tournament."""

@@ -22,12 +22,13 @@ from club.games.idempotency import one_time
 from club.games.link_views import link_rows, sheet_context
 from club.games.models import PLAYER_FIELDS, GameTeam
 from club.games.services import Seating
-from club.tournaments import calling_time, selectors
+from club.tournaments import calling_time
 from club.tournaments.forms import (
     AdjustSittingForm,
     DrawForm,
 )
 from club.tournaments.models import Sitting, Tournament, TournamentTeam
+from club.tournaments.selectors.sittings import draw_entries, sitting_page
 from club.tournaments.services.draw import adjust_sitting, discard_sitting, propose_sitting
 from club.tournaments.services.sittings import confirm_sitting, issue_sitting_links
 from club.tournaments.views import detail_page
@@ -61,7 +62,7 @@ def _sitting(pk: int, number: int) -> Sitting:
 
 
 def _sitting_page(request: HttpRequest, sitting: Sitting, form=None, status: int = 200):
-    context = selectors.sitting_page(sitting)
+    context = sitting_page(sitting)
     if sitting.status == Sitting.Status.PROPOSED and is_organiser(request.user):
         context["adjust_form"] = form or AdjustSittingForm(
             sitting=sitting, entries=context["entries"]
@@ -78,7 +79,7 @@ def sitting_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @one_time
 def sitting_adjust(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sitting = _sitting(pk, number)
-    form = AdjustSittingForm(request.POST, sitting=sitting, entries=selectors.draw_entries(sitting))
+    form = AdjustSittingForm(request.POST, sitting=sitting, entries=draw_entries(sitting))
     if sitting.status != Sitting.Status.PROPOSED:
         messages.error(request, _("This sitting is confirmed already; its games have started."))
         return redirect("tournaments:sitting", pk=pk, number=number)

@@ -14,13 +14,14 @@ from django.views.decorators.http import (
 )
 
 from club.games.idempotency import one_time
-from club.tournaments import selectors, stages
+from club.tournaments import stages
 from club.tournaments.forms import (
     GroupsForm,
     SeedsForm,
     StageForm,
 )
 from club.tournaments.models import Stage, Tournament
+from club.tournaments.selectors.stages import entries_by_id, stage_page
 from club.tournaments.views import detail_page, tournament_version
 from club.tournaments.writes import TournamentError
 from club.web.auth import is_organiser, organiser_required
@@ -69,7 +70,7 @@ def _stage(pk: int, number: int) -> Stage:
 
 
 def _stage_page(request: HttpRequest, stage: Stage, status: int = 200, **forms):
-    context = selectors.stage_page(stage)
+    context = stage_page(stage)
     context["organiser"] = organiser = is_organiser(request.user)
     if organiser and stage.status == Stage.Status.PROPOSED:
         entries = context["entries"]
@@ -104,7 +105,7 @@ def _adjust_stage(request: HttpRequest, pk: int, number: int, form_class, write,
             else _("This stage has no groups or seeds of that kind to change."),
         )
         return redirect(stage)
-    form = form_class(request.POST, stage=stage, entries=selectors.entries_by_id(stage.tournament))
+    form = form_class(request.POST, stage=stage, entries=entries_by_id(stage.tournament))
     if form.is_valid():
         try:
             write(stage, form)

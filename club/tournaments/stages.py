@@ -35,8 +35,8 @@ from club.games.models import Game
 from club.scoring import draws
 from club.scoring import rules as core
 from club.scoring import stages as charts
-from club.tournaments import selectors
 from club.tournaments.models import Sitting, Stage, Standing, Tournament, TournamentEvent
+from club.tournaments.selectors.stages import bracket_of
 from club.tournaments.writes import TournamentError, check_editable, lock, log
 
 MAX_CHART_SITTINGS = 50
@@ -85,7 +85,7 @@ def check_stage_over(stage: Stage) -> None:
                 _("%(stage)s has %(left)d sitting(s) of its chart still to play.")
                 % {"stage": stage.title, "left": left}
             )
-    if stage.kind == Stage.Kind.KNOCKOUT and selectors.bracket_of(stage).champion is None:
+    if stage.kind == Stage.Kind.KNOCKOUT and bracket_of(stage).champion is None:
         raise TournamentError(
             _("%(stage)s has no champion yet: play it to its final first.") % {"stage": stage.title}
         )
@@ -366,7 +366,7 @@ def stage_draw(stage: Stage, withdrawn: set[int]) -> draws.Draw:
             else:
                 byes.extend(playing)
         return draws.Draw(games=games, byes=byes, rematches=0)
-    bracket = selectors.bracket_of(stage)
+    bracket = bracket_of(stage)
     if bracket.champion is not None:
         raise TournamentError(
             _("%(stage)s is over: add the next stage or finish the tournament.")

@@ -23,7 +23,7 @@ from club.games.forms import form_of_play_words
 from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS, Player, Scoring
 from club.games.versions import club_version
-from club.tournaments import checkin, seats, selectors, stages
+from club.tournaments import checkin, seats, stages
 from club.tournaments.forms import (
     DrawForm,
     RegisterTeamForm,
@@ -33,6 +33,16 @@ from club.tournaments.forms import (
     TournamentForm,
 )
 from club.tournaments.models import Standing, Tournament
+from club.tournaments.selectors import board
+from club.tournaments.selectors.live import (
+    embed_context,
+    live_context,
+    live_version,
+    page_tokens,
+    projector_context,
+    sittings_played,
+)
+from club.tournaments.selectors.pages import tournament_lists, tournament_page
 from club.tournaments.services.lifecycle import (
     create_tournament,
     finish_tournament,
@@ -55,9 +65,7 @@ def _not_modified(request: HttpRequest, version: str) -> bool:
 
 @page_query("page")
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "tournaments/list.html", selectors.tournament_lists(page_number(request))
-    )
+    return render(request, "tournaments/list.html", tournament_lists(page_number(request)))
 
 
 @organiser_required
@@ -105,7 +113,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 def detail_page(request: HttpRequest, tournament: Tournament, status: int = 200, **forms):
     organiser = is_organiser(request.user)
-    context = selectors.tournament_page(tournament, organiser=organiser)
+    context = tournament_page(tournament, organiser=organiser)
     context["form_of_play"] = form_of_play_words(tournament)
     if organiser:
         size = tournament.team_size
@@ -136,7 +144,7 @@ def tournament_version(request: HttpRequest, pk: int, **_kwargs):
     """A tournament's public pages' key (club.web.pages): its results and live games (the
     live poll's token), then its newest line of history (draws, stages, registrations)
     and the club's token."""
-    tokens = selectors.page_tokens(pk)  # one query for the three
+    tokens = page_tokens(pk)  # one query for the three
     if tokens is None:
         return None
     live, newest_event = tokens
@@ -158,10 +166,10 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings and games fragment the public page polls for."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    version = selectors.live_version(tournament)
+    version = live_version(tournament)
     if _not_modified(request, version):
         return HttpResponse(status=204)
-    context = selectors.live_context(tournament, version)
+    context = live_context(tournament, version)
     return render(request, "tournaments/detail.html#live", context)
 
 
@@ -171,12 +179,12 @@ def tournament_embed(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings alone, for a club's website to show in an <iframe> (club/web/embed.py);
     they refresh themselves as the tournament page's do."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    version = selectors.live_version(tournament)
+    version = live_version(tournament)
     if _not_modified(request, version):
         return HttpResponse(status=204)
     polled = "version" in request.GET or request.htmx
     template = "tournaments/embed.html#live" if polled else "tournaments/embed.html"
-    return render(request, template, selectors.embed_context(tournament, version))
+    return render(request, template, embed_context(tournament, version))
 
 
 @cached_page(tournament_version)
@@ -184,13 +192,13 @@ def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     version = None
     if "version" in request.GET or request.htmx:
-        version = selectors.live_version(tournament)
+        version = live_version(tournament)
         if _not_modified(request, version):
             return HttpResponse(status=204)
         template = "tournaments/projector.html#live"
     else:
         template = "tournaments/projector.html"
-    return render(request, template, selectors.projector_context(tournament, version))
+    return render(request, template, projector_context(tournament, version))
 
 
 @organiser_required
@@ -201,11 +209,11 @@ def director_board(request: HttpRequest, pk: int) -> HttpResponse:
     It polls like the public pages: ``?version=`` answers 204 while nothing changed.
     """
     tournament = get_object_or_404(Tournament, pk=pk)
-    sitting = selectors.current_sitting(tournament)
-    version = selectors.board_version(tournament, sitting)
+    sitting = board.current_sitting(tournament)
+    version = board.board_version(tournament, sitting)
     if _not_modified(request, version):
         return HttpResponse(status=204)
-    context = selectors.director_board(tournament, sitting, version=version)
+    context = board.director_board(tournament, sitting, version=version)
     context["check_ins"] = checkin.check_in_list(tournament)
     template = "tournaments/board.html#live" if request.htmx else "tournaments/board.html"
     return render(request, template, context)
@@ -269,7 +277,7 @@ def print_standings(request, pk: int):
         {
             "tournament": tournament,
             "standings": standings,
-            **selectors.sittings_played(tournament),
+            **sittings_played(tournament),
             "points_sheet": tournament.scoring == Scoring.POINTS,
         },
     )

@@ -83,7 +83,7 @@ def test_the_board_polls_like_the_public_pages(organiser_client):
     tournament, sitting, (finished, waiting, playing, idle) = four_tables()
     url = reverse("tournaments:board", args=[tournament.pk])
     now = timezone.now()
-    with mock.patch.object(selectors.timezone, "now", return_value=now):  # one minute
+    with mock.patch.object(timezone, "now", return_value=now):  # one minute
         tournament.refresh_from_db()
         version = selectors.board_version(tournament, sitting)
         assert organiser_client.get(url, {"version": version}).status_code == 204
@@ -96,7 +96,7 @@ def test_the_board_polls_like_the_public_pages(organiser_client):
         assert organiser_client.get(url, {"version": current}).status_code == 204
     # A minute later the quiet tables' minutes move, so the board is sent again.
     later = now + datetime.timedelta(minutes=1)
-    with mock.patch.object(selectors.timezone, "now", return_value=later):
+    with mock.patch.object(timezone, "now", return_value=later):
         assert organiser_client.get(url, {"version": current}).status_code == 200
 
 
