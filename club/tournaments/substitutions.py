@@ -137,29 +137,18 @@ def check_substitute(tournament: Tournament, entry: TournamentTeam, player_in: P
         )
 
 
-@transaction.atomic
-def substitute(
-    *,
-    entry: TournamentTeam,
-    player_out: Player,
-    player_in: str,
-    first_sitting: int | None = None,
-    user=None,
-) -> Substitution:
-    """``player_in`` (a name; a new player is added to the club) sits for ``player_out``
-    of ``entry`` from ``first_sitting`` (by default the next sitting to be played) on."""
-    tournament = lock(entry.tournament)
-    entry = TournamentTeam.objects.select_related("team", "tournament").get(pk=entry.pk)
-    _check_open(tournament, entry)
-    number = first_open_sitting(tournament) if first_sitting is None else first_sitting
-    _check_sitting(tournament, number, "first_sitting")
+def _check_plays_for(entry: TournamentTeam, player_out: Player) -> None:
+    """Refuse to replace a player who is not one of the team's."""
     if player_out.pk not in entry.team.player_ids:
         raise TournamentError(
             _("%(player)s is not one of the players of %(team)s.")
             % {"player": player_out.name, "team": entry.team.name},
             field="player_out",
         )
-    made = list(entry.substitutions.select_related("player_in", "player_out"))
+
+
+def _check_limit(tournament: Tournament, entry: TournamentTeam, made: list[Substitution]) -> None:
+    """Refuse a substitution beyond the tournament's limit a team."""
     if len(made) >= tournament.substitutions:
         raise TournamentError(
             ngettext(
@@ -170,6 +159,10 @@ def substitute(
             % {"team": entry.team.name, "limit": tournament.substitutions},
             field="player_out",
         )
+
+
+def _substitute_named(player_in: str, player_out: Player) -> Player:
+    """The club's player of the name given (added if new), who is not the player replaced."""
     name = " ".join(player_in.split())
     if not name:
         raise TournamentError(_("Name the substitute."), field="player_in")
@@ -182,7 +175,14 @@ def substitute(
         raise TournamentError(
             _("%(player)s cannot sit in for themselves.") % {"player": name}, field="player_in"
         )
-    check_substitute(tournament, entry, substitute_player)
+    return substitute_player
+
+
+def _check_not_away(
+    made: list[Substitution], player_out: Player, substitute_player: Player, number: int
+) -> None:
+    """Refuse a player already replaced from sitting ``number``, or a substitute already
+    sitting in for another of the team then."""
     for earlier in made:
         away = earlier.returned_from is None or earlier.returned_from > number
         if earlier.player_out_id == player_out.pk and away:
@@ -205,6 +205,30 @@ def substitute(
                 },
                 field="player_in",
             )
+
+
+@transaction.atomic
+def substitute(
+    *,
+    entry: TournamentTeam,
+    player_out: Player,
+    player_in: str,
+    first_sitting: int | None = None,
+    user=None,
+) -> Substitution:
+    """``player_in`` (a name; a new player is added to the club) sits for ``player_out``
+    of ``entry`` from ``first_sitting`` (by default the next sitting to be played) on."""
+    tournament = lock(entry.tournament)
+    entry = TournamentTeam.objects.select_related("team", "tournament").get(pk=entry.pk)
+    _check_open(tournament, entry)
+    number = first_open_sitting(tournament) if first_sitting is None else first_sitting
+    _check_sitting(tournament, number, "first_sitting")
+    _check_plays_for(entry, player_out)
+    made = list(entry.substitutions.select_related("player_in", "player_out"))
+    _check_limit(tournament, entry, made)
+    substitute_player = _substitute_named(player_in, player_out)
+    check_substitute(tournament, entry, substitute_player)
+    _check_not_away(made, player_out, substitute_player, number)
     substitution = Substitution.objects.create(
         entry=entry,
         player_out=player_out,
