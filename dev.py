@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 # Plain Python at import, as this file is: the venue's flags, shown and checked here too.
-from club import venue
+from club import venue, venue_flags
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -95,7 +95,7 @@ def start_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="serve the club's phones on the venue's Wi-Fi (club/venue.py), with the flags below",
     )
-    venue.add_arguments(parser.add_argument_group("the venue (with --venue)"))
+    venue_flags.add_arguments(parser.add_argument_group("the venue (with --venue)"))
     return parser
 
 

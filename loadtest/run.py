@@ -78,7 +78,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # Plain Python at import: the venue's server's threads, cap per phone, database's name.
-from club.venue import DATABASE, PER_PHONE, THREADS
+from club.venue import DATABASE
+from club.venue_server import PER_PHONE, THREADS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 SQLITE_PATH = Path("/tmp/fiftysix-load.sqlite3")

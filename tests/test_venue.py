@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from club import venue
+from club import venue, venue_flags
 from tests.venue import (
     PASSWORD,
     ROOT,
@@ -110,10 +110,10 @@ def test_the_addresses_named_are_exactly_those_accepted(tmp_path, capsys):
         assert answer.returncode == 2
         named = named_addresses(answer.stderr)
         assert phone.laptop in named, answer.stderr  # the Wi-Fi's: accepted, so named
-        assert sorted(named) == sorted(venue.own_addresses())
+        assert sorted(named) == sorted(venue_flags.own_addresses())
         for address in [*named, "0.0.0.0", "127.0.0.2", "localhost", "203.0.113.7"]:  # noqa: S104
             try:
-                venue.check_address(address)
+                venue_flags.check_address(address)
                 accepted = True
             except SystemExit:
                 accepted = False

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from club import venue
+from club import venue_server
 from tests.test_venue import PHONE_SCRIPT
 from tests.venue import PASSWORD, serving
 from tests.wifi import Phone, phone_on_the_wifi
@@ -150,7 +150,7 @@ def test_a_phone_holding_hundreds_of_slow_connections_stops_no_other_phone(night
     assert seen["new_game"] == [200, True]
     assert took < 8, took  # four pages (a login among them), in a few seconds
     assert tried and max(tried) == 300  # it did try: all 300 at once
-    assert held_by_laptop <= venue.PER_PHONE  # the laptop kept its share only
+    assert held_by_laptop <= venue_server.PER_PHONE  # the laptop kept its share only
 
 
 ESTABLISHED = "01"  # a connection's state in /proc/net/tcp
@@ -194,7 +194,7 @@ print(round(time.monotonic() - began))
 def test_a_request_whose_headers_never_end_is_closed(night):
     answer = on_the_phone(night, SLOW_HEADERS, night.phone.laptop, str(night.port))
     assert answer.returncode == 0, answer.stderr
-    assert int(answer.stdout) <= venue.HEADERS_WITHIN + 4  # not kept while it dribbles
+    assert int(answer.stdout) <= venue_server.HEADERS_WITHIN + 4  # not kept while it dribbles
 
 
 def largest_file_open(pid: int, stop: threading.Event, largest: list[int]) -> None:
@@ -224,7 +224,7 @@ def test_a_300_mb_post_leaves_little_on_the_laptops_disk(night, how):
     assert answer.returncode == 0, answer.stderr
     assert largest[0] < 64 * 2**20, f"{largest[0] / 2**20:.0f} MB on disk"
     assert answer.stdout.strip() in ("HTTP/1.1 413 Request Entity Too Large", "closed")
-    assert venue.LARGEST_BODY < 64 * 2**20
+    assert venue_server.LARGEST_BODY < 64 * 2**20
 
 
 # A post to ``path`` whose Content-Length is 300 MB, from a phone reading Spanish: its headers
@@ -267,7 +267,7 @@ def test_the_largest_body_taken_is_the_largest_upload():
     from club.web.uploads import FORM_ROOM
 
     assert max(MAX_UPLOAD_BYTES, MAX_IMPORT_BYTES, MAX_LIST_BYTES) == MAX_UPLOAD_BYTES
-    assert venue.LARGEST_BODY == MAX_UPLOAD_BYTES + FORM_ROOM  # and its form's other fields
+    assert venue_server.LARGEST_BODY == MAX_UPLOAD_BYTES + FORM_ROOM  # and its form's other fields
 
 
 def test_the_venue_listens_on_its_address_and_the_laptops_own_only(night):

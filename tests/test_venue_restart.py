@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from club import venue
+from club import venue_flags
 from tests.venue import serving
 from tests.wifi import phone_on_the_wifi
 
@@ -128,4 +128,4 @@ def test_a_port_another_program_listens_on_is_still_taken_on_any_address():
         with socket.socket() as other:
             other.bind((address, 0))
             other.listen()
-            assert not venue.port_is_free(other.getsockname()[1]), address
+            assert not venue_flags.port_is_free(other.getsockname()[1]), address

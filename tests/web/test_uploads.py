@@ -109,7 +109,7 @@ def test_sizes_read_as_a_club_reads_them():
 
 def test_a_body_past_the_largest_is_told_in_the_readers_language_with_its_pages_limit(client):
     from club.archive.forms import MAX_UPLOAD_BYTES
-    from club.venue import LARGEST_BODY
+    from club.venue_server import LARGEST_BODY
 
     page = reverse("archive:import_store")
     # No session, no user, no query: this test has no database (pytest-django refuses one).
@@ -132,7 +132,7 @@ def test_a_body_past_the_largest_is_told_in_the_readers_language_with_its_pages_
 
 
 def test_a_body_past_the_largest_to_a_page_that_takes_no_file_names_the_largest(client):
-    from club.venue import LARGEST_BODY
+    from club.venue_server import LARGEST_BODY
 
     response = client.post("/games/new/", **{REFUSED_BODY: (LARGEST_BODY, None)})
     assert response.status_code == 413
