@@ -1,5 +1,6 @@
-"""Reading a game from a file: label, house rules, teams, rounds, its end; every round
-settled by the rules core and the file's computed fields compared with it."""
+"""Reading a game from a file: label, house rules (``parse_settings``), teams
+(``parse_teams``), rounds, its end; every round settled by the rules core and the file's
+computed fields compared with it."""
 
 from __future__ import annotations
 
@@ -10,25 +11,17 @@ from dataclasses import replace
 from django.db import connection
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from club.archive.computed import _agrees, _check_computed
 from club.archive.export import game_object
 from club.archive.format import (
-    _SETTING_FIELDS,
-    BAND_KEYS,
-    FACTOR_KEYS,
     GAME_COMPUTED_KEYS,
     GAME_INPUT_KEYS,
     MAX_LABEL,
-    MAX_PLAYER_NAME,
-    MAX_TEAM_NAME,
     QUOTE_LIMIT,
     ROUND_COMPUTED_KEYS,
     ROUND_INPUT_KEYS,
-    TEAM_KEYS,
-    THANI_KEYS,
-    TOURNAMENT_TEAM_KEYS,
     ArchiveError,
     GameSpec,
     TeamSpec,
@@ -41,14 +34,15 @@ from club.archive.format import (
     _Place,
     _quoted,
     _seat_names,
-    default_factors,
 )
+from club.archive.parse_settings import _parse_game_end, _parse_rules, _with_team_size
+from club.archive.parse_teams import _parse_teams
 from club.games.models import (
     Game,
 )
 from club.games.whos_who import name_key
 from club.scoring import rules as core
-from club.scoring.names import default_team_name, unstorable
+from club.scoring.names import unstorable
 
 
 def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
@@ -143,295 +137,6 @@ def same_game_here(spec: GameSpec, names: Mapping[str, str] | None = None) -> bo
     if seats(here.teams, {}) != seats(spec.teams, names):
         return False
     return replace(here, index=spec.index, teams=spec.teams) == replace(spec, here=True)
-
-
-def _parse_flag(place: _Place, raw: dict, key: str, default: bool) -> bool:
-    value = raw.get(key, default)
-    if not isinstance(value, bool):
-        raise place.error(
-            _("%(key)s must be true or false, not %(value)s.")
-            % {"key": key, "value": _quoted(value)},
-            field=key,
-        )
-    return value
-
-
-def _parse_form_of_play(place: _Place, raw: dict) -> dict:
-    """The settings of docs/rules.md section D a game's file may give (each has today's default)."""
-    form: dict = {}
-    for key, kind, words in (
-        ("scoring", core.Scoring, _("tables or points")),
-        ("doubling_mode", core.DoublingMode, _("multiply or add")),
-    ):
-        value = raw.get(key, kind(list(kind)[0]).value)
-        if not isinstance(value, str) or value not in set(kind):
-            raise place.error(
-                _("%(key)s must be %(choices)s, not %(value)s.")
-                % {"key": key, "choices": words, "value": _quoted(value)},
-                field=key,
-            )
-        form[key] = kind(value)
-    form["all_pass"] = _parse_flag(place, raw, "all_pass", True)
-    form["kodi"] = _parse_flag(place, raw, "kodi", False)
-    form["thani"] = None
-    if "thani" in raw:
-        thani = place.object(raw["thani"], THANI_KEYS, what=_("the thani"), field="thani")
-        figures = [
-            place.whole(
-                thani.get(key),
-                field="thani",
-                low=0,
-                high=core.MAX_BAND_TABLES,
-                what=_("what a thani made moves")
-                if key == "made"
-                else _("what a thani failed moves"),
-            )
-            for key in THANI_KEYS
-        ]
-        form["thani"] = core.Thani(*figures)
-    return form
-
-
-def _parse_rules(
-    place: _Place, raw: dict, deal_limit: int | None = None, tie_deals: int | None = None
-) -> core.Rules:
-    tables = raw.get("tables_per_team", core.DEFAULT_RULES.tables_per_team)
-    tables = place.whole(
-        tables, field="tables_per_team", low=1, high=core.MAX_TABLES, what=_("tables per team")
-    )
-    bands = core.DEFAULT_BANDS
-    if "payout" in raw:
-        payout = raw["payout"]
-        if not isinstance(payout, list) or not payout:
-            raise place.error(
-                _(
-                    "the payout must be a list of bands such as "
-                    '{"from": 28, "to": 39, "made": 1, "failed": 2}, not %(value)s.'
-                )
-                % {"value": _quoted(payout)},
-                field="payout",
-            )
-        parsed = []
-        for row, band in enumerate(payout, start=1):
-            band = place.object(band, BAND_KEYS, what=_("a payout band"), field="payout")
-            values = []
-            for key in BAND_KEYS:
-                value = band.get(key)
-                low = 0 if key in ("made", "failed") else core.DEFAULT_RULES.min_bid
-                high = (
-                    core.MAX_BAND_TABLES
-                    if key in ("made", "failed")
-                    else core.DEFAULT_RULES.max_bid
-                )
-                if not _is_whole(value) or not low <= value <= high:
-                    raise place.error(
-                        _(
-                            "band %(row)d needs “%(key)s” as a whole number from %(low)d to "
-                            "%(high)d, not %(value)s."
-                        )
-                        % {
-                            "row": row,
-                            "key": key,
-                            "low": low,
-                            "high": high,
-                            "value": _quoted(value),
-                        },
-                        field="payout",
-                    )
-                values.append(value)
-            parsed.append(core.Band(*values))
-        bands = tuple(parsed)
-    form = _parse_form_of_play(place, raw)
-    double, redouble = default_factors(core.Rules(doubling_mode=form["doubling_mode"]))
-    if "doubling_factors" in raw:
-        factors = place.object(
-            raw["doubling_factors"],
-            FACTOR_KEYS,
-            what=_("the doubling factors"),
-            field="doubling_factors",
-        )
-        double = place.whole(
-            factors.get("double", double),
-            field="doubling_factors",
-            low=1,
-            high=core.MAX_FACTOR,
-            what=_("the doubling factor"),
-        )
-        redouble = place.whole(
-            factors.get("redouble", redouble),
-            field="doubling_factors",
-            low=1,
-            high=core.MAX_FACTOR,
-            what=_("the redoubling factor"),
-        )
-    try:
-        rules = core.Rules(
-            tables_per_team=tables,
-            bands=bands,
-            double_factor=double,
-            redouble_factor=redouble,
-            deal_limit=deal_limit,
-            tie_deals=tie_deals,
-            **form,
-        )
-        core.check_house_rules(rules)
-        return rules
-    except core.RulesError as error:
-        raise place.error(
-            error.translated(_gettext_in_sentence),
-            field=_SETTING_FIELDS.get(error.field or "", error.field),
-        ) from None
-
-
-def _parse_teams(place: _Place, raw: dict) -> list[TeamSpec]:
-    if "teams" not in raw:
-        raise place.error(_("every game needs its teams."), field="teams")
-    teams_raw = raw["teams"]
-    if not isinstance(teams_raw, list):
-        raise place.error(
-            _("the teams must be a list, not %(value)s.") % {"value": _quoted(teams_raw)},
-            field="teams",
-        )
-    if len(teams_raw) not in (2, 3, 4):
-        raise place.error(
-            ngettext(
-                "56 is played by 4, 6 or 8 players in teams of two; this game has %(teams)d team.",
-                "56 is played by 4, 6 or 8 players in teams of two; this game has %(teams)d teams.",
-                len(teams_raw),
-            )
-            % {"teams": len(teams_raw)},
-            field="teams",
-        )
-    return parse_team_list(place, teams_raw, of_tournament=False)
-
-
-def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> list[TeamSpec]:
-    """The teams of a game or of a tournament: 2, 3 or 4 players each, all the same size,
-    each player in one team.
-
-    The two differ only in how four refusals are worded: a tournament's team
-    is registered once and its players play for it through every sitting.
-    """
-    teams: list[TeamSpec] = []
-    team_of_player: dict[str, tuple[int, str]] = {}  # by name key: team number, spelling
-    names: dict[str, int] = {}
-    for number, team_raw in enumerate(teams_raw, start=1):
-        what = _("team %(number)d") % {"number": number}
-        keys = TOURNAMENT_TEAM_KEYS if of_tournament else TEAM_KEYS
-        team_raw = place.object(team_raw, keys, what=what, field="teams")
-        players = team_raw.get("players")
-        if not isinstance(players, list):
-            raise place.error(
-                _("team %(number)d needs “players”: a list of its 2, 3 or 4 players.")
-                % {"number": number},
-                field="teams",
-            )
-        if len(players) not in core.TEAM_SIZES:
-            raise place.error(
-                _("team %(number)d must be 2, 3 or 4 players, not %(count)d.")
-                % {"number": number, "count": len(players)},
-                field="teams",
-            )
-        if teams and len(players) != len(teams[0].players):
-            message = (
-                _(
-                    "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
-                    "a tournament is the same size."
-                )
-                if of_tournament
-                else _(
-                    "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
-                    "a game is the same size."
-                )
-            )
-            raise place.error(
-                message % {"number": number, "count": len(players), "size": len(teams[0].players)},
-                field="teams",
-            )
-        names_given = [
-            place.text(
-                player,
-                field="teams",
-                limit=MAX_PLAYER_NAME,
-                what=_("a player's name in team %(number)d") % {"number": number},
-            )
-            for player in players
-        ]
-        first, second = names_given[:2]
-        for at, player in enumerate(names_given):
-            if any(name_key(player) == name_key(other) for other in names_given[:at]):
-                message = (
-                    _("%(player)s is named twice in team %(number)d; a team is two players.")
-                    if len(names_given) == 2
-                    else _("%(player)s is named twice in team %(number)d; each seat is one player.")
-                )
-                raise place.error(message % {"player": player, "number": number}, field="teams")
-        for player in names_given:
-            if name_key(player) in team_of_player:
-                other, spelling = team_of_player[name_key(player)]
-                message = (
-                    _(
-                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
-                        "a player plays for one team of a tournament."
-                    )
-                    if of_tournament
-                    else _(
-                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
-                        "a player sits in one team only."
-                    )
-                )
-                raise place.error(
-                    message % {"player": spelling, "first": other, "second": number},
-                    field="teams",
-                )
-            team_of_player[name_key(player)] = (number, player)
-        if "name" in team_raw:
-            name = place.text(
-                team_raw["name"],
-                field="teams",
-                limit=MAX_TEAM_NAME,
-                what=_("the name of team %(number)d") % {"number": number},
-            )
-        else:
-            name = default_team_name(names_given, MAX_TEAM_NAME)
-        if name_key(name) in names:
-            message = (
-                _(
-                    "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
-                    "registered once."
-                )
-                if of_tournament
-                else _("teams %(first)d and %(second)d are both called “%(name)s”.")
-            )
-            raise place.error(
-                message % {"first": names[name_key(name)], "second": number, "name": name},
-                field="teams",
-            )
-        names[name_key(name)] = number
-        captain = _captain(place, team_raw, names_given, number)
-        teams.append(TeamSpec(name, first, second, tuple(names_given[2:]), captain))
-    return teams
-
-
-def _captain(place: _Place, team_raw: dict, players: list[str], number: int) -> str:
-    """A tournament team's captain, as the file names it: one of its players, spelled as
-    the team's list spells it; "" when the file names none (the first player)."""
-    if "captain" not in team_raw:
-        return ""
-    name = place.text(
-        team_raw["captain"],
-        field="teams",
-        limit=MAX_PLAYER_NAME,
-        what=_("the captain of team %(number)d") % {"number": number},
-    )
-    for player in players:
-        if name_key(player) == name_key(name):
-            return "" if player == players[0] else player
-    raise place.error(
-        _("the captain of team %(number)d, %(player)s, is not one of its players.")
-        % {"number": number, "player": name},
-        field="teams",
-    )
 
 
 def _seat_of(
@@ -663,52 +368,6 @@ def _rules_problem(error: core.RulesError, names: Sequence[str]) -> str:
     shortened.template, shortened.field = error.template, error.field
     shortened.params = {**error.params, **long}
     return shortened.translated(gettext, names)
-
-
-def _with_team_size(place: _Place, rules: core.Rules, size: int) -> core.Rules:
-    """The rules for the game's teams: their size is what the file's teams are."""
-    try:
-        return replace(rules, team_size=size)
-    except core.RulesError as error:
-        raise place.error(error.translated(_gettext_in_sentence), field="teams") from None
-
-
-def _parse_game_end(place: _Place, raw: dict, deals: int) -> tuple[int | None, int | None, bool]:
-    """The optional deal limit and tie rule (a knockout game's), and whether the organiser
-    called time."""
-    deal_limit = raw.get("deal_limit")
-    tie_deals = raw.get("tie_deals")
-    if tie_deals is not None:
-        tie_deals = place.whole(
-            tie_deals,
-            field="tie_deals",
-            low=0,
-            high=core.MAX_TIE_DEALS,
-            what=_("the extra deals of a tie"),
-        )
-    if deal_limit is not None:
-        deal_limit = place.whole(
-            deal_limit,
-            field="deal_limit",
-            low=1,
-            high=core.MAX_DEAL_LIMIT,
-            what=_("the deal limit"),
-        )
-        # Under a tie rule the rules decide where the game ends (a level game plays on).
-        if deals > deal_limit and tie_deals is None:
-            raise place.error(
-                _("the game ends after %(limit)d deals but the file has %(deals)d.")
-                % {"limit": deal_limit, "deals": deals},
-                field="rounds",
-            )
-    ended_early = raw.get("ended_early", False)
-    if not isinstance(ended_early, bool):
-        raise place.error(
-            _("ended_early must be true or false, not %(value)s.")
-            % {"value": _quoted(ended_early)},
-            field="ended_early",
-        )
-    return deal_limit, tie_deals, ended_early
 
 
 def parse_game(

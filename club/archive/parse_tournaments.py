@@ -31,12 +31,8 @@ from club.archive.format import (
     _quoted,
     standing_keys,
 )
-from club.archive.parse_games import (
-    _parse_flag,
-    _parse_rules,
-    _with_team_size,
-    parse_team_list,
-)
+from club.archive.parse_settings import _parse_flag, _parse_rules, _with_team_size
+from club.archive.parse_teams import parse_team_list
 from club.games.whos_who import name_key
 from club.scoring import rules as core
 from club.scoring import standings as ranking
