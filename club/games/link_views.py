@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh
 
 from club.games import links, services
-from club.games.forms import DealForm, RejectForm, typed_entry
+from club.games.deal_form import DealForm, RejectForm, typed_entry
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
 from club.games.models import PLAYER_FIELDS, Change, Game, Round, ScorerLink

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from club.games import links, selectors, services, words
-from club.games.forms import DealForm, NewGameForm, form_of_play_words, typed_entry
+from club.games.deal_form import DealForm, typed_entry
+from club.games.forms import NewGameForm, form_of_play_words
 from club.games.idempotency import one_time
 from club.games.models import Game, Player
 from club.games.selectors import attach_seating, game_page, in_play_before

@@ -33,7 +33,7 @@ TEAM_NAMES = ["Anu & Biju", "Chitra & Dev", "50% Club", "Esha & Farid"]
 
 
 def wire_for(rules: core.Rules, seats: list[str], in_play: list[int], teams: int) -> dict:
-    """What the page gives the phone (games.forms.DealForm.phone_entry), in English."""
+    """What the page gives the phone (games.deal_form.DealForm.phone_entry), in English."""
     return {
         "rules": rules_to_wire(rules),
         "seats": seats,

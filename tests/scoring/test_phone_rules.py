@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club.games.forms import ALL_PASS, NO, THANI, YES
+from club.games.deal_form import ALL_PASS, NO, THANI, YES
 from club.scoring import rules as core
 from club.scoring.rules import Deal, Preset, RulesError, Scoring, preset_rules, settle
 from club.scoring.wire import rules_to_wire, state_to_wire
@@ -121,7 +121,7 @@ def player_id(seat: int) -> str:
 
 
 def as_fields(deal: Deal) -> dict:
-    """The deal as games.forms.DealForm posts it, players named by id."""
+    """The deal as games.deal_form.DealForm posts it, players named by id."""
     if deal.thani is not None:
         return {
             "declarer": f"{THANI}{player_id(deal.thani)}",

@@ -293,7 +293,7 @@
     };
   }
 
-  // A deal as the deal form sends it (games.forms.DealForm.entry), the declarer's player
+  // A deal as the deal form sends it (games.deal_form.DealForm.entry), the declarer's player
   // named by the page's `seats` (player ids in seat order).
   function dealFromFields(wire, get) {
     var declarer = get("declarer") || "";
