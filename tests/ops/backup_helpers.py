@@ -30,11 +30,13 @@ from django.test import Client
 from club.games import links
 from club.games.models import Change, Game, GameTeam, PendingDeal, Player, ScorerLink
 from club.games.services import (
-    DealEntry,
+    Deal,
     TeamEntry,
     create_game,
     edit_deal,
+    load_seating,
     record_deal,
+    submit_deal,
     undo_last_deal,
 )
 from club.ops.backup_versions import MISSING_IN
@@ -45,11 +47,12 @@ from tests.tournaments.helpers import make_tournament, play_sitting
 User = get_user_model()
 
 
-def _deal(game: Game, declaring_position: int, points: list[int], bid=28) -> DealEntry:
+def _deal(game: Game, declaring_position: int, points: list[int], bid=28) -> Deal:
+    """A deal in seats: piles by team position, declared by that team's first player."""
     teams = list(game.teams.order_by("position"))
-    return DealEntry(
+    return Deal(
         points={team.position: pile for team, pile in zip(teams, points, strict=True)},
-        declarer=teams[declaring_position].first_player_id,
+        declarer=load_seating(game).seat_of(teams[declaring_position].first_player_id),
         bid=bid,
         trump="hearts",
     )
@@ -91,7 +94,7 @@ def build_club() -> User:
         user=organiser,
     )
     first_link, _second_link = links.issue_links(game=waiting, user=organiser)
-    links.send_deal(link=first_link, number=1, entry=_deal(waiting, 0, [33, 23]))
+    submit_deal(game=waiting, number=1, entry=_deal(waiting, 0, [33, 23]), link=first_link)
 
     linked = create_game(
         label="Backup night, table 3",
@@ -101,7 +104,7 @@ def build_club() -> User:
     )
     links.issue_links(game=linked, user=organiser)
     [link] = links.issue_links(game=linked, user=organiser)  # the first one is revoked
-    links.send_deal(link=link, number=1, entry=_deal(linked, 1, [10, 46], bid=40))
+    submit_deal(game=linked, number=1, entry=_deal(linked, 1, [10, 46], bid=40), link=link)
 
     tournament = make_tournament(name="Backup Open", teams=5, user=organiser)
     sitting = tournaments.propose_sitting(
