@@ -288,7 +288,7 @@ class HouseRules(models.Model):
     tournaments so that every game of theirs starts with them. The constraints
     are named after the model (``game_tables_at_least_one``,
     ``tournament_tables_at_least_one``). Django places these fields before the
-    model's own; the backup keeps its column order (club.ops.backup).
+    model's own; the backup keeps its column order (club.ops.backup_format).
     """
 
     tables_per_team = models.PositiveSmallIntegerField(_("tables per team"), default=12)
