@@ -13,10 +13,10 @@ from django.urls import reverse
 from club.games import services as scoring
 from club.games.links import issue_links
 from club.games.models import Change, PendingDeal, Round, SubmittedForm
-from club.games.services import DealEntry, load_seating, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, TournamentEvent
-from tests.factories import deal_form, start_game
+from tests.factories import deal_form, seat, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_a_resent_correction_is_kept_once(organiser_client, game, chitra):
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 20, 1: 36}, declarer=chitra.pk, bid=30, trump="hearts"),
+        entry=Deal(points={0: 20, 1: 36}, declarer=seat(game, "Chitra"), bid=30, trump="hearts"),
     )
     url = reverse("games:edit", args=[game.pk, 1])
     key = str(uuid.uuid4())
@@ -110,13 +110,13 @@ def test_an_answer_that_failed_is_not_kept_so_the_resend_is_tried_again(
     url = reverse("games:record", args=[game.pk])
     key = str(uuid.uuid4())
     organiser_client.raise_request_exception = False
-    real = scoring.record_deal
-    with mock.patch.object(scoring, "record_deal", side_effect=RuntimeError("connection lost")):
+    real = scoring.submit_deal  # the one service the deal form calls
+    with mock.patch.object(scoring, "submit_deal", side_effect=RuntimeError("connection lost")):
         failed = organiser_client.post(url, deal_data(1, chitra, key))
     assert failed.status_code == 500
     assert not SubmittedForm.objects.filter(key=key).exists()
     assert Round.objects.count() == 0
-    assert scoring.record_deal is real
+    assert scoring.submit_deal is real
     again = organiser_client.post(url, deal_data(1, chitra, key))
     assert again.status_code == 302
     assert Round.objects.filter(game=game).count() == 1
@@ -147,7 +147,7 @@ def test_every_form_that_writes_carries_a_fresh_key(organiser_client, game, chit
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 20, 1: 36}, declarer=chitra.pk, bid=30, trump="hearts"),
+        entry=Deal(points={0: 20, 1: 36}, declarer=seat(game, "Chitra"), bid=30, trump="hearts"),
     )
     tournament = tournaments.create_tournament(name="Onam cup", starts_on=datetime.date(2026, 9, 1))
     for first, second in [("Esha", "Farid"), ("Gita", "Hari")]:

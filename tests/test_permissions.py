@@ -15,7 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.games.links import issue_links, revoke_link
 from club.games.models import Change, Game, Player, Round, ScorerLink
-from club.games.services import DealEntry, load_seating, record_deal
+from club.games.services import Deal, load_seating, record_deal
 from club.tournaments import services as tournaments
 from club.tournaments import substitutions
 from club.tournaments.checkin import captain_key
@@ -168,11 +168,10 @@ def build_world() -> dict:
     sitting = tournaments.propose_sitting(tournament=tournament)
     tournaments.confirm_sitting(sitting=sitting)
     game, other = [entry.game for entry in sitting.games.order_by("position")]
-    declarer = load_seating(game).players[0]
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 30, 1: 26}, declarer=declarer.pk, bid=28, trump="clubs"),
+        entry=Deal(points={0: 30, 1: 26}, declarer=0, bid=28, trump="clubs"),  # seat 0
     )
     [link] = issue_links(game=game)
     [other_link] = issue_links(game=other)

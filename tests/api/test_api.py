@@ -38,8 +38,10 @@ def get(client, url, **headers):
 
 def played_game(label="Church hall table 1"):
     game = start_game(2, label=label)
-    record_deal(game=game, number=1, entry=deal({0: 20, 1: 36}, "Chitra", 30))
-    record_deal(game=game, number=2, entry=deal({0: 40, 1: 16}, "Anu", 40, "spades", "double"))
+    record_deal(game=game, number=1, entry=deal(game, {0: 20, 1: 36}, "Chitra", 30))
+    record_deal(
+        game=game, number=2, entry=deal(game, {0: 40, 1: 16}, "Anu", 40, "spades", "double")
+    )
     return game
 
 
@@ -164,7 +166,7 @@ def test_every_answer_is_kept_exactly_and_answers_304_to_its_etag(client):
     kept = client.get(url)
     assert kept.content == first.content
     # A deal moves the version: a new answer, never the kept one.
-    record_deal(game=game, number=3, entry=deal({0: 10, 1: 46}, "Dev", 32))
+    record_deal(game=game, number=3, entry=deal(game, {0: 10, 1: 46}, "Dev", 32))
     fresh = client.get(url)
     assert fresh["ETag"] != etag
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200

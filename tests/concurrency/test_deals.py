@@ -15,7 +15,8 @@ import pytest
 
 from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Round
-from club.games.services import DealEntry, load_seating, replay_game, to_core
+from club.games.services import deals as deal_services
+from club.games.services import load_seating, replay_game
 from club.scoring import rules as core
 from tests.concurrency.conftest import at_once, lock_held_longer
 from tests.factories import start_game
@@ -53,9 +54,8 @@ def random_deal(rng: random.Random, state: core.GameState) -> core.Deal:
 
 
 def stored_deals(game: Game) -> list[core.Deal]:
-    seating = load_seating(game)
-    _, entries = services.stored_entries(game)
-    return [to_core(entry, seating) for entry in entries]
+    _, entries = services.stored_entries(game, load_seating(game))
+    return entries
 
 
 def ledger_rows(game: Game) -> list[tuple[int, int, int, int]]:
@@ -83,7 +83,8 @@ def test_the_same_deal_sent_twice_at_once_is_stored_once(scorers):
     page = f"/games/{game.pk}/"
     tokens = [first.token(page), second.token(page)]
 
-    with lock_held_longer(services, "stored_state"):  # runs while the game row is locked
+    # stored_state runs while the game row is locked (looked up in the deals' module).
+    with lock_held_longer(deal_services, "stored_state"):
         answers = at_once(
             *(
                 lambda scorer=scorer, token=token: scorer.post(
@@ -173,16 +174,6 @@ DEAL_2_CORRECTED = core.Deal({0: 30, 1: 26}, declarer=2, bid=40, trump="spades")
 DEAL_3 = core.Deal({0: 20, 1: 36}, declarer=3, bid=28, trump="clubs")
 
 
-def entry(deal: core.Deal, seating) -> DealEntry:
-    return DealEntry(
-        points=deal.points,
-        declarer=None if deal.all_pass else seating.players[deal.declarer].pk,
-        bid=deal.bid,
-        trump=deal.trump,
-        doubling=deal.doubling,
-    )
-
-
 def test_a_correction_racing_a_new_deal_lands_in_one_order(scorers):
     correction_first = [DEAL_1, DEAL_2_CORRECTED]  # then deal 3 is refused: the game is over
     deal_first = [DEAL_1, DEAL_2, DEAL_3]  # then the correction is refused: deal 3 could not stand
@@ -200,7 +191,7 @@ def test_a_correction_racing_a_new_deal_lands_in_one_order(scorers):
         game = start_game(label=f"Race {race}", rules=RACE_RULES)
         seating = load_seating(game)
         for number, deal in enumerate([DEAL_1, DEAL_2], start=1):
-            services.record_deal(game=game, number=number, entry=entry(deal, seating))
+            services.record_deal(game=game, number=number, entry=deal)
         edit_page, record_page = f"/games/{game.pk}/deals/2/edit/", f"/games/{game.pk}/deals/"
         tokens = corrector.token(edit_page), scorer.token(f"/games/{game.pk}/")
         correction_form = form_data(2, DEAL_2_CORRECTED, seating)
@@ -209,8 +200,8 @@ def test_a_correction_racing_a_new_deal_lands_in_one_order(scorers):
         # Both writes hold the game row a little longer: the correction while it reads
         # the deals, the new deal while it reads the stored state.
         with (
-            lock_held_longer(services, "stored_entries", 0.2),
-            lock_held_longer(services, "stored_state", 0.2),
+            lock_held_longer(deal_services, "stored_entries", 0.2),
+            lock_held_longer(deal_services, "stored_state", 0.2),
         ):
             correction, new_deal = at_once(
                 partial(corrector.post, edit_page, correction_form, token=tokens[0]),

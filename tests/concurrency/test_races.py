@@ -1,12 +1,12 @@
 """Two writes to one game at the same moment, in every pairing, over real HTTP: no 5xx.
 
 Both requests are held at a barrier just before the game row is locked
-(``club.games.services._lock``), so each has read the game as it was before
-either writes: the slower one always works from a game that has moved on
-(deal 2 recorded, the game over, deal 1 corrected or undone, time called). Its
-answer must be built from the game as it is now, never a server error, and the
-stored game must stay what the rules give (tables conserved, the ledger equal
-to a replay).
+(``club.games.services.recording.lock``, as ``club.games.services.deals`` calls
+it), so each has read the game as it was before either writes: the slower one
+always works from a game that has moved on (deal 2 recorded, the game over, deal
+1 corrected or undone, time called). Its answer must be built from the game as
+it is now, never a server error, and the stored game must stay what the rules
+give (tables conserved, the ledger equal to a replay).
 
 The game: two teams with two tables each; deal 1 (made, 1 table) is recorded,
 so the deal 2 below (made again) ends the game.
@@ -21,10 +21,10 @@ from unittest import mock
 
 import pytest
 
-from club.games import services
 from club.games.links import issue_links
 from club.games.models import GameTeam, LedgerEntry
-from club.games.services import DealEntry, load_seating, record_deal, replay_game
+from club.games.services import Deal, load_seating, record_deal, replay_game
+from club.games.services import deals as deal_services
 from club.scoring.rules import Rules
 from tests.concurrency.conftest import Scorer, at_once
 from tests.factories import deal_form, start_game
@@ -36,7 +36,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def both_read_before_either_locks(parties: int = 2):
     """Hold each write just before it locks the game, until all have come that far."""
     barrier = threading.Barrier(parties, timeout=3)
-    real = services._lock
+    real = deal_services.lock
 
     def wait_then_lock(game):
         try:
@@ -45,7 +45,7 @@ def both_read_before_either_locks(parties: int = 2):
             pass  # the other request was refused before it needed the lock
         return real(game)
 
-    with mock.patch.object(services, "_lock", wait_then_lock):
+    with mock.patch.object(deal_services, "lock", wait_then_lock):
         yield
 
 
@@ -63,7 +63,7 @@ def table(live_server, django_user_model):
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 20, 1: 36}, declarer=chitra.pk, bid=30, trump="hearts"),
+        entry=Deal(points={0: 20, 1: 36}, declarer=1, bid=30, trump="hearts"),  # Chitra's seat
     )
     [link] = issue_links(game=game)
     django_user_model.objects.create_user(username="olive", password=PASSWORD, is_staff=True)
@@ -190,7 +190,7 @@ def test_calling_time_never_deadlocks_with_a_scorer_recording(live_server, djang
     olive_csrf, sam_csrf = olive.token(sitting_path), sam.token(game_path)
 
     organiser_at_second, scorer_has_second = threading.Event(), threading.Event()
-    real = services._lock
+    real = deal_services.lock
 
     def lock(game):
         by_organiser = any(frame.function == "end_game" for frame in inspect.stack())
@@ -205,7 +205,7 @@ def test_calling_time_never_deadlocks_with_a_scorer_recording(live_server, djang
             return locked
         return real(game)
 
-    with mock.patch.object(services, "_lock", lock):
+    with mock.patch.object(deal_services, "lock", lock):
         answers = at_once(
             lambda: olive.post(
                 sitting_path + "time/",

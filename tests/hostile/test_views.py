@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 
 from club.games import links
 from club.games.models import Game, Player
-from club.games.services import DealEntry, record_deal
+from club.games.services import Deal, record_deal, submit_deal
 from club.scoring import rules as core
 from club.scoring.names import normal_name
 from club.scoring.rules import Rules, Thani
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Sitting
 from club.web.unreadable import readable
-from tests.factories import start_game
+from tests.factories import seat, start_game
 from tests.hostile.conftest import (
     HOSTILE,
     HUGE,
@@ -148,16 +148,16 @@ def test_deal_form_of_three_teams(hostile_client, three_team_game, data):
 @pytest.fixture
 def played_game(game):
     """The two-team game with two deals recorded."""
-    anu, chitra = Player.objects.get(name="Anu"), Player.objects.get(name="Chitra")
+    anu, chitra = seat(game, "Anu"), seat(game, "Chitra")
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 30, 1: 26}, declarer=anu.pk, bid=28, trump="spades"),
+        entry=Deal(points={0: 30, 1: 26}, declarer=anu, bid=28, trump="spades"),
     )
     record_deal(
         game=game,
         number=2,
-        entry=DealEntry(points={0: 10, 1: 46}, declarer=chitra.pk, bid=40, trump="hearts"),
+        entry=Deal(points={0: 10, 1: 46}, declarer=chitra, bid=40, trump="hearts"),
     )
     game.refresh_from_db()
     return game
@@ -188,11 +188,10 @@ def test_undo_takes_any_number(hostile_client, game, number):
 @pytest.fixture
 def finished_game():
     game = start_game(2, rules=core.Rules(tables_per_team=1))
-    anu = Player.objects.get(name="Anu")
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 56, 1: 0}, declarer=anu.pk, bid=28, trump="spades"),
+        entry=Deal(points={0: 56, 1: 0}, declarer=seat(game, "Anu"), bid=28, trump="spades"),
     )
     game.refresh_from_db()
     assert game.is_finished
@@ -619,11 +618,11 @@ def confirmed_game():
     Game.objects.filter(pk=game.pk).update(require_confirmation=True)
     game.refresh_from_db()
     first, second = links.issue_links(game=game)
-    anu = Player.objects.get(name="Anu")
-    links.send_deal(
-        link=first,
+    submit_deal(
+        game=game,
         number=1,
-        entry=DealEntry(points={0: 30, 1: 26}, declarer=anu.pk, bid=28, trump="spades"),
+        entry=Deal(points={0: 30, 1: 26}, declarer=seat(game, "Anu"), bid=28, trump="spades"),
+        link=first,
     )
     return game, first, second
 

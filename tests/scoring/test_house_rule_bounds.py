@@ -20,7 +20,7 @@ from club.archive.export import export_json
 from club.archive.format import FORMAT, ArchiveError
 from club.archive.load import import_results
 from club.games.models import Game
-from club.games.services import DealEntry, ScoringError, load_seating, record_deal, replay_game
+from club.games.services import Deal, ScoringError, record_deal, replay_game
 from club.scoring import rules as core
 from club.tournaments.models import Tournament
 from tests.factories import start_game
@@ -80,7 +80,7 @@ def test_a_game_kept_from_before_the_bounds_still_shows_and_is_brought_inside_th
     import importlib
 
     game = start_game(2, rules=core.Rules(tables_per_team=10))
-    chitra = load_seating(game).players[1]
+    chitra = 1  # her seat, in play order
     Game.objects.filter(pk=game.pk).update(
         payout_bands=[[28, 39, 10**30, 5000], [40, 56, 2, 3]], redouble_factor=10**4
     )
@@ -93,9 +93,7 @@ def test_a_game_kept_from_before_the_bounds_still_shows_and_is_brought_inside_th
         record_deal(
             game=Game.objects.get(pk=game.pk),
             number=number,
-            entry=DealEntry(
-                points=points, declarer=chitra.pk, bid=bid, trump="hearts", doubling=doubling
-            ),
+            entry=Deal(points=points, declarer=chitra, bid=bid, trump="hearts", doubling=doubling),
         )
     assert client.get(reverse("games:detail", args=[game.pk])).status_code == 200
     assert client.get(reverse("games:rules") + f"?game={game.pk}").status_code == 200

@@ -96,7 +96,7 @@ def test_the_card_refreshes_itself_and_answers_in_the_readers_language(client, u
     assert 'data-live-url="' + urls["card"] + '"' in page.text
     version = page.text.split('data-live-version="')[1].split('"')[0]
     assert client.get(urls["card"], {"version": version}).status_code == 204
-    record_deal(game=game, number=1, entry=deal({0: 20, 1: 36}, "Chitra", 30))
+    record_deal(game=game, number=1, entry=deal(game, {0: 20, 1: 36}, "Chitra", 30))
     fresh = client.get(urls["card"], {"version": version}, HTTP_HX_REQUEST="true")
     assert fresh.status_code == 200
     assert fresh.text.lstrip().startswith('<div id="embed-live"')  # the part that is swapped

@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from club.games import words
 from club.games.selectors import game_page
 from club.games.services import (
-    DealEntry,
+    Deal,
     TeamEntry,
     create_game,
     edit_deal,
@@ -111,9 +111,9 @@ def test_the_deals_and_the_history_of_a_game_with_hostile_names(language):
         first_dealer=0,
     )
     declarer = load_seating(game).players[1]
-    entry = DealEntry(
+    entry = Deal(
         points={0: 20, 1: 36},
-        declarer=declarer.pk,
+        declarer=1,  # that player's seat
         bid=32,
         trump="spades",
         doubling="double",

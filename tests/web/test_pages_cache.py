@@ -20,11 +20,11 @@ from django.urls import reverse
 from club.games import links
 from club.games.models import Player
 from club.games.services import (
-    DealEntry,
+    Deal,
     edit_deal,
     end_game,
-    load_seating,
     record_deal,
+    submit_deal,
     undo_last_deal,
 )
 from club.leaderboards import merge
@@ -39,10 +39,10 @@ pytestmark = pytest.mark.django_db
 
 
 def made(game, number, points=(30, 26), team=0):
-    seating = load_seating(game)
-    return DealEntry(
+    """The first player of the team at ``team`` (in seat ``team``) makes 28 hearts."""
+    return Deal(
         points={0: points[0], 1: points[1]},
-        declarer=seating.players[team].pk,
+        declarer=team,
         bid=28,
         trump="hearts",
     )
@@ -91,7 +91,7 @@ def test_a_deal_confirmed_from_the_phones_shows_at_once():
     url = game.get_absolute_url()
     kept(url)
     first, second = links.issue_links(game=game)
-    links.send_deal(link=first, number=1, entry=made(game, 1))
+    submit_deal(game=game, number=1, entry=made(game, 1), link=first)
     kept(url)
     links.confirm_deal(link=second, number=1)
     assert 'class="declaring"' in kept(url)

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.skipif(
 WRITER = """
 import os
 from club.games.models import Game
-from club.games.services import DealEntry, load_seating, record_deal
+from club.games.services import Deal, record_deal
 from tests.factories import start_game
 asked = os.environ["WRITE"].split()
 if asked == ["start"]:
@@ -46,9 +46,8 @@ if asked == ["start"]:
 else:
     game = Game.objects.get(pk=int(asked[0]))
     number = int(asked[1])
-    seating = load_seating(game)
-    record_deal(game=game, number=number, entry=DealEntry(
-        points={0: 30, 1: 26}, declarer=seating.players[number % 2].pk, bid=28, trump="hearts"))
+    record_deal(game=game, number=number, entry=Deal(
+        points={0: 30, 1: 26}, declarer=number % 2, bid=28, trump="hearts"))
 game.refresh_from_db()
 print(game.pk, f"{int(game.updated_at.timestamp())}.{game.updated_at.microsecond:06d}")
 """
