@@ -402,7 +402,7 @@ def run_all(
             data = {
                 "idempotency_key": str(uuid.uuid4()),  # as the form carries one
                 "number": number,
-                "declarer": entry.declarer,
+                "declarer": seating.player_id(entry.declarer),
                 "bid": 28,
                 "trump": "spades",
                 "doubling": "none",
@@ -465,7 +465,7 @@ def run_all(
             data = {
                 "idempotency_key": str(uuid.uuid4()),
                 "number": 1,
-                "declarer": entry.declarer,
+                "declarer": long_seating.player_id(entry.declarer),
                 "bid": 28,
                 "trump": "spades",
                 "doubling": "none",

@@ -155,14 +155,16 @@ def find_world() -> World:
     )
 
 
-def _deal(seating: scoring.Seating, number: int, variant: int = 0) -> scoring.DealEntry:
-    """Teams take turns declaring 28 and making it: the tables swing 13-11 and back, forever."""
+def _deal(seating: scoring.Seating, number: int, variant: int = 0) -> scoring.Deal:
+    """Teams take turns declaring 28 and making it: the tables swing 13-11 and back, forever.
+
+    The deal is in seats, as the services take it; the deal form names its declarer
+    by player id instead: ``seating.player_id(deal.declarer)``.
+    """
     seat = (number - 1) % 2
     declaring = seat  # seats 0 and 1 are the first players of teams 0 and 1
     points = {declaring: 30 + variant, 1 - declaring: 26 - variant}
-    return scoring.DealEntry(
-        points=points, declarer=seating.players[seat].pk, bid=28, trump="spades"
-    )
+    return scoring.Deal(points=points, declarer=seat, bid=28, trump="spades")
 
 
 def add_bench_games(world: World, fresh: int) -> None:

@@ -223,7 +223,7 @@ def make_targets(world: run.World, trials: int) -> Targets:
 
     from club.games.links import issue_links, revoke_link
     from club.games.models import Game, Player, ScorerLink
-    from club.games.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
+    from club.games.services import Deal, TeamEntry, create_game, load_seating, record_deal
     from club.scoring import rules as core
     from club.tournaments.models import Sitting
 
@@ -240,11 +240,11 @@ def make_targets(world: run.World, trials: int) -> Targets:
         [link] = issue_links(game=started)
         return started.pk, link.token, load_seating(started).players[1].pk
 
-    permissions_game, token, declarer = game("Attack: permissions", 12)
+    permissions_game, token, _declarer = game("Attack: permissions", 12)
     record_deal(
         game=Game.objects.get(pk=permissions_game),
         number=1,
-        entry=DealEntry(points={0: 20, 1: 36}, declarer=declarer, bid=30, trump="hearts"),
+        entry=Deal(points={0: 20, 1: 36}, declarer=1, bid=30, trump="hearts"),  # Chitra's seat
     )
     _, withdrawn_token, _ = game("Attack: withdrawn link", 12)
     revoke_link(link=ScorerLink.objects.get(token=withdrawn_token))
@@ -554,7 +554,7 @@ def finding_final_deal_race(port: int, targets: Targets) -> Row:
                     f"binds it, against the game as it stands after the other phone's commit "
                     f"(teams in play {refusal[0]}), is refused: {refusal[1]}; the page of a "
                     "finished game shows no form, so that refusal is shown nowhere and "
-                    "send_deal (which would answer 'already recorded') is never called"
+                    "submit_deal (which would answer 'already recorded') is never called"
                 )
     losers: Counter = Counter(
         r["kinds"][1 - r["writer"]] if r["writer"] is not None else "no writer" for r in done

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.games.models import Game
-from club.games.services import DealEntry, end_game, load_seating, record_deal
+from club.games.services import Deal, end_game, load_seating, record_deal
 from club.leaderboards.models import PlayerTotals
 from club.tournaments import services as tournaments
 from club.tournaments.selectors import live_version
@@ -31,9 +31,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 # A public read of the game page or of its live fragment, rendered: its key
 # (club.web.pages: the game's version and the club's), then the game, its
-# seating (teams with their players), its deals, their piles, their ledger and
-# the latest changes.
-GAME_PAGE = 8
+# seating (teams with their players), its deals, their ledger with each pile
+# beside it, and the latest changes.
+GAME_PAGE = 7
 # The same page again, kept under its key: the key's two queries only.
 GAME_PAGE_KEPT = 2
 # A live poll that already shows the newest version: the game's version only.
@@ -48,14 +48,14 @@ TOURNAMENT_KEPT = 2
 # A live poll that already shows the newest version: the key's first query only.
 TOURNAMENT_POLL_UNCHANGED = 1
 # Recording a deal through the organiser's form (htmx): session and user, the
-# game and its seating for the form; then in one transaction the locked game,
-# its seating, the round, piles, ledger, tables, game and history writes and the
-# tournament's version; then the page's deals, piles, ledger and history (the
-# game and seating come from the write). The begin and commit count too. The
-# one-time key the form carries adds four (club.games.idempotency): looking it up,
-# the savepoint the deal's transaction becomes inside the key's, and keeping
-# the key with the answer: 23.
-RECORD_DEAL = 23
+# game and its seating for the form; then the locked game (the seating the form
+# was read against serves again, no write having come between), the round,
+# piles, ledger, tables, game and history writes and the tournament's version;
+# then the page's deals, their ledger with the piles, and history (the game and
+# seating come from the write). The deal's writes join the transaction of the
+# one-time key the form carries (club.games.idempotency), which adds its
+# savepoint and release, keeping the key and keeping the answer with it: 19.
+RECORD_DEAL = 19
 # Correcting deal 1 (and replaying the rest): session and user, the game, the
 # deal, the seating; then the locked game, its seating, deals and piles, the
 # deal's update, its piles replaced, the ledger replaced, tables, game, history
@@ -63,11 +63,12 @@ RECORD_DEAL = 23
 # key's four, as above: 24.
 CORRECT_DEAL = 24
 # Recording the deal that ends a tournament's game, until its answer: the deal's
-# writes as above and the scorer links expired; then the standings (the
-# tournament locked, its register with byes and standings, its games' teams, the
-# standings that moved, its version) and the game marked as owing the boards
-# their work (one insert); the page's reads and the one-time key's answer: 29.
-ENDING_DEAL = 29
+# writes as above (a game over needs no write to end its scorer links: they read
+# its status); then the standings (the tournament locked, its register with byes
+# and standings, its games' teams, the standings that moved, its version) and
+# the game marked as owing the boards their work (one insert); the page's reads
+# and the one-time key's answer: 24.
+ENDING_DEAL = 24
 # Then, once the answer is sent (club.web.after, club.leaderboards.owed): whether
 # any game is owed, the ratings' state locked, the games owed, the games, which
 # of them are counted already; the game's figures (its seats, its deals, the players' and
@@ -80,27 +81,27 @@ ENDING_DEAL = 29
 AFTER_ENDING_DEAL = 24
 
 
-def alternating(seating, number: int, variant: int = 0) -> DealEntry:
-    """The harness's deal: the first players of T0 and T1 take turns making 28."""
+def alternating(number: int, variant: int = 0) -> Deal:
+    """The harness's deal: the first players of T0 and T1 (seats 0 and 1) take turns making 28."""
     declaring = (number - 1) % 2
     points = {declaring: 30 + variant, 1 - declaring: 26 - variant}
-    return DealEntry(points=points, declarer=seating.players[declaring].pk, bid=28, trump="spades")
+    return Deal(points=points, declarer=declaring, bid=28, trump="spades")
 
 
 def game_of(deals: int, **kwargs) -> Game:
     game = start_game(2, **kwargs)
-    seating = load_seating(game)
     for number in range(1, deals + 1):
-        record_deal(game=game, number=number, entry=alternating(seating, number))
+        record_deal(game=game, number=number, entry=alternating(number))
     game.refresh_from_db()
     return game
 
 
-def form_data(entry: DealEntry, number: int) -> dict:
+def form_data(entry: Deal, number: int, seating) -> dict:
+    """The deal form's post of ``entry``: the form names the declarer by player id."""
     return {
         "idempotency_key": str(uuid.uuid4()),  # as every deal form carries one
         "number": number,
-        "declarer": entry.declarer,
+        "declarer": seating.player_id(entry.declarer),
         "bid": entry.bid,
         "trump": entry.trump,
         "doubling": entry.doubling,
@@ -164,11 +165,16 @@ class TestDealWrites:
         for deals in (3, 60):
             game = game_of(deals)
             number = deals + 1
-            entry = alternating(load_seating(game), number)
+            entry = alternating(number)
+            seating = load_seating(game)
             with django_assert_max_num_queries(RECORD_DEAL):
                 count, response = counted(
-                    lambda game=game, entry=entry, number=number: organiser_client.post(
-                        reverse("games:record", args=[game.pk]), form_data(entry, number), **HTMX
+                    lambda game=game, entry=entry, number=number, seating=seating: (
+                        organiser_client.post(
+                            reverse("games:record", args=[game.pk]),
+                            form_data(entry, number, seating),
+                            **HTMX,
+                        )
                     )
                 )
             assert response.status_code == 200 and "errorlist" not in response.text
@@ -182,11 +188,12 @@ class TestDealWrites:
         counts = []
         for deals in (5, 60):
             game = game_of(deals)
-            entry = alternating(load_seating(game), 1, variant=1)  # 31/25: still made
+            entry = alternating(1, variant=1)  # 31/25: still made
+            seating = load_seating(game)
             with django_assert_max_num_queries(CORRECT_DEAL):
                 count, response = counted(
-                    lambda game=game, entry=entry: organiser_client.post(
-                        reverse("games:edit", args=[game.pk, 1]), form_data(entry, 1)
+                    lambda game=game, entry=entry, seating=seating: organiser_client.post(
+                        reverse("games:edit", args=[game.pk, 1]), form_data(entry, 1, seating)
                     )
                 )
             assert response.status_code == 302
@@ -207,11 +214,13 @@ class TestDealWrites:
         tournament.refresh_from_db()
         before = tournament.results_version
         for number in (1, 2):
-            entry = alternating(seating, number)
+            entry = alternating(number)
             with django_assert_max_num_queries(RECORD_DEAL):
                 count, response = counted(
                     lambda number=number, entry=entry: organiser_client.post(
-                        reverse("games:record", args=[game.pk]), form_data(entry, number), **HTMX
+                        reverse("games:record", args=[game.pk]),
+                        form_data(entry, number, seating),
+                        **HTMX,
                     )
                 )
             assert response.status_code == 200 and "errorlist" not in response.text
@@ -243,13 +252,14 @@ class TestTheDealThatEndsAGame:
                 .order_by("pk")
                 .first()
             )
-            entry = alternating(load_seating(game), 1)  # one table each: the first deal ends it
+            entry = alternating(1)  # one table each: the first deal ends it
+            seating = load_seating(game)
             with (
                 django_assert_max_num_queries(ENDING_DEAL + AFTER_ENDING_DEAL),
                 CaptureQueriesContext(connection) as queries,
             ):
                 response = organiser_client.post(
-                    reverse("games:record", args=[game.pk]), form_data(entry, 1), **HTMX
+                    reverse("games:record", args=[game.pk]), form_data(entry, 1, seating), **HTMX
                 )
             assert response.status_code == 200 and "errorlist" not in response.text
             game.refresh_from_db()
