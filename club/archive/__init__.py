@@ -25,18 +25,24 @@ those settlements by :func:`club.games.bulk.write_game`: the rows
 Every refusal is an :class:`ArchiveError` whose message names the game and,
 where it applies, the deal number and the field at fault.
 
-Where things are, each name imported from the module that defines it
-(``from club.archive.load import import_results``): ``format`` (the keys, limits and
-errors, the specs of a game and a team, and a game's document both ways), ``reading`` (a file's text
-a piece at a time, and its JSON as a stream of events), ``documents`` (a file's
-documents outlined, then every game and tournament checked), ``parse_games`` and
-``parse_tournaments`` (checking a game and a tournament), ``parse_settings`` and
-``parse_teams`` (a game's or a tournament's house rules, and its teams), ``computed`` (a
-file's computed fields compared with the rules'), ``parse_players`` (a document's
-players list), ``load`` (storing a checked file), ``publish`` (the web import's
-preview), ``export`` (JSON and CSV of the club's games), ``tournament_export`` (a
-tournament's document and CSV tables), ``register`` (the players lists an export writes,
-and the club's roster), and ``views``, ``forms`` and ``progress`` (the downloads and the
-web import). This package imports none of them: it is an installed app, imported before
-the models are ready.
+Where things are (each name is imported from the module that defines it, as in
+``from club.archive.load import import_results``):
+
+- ``format``: the keys, limits and errors, the specs of a game and a team, and a
+  game's document both ways;
+- ``reading``: a file's text a piece at a time, and its JSON as a stream of events;
+- ``documents``: a file's documents outlined, then every game and tournament checked;
+- ``parse_games`` (a game: its label, rounds and replay), ``parse_settings`` (the house
+  rules, form of play and end of a game or a tournament), ``parse_teams`` (their teams),
+  ``parse_tournaments`` (a tournament), ``parse_sittings`` (its sittings and
+  substitutions), ``parse_players`` (a document's players list) and ``computed`` (a
+  file's computed fields compared with the rules');
+- ``load``: storing a checked file; ``publish``: the web import's preview;
+- ``export``: JSON and CSV of the club's games; ``tournament_export``: a tournament's
+  document and CSV tables; ``register``: the players lists an export writes, and the
+  club's roster;
+- ``views``, ``urls``, ``forms`` and ``progress``: the downloads and the web import.
+
+This package imports none of them: it is an installed app, imported before the models
+are ready.
 """

@@ -175,6 +175,7 @@ THE_POINTS = gettext_lazy("the points")
 def _parse_round(
     place: _Place, raw: object, number: int, teams: Sequence[TeamSpec], seat_names: Sequence[str]
 ) -> core.Deal:
+    """One round of the file: a thani, or a contract (or everyone passed) and the piles."""
     raw = place.object(raw, ROUND_INPUT_KEYS + ROUND_COMPUTED_KEYS, what=A_DEAL, number=number)
     if "thani" in raw:
         return _parse_thani(place, raw, number, seat_names)
@@ -185,52 +186,75 @@ def _parse_round(
             number=number,
             field="all_pass",
         )
-
-    declarer: int | None = None
     if all_pass:
-        if raw.get("declarer") is not None:
-            raise place.error(
-                _("everyone passed in this deal, so it has no declarer."),
-                number=number,
-                field="declarer",
-            )
-        bid = raw.get("bid")
-        if bid is not None and not _is_whole(bid):
-            raise place.error(
-                _("the bid must be a whole number, not %(value)s.") % {"value": _quoted(bid)},
-                number=number,
-                field="bid",
-            )
+        declarer, bid = None, _parse_passed_bid(place, raw, number)
     else:
-        for key in ("declarer", "bid", "trump"):
-            if raw.get(key) is None:
-                raise place.error(
-                    _("a deal needs its %(key)s (or “all_pass”: true when everyone passed).")
-                    % {"key": key},
-                    number=number,
-                    field=key,
-                )
-        declarer = _seat_of(
-            place,
-            raw["declarer"],
-            seat_names,
-            field="declarer",
-            number=number,
-            role=THE_DECLARER,
-        )
-        bid = raw["bid"]
-        if not _is_whole(bid):
-            raise place.error(
-                _("the bid must be a whole number from %(low)d to %(high)d, not %(value)s.")
-                % {
-                    "low": core.DEFAULT_RULES.min_bid,
-                    "high": core.DEFAULT_RULES.max_bid,
-                    "value": _quoted(bid),
-                },
-                number=number,
-                field="bid",
-            )
+        declarer, bid = _parse_contract(place, raw, number, seat_names)
+    trump, doubling = _parse_trump_and_doubling(place, raw, number)
+    return core.Deal(
+        points=_parse_points(place, raw, number, teams),  # type: ignore[arg-type]  # the rules check every pile
+        declarer=declarer,
+        bid=bid,
+        trump=trump,
+        doubling=doubling,
+    )
 
+
+def _parse_passed_bid(place: _Place, raw: dict, number: int) -> int | None:
+    """A deal everyone passed: no declarer, and a bid only as a whole number."""
+    if raw.get("declarer") is not None:
+        raise place.error(
+            _("everyone passed in this deal, so it has no declarer."),
+            number=number,
+            field="declarer",
+        )
+    bid = raw.get("bid")
+    if bid is not None and not _is_whole(bid):
+        raise place.error(
+            _("the bid must be a whole number, not %(value)s.") % {"value": _quoted(bid)},
+            number=number,
+            field="bid",
+        )
+    return bid
+
+
+def _parse_contract(
+    place: _Place, raw: dict, number: int, seat_names: Sequence[str]
+) -> tuple[int, int]:
+    """A bid deal's declarer (their seat) and bid; its trump must be given too."""
+    for key in ("declarer", "bid", "trump"):
+        if raw.get(key) is None:
+            raise place.error(
+                _("a deal needs its %(key)s (or “all_pass”: true when everyone passed).")
+                % {"key": key},
+                number=number,
+                field=key,
+            )
+    declarer = _seat_of(
+        place,
+        raw["declarer"],
+        seat_names,
+        field="declarer",
+        number=number,
+        role=THE_DECLARER,
+    )
+    bid = raw["bid"]
+    if not _is_whole(bid):
+        raise place.error(
+            _("the bid must be a whole number from %(low)d to %(high)d, not %(value)s.")
+            % {
+                "low": core.DEFAULT_RULES.min_bid,
+                "high": core.DEFAULT_RULES.max_bid,
+                "value": _quoted(bid),
+            },
+            number=number,
+            field="bid",
+        )
+    return declarer, bid
+
+
+def _parse_trump_and_doubling(place: _Place, raw: dict, number: int) -> tuple[str | None, str]:
+    """The trump (None when everyone passed and the file names none) and the doubling."""
     trump = raw.get("trump")
     if trump is not None and (not isinstance(trump, str) or trump not in set(core.Trump)):
         raise place.error(
@@ -247,7 +271,13 @@ def _parse_round(
             number=number,
             field="doubling",
         )
+    return trump, doubling
 
+
+def _parse_points(
+    place: _Place, raw: dict, number: int, teams: Sequence[TeamSpec]
+) -> dict[int, object]:
+    """The piles, by team: each team of the game at most once (the rules check each pile)."""
     if "points" not in raw:
         raise place.error(
             _("a deal needs the points: the pile of every team still playing."),
@@ -279,13 +309,7 @@ def _parse_round(
                 field="points",
             )
         points[index] = pile
-    return core.Deal(
-        points=points,  # type: ignore[arg-type]  # the rules check every pile
-        declarer=declarer,
-        bid=bid,
-        trump=trump,
-        doubling=doubling,
-    )
+    return points
 
 
 def _parse_thani(place: _Place, raw: dict, number: int, seat_names: Sequence[str]) -> core.Deal:
@@ -398,6 +422,16 @@ def parse_game(
         raise _already_here(label, index)
     place = _Place(label, index)
     raw = place.object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
+    spec = _parse_played(place, raw, index, label, here)
+    if computed:
+        _check_against_replay(place, raw, raw["rounds"], spec)
+    if here and not site_copy and not same_game_here(spec, names):
+        raise _already_here(label, index)
+    return spec
+
+
+def _parse_played(place: _Place, raw: dict, index: int, label: str, here: bool) -> GameSpec:
+    """What a game's settings, teams and rounds say, its deals settled by the rules."""
     rounds_count = len(raw["rounds"]) if isinstance(raw.get("rounds"), list) else 0
     deal_limit, tie_deals, ended_early = _parse_game_end(place, raw, rounds_count)
     rules = _parse_rules(place, raw, deal_limit, tie_deals)
@@ -405,27 +439,8 @@ def parse_game(
     if len(teams[0].players) != rules.team_size:
         rules = _with_team_size(place, rules, len(teams[0].players))
     seat_names = _seat_names(teams)
-    if "first_dealer" not in raw:
-        raise place.error(_("every game needs its first dealer."), field="first_dealer")
-    first_dealer = _seat_of(
-        place, raw["first_dealer"], seat_names, field="first_dealer", role=_("the first dealer")
-    )
-    if "rounds" not in raw:
-        raise place.error(
-            _("every game needs its rounds: a list of deals, empty if none was played yet."),
-            field="rounds",
-        )
-    rounds_raw = raw["rounds"]
-    if not isinstance(rounds_raw, list):
-        raise place.error(
-            _("the rounds must be a list of deals, not %(value)s.")
-            % {"value": _quoted(rounds_raw)},
-            field="rounds",
-        )
-    deals = [
-        _parse_round(place, round_raw, number, teams, seat_names)
-        for number, round_raw in enumerate(rounds_raw, start=1)
-    ]
+    first_dealer = _parse_first_dealer(place, raw, seat_names)
+    deals = _parse_rounds(place, raw, teams, seat_names)
     settlements, state = _replay(place, teams, first_dealer, deals, rules)
     if ended_early and _outcome(state, deal_limit, False)[0]:
         raise place.error(
@@ -435,8 +450,7 @@ def parse_game(
             ),
             field="ended_early",
         )
-
-    spec = GameSpec(
+    return GameSpec(
         index=index,
         label=label,
         rules=rules,
@@ -449,11 +463,37 @@ def parse_game(
         ended_early=ended_early,
         here=here,
     )
-    if computed:
-        _check_against_replay(place, raw, rounds_raw, spec)
-    if here and not site_copy and not same_game_here(spec, names):
-        raise _already_here(label, index)
-    return spec
+
+
+def _parse_first_dealer(place: _Place, raw: dict, seat_names: Sequence[str]) -> int:
+    """The seat of the game's first dealer, a player at the game."""
+    if "first_dealer" not in raw:
+        raise place.error(_("every game needs its first dealer."), field="first_dealer")
+    return _seat_of(
+        place, raw["first_dealer"], seat_names, field="first_dealer", role=_("the first dealer")
+    )
+
+
+def _parse_rounds(
+    place: _Place, raw: dict, teams: Sequence[TeamSpec], seat_names: Sequence[str]
+) -> list[core.Deal]:
+    """The game's deals, in the order they were played (a list, empty if none was yet)."""
+    if "rounds" not in raw:
+        raise place.error(
+            _("every game needs its rounds: a list of deals, empty if none was played yet."),
+            field="rounds",
+        )
+    rounds_raw = raw["rounds"]
+    if not isinstance(rounds_raw, list):
+        raise place.error(
+            _("the rounds must be a list of deals, not %(value)s.")
+            % {"value": _quoted(rounds_raw)},
+            field="rounds",
+        )
+    return [
+        _parse_round(place, round_raw, number, teams, seat_names)
+        for number, round_raw in enumerate(rounds_raw, start=1)
+    ]
 
 
 def _check_against_replay(place: _Place, raw: dict, rounds_raw: list, spec: GameSpec) -> None:

@@ -72,75 +72,14 @@ def _parse_form_of_play(place: _Place, raw: dict) -> dict:
 def _parse_rules(
     place: _Place, raw: dict, deal_limit: int | None = None, tie_deals: int | None = None
 ) -> core.Rules:
+    """A game's or a tournament's house rules and form of play, as the rules core takes them."""
     tables = raw.get("tables_per_team", core.DEFAULT_RULES.tables_per_team)
     tables = place.whole(
         tables, field="tables_per_team", low=1, high=core.MAX_TABLES, what=_("tables per team")
     )
-    bands = core.DEFAULT_BANDS
-    if "payout" in raw:
-        payout = raw["payout"]
-        if not isinstance(payout, list) or not payout:
-            raise place.error(
-                _(
-                    "the payout must be a list of bands such as "
-                    '{"from": 28, "to": 39, "made": 1, "failed": 2}, not %(value)s.'
-                )
-                % {"value": _quoted(payout)},
-                field="payout",
-            )
-        parsed = []
-        for row, band in enumerate(payout, start=1):
-            band = place.object(band, BAND_KEYS, what=_("a payout band"), field="payout")
-            values = []
-            for key in BAND_KEYS:
-                value = band.get(key)
-                low = 0 if key in ("made", "failed") else core.DEFAULT_RULES.min_bid
-                high = (
-                    core.MAX_BAND_TABLES
-                    if key in ("made", "failed")
-                    else core.DEFAULT_RULES.max_bid
-                )
-                if not _is_whole(value) or not low <= value <= high:
-                    raise place.error(
-                        _(
-                            "band %(row)d needs “%(key)s” as a whole number from %(low)d to "
-                            "%(high)d, not %(value)s."
-                        )
-                        % {
-                            "row": row,
-                            "key": key,
-                            "low": low,
-                            "high": high,
-                            "value": _quoted(value),
-                        },
-                        field="payout",
-                    )
-                values.append(value)
-            parsed.append(core.Band(*values))
-        bands = tuple(parsed)
+    bands = _parse_payout(place, raw)
     form = _parse_form_of_play(place, raw)
-    double, redouble = default_factors(core.Rules(doubling_mode=form["doubling_mode"]))
-    if "doubling_factors" in raw:
-        factors = place.object(
-            raw["doubling_factors"],
-            FACTOR_KEYS,
-            what=_("the doubling factors"),
-            field="doubling_factors",
-        )
-        double = place.whole(
-            factors.get("double", double),
-            field="doubling_factors",
-            low=1,
-            high=core.MAX_FACTOR,
-            what=_("the doubling factor"),
-        )
-        redouble = place.whole(
-            factors.get("redouble", redouble),
-            field="doubling_factors",
-            low=1,
-            high=core.MAX_FACTOR,
-            what=_("the redoubling factor"),
-        )
+    double, redouble = _parse_factors(place, raw, form["doubling_mode"])
     try:
         rules = core.Rules(
             tables_per_team=tables,
@@ -158,6 +97,78 @@ def _parse_rules(
             error.translated(_gettext_in_sentence),
             field=_SETTING_FIELDS.get(error.field or "", error.field),
         ) from None
+
+
+def _parse_payout(place: _Place, raw: dict) -> tuple[core.Band, ...]:
+    """The payout's bands, or the default payout when the file gives none."""
+    if "payout" not in raw:
+        return core.DEFAULT_BANDS
+    payout = raw["payout"]
+    if not isinstance(payout, list) or not payout:
+        raise place.error(
+            _(
+                "the payout must be a list of bands such as "
+                '{"from": 28, "to": 39, "made": 1, "failed": 2}, not %(value)s.'
+            )
+            % {"value": _quoted(payout)},
+            field="payout",
+        )
+    return tuple(_parse_band(place, band, row) for row, band in enumerate(payout, start=1))
+
+
+def _parse_band(place: _Place, band: object, row: int) -> core.Band:
+    """One band of the payout: the bids it covers, and the tables made and failed move."""
+    band = place.object(band, BAND_KEYS, what=_("a payout band"), field="payout")
+    values = []
+    for key in BAND_KEYS:
+        value = band.get(key)
+        low = 0 if key in ("made", "failed") else core.DEFAULT_RULES.min_bid
+        high = core.MAX_BAND_TABLES if key in ("made", "failed") else core.DEFAULT_RULES.max_bid
+        if not _is_whole(value) or not low <= value <= high:
+            raise place.error(
+                _(
+                    "band %(row)d needs “%(key)s” as a whole number from %(low)d to "
+                    "%(high)d, not %(value)s."
+                )
+                % {
+                    "row": row,
+                    "key": key,
+                    "low": low,
+                    "high": high,
+                    "value": _quoted(value),
+                },
+                field="payout",
+            )
+        values.append(value)
+    return core.Band(*values)
+
+
+def _parse_factors(place: _Place, raw: dict, doubling_mode: core.DoublingMode) -> tuple[int, int]:
+    """What a double and a redouble multiply (or add): the file's, else the form's default."""
+    double, redouble = default_factors(core.Rules(doubling_mode=doubling_mode))
+    if "doubling_factors" not in raw:
+        return double, redouble
+    factors = place.object(
+        raw["doubling_factors"],
+        FACTOR_KEYS,
+        what=_("the doubling factors"),
+        field="doubling_factors",
+    )
+    double = place.whole(
+        factors.get("double", double),
+        field="doubling_factors",
+        low=1,
+        high=core.MAX_FACTOR,
+        what=_("the doubling factor"),
+    )
+    redouble = place.whole(
+        factors.get("redouble", redouble),
+        field="doubling_factors",
+        low=1,
+        high=core.MAX_FACTOR,
+        what=_("the redoubling factor"),
+    )
+    return double, redouble
 
 
 def _with_team_size(place: _Place, rules: core.Rules, size: int) -> core.Rules:

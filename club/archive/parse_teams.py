@@ -51,103 +51,141 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
     """
     teams: list[TeamSpec] = []
     team_of_player: dict[str, tuple[int, str]] = {}  # by name key: team number, spelling
-    names: dict[str, int] = {}
+    names: dict[str, int] = {}  # by name key: team number
     for number, team_raw in enumerate(teams_raw, start=1):
         what = _("team %(number)d") % {"number": number}
         keys = TOURNAMENT_TEAM_KEYS if of_tournament else TEAM_KEYS
         team_raw = place.object(team_raw, keys, what=what, field="teams")
-        players = team_raw.get("players")
-        if not isinstance(players, list):
-            raise place.error(
-                _("team %(number)d needs “players”: a list of its 2, 3 or 4 players.")
-                % {"number": number},
-                field="teams",
+        size = len(teams[0].players) if teams else None
+        players = _parse_players(place, team_raw, number, size, of_tournament=of_tournament)
+        _each_seat_once(place, players, number)
+        _in_one_team(place, players, number, team_of_player, of_tournament=of_tournament)
+        name = _team_name(place, team_raw, players, number, names, of_tournament=of_tournament)
+        captain = _captain(place, team_raw, players, number)
+        teams.append(TeamSpec(name, players[0], players[1], tuple(players[2:]), captain))
+    return teams
+
+
+def _parse_players(
+    place: _Place, team_raw: dict, number: int, size: int | None, *, of_tournament: bool
+) -> list[str]:
+    """A team's players, by name: 2, 3 or 4 of them, as many as team 1's (``size``)."""
+    players = team_raw.get("players")
+    if not isinstance(players, list):
+        raise place.error(
+            _("team %(number)d needs “players”: a list of its 2, 3 or 4 players.")
+            % {"number": number},
+            field="teams",
+        )
+    if len(players) not in core.TEAM_SIZES:
+        raise place.error(
+            _("team %(number)d must be 2, 3 or 4 players, not %(count)d.")
+            % {"number": number, "count": len(players)},
+            field="teams",
+        )
+    if size is not None and len(players) != size:
+        message = (
+            _(
+                "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
+                "a tournament is the same size."
             )
-        if len(players) not in core.TEAM_SIZES:
-            raise place.error(
-                _("team %(number)d must be 2, 3 or 4 players, not %(count)d.")
-                % {"number": number, "count": len(players)},
-                field="teams",
+            if of_tournament
+            else _(
+                "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
+                "a game is the same size."
             )
-        if teams and len(players) != len(teams[0].players):
+        )
+        raise place.error(
+            message % {"number": number, "count": len(players), "size": size},
+            field="teams",
+        )
+    return [
+        place.text(
+            player,
+            field="teams",
+            limit=MAX_PLAYER_NAME,
+            what=_("a player's name in team %(number)d") % {"number": number},
+        )
+        for player in players
+    ]
+
+
+def _each_seat_once(place: _Place, players: list[str], number: int) -> None:
+    """Refuse a team that names one player twice."""
+    for at, player in enumerate(players):
+        if any(name_key(player) == name_key(other) for other in players[:at]):
+            message = (
+                _("%(player)s is named twice in team %(number)d; a team is two players.")
+                if len(players) == 2
+                else _("%(player)s is named twice in team %(number)d; each seat is one player.")
+            )
+            raise place.error(message % {"player": player, "number": number}, field="teams")
+
+
+def _in_one_team(
+    place: _Place,
+    players: list[str],
+    number: int,
+    team_of_player: dict[str, tuple[int, str]],
+    *,
+    of_tournament: bool,
+) -> None:
+    """Refuse a player already in an earlier team; note this team's players."""
+    for player in players:
+        if name_key(player) in team_of_player:
+            other, spelling = team_of_player[name_key(player)]
             message = (
                 _(
-                    "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
-                    "a tournament is the same size."
+                    "%(player)s plays in two teams (team %(first)d and team %(second)d); "
+                    "a player plays for one team of a tournament."
                 )
                 if of_tournament
                 else _(
-                    "team %(number)d is %(count)d players but team 1 is %(size)d; every team of "
-                    "a game is the same size."
+                    "%(player)s plays in two teams (team %(first)d and team %(second)d); "
+                    "a player sits in one team only."
                 )
             )
             raise place.error(
-                message % {"number": number, "count": len(players), "size": len(teams[0].players)},
+                message % {"player": spelling, "first": other, "second": number},
                 field="teams",
             )
-        names_given = [
-            place.text(
-                player,
-                field="teams",
-                limit=MAX_PLAYER_NAME,
-                what=_("a player's name in team %(number)d") % {"number": number},
+        team_of_player[name_key(player)] = (number, player)
+
+
+def _team_name(
+    place: _Place,
+    team_raw: dict,
+    players: list[str],
+    number: int,
+    names: dict[str, int],
+    *,
+    of_tournament: bool,
+) -> str:
+    """The team's name (its players', when the file gives none), no other team's; noted."""
+    if "name" in team_raw:
+        name = place.text(
+            team_raw["name"],
+            field="teams",
+            limit=MAX_TEAM_NAME,
+            what=_("the name of team %(number)d") % {"number": number},
+        )
+    else:
+        name = default_team_name(players, MAX_TEAM_NAME)
+    if name_key(name) in names:
+        message = (
+            _(
+                "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
+                "registered once."
             )
-            for player in players
-        ]
-        first, second = names_given[:2]
-        for at, player in enumerate(names_given):
-            if any(name_key(player) == name_key(other) for other in names_given[:at]):
-                message = (
-                    _("%(player)s is named twice in team %(number)d; a team is two players.")
-                    if len(names_given) == 2
-                    else _("%(player)s is named twice in team %(number)d; each seat is one player.")
-                )
-                raise place.error(message % {"player": player, "number": number}, field="teams")
-        for player in names_given:
-            if name_key(player) in team_of_player:
-                other, spelling = team_of_player[name_key(player)]
-                message = (
-                    _(
-                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
-                        "a player plays for one team of a tournament."
-                    )
-                    if of_tournament
-                    else _(
-                        "%(player)s plays in two teams (team %(first)d and team %(second)d); "
-                        "a player sits in one team only."
-                    )
-                )
-                raise place.error(
-                    message % {"player": spelling, "first": other, "second": number},
-                    field="teams",
-                )
-            team_of_player[name_key(player)] = (number, player)
-        if "name" in team_raw:
-            name = place.text(
-                team_raw["name"],
-                field="teams",
-                limit=MAX_TEAM_NAME,
-                what=_("the name of team %(number)d") % {"number": number},
-            )
-        else:
-            name = default_team_name(names_given, MAX_TEAM_NAME)
-        if name_key(name) in names:
-            message = (
-                _(
-                    "teams %(first)d and %(second)d are both called “%(name)s”; a team is "
-                    "registered once."
-                )
-                if of_tournament
-                else _("teams %(first)d and %(second)d are both called “%(name)s”.")
-            )
-            raise place.error(
-                message % {"first": names[name_key(name)], "second": number, "name": name},
-                field="teams",
-            )
-        names[name_key(name)] = number
-        captain = _captain(place, team_raw, names_given, number)
-        teams.append(TeamSpec(name, first, second, tuple(names_given[2:]), captain))
-    return teams
+            if of_tournament
+            else _("teams %(first)d and %(second)d are both called “%(name)s”.")
+        )
+        raise place.error(
+            message % {"first": names[name_key(name)], "second": number, "name": name},
+            field="teams",
+        )
+    names[name_key(name)] = number
+    return name
 
 
 def _captain(place: _Place, team_raw: dict, players: list[str], number: int) -> str:
