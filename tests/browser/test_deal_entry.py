@@ -14,12 +14,12 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from club.games.models import Round
-from club.games.services import DealEntry, TeamEntry, create_game, record_deal
+from club.games.services import Deal, TeamEntry, create_game, record_deal
 from club.scoring import rules as core
 from club.scoring.rules import Preset, Rules, Thani
 from tests.browser.conftest import PHONE
 from tests.browser.deal_entry import declarer_key, enter_deal, key
-from tests.factories import pid, start_game
+from tests.factories import seat, start_game
 
 pytestmark = [
     pytest.mark.browser,
@@ -381,7 +381,7 @@ def test_a_race_lost_to_another_phone_keeps_what_was_typed(organiser_page, live_
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 20, 1: 36}, declarer=pid("Chitra"), bid=30, trump="hearts"),
+        entry=Deal(points={0: 20, 1: 36}, declarer=seat(game, "Chitra"), bid=30, trump="hearts"),
     )
     page.get_by_role("button", name="Record deal 1").click()
     race = page.locator(".lost-race")

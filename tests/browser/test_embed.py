@@ -84,7 +84,7 @@ def test_the_listed_site_shows_standings_and_a_live_card_and_another_is_refused(
     expect(card.locator("h1")).to_have_text("Church hall table 1")
     expect(card.locator("[data-team-tables]")).to_have_text(["12", "12"])
     # A deal is recorded at the club: the card moves on by itself.
-    record_deal(game=game, number=1, entry=deal({0: 20, 1: 36}, "Chitra", 30))
+    record_deal(game=game, number=1, entry=deal(game, {0: 20, 1: 36}, "Chitra", 30))
     expect(card.locator("[data-team-tables]")).to_have_text(["11", "13"], timeout=15_000)
     screenshot(page, "club-site")
 

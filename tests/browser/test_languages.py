@@ -11,7 +11,7 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
-from club.games.services import DealEntry, load_seating, record_deal
+from club.games.services import Deal, record_deal
 from club.tournaments import services as tournaments
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,13 +34,10 @@ def club(db):
     sitting = tournaments.propose_sitting(tournament=tournament)
     tournaments.confirm_sitting(sitting=sitting)
     game = sitting.games.order_by("position").first().game
-    declarer = load_seating(game).players[1]
-    record_deal(
+    record_deal(  # the player in seat 1 (second in play order) declares
         game=game,
         number=1,
-        entry=DealEntry(
-            points={0: 20, 1: 36}, declarer=declarer.pk, bid=32, trump="hearts", doubling="double"
-        ),
+        entry=Deal(points={0: 20, 1: 36}, declarer=1, bid=32, trump="hearts", doubling="double"),
     )
     return tournament, game
 

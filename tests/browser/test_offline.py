@@ -21,13 +21,13 @@ from playwright.sync_api import Page, expect
 
 from club.games import links
 from club.games.models import Round, SubmittedForm
-from club.games.services import DealEntry, record_deal
+from club.games.services import Deal, record_deal
 from club.scoring.rules import Rules
 from club.web import release
 from tests.browser.conftest import PHONE
 from tests.browser.deal_entry import checked, enter_deal
 from tests.browser.test_accessibility import AXE, RUN_AXE, TAGS
-from tests.factories import pid, start_game
+from tests.factories import seat, start_game
 
 pytestmark = [
     pytest.mark.browser,
@@ -154,7 +154,7 @@ def test_a_deal_whose_number_was_taken_meanwhile_is_shown_to_fix(scorer, screens
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(points={0: 20, 1: 36}, declarer=pid("Chitra"), bid=30, trump="hearts"),
+        entry=Deal(points={0: 20, 1: 36}, declarer=seat(game, "Chitra"), bid=30, trump="hearts"),
     )
     context.set_offline(False)
     refused = page.locator("#offline-queue li.refused")

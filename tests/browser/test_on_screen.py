@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from club.games.services import DealEntry, TeamEntry, create_game, load_seating, record_deal
+from club.games.services import Deal, TeamEntry, create_game, record_deal
 from tests.tournaments.helpers import make_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,13 +44,10 @@ def test_the_longest_names_wrap_clear_of_the_change_badge(organiser_page, live_s
         teams=[TeamEntry("Anu", "Biju", long_name), TeamEntry("Chitra", "Dev", "W" * 170)],
         first_dealer=0,
     )
-    seating = load_seating(game)
     record_deal(
         game=game,
         number=1,
-        entry=DealEntry(
-            points={0: 40, 1: 16}, declarer=seating.players[0].pk, bid=32, trump="spades"
-        ),
+        entry=Deal(points={0: 40, 1: 16}, declarer=0, bid=32, trump="spades"),
     )
     page = organiser_page
     page.goto(f"{live_server.url}{game.get_absolute_url()}")

@@ -33,7 +33,7 @@ def _laptops_night() -> str:
             first_dealer=0,
             rules=preset_rules(Preset.INTERNATIONAL),
         )
-        record_deal(game=game, number=1, entry=deal({0: 30, 1: 26}, "Anu", 28))
+        record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, "Anu", 28))
         night = export_json()
         transaction.set_rollback(True)
     return night
