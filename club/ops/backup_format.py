@@ -185,10 +185,21 @@ ABSTRACT_FIELDS_AFTER = {
 DERIVED = {"games.gameteam": ("declared", "made")}
 
 
+def column(model: type[models.Model], name: str) -> models.Field:
+    """The field ``name`` of ``model``, one of its own columns.
+
+    ``get_field`` also finds the reverse side of a relation; the names asked for
+    here are always the model's own columns, as every caller relies on.
+    """
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field), f"{model._meta.label}.{name} is not a column"
+    return field
+
+
 def fields_of(model: type[models.Model]) -> list[models.Field]:
     """The columns a backup writes for ``model``, in the format's order."""
     if _is_user_model(model):
-        return [model._meta.get_field(name) for name in USER_FIELDS]
+        return [column(model, name) for name in USER_FIELDS]
     derived = DERIVED.get(model._meta.label_lower, ())
     fields = [field for field in model._meta.concrete_fields if field.name not in derived]
     placed = ABSTRACT_FIELDS_AFTER.get(model._meta.label_lower)

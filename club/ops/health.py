@@ -10,10 +10,14 @@ from __future__ import annotations
 import logging
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeGuard
 
 from django.conf import settings
 from django.db import connection as default_connection
 from django.db.backends.base.base import BaseDatabaseWrapper
+
+if TYPE_CHECKING:
+    from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteDatabaseWrapper
 
 logger = logging.getLogger(__name__)
 
@@ -34,11 +38,20 @@ def database_status(connection: BaseDatabaseWrapper | None = None) -> str:
     return "ok"
 
 
+def _is_sqlite(connection: BaseDatabaseWrapper) -> TypeGuard[SQLiteDatabaseWrapper]:
+    """Whether ``connection`` is Django's SQLite one, told by its vendor name.
+
+    By name, not by class, so that a server on another database never loads the
+    SQLite backend.
+    """
+    return connection.vendor == "sqlite"
+
+
 def disk_paths(connection: BaseDatabaseWrapper | None = None) -> list[Path]:
     """The SQLite database file's folder (if SQLite, on disk), then DJANGO_HEALTH_DISK_PATHS."""
     connection = connection or default_connection
     paths = []
-    if connection.vendor == "sqlite" and not connection.is_in_memory_db():
+    if _is_sqlite(connection) and not connection.is_in_memory_db():
         paths.append(Path(connection.settings_dict["NAME"]).resolve().parent)
     paths.extend(Path(path) for path in settings.HEALTH_DISK_PATHS)
     return paths

@@ -418,7 +418,8 @@ def _insert(prepared: list[tuple[type[models.Model], list]]) -> None:
         for start in range(0, len(objects), 500):
             # raw=True keeps the stored values of auto_now and
             # auto_now_add columns (bulk_create would stamp them now).
-            model._base_manager._insert(
+            # QuerySet._insert, what Model.save() writes through, is private: no stub has it.
+            model._base_manager._insert(  # type: ignore[attr-defined]  # private, no stub
                 objects[start : start + 500],
                 fields=fields,
                 raw=True,

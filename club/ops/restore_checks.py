@@ -43,6 +43,7 @@ from django.utils.translation import ngettext
 
 from club.games import services
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, LedgerEntry, Pile, Player, Round
+from club.ops.backup_format import column
 from club.scoring import rules as core
 from club.scoring import standings as ranking
 from club.scoring.standings import StandingsError
@@ -68,7 +69,7 @@ def _holds(name: str, value: object) -> bool:
     if value is None:  # no such column: the restore refuses the row
         return False
     try:
-        return bool(get_user_model()._meta.get_field(name).to_python(value))
+        return bool(column(get_user_model(), name).to_python(value))
     except ValidationError:
         return True  # not a yes or no: the restore refuses the row, but name it here
 
@@ -203,7 +204,7 @@ def _differs(
     for name in names:
         found, wanted = stored[name], getattr(expected, name)
         if found != wanted:
-            field = model._meta.get_field(name.removesuffix("_id"))
+            field = column(model, name.removesuffix("_id"))
             yield _(
                 "the file gives %(field)s as %(found)s, but the deals, settled by the rules, "
                 "give %(expected)s."
@@ -562,7 +563,7 @@ def _figure_problems(
                     "give %(expected)s."
                 ) % {
                     "team": team,
-                    "field": Standing._meta.get_field(name).verbose_name,
+                    "field": column(Standing, name).verbose_name,
                     "found": _figure(found),
                     "expected": _figure(wanted),
                 }

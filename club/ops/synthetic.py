@@ -155,7 +155,7 @@ def random_deal(state: core.GameState, rng: random.Random) -> core.Deal:
     if rng.random() < 0.04 and state.rules.all_pass:
         declarer = None
         bid = state.rules.min_bid
-        trump = core.Trump.NO_TRUMPS
+        trump: core.Trump | str = core.Trump.NO_TRUMPS
         doubling = core.Doubling.NONE
         declaring_team = state.team_of(state.first_bidder)
     else:
@@ -470,6 +470,12 @@ def _write_games(played_games: list[_PlayedGame]) -> None:
     )
 
 
+def _team_entry(players: list[Player]) -> scoring.TeamEntry:
+    """A team of no name for ``players`` (two, three or four), in seat order."""
+    first, second, third, fourth = [player.name for player in players] + [""] * (4 - len(players))
+    return scoring.TeamEntry(first, second, third=third, fourth=fourth)
+
+
 def _form_games(plan: Plan, players: list[Player], rng: random.Random, report: Report) -> None:
     """``plan.form_games`` games of each form of play, started by the services, dealt in bulk."""
     tag = f"S{plan.seed}"
@@ -478,11 +484,7 @@ def _form_games(plan: Plan, players: list[Player], rng: random.Random, report: R
         for number in range(1, plan.form_games + 1):
             seated = rng.sample(players, team_count * rules.team_size)
             teams = [
-                scoring.TeamEntry(
-                    *(p.name for p in seated[at : at + 2]),
-                    "",
-                    *(p.name for p in seated[at + 2 : at + rules.team_size]),
-                )
+                _team_entry(seated[at : at + rules.team_size])
                 for at in range(0, len(seated), rules.team_size)
             ]
             game = scoring.create_game(
