@@ -235,12 +235,14 @@ def draw_page(tournament: Tournament, query: str = "") -> dict:
     """The sitting in play as a public list of tables, each with its teams' players; with
     ``query``, only the tables where a player or team of that name sits."""
     sitting = current_sitting(tournament)
+    tables: list[dict] = []
+    byes: list[dict] = []
     context = {
         "tournament": tournament,
         "sitting": sitting,
         "query": query,
-        "tables": [],
-        "byes": [],
+        "tables": tables,
+        "byes": byes,
         "proposed": tournament.sittings.filter(status=Sitting.Status.PROPOSED).first(),
     }
     if sitting is None:
@@ -266,9 +268,7 @@ def draw_page(tournament: Tournament, query: str = "") -> dict:
         words = [word for team in teams for word in team["search"]]
         if wanted and not any(wanted in search_key(word) for word in words):
             continue
-        context["tables"].append(
-            {"label": table.label, "url": table.url, "teams": teams, "search": words}
-        )
+        tables.append({"label": table.label, "url": table.url, "teams": teams, "search": words})
     seats = [
         value
         for seat in PLAYER_FIELDS
@@ -282,5 +282,5 @@ def draw_page(tournament: Tournament, query: str = "") -> dict:
             [(players[at], players[at + 1]) for at in range(0, 8, 2) if players[at] is not None],
         )
         if not wanted or any(wanted in search_key(word) for word in bye["search"]):
-            context["byes"].append(bye)
+            byes.append(bye)
     return context

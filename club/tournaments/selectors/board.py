@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, Max
 from django.utils import timezone
 
@@ -29,7 +31,7 @@ def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
     """Changes with any result, any line of the tournament's history (a draw, a team in or
     out), any deal sent for confirmation, any check-in, and every minute (the board says
     how long each table has been quiet)."""
-    pending = (
+    pending: dict[str, Any] = (
         PendingDeal.objects.filter(game__sitting_entry__sitting=sitting).aggregate(
             newest=Max("sent_at"), count=Count("id"), disputed=Count("counter_by")
         )
@@ -60,7 +62,12 @@ def director_board(
     ``sitting`` is :func:`current_sitting`, which the caller has read for the
     board's token. Five queries whatever the number of tables.
     """
-    context = {"tournament": tournament, "sitting": sitting, "tables": [], "counts": {}}
+    context: dict[str, object] = {
+        "tournament": tournament,
+        "sitting": sitting,
+        "tables": [],
+        "counts": {},
+    }
     context["board_version"] = version or board_version(tournament, sitting)
     if sitting is None:
         return context

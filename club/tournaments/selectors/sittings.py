@@ -98,9 +98,10 @@ def sitting_page(sitting: Sitting) -> dict:
             .get()
         )
         context["sitting"] = sitting
-        context["games"] = list(sitting.games.all())
+        games = list(sitting.games.all())
+        context["games"] = games
         context["byes"] = list(sitting.byes.all())
         # Calling time then asks on a page that names those tables, not in a dialog first
         # (club.tournaments.calling_time: a knockout's game is never one).
-        context["no_deal_yet"] = any(entry.game.ends_level_if_called for entry in context["games"])
+        context["no_deal_yet"] = any(entry.game.ends_level_if_called for entry in games)
     return context

@@ -5,6 +5,8 @@ results so far make it.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
 
 from django.db.models import Count, Prefetch
 from django.utils.translation import gettext as _
@@ -17,6 +19,7 @@ from club.tournaments.models import SittingGame, Stage, Tournament, TournamentTe
 def _registered(stage: Stage, entries: dict[int, TournamentTeam] | None = None):
     """Each registered team's entry id by its team, and the entries that withdrew: from
     the entries the caller has read already, else in one query."""
+    rows: Iterable[tuple[int, int, datetime | None]]
     if entries is None:
         rows = TournamentTeam.objects.filter(tournament_id=stage.tournament_id).values_list(
             "team_id", "id", "withdrawn_at"
@@ -60,7 +63,11 @@ def bracket_of(stage: Stage, entries: dict[int, TournamentTeam] | None = None) -
             )
             for matches in bracket.rounds
             for match in matches
-            if match.ready and {match.first, match.second} & withdrawn
+            # (a match ready to play has both its teams: said again for the type checker)
+            if match.ready
+            and match.first is not None
+            and match.second is not None
+            and {match.first, match.second} & withdrawn
         }
         if not walkovers:
             break
@@ -148,15 +155,18 @@ def _bracket_context(stage: Stage, entries: dict[int, TournamentTeam]) -> dict:
         template, values = charts.round_title(number, len(bracket.rounds))
         cells = []
         for match in matches:
-            pair = frozenset((match.first, match.second))
-            placed = games.get(pair) if None not in pair else None
+            placed = (
+                games.get(frozenset((match.first, match.second)))
+                if match.first is not None and match.second is not None
+                else None
+            )
             cells.append(
                 {
                     "match": match,
                     "sides": [
                         {
                             "entry": entries.get(team) if team is not None else None,
-                            "seed": bracket.seeds.get(team),
+                            "seed": bracket.seeds.get(team) if team is not None else None,
                             "won": team is not None and match.winner == team,
                             "lost": team is not None
                             and match.winner is not None
