@@ -16,6 +16,7 @@ from club.scoring import draws
 from club.tournaments import substitutions
 from club.tournaments.models import Bye, Sitting, SittingGame, Tournament, TournamentEvent
 from club.tournaments.services.standings import rebuild_locked
+from club.tournaments.services.teams import team_entry
 from club.tournaments.writes import TournamentError, check_editable, lock, log
 
 # What the organiser is told when scorer links are refused.
@@ -30,12 +31,7 @@ def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, use
     return scoring.create_game(
         label=words.sitting_game_label(tournament.name, sitting.number, label),
         teams=[
-            scoring.TeamEntry(
-                *(player.name for player in players[:2]),
-                team.name,
-                *(player.name for player in players[2:]),
-                team=team,
-            )
+            team_entry([player.name for player in players], team.name, team=team)
             for team, players in teams
         ],
         rules=tournament.rules,

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games import services as scoring
-from club.games.models import PLAYER_FIELDS, GameTeam, in_a_seat
+from club.games.models import PLAYER_FIELDS, GameTeam, Team, in_a_seat
 from club.scoring import names
 from club.tournaments import substitutions
 from club.tournaments.captains import TEAM_PLAYERS, captain_of, set_captain
@@ -72,6 +72,13 @@ def _seated(tournament: Tournament, players: Sequence[str]) -> list[str]:
     return players
 
 
+def team_entry(players: Sequence[str], name: str, *, team: Team | None = None) -> scoring.TeamEntry:
+    """A new game's team: ``players`` in seat order (two, three or four; a seat past the
+    team's size stays empty) under ``name``; ``team``: the registered team it plays for."""
+    first, second, third, fourth = list(players) + [""] * (4 - len(players))
+    return scoring.TeamEntry(first, second, name, third, fourth, team=team)
+
+
 def _check_team_free(others, team) -> None:
     """Refuse a team registered already, or one of the name of a team registered."""
     if others.filter(team=team).exists():
@@ -123,10 +130,9 @@ def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry
     (club.games.starting.KnownNames), its listed players matched already.
     """
     players = _seated(tournament, players)
-    team_entry = scoring.TeamEntry(players[0], players[1], name, *players[2:])
     try:
         team = scoring.find_or_add_team(
-            team_entry,
+            team_entry(players, name),
             *(scoring.find_or_add_player(player, known) for player in players),
             known=known,
         )
