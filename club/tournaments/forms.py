@@ -38,6 +38,14 @@ TEAM_SIZES = [
 TABLE_OF_TEAM_SIZE = {2: "4", 3: "6x3", 4: "8x4"}
 
 
+def _choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's own copy of its choice field ``name``, to narrow its choices (a form's
+    fields are typed as any field)."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField), name
+    return field
+
+
 def format_points(row) -> str:
     return " ".join(str(points) for points in row)
 
@@ -171,6 +179,15 @@ class TournamentForm(FormOfPlayForm):
         return cleaned
 
 
+# Who captains a registered team: one of its players, by seat (a team of two offers two).
+CAPTAIN_SEATS = [
+    ("first", gettext_lazy("First player")),
+    ("second", gettext_lazy("Second player")),
+    ("third", gettext_lazy("Third player")),
+    ("fourth", gettext_lazy("Fourth player")),
+]
+
+
 class RegisterTeamForm(forms.Form):
     """A team of the tournament's size: two, three or four players in seat order."""
 
@@ -182,12 +199,7 @@ class RegisterTeamForm(forms.Form):
     captain = forms.ChoiceField(
         label=gettext_lazy("Captain"),
         required=False,
-        choices=[
-            ("first", gettext_lazy("First player")),
-            ("second", gettext_lazy("Second player")),
-            ("third", gettext_lazy("Third player")),
-            ("fourth", gettext_lazy("Fourth player")),
-        ],
+        choices=CAPTAIN_SEATS,
     )
 
     PLAYERS = ("first", "second", "third", "fourth")
@@ -196,7 +208,7 @@ class RegisterTeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in self.PLAYERS[team_size:]:
             del self.fields[name]
-        self.fields["captain"].choices = self.fields["captain"].choices[:team_size]
+        _choice_field(self, "captain").choices = CAPTAIN_SEATS[:team_size]
 
     def player_fields(self):
         return [self[name] for name in self.PLAYERS if name in self.fields]
@@ -281,10 +293,10 @@ class RegisterTeamsForm(forms.Form):
         return cleaned
 
     def _line(self, number: int, raw: str):
-        name, players = "", raw
+        name, listed = "", raw
         if ":" in raw:
-            name, players = raw.split(":", 1)
-        parts = [part for part in _SEPARATORS.split(players.strip()) if part]
+            name, listed = raw.split(":", 1)
+        parts = [part for part in _SEPARATORS.split(listed.strip()) if part]
         if not name and len(parts) == self.team_size + 1:
             name, *parts = parts  # a spreadsheet row: the name in the first column
         if len(parts) != self.team_size:
@@ -334,7 +346,7 @@ class SubstitutionForm(forms.Form):
 
     def __init__(self, *args, players, first_sitting: int, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player_out"].choices = [(player.pk, player.name) for player in players]
+        _choice_field(self, "player_out").choices = [(player.pk, player.name) for player in players]
         self.fields["first_sitting"].initial = first_sitting
 
 
@@ -354,7 +366,7 @@ class DrawForm(forms.Form):
     def __init__(self, *args, team_size: int = 2, **kwargs):
         super().__init__(*args, **kwargs)
         if team_size > 2:  # teams of three or four play two teams to a game
-            self.fields["game_size"].choices = GAME_SIZES[:1]
+            _choice_field(self, "game_size").choices = GAME_SIZES[:1]
 
 
 class ReopenForm(forms.Form):
