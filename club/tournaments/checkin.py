@@ -35,6 +35,9 @@ def captain_key(entry: TournamentTeam) -> str:
         entry.captain_key = (
             TournamentTeam.objects.filter(pk=entry.pk).values_list("captain_key", flat=True).get()
         )
+    # Never None here: the update gives a key to a row that had none (made now, or by
+    # whoever asked at the same moment), and a row that had one keeps it.
+    assert entry.captain_key is not None
     return entry.captain_key
 
 

@@ -358,7 +358,8 @@ def stage_draw(stage: Stage, withdrawn: set[int]) -> draws.Draw:
                 % {"stage": stage.title}
             )
         row = stage.chart[index]
-        games, byes = [], [team for team in row["byes"] if team not in withdrawn]
+        games: list[tuple[int, ...]] = []
+        byes = [team for team in row["byes"] if team not in withdrawn]
         for first, second in row["games"]:
             playing = [team for team in (first, second) if team not in withdrawn]
             if len(playing) == 2:

@@ -161,12 +161,20 @@ def _check_limit(tournament: Tournament, entry: TournamentTeam, made: list[Subst
         )
 
 
+def _longest_name() -> int:
+    """The most characters a player's name holds: the max_length of its column (a CharField
+    sets one)."""
+    field = Player._meta.get_field("name")
+    assert isinstance(field, models.CharField) and field.max_length is not None
+    return field.max_length
+
+
 def _substitute_named(player_in: str, player_out: Player) -> Player:
     """The club's player of the name given (added if new), who is not the player replaced."""
     name = " ".join(player_in.split())
     if not name:
         raise TournamentError(_("Name the substitute."), field="player_in")
-    if names.unstorable(name) or len(name) > Player._meta.get_field("name").max_length:
+    if names.unstorable(name) or len(name) > _longest_name():
         raise TournamentError(
             _("“%(name)s” cannot be a player's name.") % {"name": name[:80]}, field="player_in"
         )
