@@ -25,6 +25,7 @@ from club.tournaments.team_views import registered_team
 from club.tournaments.writes import TournamentError
 from club.web.auth import organiser_required
 from club.web.net import phones_cannot_reach, public_url
+from club.web.requests import HtmxHttpRequest
 
 
 def _check_in_card(request: HttpRequest, tournament: Tournament, error: str = "") -> HttpResponse:
@@ -35,7 +36,9 @@ def _check_in_card(request: HttpRequest, tournament: Tournament, error: str = ""
     )
 
 
-def _back_to_board(request: HttpRequest, tournament: Tournament, error: str = "") -> HttpResponse:
+def _back_to_board(
+    request: HtmxHttpRequest, tournament: Tournament, error: str = ""
+) -> HttpResponse:
     if request.htmx:
         return _check_in_card(request, tournament, error)
     if error:
@@ -46,7 +49,7 @@ def _back_to_board(request: HttpRequest, tournament: Tournament, error: str = ""
 @organiser_required
 @require_POST
 @one_time
-def check_in_team(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+def check_in_team(request: HtmxHttpRequest, pk: int, entry: int) -> HttpResponse:
     """The director checks a team in for the next sitting, or takes it back (``undo``)."""
     registered = registered_team(pk, entry)
     action = checkin.undo_check_in if request.POST.get("undo") else checkin.check_in
@@ -60,7 +63,7 @@ def check_in_team(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
 @organiser_required
 @require_POST
 @one_time
-def check_in_setting(request: HttpRequest, pk: int) -> HttpResponse:
+def check_in_setting(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Ask teams to check in before each sitting, or stop asking."""
     tournament = get_object_or_404(Tournament, pk=pk)
     try:

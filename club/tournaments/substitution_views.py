@@ -130,7 +130,7 @@ def player_back(request: HttpRequest, pk: int, entry: int, substitution: int) ->
     form = ReturnForm(request.POST, prefix=f"back{made.pk}")
     if not form.is_valid():
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
+            messages.error(request, " ".join(str(error) for error in errors))
         return redirect(_page_url(registered))
     try:
         substitutions.bring_back(

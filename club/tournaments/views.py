@@ -56,10 +56,13 @@ from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import page_number
 from club.web.posts import show_refusal
+from club.web.requests import HtmxHttpRequest
 
 
-def _not_modified(request: HttpRequest, version: str) -> bool:
-    """A poll that already shows this version gets 204 No Content: nothing to swap."""
+def _not_modified(request: HttpRequest, version: str | None) -> bool:
+    """A poll that already shows this version gets 204 No Content: nothing to swap.
+    A version of None (a player's page's, for a tournament deleted meanwhile) matches
+    only a request that names none."""
     return request.GET.get("version") == version
 
 
@@ -175,7 +178,7 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 @embeddable
 @cached_page(tournament_version)
-def tournament_embed(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_embed(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The standings alone, for a club's website to show in an <iframe> (club/web/embed.py);
     they refresh themselves as the tournament page's do."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -188,7 +191,7 @@ def tournament_embed(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @cached_page(tournament_version)
-def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_projector(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     version = None
     if "version" in request.GET or request.htmx:
@@ -203,7 +206,7 @@ def tournament_projector(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organiser_required
 @require_GET
-def director_board(request: HttpRequest, pk: int) -> HttpResponse:
+def director_board(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The director's board: every table of the sitting in play, what needs attention first.
 
     It polls like the public pages: ``?version=`` answers 204 while nothing changed.
@@ -288,7 +291,7 @@ def print_standings(request, pk: int):
 
 @cached_page(_player_version)
 @require_safe
-def player_page(request: HttpRequest, pk: int, player: int) -> HttpResponse:
+def player_page(request: HtmxHttpRequest, pk: int, player: int) -> HttpResponse:
     """A player's page in the tournament: the sitting in play, the next one, their games.
     It refreshes itself like the public pages (204 while nothing changed)."""
     tournament = get_object_or_404(Tournament, pk=pk)
