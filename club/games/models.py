@@ -9,6 +9,8 @@ here is edited by hand.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -25,6 +27,9 @@ from club.games.records import RejectedDeal as RejectedDeal
 from club.games.records import ScorerLink as ScorerLink
 from club.games.records import SubmittedForm as SubmittedForm
 from club.scoring import rules as core
+
+if TYPE_CHECKING:
+    from club.games.services.seating import Seating
 
 MIN_BID = core.DEFAULT_RULES.min_bid
 MAX_BID = core.DEFAULT_RULES.max_bid
@@ -107,8 +112,10 @@ def rules_from_values(
         double_factor=double,
         redouble_factor=redouble,
         team_size=team_size,
-        scoring=scoring,
-        doubling_mode=doubling_mode,
+        # The stored text, as Rules takes it: its __post_init__ turns it into the enum and
+        # refuses any other value as a RulesError, which a dataclass field cannot declare.
+        scoring=cast(core.Scoring, scoring),
+        doubling_mode=cast(core.DoublingMode, doubling_mode),
         all_pass=all_pass,
         kodi=kodi,
         thani=None if thani_made is None else core.Thani(thani_made, thani_failed or 0),
@@ -538,6 +545,9 @@ class Round(models.Model):
         related_name="+",
         verbose_name=_("recorded by"),
     )
+    # Not a column: a deal just recorded carries the seating it was recorded with
+    # (club.games.services.record_deal), so its caller need not load it again.
+    seating: Seating
 
     class Meta:
         verbose_name = _("deal")
