@@ -42,22 +42,28 @@ class TeamAdmin(admin.ModelAdmin):
     autocomplete_fields = ["first_player", "second_player", "third_player", "fourth_player"]
 
 
+# The columns an inline shows of each row, every one read-only (its fields and its
+# readonly_fields alike).
+GAME_TEAM_SHOWN = (
+    "position",
+    "team",
+    "first_player",
+    "second_player",
+    "third_player",
+    "fourth_player",
+    "tables",
+    "score",
+    "kodis",
+    "place",
+    "out_in_deal",
+)
+PILE_SHOWN = ("game_team", "points")
+
+
 class GameTeamInline(admin.TabularInline):
     model = GameTeam
-    fields = [
-        "position",
-        "team",
-        "first_player",
-        "second_player",
-        "third_player",
-        "fourth_player",
-        "tables",
-        "score",
-        "kodis",
-        "place",
-        "out_in_deal",
-    ]
-    readonly_fields = fields
+    fields = GAME_TEAM_SHOWN
+    readonly_fields = GAME_TEAM_SHOWN
     extra = 0
     can_delete = False
 
@@ -98,8 +104,8 @@ class GameAdmin(admin.ModelAdmin):
 
 class PileInline(admin.TabularInline):
     model = Pile
-    fields = ["game_team", "points"]
-    readonly_fields = fields
+    fields = PILE_SHOWN
+    readonly_fields = PILE_SHOWN
     extra = 0
     can_delete = False
 
