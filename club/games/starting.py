@@ -172,7 +172,7 @@ def find_or_add_team(
     if existing is None and named and entry.may_seat_a_substitute:
         existing = _with_a_substitute(known.teams_named(name), players)
     added = existing is None
-    if added:
+    if existing is None:
         existing = Team.objects.create(name=name, **dict(zip(PLAYER_FIELDS, players, strict=False)))
     known.seated(existing, name, added)
     return existing
@@ -280,10 +280,10 @@ def seat_game(
             % {"teams": size, "rules": rules.team_size},
             field="teams",
         )
-    players = len(teams) * rules.team_size
+    seats = len(teams) * rules.team_size
     if first_dealer is None:
-        first_dealer = (rng or random.SystemRandom()).randrange(players)
-    elif not 0 <= first_dealer < players:
+        first_dealer = (rng or random.SystemRandom()).randrange(seats)
+    elif not 0 <= first_dealer < seats:
         raise ScoringError(
             _("The first dealer must be one of the players seated."), field="first_dealer"
         )

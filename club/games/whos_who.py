@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import CharField
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
@@ -26,7 +27,16 @@ from club.scoring import names as spelling
 from club.scoring.names import unstorable
 
 HERE, NEW, CLASH = "here", "new", "clash"
-MAX_NAME = Player._meta.get_field("name").max_length
+
+
+def _name_max() -> int:
+    """The most characters a player's name holds: its column's max_length."""
+    field = Player._meta.get_field("name")
+    assert isinstance(field, CharField) and field.max_length is not None
+    return field.max_length
+
+
+MAX_NAME = _name_max()
 
 
 def name_key(name: str) -> str:
@@ -75,8 +85,9 @@ class Match:
     @property
     def renamed(self) -> bool:
         """Found here under another name than the file's: this site's is kept."""
-        found = self.player is not None and self.found == HERE
-        return found and self.player.name != self.listed.name
+        return (
+            self.player is not None and self.found == HERE and self.player.name != self.listed.name
+        )
 
 
 class ChoiceRefused(ScoringError):
@@ -120,12 +131,18 @@ class WhosWho:
         for match in self.matches:
             listed = match.listed
             if match.new:
-                name = listed.name if match.found == NEW else match.choice.called
+                if match.found == NEW:
+                    name = listed.name
+                else:  # a clash the organiser said is another person
+                    assert match.choice is not None
+                    name = match.choice.called
                 player = Player(
                     name=name, identifier=listed.identifier, member_number=listed.member_number
                 )
                 added.append(player)
             else:
+                # Found here, or a clash the organiser said is this site's person.
+                assert match.player is not None
                 player = match.player
                 if match.by != "identifier" and player.identifier != listed.identifier:
                     if adopt:
@@ -236,7 +253,9 @@ def _check_one_each(matches: Sequence[Match]) -> None:
     names: dict[str, str] = {}  # the names the new players take, by key
     for match_ in matches:
         if match_.found == HERE or (match_.choice is not None and match_.choice.same):
-            before = seen.get(match_.player.pk)
+            player = match_.player
+            assert player is not None  # found here, or this site's person of that name
+            before = seen.get(player.pk)
             if before is not None:
                 raise ScoringError(
                     _(
@@ -246,11 +265,11 @@ def _check_one_each(matches: Sequence[Match]) -> None:
                     % {
                         "first": before.listed.name,
                         "second": match_.listed.name,
-                        "here": match_.player.name,
+                        "here": player.name,
                     },
                     field="players",
                 )
-            seen[match_.player.pk] = match_
+            seen[player.pk] = match_
         if match_.found == NEW:
             names[match_.listed.key] = match_.listed.name
     for match_ in matches:
