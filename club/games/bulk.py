@@ -36,7 +36,7 @@ The module imports only the models, the rules core and the deal services
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -149,6 +149,11 @@ def write_games(played_games: Sequence[PlayedGame], *, user=None, deals: bool = 
         _write_deals(played_games, user, by)
 
 
+# A "recorded" or "ended" change as a plain row: game id, deal number, action, before,
+# after (the deal described, a JSON value), who made it.
+_ChangeRow = tuple[int, int, str, None, dict | None, int | None]
+
+
 def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
     """The deals' own rows, as plain rows: a round, its piles, a ledger row for each team
     and the "recorded" change per deal, and the "ended" change of a game time was
@@ -157,7 +162,28 @@ def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
     recorder = user.pk if user is not None and user.is_authenticated else None
     maker = by.pk if by is not None else None
     after = Change._meta.get_field("after")
-    rounds, changes = [], []
+    rounds, changes = _round_and_change_rows(played_games, now, recorder, maker)
+    _insert(Round, ROUND_COLUMNS, rounds)
+    _insert(
+        Change,
+        CHANGE_COLUMNS,
+        [
+            (*row[:4], after.get_db_prep_save(row[4], connection), row[5], None, "", now)
+            for row in changes
+        ],
+    )
+    piles, ledger = _pile_and_ledger_rows(played_games)
+    _insert(Pile, ("round_id", "game_team_id", "points"), piles)
+    _insert(LedgerEntry, ("round_id", "game_team_id", "change", "balance"), ledger)
+
+
+def _round_and_change_rows(
+    played_games: Sequence[PlayedGame], now: datetime, recorder: int | None, maker: int | None
+) -> tuple[list[tuple], list[_ChangeRow]]:
+    """Per deal its round (ROUND_COLUMNS) and its "recorded" change; per game whose time was
+    called, the "ended" change."""
+    rounds: list[tuple] = []
+    changes: list[_ChangeRow] = []
     for played in played_games:
         game, seating = played.game, played.seating
         players, teams = seating.players, seating.teams
@@ -167,12 +193,13 @@ def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
                     game.pk,
                     settlement.number,
                     settlement.all_pass,
-                    None if settlement.all_pass else players[settlement.declarer].pk,  # type: ignore[index]
+                    # All passed: no declarer.
+                    None if settlement.declarer is None else players[settlement.declarer].pk,
                     settlement.bid,
                     settlement.trump or "",
                     settlement.doubling,
                     players[settlement.dealer].pk,
-                    teams[settlement.declaring_team].pk,  # type: ignore[index]
+                    teams[settlement.declaring_team].pk,
                     settlement.made,
                     now,
                     settlement.thani,
@@ -187,16 +214,14 @@ def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
             changes.append(
                 (game.pk, played.state.deals_played, Change.Action.ENDED, None, None, maker)
             )
-    _insert(Round, ROUND_COLUMNS, rounds)
-    _insert(
-        Change,
-        CHANGE_COLUMNS,
-        [
-            (*row[:4], after.get_db_prep_save(row[4], connection), row[5], None, "", now)
-            for row in changes
-        ],
-    )
+    return rounds, changes
 
+
+def _pile_and_ledger_rows(
+    played_games: Sequence[PlayedGame],
+) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int]]]:
+    """Per deal its piles and a ledger row for each team of the game, against the round
+    ids just stored (read back 500 games at a time)."""
     games = [played.game.pk for played in played_games if played.settlements]
     stored: dict[tuple[int, int], int] = {}
     for start in range(0, len(games), 500):
@@ -206,14 +231,17 @@ def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
             .order_by()
             .values_list("pk", "game_id", "number")
         )
-    piles, ledger = [], []
+    piles: list[tuple[int, int, int]] = []
+    ledger: list[tuple[int, int, int, int]] = []
     for played in played_games:
-        game, teams = played.game.pk, played.seating.teams
+        game_id, teams = played.game.pk, played.seating.teams
         for settlement in played.settlements:
-            round_ = stored[(game, settlement.number)]
+            round_ = stored[(game_id, settlement.number)]
             piles.extend(
                 (round_, teams[team].pk, points) for team, points in settlement.points.items()
             )
+            moved: Mapping[int, int] | Sequence[int]
+            held: Sequence[int]
             if settlement.score_after:
                 moved, held = settlement.scored, settlement.score_after
             else:
@@ -221,8 +249,7 @@ def _write_deals(played_games: Sequence[PlayedGame], user, by) -> None:
             ledger.extend(
                 (round_, team.pk, moved[team.position], held[team.position]) for team in teams
             )
-    _insert(Pile, ("round_id", "game_team_id", "points"), piles)
-    _insert(LedgerEntry, ("round_id", "game_team_id", "change", "balance"), ledger)
+    return piles, ledger
 
 
 ROUND_COLUMNS = (

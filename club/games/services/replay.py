@@ -162,8 +162,8 @@ def set_replayed_teams(seating: Seating, settlements: Sequence[core.Settlement])
     declared = [0] * len(seating.teams)
     made = [0] * len(seating.teams)
     for settlement in settlements:
-        for team in settlement.eliminated:
-            out_in[team] = settlement.number
+        for position in settlement.eliminated:
+            out_in[position] = settlement.number
         declared[settlement.declaring_team] += 1
         made[settlement.declaring_team] += settlement.made
     for team in seating.teams:
