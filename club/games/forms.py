@@ -125,7 +125,8 @@ class HouseRulesForm(forms.Form):
             )
             core.check_house_rules(rules)
         except core.RulesError as error:
-            self.add_error(RULE_ERROR_FIELDS.get(error.field), error.translated(_))
+            field = None if error.field is None else RULE_ERROR_FIELDS.get(error.field)
+            self.add_error(field, error.translated(_))
         else:
             cleaned["rules"] = rules
 

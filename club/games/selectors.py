@@ -23,7 +23,7 @@ TEAM_COLOURS = ["#c0392b", "#1f6fb2", "#1e8449", "#8e44ad"]
 
 @dataclass
 class TeamRow:
-    team: object  # GameTeam
+    team: GameTeam
     colour: str
     change: int | None  # tables moved in the last deal
 
@@ -66,8 +66,10 @@ def attach_seating(rounds: list[Round], seating: Seating) -> None:
     declarer, dealer = Round.declarer.field, Round.dealer.field
     declaring_team = Round.declaring_team.field
     for round_ in rounds:
-        if round_.declarer_id is None or round_.declarer_id in players:
-            declarer.set_cached_value(round_, players.get(round_.declarer_id))
+        if round_.declarer_id is None:  # all passed: no declarer
+            declarer.set_cached_value(round_, None)
+        elif round_.declarer_id in players:
+            declarer.set_cached_value(round_, players[round_.declarer_id])
         if round_.dealer_id in players:
             dealer.set_cached_value(round_, players[round_.dealer_id])
         if round_.declaring_team_id in teams:
