@@ -31,6 +31,7 @@ from club.web.installable import deal_sent
 from club.web.kept import scorer_page
 from club.web.net import phones_cannot_reach, public_url
 from club.web.posts import posted_deal_number
+from club.web.requests import HtmxHttpRequest
 
 # Enough rows for a long game on one A4 page; a game with a deal limit gets that many.
 SHEET_ROWS = 30
@@ -146,7 +147,7 @@ def links_print(request: HttpRequest, pk: int) -> HttpResponse:
 # --- Table side: the scorer page of a link ----------------------------------------------
 
 
-def _refused(request: HttpRequest, token: str, error: LinkError) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, token: str, error: LinkError) -> HttpResponse:
     if request.htmx:
         # A page polling or posting through a link that has just died: load it
         # whole, so the player reads why instead of a page that silently stops.
@@ -180,7 +181,10 @@ def _scorer_context(
             context["counter_deal"] = describe(
                 links.entry_from_json(waiting.counter_entry, seating), seating
             )
-            context["counter_team"] = waiting.counter_by.game_team.team.name
+            counter_by = waiting.counter_by
+            # Sent with its entry, through a team's own link (links.send_for_confirmation).
+            assert counter_by is not None and counter_by.game_team is not None
+            context["counter_team"] = counter_by.game_team.team.name
     if not game.is_finished and waiting is None:
         rejected = links.rejection_for(link, game) if game.require_confirmation else None
         initial = None
@@ -203,7 +207,7 @@ def through_link(view):
     """
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+    def wrapped(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
         try:
             link = links.usable_link(token)
         except LinkError as error:
@@ -219,7 +223,7 @@ def through_link(view):
 
 
 def _already_recorded(
-    request: HttpRequest, link: ScorerLink, game: Game, recorded: Round, seating=None
+    request: HtmxHttpRequest, link: ScorerLink, game: Game, recorded: Round, seating=None
 ) -> HttpResponse:
     """Another phone recorded this deal first (or the form was sent twice): what counts,
     an empty form for the next deal, and what this phone typed beside it."""
@@ -231,7 +235,7 @@ def _already_recorded(
     return render(request, template, context)
 
 
-def _game_over_page(request: HttpRequest, token: str) -> HttpResponse | None:
+def _game_over_page(request: HtmxHttpRequest, token: str) -> HttpResponse | None:
     """The page of a link whose game is over (not withdrawn), opened or reloaded: the
     result, and the deal that ended it, rather than "Nothing was recorded". The phone that
     sent the last deal reads, once another team has confirmed it, that it counted.
@@ -257,20 +261,24 @@ def _game_over_page(request: HttpRequest, token: str) -> HttpResponse | None:
         .order_by("-made_at", "-pk")
         .first()
     )
-    by = ended.scorer_link if ended is not None else None
-    if by is not None and by.game_team is not None and by.game_team_id != link.game_team_id:
-        context["confirmed"] = {"number": ended.number, "team": by.game_team.team.name}
+    if ended is not None:
+        by = ended.scorer_link
+        if by is not None and by.game_team is not None and by.game_team_id != link.game_team_id:
+            context["confirmed"] = {"number": ended.number, "team": by.game_team.team.name}
     return render(request, "games/scorer.html", context)
 
 
-def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | None:
+def _deal_of_a_game_over(request: HtmxHttpRequest, token: str) -> HttpResponse | None:
     """A deal sent for a game that has just ended, which another phone recorded first.
 
     The link expired with the game, but the player should read that their deal
     counts ("Deal 9 is already recorded: …") beside the result, not only that the
     link has expired, which could read as if their deal were lost.
     """
-    if request.method != "POST" or request.resolver_match.url_name != "scorer_send":
+    if request.method != "POST":
+        return None
+    assert request.resolver_match is not None  # the URL was resolved to reach this view
+    if request.resolver_match.url_name != "scorer_send":
         return None
     if not links.well_formed_token(token):
         return None
@@ -286,7 +294,7 @@ def _deal_of_a_game_over(request: HttpRequest, token: str) -> HttpResponse | Non
 @cache_control(no_cache=True)
 @require_GET
 @through_link
-def scorer(request: HttpRequest, link: ScorerLink) -> HttpResponse:
+def scorer(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
     context = _scorer_context(link, link.game)
     template = "games/scorer.html#live" if request.htmx else "games/scorer.html"
     return scorer_page(render(request, template, context))
@@ -296,7 +304,7 @@ def scorer(request: HttpRequest, link: ScorerLink) -> HttpResponse:
 @require_POST
 @through_link
 @one_time
-def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
+def scorer_send(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
     """A deal through the link: its form, the one service, the answer (the deal recorded,
     or waiting for another team's confirmation)."""
     game = link.game
@@ -330,7 +338,9 @@ def scorer_send(request: HttpRequest, link: ScorerLink) -> HttpResponse:
     return deal_sent(page, number)
 
 
-def _scorer_page(request, link, game: Game, seating: Seating | None, **shown) -> HttpResponse:
+def _scorer_page(
+    request: HtmxHttpRequest, link: ScorerLink, game: Game, seating: Seating | None, **shown
+) -> HttpResponse:
     """The scorer's page (its live part for htmx) after a deal form, with ``shown`` on it."""
     context = _scorer_context(link, game, shown.pop("form", None), seating)
     context.update(shown)
@@ -373,7 +383,7 @@ def scorer_confirm(request: HttpRequest, link: ScorerLink, number: int) -> HttpR
 def scorer_reject(request: HttpRequest, link: ScorerLink, number: int) -> HttpResponse:
     form = RejectForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors["reason"]))
+        messages.error(request, " ".join(str(message) for message in form.errors["reason"]))
         return redirect(reverse("games:scorer", args=[link.token]) + "#live")
     return _answer(
         request,

@@ -34,6 +34,7 @@ from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import page_number
 from club.web.posts import posted_deal_number
+from club.web.requests import HtmxHttpRequest
 
 
 def home_version(request: HttpRequest):
@@ -112,7 +113,7 @@ def game_version(request: HttpRequest, pk: int):
 
 @embeddable
 @cached_page(game_version)
-def game_embed(request: HttpRequest, pk: int) -> HttpResponse:
+def game_embed(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game's live card (its tables, the last deal, who deals), for a club's website to
     show in an <iframe> (club/web/embed.py); it refreshes itself as the game page does."""
     game = get_object_or_404(Game, pk=pk)
@@ -124,7 +125,7 @@ def game_embed(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @cached_page(game_version)
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     if request.GET.get("version") == live_version(game):
         return HttpResponse(status=204)  # a live poll: nothing changed since it last looked
@@ -149,8 +150,11 @@ def _waiting_card(game: Game, seating) -> dict | None:
         "deal": describe(links.entry_from_json(pending.entry, seating), seating),
     }
     if pending.counter_entry is not None:  # the other team's phone sent it differently
+        counter_by = pending.counter_by
+        # Sent with its entry, through a team's own link (links.send_for_confirmation).
+        assert counter_by is not None and counter_by.game_team is not None
         card["other"] = {
-            "team": pending.counter_by.game_team.team.name,
+            "team": counter_by.game_team.team.name,
             "sent_at": pending.counter_at,
             "deal": describe(links.entry_from_json(pending.counter_entry, seating), seating),
         }
@@ -200,7 +204,7 @@ def waiting_reject(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def _refused_game(request: HttpRequest, game: Game, refusal: ScoringError) -> HttpResponse:
+def _refused_game(request: HtmxHttpRequest, game: Game, refusal: ScoringError) -> HttpResponse:
     """A deal for a game that takes none: the game's page, with why."""
     messages.error(request, refusal.message)
     if request.htmx:
@@ -208,7 +212,7 @@ def _refused_game(request: HttpRequest, game: Game, refusal: ScoringError) -> Ht
     return redirect(game)
 
 
-def _deal_page(request: HttpRequest, game: Game, seating: Seating, **shown) -> HttpResponse:
+def _deal_page(request: HtmxHttpRequest, game: Game, seating: Seating, **shown) -> HttpResponse:
     """The game's page (its live part for htmx) after a deal form, with ``shown`` on it."""
     context = game_page(game, seating=seating)
     context.update(shown)
@@ -218,12 +222,13 @@ def _deal_page(request: HttpRequest, game: Game, seating: Seating, **shown) -> H
     return render(request, template, context)
 
 
-def _already_recorded(request: HttpRequest, sent: services.Sent) -> HttpResponse:
+def _already_recorded(request: HtmxHttpRequest, sent: services.Sent) -> HttpResponse:
     """Someone recorded this deal first (or the form was sent twice): show what was
     recorded and an empty form for the next deal, never a copy of this one that could
     record the same cards twice; beside it, what this phone typed. A game that takes no
     deal now says so on its page."""
     game, recorded = sent.game, sent.held
+    assert recorded is not None  # the caller's check: a deal of that number is held
     if game.is_finished or game.results_locked:
         return _refused_game(request, game, services.already_recorded(game, recorded.number))
     typed = typed_entry(sent.seating, request.POST, recorded)
@@ -233,7 +238,7 @@ def _already_recorded(request: HttpRequest, sent: services.Sent) -> HttpResponse
 @organiser_required
 @require_POST
 @one_time
-def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A deal from the organiser's page: its form, the one service, the answer."""
     game = get_object_or_404(Game, pk=pk)
     form = DealForm.for_game(game, load_seating(game), request.POST)
@@ -274,9 +279,8 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     seating = load_seating(game)
     attach_seating([round_], seating)
     in_play = in_play_before(game, seating, number)
-    form_kwargs = {"seating": seating, "in_play": in_play}
     if request.method == "POST":
-        form = DealForm(request.POST, **form_kwargs)
+        form = DealForm(request.POST, seating=seating, in_play=in_play)
         if form.is_valid():
             try:
                 services.edit_deal(game=game, number=number, entry=form.entry(), user=request.user)
@@ -292,7 +296,8 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     else:
         form = DealForm(
             initial=DealForm.initial_for(entry_from_round(round_, seating), number, seating),
-            **form_kwargs,
+            seating=seating,
+            in_play=in_play,
         )
     return render(
         request,

@@ -38,17 +38,23 @@ def captain_mark() -> SafeString:
 
 
 @register.filter
-def trump_label(code: str) -> str:
+def trump_label(code: str | None) -> str | None:
+    """The trump's name in the reader's language; any other value as it is."""
+    if code is None:  # no such key in the deal: nothing to name
+        return None
     try:
-        return Trump(code).label
+        return str(Trump(code).label)
     except ValueError:
         return code
 
 
 @register.filter
-def doubling_label(code: str) -> str:
+def doubling_label(code: str | None) -> str | None:
+    """The doubling's name in the reader's language; any other value as it is."""
+    if code is None:  # no such key in the deal: nothing to name
+        return None
     try:
-        return Doubling(code).label
+        return str(Doubling(code).label)
     except ValueError:
         return code
 
