@@ -38,9 +38,9 @@ Where things are (each name is imported from the module that defines it, as in
   substitutions), ``parse_players`` (a document's players list) and ``computed`` (a
   file's computed fields compared with the rules');
 - ``load``: storing a checked file; ``publish``: the web import's preview;
-- ``export``: JSON and CSV of the club's games; ``tournament_export``: a tournament's
-  document and CSV tables; ``register``: the players lists an export writes, and the
-  club's roster;
+- ``export``: JSON and CSV of the club's games, from ``stored_games`` (the stored games
+  read a chunk at a time); ``tournament_export``: a tournament's document and CSV
+  tables; ``register``: the players lists an export writes, and the club's roster;
 - ``views``, ``urls``, ``forms`` and ``progress``: the downloads and the web import.
 
 This package imports none of them: it is an installed app, imported before the models

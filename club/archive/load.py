@@ -342,20 +342,10 @@ def import_text(
     # The club's players and no games (a roster, at the venue): the club's identifiers
     # become the laptop's players' own.
     roster = total == 0 and not any("tournament" in document for document in documents)
-    checked = 0
-
-    def told(event: CheckEvent) -> None:
-        nonlocal checked
-        if note is not None:
-            note(event)
-        if isinstance(event, GameChecked) and progress is not None:
-            checked += 1
-            progress("check", checked, total)
-
     with transaction.atomic(), names_moved_once():
         people = match_players(listed, choices)
         names = names_here(people)
-        plans = check_archive(text, documents, note=told, names=names)
+        plans = check_archive(text, documents, note=_told(note, progress, total), names=names)
         if people.undecided:
             raise Undecided(people)
         try:
@@ -372,7 +362,35 @@ def import_text(
             names,
         )
         writer.announce()
-    added, here = _players_counted(people, writer.known)
+    return _summary(plans, kept, len(listed), people, writer.known)
+
+
+def _told(note: Note | None, progress: Progress | None, total: int) -> Note:
+    """What the check tells as it reads the file: ``note`` each game and document, and
+    ``progress`` each game checked of the ``total``."""
+    checked = 0
+
+    def told(event: CheckEvent) -> None:
+        nonlocal checked
+        if note is not None:
+            note(event)
+        if isinstance(event, GameChecked) and progress is not None:
+            checked += 1
+            progress("check", checked, total)
+
+    return told
+
+
+def _summary(
+    plans: Sequence[DocumentPlan],
+    kept: list[int],
+    listed: int,
+    people: whos_who.WhosWho,
+    known: starting.KnownNames,
+) -> ImportSummary:
+    """What the import did: the games and deals written (not those ``kept``, here
+    already), the tournaments, the players added and found here."""
+    added, here = _players_counted(people, known)
     return ImportSummary(
         games=sum(plan.games for plan in plans) - len(kept),
         deals=sum(plan.deals for plan in plans) - sum(kept),
@@ -380,10 +398,10 @@ def import_text(
         tournaments=tuple(plan.tournament.name for plan in plans if plan.tournament is not None),
         players_added=added,
         players_here=here,
-        players_listed=len(listed),
+        players_listed=listed,
         aliased=people.aliased,
         people=people,
-        known=writer.known,
+        known=known,
     )
 
 

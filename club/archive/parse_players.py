@@ -43,6 +43,31 @@ def _identifier(value: object, name: str, place, field: str) -> uuid.UUID:
     )
 
 
+def _parse_entry(place: _Place, item: object, number: int, field: str) -> tuple[str, object, str]:
+    """A player of the list: their name, the identifier as given, and their member number
+    (or "")."""
+    what = _("player %(number)d of the list") % {"number": number}
+    item = place.object(item, PLAYER_KEYS, what=what, field=field)
+    for key in ("name", "id"):
+        if key not in item:
+            raise place.error(
+                _("%(what)s needs its “%(key)s”.") % {"what": what, "key": key},
+                field=field,
+            )
+    name = place.text(
+        item["name"], field=f"{field}.name", limit=MAX_PLAYER_NAME, what=_("the name")
+    )
+    member_number = ""
+    if "member_number" in item:
+        member_number = place.text(
+            item["member_number"],
+            field=f"{field}.member_number",
+            limit=MAX_MEMBER_NUMBER,
+            what=_("the member number"),
+        )
+    return name, item["id"], member_number
+
+
 def parse_players(raw: object, document: int | None = None) -> list[ListedPlayer]:
     """One document's ``players`` list, checked; raise :class:`ArchiveError` at its first fault."""
 
@@ -64,29 +89,11 @@ def parse_players(raw: object, document: int | None = None) -> list[ListedPlayer
     numbered: dict[str, str] = {}  # a member number: the name it was given to
     for number, item in enumerate(raw, start=1):
         field = f"players[{number}]"
-        what = _("player %(number)d of the list") % {"number": number}
         try:
-            item = place.object(item, PLAYER_KEYS, what=what, field=field)
-            for key in ("name", "id"):
-                if key not in item:
-                    raise place.error(
-                        _("%(what)s needs its “%(key)s”.") % {"what": what, "key": key},
-                        field=field,
-                    )
-            name = place.text(
-                item["name"], field=f"{field}.name", limit=MAX_PLAYER_NAME, what=_("the name")
-            )
-            member_number = ""
-            if "member_number" in item:
-                member_number = place.text(
-                    item["member_number"],
-                    field=f"{field}.member_number",
-                    limit=MAX_MEMBER_NUMBER,
-                    what=_("the member number"),
-                )
+            name, given_id, member_number = _parse_entry(place, item, number, field)
         except ArchiveError as refused:
             raise error(refused.problem, refused.field) from None
-        identifier = _identifier(item["id"], name, error, f"{field}.id")
+        identifier = _identifier(given_id, name, error, f"{field}.id")
         if name_key(name) in names:
             raise error(_("%(name)s is listed twice.") % {"name": name}, f"{field}.name")
         if identifier in holders:
@@ -122,55 +129,66 @@ def file_players(documents: Sequence[dict]) -> dict[str, ListedPlayer]:
         where = number if len(documents) > 1 else None
         for player in parse_players(document["players"], where):
             before = register.get(player.key) or by_identifier.get(player.identifier)
-            if (
-                before is not None
-                and (before.key, before.identifier) == (player.key, player.identifier)
-                and before.member_number != player.member_number
-            ):
-                raise ArchiveError(
-                    _(
-                        "%(name)s is listed with member number %(number)s, but an earlier "
-                        "document of the file gives them %(before)s."
-                    )
-                    % {
-                        "name": player.name,
-                        "number": player.member_number or "—",
-                        "before": before.member_number or "—",
-                    },
-                    field="players",
-                    document=where,
-                )
-            holder = numbered.get(player.member_number)
-            if player.member_number and holder is not None and holder.key != player.key:
-                raise ArchiveError(
-                    _("member number %(number)s is given to both %(first)s and %(second)s.")
-                    % {
-                        "number": player.member_number,
-                        "first": holder.name,
-                        "second": player.name,
-                    },
-                    field="players",
-                    document=where,
-                )
-            if before is not None and (before.key, before.identifier) != (
-                player.key,
-                player.identifier,
-            ):
-                raise ArchiveError(
-                    _(
-                        "%(name)s is listed with the identifier %(id)s, but an earlier document "
-                        "of the file lists %(before)s with %(before_id)s."
-                    )
-                    % {
-                        "name": player.name,
-                        "id": player.identifier,
-                        "before": before.name,
-                        "before_id": before.identifier,
-                    },
-                    field="players",
-                    document=where,
-                )
+            _as_listed_before(player, before, numbered.get(player.member_number), where)
             register[player.key] = by_identifier[player.identifier] = player
             if player.member_number:
                 numbered[player.member_number] = player
     return register
+
+
+def _as_listed_before(
+    player: ListedPlayer,
+    before: ListedPlayer | None,
+    holder: ListedPlayer | None,
+    where: int | None,
+) -> None:
+    """Refuse a player an earlier document lists otherwise: ``before`` (of their name or
+    their identifier) with another member number, or with another name or identifier;
+    ``holder`` another player with their member number."""
+    if (
+        before is not None
+        and (before.key, before.identifier) == (player.key, player.identifier)
+        and before.member_number != player.member_number
+    ):
+        raise ArchiveError(
+            _(
+                "%(name)s is listed with member number %(number)s, but an earlier "
+                "document of the file gives them %(before)s."
+            )
+            % {
+                "name": player.name,
+                "number": player.member_number or "—",
+                "before": before.member_number or "—",
+            },
+            field="players",
+            document=where,
+        )
+    if player.member_number and holder is not None and holder.key != player.key:
+        raise ArchiveError(
+            _("member number %(number)s is given to both %(first)s and %(second)s.")
+            % {
+                "number": player.member_number,
+                "first": holder.name,
+                "second": player.name,
+            },
+            field="players",
+            document=where,
+        )
+    if before is not None and (before.key, before.identifier) != (
+        player.key,
+        player.identifier,
+    ):
+        raise ArchiveError(
+            _(
+                "%(name)s is listed with the identifier %(id)s, but an earlier document "
+                "of the file lists %(before)s with %(before_id)s."
+            )
+            % {
+                "name": player.name,
+                "id": player.identifier,
+                "before": before.name,
+                "before_id": before.identifier,
+            },
+            field="players",
+            document=where,
+        )

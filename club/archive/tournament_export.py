@@ -9,7 +9,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from django.utils.translation import gettext as _
 
 from club.archive.export import (
-    _TOURNAMENT_GAME_FIELDS,
     _chunked,
     _csv_line_writer,
     _csv_stream,
@@ -17,7 +16,6 @@ from club.archive.export import (
     _deal_rows,
     _document_json,
     _export_games,
-    _ExportGame,
     _flag,
     _safe_cell,
 )
@@ -38,6 +36,7 @@ from club.archive.format import (
     standing_keys,
 )
 from club.archive.register import tournament_players
+from club.archive.stored_games import _TOURNAMENT_GAME_FIELDS, _ExportGame
 from club.games import words
 from club.games.models import PLAYER_FIELDS, Game
 from club.scoring import rules as core
@@ -123,7 +122,6 @@ def _team_object(entry) -> dict:
 def tournament_object(tournament: Tournament) -> dict:
     """The tournament as this format writes it (its teams, settings, sittings with their
     draws, and standings), without its games: the archive's head, and the API's (club/api)."""
-    rules = tournament.rules
     data: dict = {
         "name": tournament.name,
         "starts_on": tournament.starts_on.isoformat(),
@@ -133,10 +131,28 @@ def tournament_object(tournament: Tournament) -> dict:
         "final": tournament.is_final,
         "provisional": not tournament.is_final,
     }
-    settings = _settings_fields(rules)
-    if settings["tables_per_team"] == core.DEFAULT_RULES.tables_per_team:
-        del settings["tables_per_team"]  # only house rules that differ from the defaults
-    data.update(settings)
+    data.update(_tournament_settings(tournament))
+    entries = list(
+        tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS)).order_by(
+            "id"
+        )
+    )
+    data["teams"] = [_team_object(entry) for entry in entries]
+    name_of = {entry.pk: entry.team.name for entry in entries}
+    made = _substitutions_list(tournament, name_of)
+    if made:  # only a tournament with substitutions lists them
+        data["substitutions"] = made
+    data["sittings"] = _sittings_list(tournament, name_of)
+    data["standings"] = _standing_rows(tournament)
+    return data
+
+
+def _tournament_settings(tournament: Tournament) -> dict:
+    """The tournament's house rules that differ from the defaults, its deals per game,
+    points by place and confirmation, and what is written only when asked for."""
+    data = _settings_fields(tournament.rules)
+    if data["tables_per_team"] == core.DEFAULT_RULES.tables_per_team:
+        del data["tables_per_team"]  # only house rules that differ from the defaults
     data["deals_per_game"] = tournament.deal_limit
     scheme = tournament_services.scheme_of(tournament)
     data["points_by_place"] = {
@@ -147,14 +163,13 @@ def tournament_object(tournament: Tournament) -> dict:
         data["check_in"] = True
     if tournament.substitutions != 1:  # likewise: one a team is the default
         data["substitutions_per_team"] = tournament.substitutions
-    entries = list(
-        tournament.entries.select_related(*(f"team__{seat}" for seat in PLAYER_FIELDS)).order_by(
-            "id"
-        )
-    )
-    data["teams"] = [_team_object(entry) for entry in entries]
-    name_of = {entry.pk: entry.team.name for entry in entries}
-    made = [
+    return data
+
+
+def _substitutions_list(tournament: Tournament, name_of: dict[int, str]) -> list[dict]:
+    """Each substitution made, in the order they were: the team, who went out and who came
+    in, from which sitting and, when the starter came back, until which."""
+    return [
         {
             "team": name_of[substitution.entry_id],
             "out": substitution.player_out.name,
@@ -170,10 +185,14 @@ def tournament_object(tournament: Tournament) -> dict:
         .select_related("player_out", "player_in")
         .order_by("id")
     ]
-    if made:  # only a tournament with substitutions lists them
-        data["substitutions"] = made
-    # Three queries for every sitting together, so the export's queries do not
-    # grow with the tournament.
+
+
+def _sittings_list(tournament: Tournament, name_of: dict[int, str]) -> list[dict]:
+    """The confirmed sittings in order, each with its tables' games, byes and absent teams.
+
+    Three queries for every sitting together, so the export's queries do not grow with
+    the tournament.
+    """
     sittings = list(
         tournament.sittings.filter(status=Sitting.Status.CONFIRMED)
         .order_by("number")
@@ -193,7 +212,7 @@ def tournament_object(tournament: Tournament) -> dict:
         .values_list("sitting_id", "entry_id")
     ):
         byes[sitting].append(name_of[entry_id])
-    data["sittings"] = [
+    return [
         {
             "number": number,
             "game_size": size,
@@ -204,8 +223,6 @@ def tournament_object(tournament: Tournament) -> dict:
         }
         for pk, number, size, absent in sittings
     ]
-    data["standings"] = _standing_rows(tournament)
-    return data
 
 
 def stream_tournament_json(tournaments: Sequence[Tournament]) -> Iterator[str]:

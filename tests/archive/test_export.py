@@ -440,7 +440,7 @@ def test_a_whole_archive_export_makes_as_many_queries_for_20_games_as_for_2():
 
 
 # On PostgreSQL a chunk's deals, ledger rows and piles are read in three plain
-# queries (archive_export._deal_rows_by_table); SQLite reads them in one.
+# queries (club.archive.stored_games._deal_rows_by_table); SQLite reads them in one.
 PER_CHUNK = 5 if connection.vendor == "postgresql" else 3
 # The players list, before the games: the seats of every game, then those players (up to
 # 500 of them a query).
