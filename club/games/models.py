@@ -475,6 +475,8 @@ class GameTeam(Players):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="teams")
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="game_entries")
     position = models.PositiveSmallIntegerField(_("order at the table"))
+    # Not a column: a tournament's printed sheets mark its captain's seat (games/sheet.html).
+    captain_pk: int | None
     # Derived by the services from the deals.
     tables = models.PositiveSmallIntegerField(_("tables"))
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)

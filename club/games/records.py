@@ -69,7 +69,7 @@ class PendingDeal(models.Model):
     )
     sent_at = models.DateTimeField(_("sent"), auto_now_add=True)
     # The other team's phone sent deal ``number`` too, and differently: the
-    # organiser chooses between the two (club.games.links.send_deal).
+    # organiser chooses between the two (club.games.links.send_for_confirmation).
     counter_entry = models.JSONField(_("the other team's entry"), null=True, blank=True)
     counter_by = models.ForeignKey(
         ScorerLink,

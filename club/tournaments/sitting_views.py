@@ -243,9 +243,7 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         .select_related("team", *PLAYER_FIELDS)
         .order_by("game_id", "position")
     ):
-        # Marked on the sheet: games/sheet.html reads a team's captain_pk, which GameTeam
-        # does not declare (a tournament's sheets alone set it).
-        team.captain_pk = captains.get(team.team_id)  # type: ignore[attr-defined]
+        team.captain_pk = captains.get(team.team_id)  # marked on the sheet
         by_game.setdefault(team.game_id, []).append(team)
     # An organiser's printout carries each table's scorer links as QR codes; the links
     # are secrets, so nobody else's copy of the (public) sheets shows them.
