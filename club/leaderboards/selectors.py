@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import (
     Exists,
+    Expression,
     F,
     FloatField,
     Func,
@@ -221,7 +222,7 @@ def team_figures(filters: Filters) -> dict:
 class Row:
     """One line of a leaderboard: a Player or a Team with its figures."""
 
-    subject: object
+    subject: Player | Team
     rating: float | None
     played: int = 0
     won: int = 0
@@ -243,7 +244,7 @@ class Row:
 
     @property
     def name(self) -> str:
-        return self.subject.name  # type: ignore[attr-defined]
+        return self.subject.name
 
     @property
     def win_share(self) -> float | None:
@@ -302,7 +303,7 @@ FORMS = tuple(FORM_FIGURES)
 def forms_played(player: Player | None = None) -> list[str]:
     """The forms of play of the club's finished games (the player's, if given), in FORMS
     order: one query, each form found through the figures' index on it."""
-    rows = TeamGameFigures.objects.all()
+    rows: QuerySet[TeamGameFigures] | QuerySet[PlayerGameFigures] = TeamGameFigures.objects.all()
     if player is not None:
         rows = PlayerGameFigures.objects.filter(player=player)
     found = (
@@ -317,7 +318,7 @@ def board_figures(filters: Filters, played: list[str]) -> list[str]:
     """The figures a board shows: those every game has, and its form's own (the
     own figures of every form played, on a board of all of them)."""
     forms = [filters.form] if filters.form in FORM_FIGURES else played
-    results = RESULTS
+    results: tuple[str, ...] = RESULTS
     if forms == [words.POINTS]:  # every game a session: its sessions won are its wins
         results = tuple(name for name in results if name != "won")
     return [
@@ -352,6 +353,7 @@ class Board:
 def _ordering(sort: str, descending: bool, name: str) -> list:
     """The SQL order of a board: the column chosen, then the name A to Z."""
     sort = sort if sort in SORTS else DEFAULT_SORT
+    key: F | Expression
     if sort == "name":
         key = Lower(name)
     elif sort == "rating":
@@ -404,8 +406,8 @@ def _board(kind: str, filters: Filters, sort: str, descending: bool, page: int |
             .filter(played__gt=0)
         )
     else:
-        model = PlayerTotals if side == "player" else TeamTotals
-        queryset = model.objects.filter(played__gt=0).values(f"{side}_id", *figures.FIELDS)
+        totals = PlayerTotals if side == "player" else TeamTotals
+        queryset = totals.objects.filter(played__gt=0).values(f"{side}_id", *figures.FIELDS)
     # "board_rating": TeamTotals has a column of its own called rating.
     ordered = queryset.annotate(
         name=F(f"{side}__name"), board_rating=rating, **_names(side)
@@ -427,7 +429,7 @@ def _board(kind: str, filters: Filters, sort: str, descending: bool, page: int |
             rank=index,
             **{name: row[name] for name in FIGURES},
         )
-        if side == "team":
+        if isinstance(subject, Team):  # a team's board (side "team")
             board_row.players = subject.players
         rows.append(board_row)
     return Board(rows=rows, total=len(rows) if total is None else total, page=number, pages=pages)
@@ -444,7 +446,7 @@ def _names(side: str) -> dict:
     return names
 
 
-def _subject(side: str, row: dict):
+def _subject(side: str, row: dict) -> Player | Team:
     """The Player or Team a board row is about, built from the row (for its name and link)."""
     if side == "player":
         return Player(pk=row["player_id"], name=row["name"])
