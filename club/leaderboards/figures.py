@@ -257,30 +257,38 @@ def _refresh_totals(players: Iterable[int], teams: Iterable[int]) -> None:
     Written in place (an upsert), so a team's rating, kept with its totals,
     stays until the ratings move it.
     """
-    for model, totals, key, ids in (
-        (PlayerGameFigures, PlayerTotals, "player_id", set(players)),
-        (TeamGameFigures, TeamTotals, "team_id", set(teams)),
-    ):
-        if not ids:
-            continue
-        summed = {
-            row[key]: row
-            for row in model.objects.filter(**{f"{key}__in": ids})
-            .values(key)
-            .annotate(**SUMS)
-            .order_by()
-        }
-        if ids - set(summed):  # sides left with no finished game
-            totals.objects.filter(**{f"{key}__in": ids - set(summed)}).delete()
-        totals.objects.bulk_create(
-            [
-                totals(**{key: side, **{name: row[name] for name in FIELDS}})
-                for side, row in summed.items()
-            ],
-            update_conflicts=True,
-            unique_fields=[key.removesuffix("_id")],
-            update_fields=list(FIELDS),
-        )
+    _resum(PlayerGameFigures, PlayerTotals, "player_id", set(players))
+    _resum(TeamGameFigures, TeamTotals, "team_id", set(teams))
+
+
+def _resum[T: (PlayerTotals, TeamTotals)](
+    model: type[PlayerGameFigures] | type[TeamGameFigures],
+    totals: type[T],
+    key: str,
+    ids: set[int],
+) -> None:
+    """One kind of side's totals (``totals``, keyed by ``key``) summed again from its game
+    rows (``model``): the sides of ``ids`` left with no finished game lose theirs."""
+    if not ids:
+        return
+    summed = {
+        row[key]: row
+        for row in model.objects.filter(**{f"{key}__in": ids})
+        .values(key)
+        .annotate(**SUMS)
+        .order_by()
+    }
+    if ids - set(summed):  # sides left with no finished game
+        totals.objects.filter(**{f"{key}__in": ids - set(summed)}).delete()
+    totals.objects.bulk_create(
+        [
+            totals(**{key: side, **{name: row[name] for name in FIELDS}})
+            for side, row in summed.items()
+        ],
+        update_conflicts=True,
+        unique_fields=[key.removesuffix("_id")],
+        update_fields=list(FIELDS),
+    )
 
 
 def _add_to_totals(players: list[PlayerGameFigures], teams: list[TeamGameFigures]) -> None:
@@ -585,10 +593,10 @@ def drift() -> list[str]:
     fresh_players, fresh_teams = {}, {}
     for start in range(0, len(ids), BATCH):
         players, teams = _games_figures(ids[start : start + BATCH])
-        for row in players:
-            fresh_players[(row.game_id, row.player_id)] = _values(row)
-        for row in teams:
-            fresh_teams[(row.game_id, row.team_id)] = _values(row)
+        for player_row in players:
+            fresh_players[(player_row.game_id, player_row.player_id)] = _values(player_row)
+        for team_row in teams:
+            fresh_teams[(team_row.game_id, team_row.team_id)] = _values(team_row)
     for label, fresh, stored in (
         ("player", fresh_players, _stored(PlayerGameFigures, "player_id")),
         ("team", fresh_teams, _stored(TeamGameFigures, "team_id")),
