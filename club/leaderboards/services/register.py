@@ -8,6 +8,7 @@ Names are unique ignoring case; member numbers too, when given. A refusal is a
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.db.models import CharField
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -15,9 +16,19 @@ from club.games.models import Player
 from club.scoring import names
 from club.scoring.messages import Refusal
 
-NAME_MAX = Player._meta.get_field("name").max_length
-NICKNAME_MAX = Player._meta.get_field("nickname").max_length
-MEMBER_NUMBER_MAX = Player._meta.get_field("member_number").max_length
+
+def _max_length(name: str) -> int:
+    """The most characters the Player field ``name`` holds: its column's max_length, which
+    each of the register's text fields sets (a field without one would have no limit to
+    check)."""
+    field = Player._meta.get_field(name)
+    assert isinstance(field, CharField) and field.max_length is not None, name
+    return field.max_length
+
+
+NAME_MAX = _max_length("name")
+NICKNAME_MAX = _max_length("nickname")
+MEMBER_NUMBER_MAX = _max_length("member_number")
 
 # What a refusal says (an import's faults say some of it again: importing.py).
 NAME_TAKEN = gettext_lazy("There is already a player called %(name)s.")
