@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from django.db import transaction
 from django.db.models import Count, Max, Q, Subquery
@@ -25,6 +26,22 @@ from club.games.models import PLAYER_FIELDS, Game, GameTeam
 from club.leaderboards import team_ratings
 from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
 from club.scoring import ratings
+
+if TYPE_CHECKING:  # django-stubs' own helper, for the type checker only
+    from django_stubs_ext import WithAnnotations
+
+
+class StateRead(TypedDict):
+    """What :func:`lock_state` reads with the state: ``top``, the last position rated (None:
+    no game rated), and ``rated_at``, the position of the game it was given (None: not
+    rated; read only when a game is given)."""
+
+    top: int | None
+    rated_at: int | None
+
+
+# The ratings' state as :func:`lock_state` returns it, with what it read.
+type LockedState = WithAnnotations[RatingsState, StateRead]
 
 
 def _rated(ids: list[int]) -> list[ratings.RatedGame]:
@@ -51,7 +68,7 @@ def rated_games() -> list[ratings.RatedGame]:
     return _rated(_finished_in_order())
 
 
-def lock_state(game: Game | None = None) -> RatingsState:
+def lock_state(game: Game | None = None) -> LockedState:
     """The ratings' state, locked: two games finishing at once each rate, in turn.
 
     Read with it, in the same statement: ``top``, the last position rated, and for
@@ -67,7 +84,8 @@ def lock_state(game: Game | None = None) -> RatingsState:
     if state is None:
         RatingsState.objects.get_or_create(pk=1)
         state = locked.get(pk=1)
-    return state
+    # Annotated through **read, which the type checker's Django plugin cannot follow.
+    return cast("LockedState", state)
 
 
 def _stamp(state: RatingsState, games: int) -> None:
@@ -189,12 +207,12 @@ def _finished_in_order(after: tuple | None = None) -> list[int]:
     return list(games.order_by("finished_at", "id").values_list("pk", flat=True))
 
 
-def _next_position(state: RatingsState) -> int:
+def _next_position(state: LockedState) -> int:
     """The position after the last game rated (read with the locked state)."""
     return 0 if state.top is None else state.top + 1
 
 
-def _position_for(state: RatingsState, game: Game) -> int:
+def _position_for(state: LockedState, game: Game) -> int:
     """Where ``game`` goes in the rating order: before the first rated game finished after it."""
     later = _finished_in_order((game.finished_at, game.pk))
     if later:
@@ -255,7 +273,7 @@ def _rerate_from(
     _after_ratings()
 
 
-def _append(state: RatingsState, game: Game) -> bool:
+def _append(state: LockedState, game: Game) -> bool:
     """Rate ``game`` on top of the current ratings if it is the last game to finish.
 
     The common case, a game finishing on the night: a few rows, whatever the
@@ -267,7 +285,7 @@ def _append(state: RatingsState, game: Game) -> bool:
     return True
 
 
-def _rate_last(state: RatingsState, ids: list[int]) -> None:
+def _rate_last(state: LockedState, ids: list[int]) -> None:
     """Rate these games, the last to finish, in this order, on top of the current
     ratings, and their teams on top of theirs."""
     rated = _rated(ids)
@@ -350,7 +368,7 @@ def unrate_deleted_game(position: int, players: Iterable[int]) -> None:
     _rerate_from(state, position, None, players)
 
 
-def rate_owed(state: RatingsState, games: dict[int, Game]) -> None:
+def rate_owed(state: LockedState, games: dict[int, Game]) -> None:
     """Bring the ratings up to date after changes to these games, owed until now.
 
     One game (the deal that ended it) is rated as it would have been at once. Several
