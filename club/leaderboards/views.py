@@ -28,12 +28,13 @@ from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import kept_query, page_number, page_of
 from club.web.posts import show_refusal
+from club.web.requests import HtmxHttpRequest
 from club.web.uploads import takes_upload
 
 REGISTER_PER_PAGE = 50  # the register a page at a time: 5,000 players at a federation
 
 
-def _partial(request: HttpRequest, template: str, part: str) -> str:
+def _partial(request: HtmxHttpRequest, template: str, part: str) -> str:
     return f"{template}#{part}" if request.htmx else template
 
 
@@ -41,7 +42,7 @@ def _partial(request: HttpRequest, template: str, part: str) -> str:
 
 
 @page_query("q", "active", "page")
-def player_list(request: HttpRequest) -> HttpResponse:
+def player_list(request: HtmxHttpRequest) -> HttpResponse:
     form = RegisterSearchForm(request.GET)
     data = form.cleaned_data if form.is_valid() else {}
     players = selectors.register(search=data.get("q", ""), active=data.get("active", ""))
@@ -189,7 +190,7 @@ def board_version(request: HttpRequest):
 
 @page_query("page")
 @cached_page(profile_version)
-def player_profile(request: HttpRequest, pk: int) -> HttpResponse:
+def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     version = selectors.live_version(player)
     if _not_modified(request, version):
@@ -228,7 +229,7 @@ def _offered_tournaments(request: HttpRequest) -> list[Tournament]:
     return offered
 
 
-def _board(request: HttpRequest, kind: str) -> HttpResponse:
+def _board(request: HtmxHttpRequest, kind: str) -> HttpResponse:
     version = selectors.live_version()
     if _not_modified(request, version):
         return HttpResponse(status=204)
@@ -272,11 +273,11 @@ def _board(request: HttpRequest, kind: str) -> HttpResponse:
 
 @page_query(*BOARD_QUERY)
 @cached_page(board_version)
-def player_board(request: HttpRequest) -> HttpResponse:
+def player_board(request: HtmxHttpRequest) -> HttpResponse:
     return _board(request, "players")
 
 
 @page_query(*BOARD_QUERY)
 @cached_page(board_version)
-def team_board(request: HttpRequest) -> HttpResponse:
+def team_board(request: HtmxHttpRequest) -> HttpResponse:
     return _board(request, "teams")

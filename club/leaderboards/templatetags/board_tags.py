@@ -11,7 +11,7 @@ from __future__ import annotations
 from django import template
 from django.template.defaultfilters import date, floatformat
 from django.utils.safestring import SafeString
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # in Django, not in django-stubs
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
