@@ -19,6 +19,11 @@ from __future__ import annotations
 
 import io
 import logging
+from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the type checker only: waitress is imported as the server is made
+    from waitress.channel import HTTPChannel
 
 THREADS = 12  # phones polling every 5 s and scorers recording: waits are on the database
 PER_PHONE = 20  # a phone's browser opens at most 6 connections to a server, for all its tabs
@@ -54,16 +59,15 @@ def connection_limit() -> int:
     return CONNECTIONS if soft == resource.RLIM_INFINITY else min(CONNECTIONS, soft - 100)
 
 
-def guarded_channel():
+def guarded_channel() -> type[HTTPChannel]:
     """Waitress's connection, with the cap per phone and the time for a request's headers.
     (Made here, not at import: dev.py imports this module with no waitress installed.)"""
     import time
-    from collections import Counter
 
     from waitress.channel import HTTPChannel
 
     class GuardedChannel(HTTPChannel):
-        per_phone: Counter = Counter()  # open connections by the phone's address
+        per_phone: Counter[str] = Counter()  # open connections by the phone's address
         counted = False
         request_began = 0.0
         error_task_class = club_error_task()
