@@ -1,4 +1,4 @@
-"""Who may write: organisers are active staff accounts (README, "Who may write")."""
+"""Who may write: organisers are active staff accounts (docs/forms-of-play.md, "Who may write")."""
 
 from __future__ import annotations
 

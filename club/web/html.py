@@ -13,7 +13,7 @@ Their template tags write the same markup here instead, in one style:
 - :func:`safe_join` joins the lines into the one safe string the tag returns.
 
 Where a list costs under about 2 ms through its template, it stays a template
-(the README's "Where things are" names the tags and their measured saving).
+(docs/developers/where-things-are.md names the tags and their measured saving).
 """
 
 from __future__ import annotations
