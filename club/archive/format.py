@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
+from django.db.models import CharField, Model
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,11 +25,23 @@ from club.scoring import rules as core
 from club.scoring.names import unstorable
 from club.tournaments.models import SittingGame, Tournament
 
+if TYPE_CHECKING:  # django-stubs' own helper, for the type checker only
+    from django_stubs_ext import StrOrPromise
+
 FORMAT = "fiftysix-results/1"
 
-MAX_LABEL = Game._meta.get_field("label").max_length
-MAX_PLAYER_NAME = Player._meta.get_field("name").max_length
-MAX_TEAM_NAME = Team._meta.get_field("name").max_length
+
+def max_length(model: type[Model], name: str) -> int:
+    """The most characters the text field ``name`` of ``model`` holds: its column's
+    max_length, which each field the file names sets (one without it has no limit to check)."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, CharField) and field.max_length is not None, name
+    return field.max_length
+
+
+MAX_LABEL = max_length(Game, "label")
+MAX_PLAYER_NAME = max_length(Player, "name")
+MAX_TEAM_NAME = max_length(Team, "name")
 # House rules are bounded by the rules core (core.MAX_TABLES, MAX_BAND_TABLES,
 # MAX_FACTOR, MAX_DEAL_LIMIT), the same bounds as the forms'.
 
@@ -236,12 +249,12 @@ class _Place:
             tournament=self.tournament,
         )
 
-    def object(
+    def json_object(
         self,
         value: object,
         allowed: Sequence[str] | None,
         *,
-        what: str,
+        what: StrOrPromise,
         number: int | None = None,
         field: str | None = None,
     ) -> dict:
@@ -272,7 +285,13 @@ class _Place:
         return value
 
     def text(
-        self, value: object, *, field: str, limit: int, what: str, number: int | None = None
+        self,
+        value: object,
+        *,
+        field: str,
+        limit: int,
+        what: StrOrPromise,
+        number: int | None = None,
     ) -> str:
         """A name or label: a non-empty string without control characters."""
         if not isinstance(value, str):
@@ -302,7 +321,7 @@ class _Place:
             )
         return cleaned
 
-    def whole(self, value: object, *, field: str, low: int, high: int, what: str) -> int:
+    def whole(self, value: object, *, field: str, low: int, high: int, what: StrOrPromise) -> int:
         if not _is_whole(value) or not low <= value <= high:
             raise self.error(
                 _("%(what)s must be a whole number from %(low)d to %(high)d, not %(value)s.")
@@ -591,9 +610,9 @@ STANDING_KEYS = (
 POINTS_STANDING_KEYS = tuple(
     "score_difference" if key == "net_tables" else key for key in STANDING_KEYS
 )
-MAX_TOURNAMENT_NAME = Tournament._meta.get_field("name").max_length
-MAX_VENUE = Tournament._meta.get_field("venue").max_length
-MAX_TABLE_LABEL = SittingGame._meta.get_field("table_label").max_length
+MAX_TOURNAMENT_NAME = max_length(Tournament, "name")
+MAX_VENUE = max_length(Tournament, "venue")
+MAX_TABLE_LABEL = max_length(SittingGame, "table_label")
 MAX_TEAMS_IN_GAME = 4
 MAX_SITTINGS = 999
 MAX_SUBSTITUTIONS = 9

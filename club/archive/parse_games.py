@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from django.db import connection
 from django.db.models.functions import Lower
@@ -43,6 +44,9 @@ from club.games.models import (
 from club.games.whos_who import name_key
 from club.scoring import rules as core
 from club.scoring.names import unstorable
+
+if TYPE_CHECKING:  # django-stubs' own helper, for the type checker only
+    from django_stubs_ext import StrOrPromise
 
 
 def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
@@ -146,7 +150,7 @@ def _seat_of(
     *,
     field: str,
     number: int | None = None,
-    role: str,
+    role: StrOrPromise,
 ) -> int:
     if not isinstance(value, str):
         raise place.error(
@@ -176,7 +180,7 @@ def _parse_round(
     place: _Place, raw: object, number: int, teams: Sequence[TeamSpec], seat_names: Sequence[str]
 ) -> core.Deal:
     """One round of the file: a thani, or a contract (or everyone passed) and the piles."""
-    raw = place.object(raw, ROUND_INPUT_KEYS + ROUND_COMPUTED_KEYS, what=A_DEAL, number=number)
+    raw = place.json_object(raw, ROUND_INPUT_KEYS + ROUND_COMPUTED_KEYS, what=A_DEAL, number=number)
     if "thani" in raw:
         return _parse_thani(place, raw, number, seat_names)
     all_pass = raw.get("all_pass", False)
@@ -284,7 +288,7 @@ def _parse_points(
             number=number,
             field="points",
         )
-    points_raw = place.object(
+    points_raw = place.json_object(
         raw["points"],
         None,
         what=THE_POINTS,
@@ -421,7 +425,7 @@ def parse_game(
     if here and not (may_be_here or site_copy):
         raise _already_here(label, index)
     place = _Place(label, index)
-    raw = place.object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
+    raw = place.json_object(raw, GAME_INPUT_KEYS + GAME_COMPUTED_KEYS, what=_("a game"))
     spec = _parse_played(place, raw, index, label, here)
     if computed:
         _check_against_replay(place, raw, raw["rounds"], spec)

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from club.archive.format import MAX_PLAYER_NAME, ArchiveError, _Place, _quoted
+from club.archive.format import MAX_PLAYER_NAME, ArchiveError, _Place, _quoted, max_length
 from club.games.models import Player
 from club.games.whos_who import Listed as ListedPlayer
 from club.games.whos_who import name_key
 
 PLAYER_KEYS = ("name", "id", "member_number")
-MAX_MEMBER_NUMBER = Player._meta.get_field("member_number").max_length
+MAX_MEMBER_NUMBER = max_length(Player, "member_number")
 
 
 def _identifier(value: object, name: str, place, field: str) -> uuid.UUID:
@@ -47,7 +47,7 @@ def _parse_entry(place: _Place, item: object, number: int, field: str) -> tuple[
     """A player of the list: their name, the identifier as given, and their member number
     (or "")."""
     what = _("player %(number)d of the list") % {"number": number}
-    item = place.object(item, PLAYER_KEYS, what=what, field=field)
+    item = place.json_object(item, PLAYER_KEYS, what=what, field=field)
     for key in ("name", "id"):
         if key not in item:
             raise place.error(

@@ -52,7 +52,7 @@ def _parse_form_of_play(place: _Place, raw: dict) -> dict:
     form["kodi"] = _parse_flag(place, raw, "kodi", False)
     form["thani"] = None
     if "thani" in raw:
-        thani = place.object(raw["thani"], THANI_KEYS, what=_("the thani"), field="thani")
+        thani = place.json_object(raw["thani"], THANI_KEYS, what=_("the thani"), field="thani")
         figures = [
             place.whole(
                 thani.get(key),
@@ -118,7 +118,7 @@ def _parse_payout(place: _Place, raw: dict) -> tuple[core.Band, ...]:
 
 def _parse_band(place: _Place, band: object, row: int) -> core.Band:
     """One band of the payout: the bids it covers, and the tables made and failed move."""
-    band = place.object(band, BAND_KEYS, what=_("a payout band"), field="payout")
+    band = place.json_object(band, BAND_KEYS, what=_("a payout band"), field="payout")
     values = []
     for key in BAND_KEYS:
         value = band.get(key)
@@ -148,7 +148,7 @@ def _parse_factors(place: _Place, raw: dict, doubling_mode: core.DoublingMode) -
     double, redouble = default_factors(core.Rules(doubling_mode=doubling_mode))
     if "doubling_factors" not in raw:
         return double, redouble
-    factors = place.object(
+    factors = place.json_object(
         raw["doubling_factors"],
         FACTOR_KEYS,
         what=_("the doubling factors"),

@@ -139,7 +139,7 @@ class _Draw:
         place = self.place
         field = f"sittings[{number}]"
         what = _("sitting %(number)d") % {"number": number}
-        sitting_raw = place.object(sitting_raw, SITTING_KEYS, what=what, field=field)
+        sitting_raw = place.json_object(sitting_raw, SITTING_KEYS, what=what, field=field)
         if not _agrees(sitting_raw.get("number"), number):
             raise place.error(
                 _(
@@ -191,7 +191,7 @@ class _Draw:
         sitting_games: list[tuple[str, GameSpec]] = []
         for position, item in enumerate(games_raw, start=1):
             item_field = f"{field}.games[{position}]"
-            item = place.object(
+            item = place.json_object(
                 item, SITTING_GAME_KEYS, what=_("a game of a sitting"), field=item_field
             )
             table = place.text(
@@ -361,7 +361,7 @@ def _parse_substitution(
 ) -> SubstitutionSpec:
     field = f"substitutions[{index}]"
     what = _("substitution %(number)d") % {"number": index}
-    item = place.object(raw, SUBSTITUTION_KEYS, what=what, field=field)
+    item = place.json_object(raw, SUBSTITUTION_KEYS, what=what, field=field)
     for key in ("team", "out", "in", "from"):
         if key not in item:
             raise place.error(

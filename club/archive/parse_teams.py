@@ -55,7 +55,7 @@ def parse_team_list(place: _Place, teams_raw: list, *, of_tournament: bool) -> l
     for number, team_raw in enumerate(teams_raw, start=1):
         what = _("team %(number)d") % {"number": number}
         keys = TOURNAMENT_TEAM_KEYS if of_tournament else TEAM_KEYS
-        team_raw = place.object(team_raw, keys, what=what, field="teams")
+        team_raw = place.json_object(team_raw, keys, what=what, field="teams")
         size = len(teams[0].players) if teams else None
         players = _parse_players(place, team_raw, number, size, of_tournament=of_tournament)
         _each_seat_once(place, players, number)

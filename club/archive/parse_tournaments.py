@@ -75,7 +75,7 @@ def _parse_date(place: _Place, value: object, field: str) -> date:
 def _parse_scheme(place: _Place, raw: dict) -> dict[int, tuple[int, ...]] | None:
     if raw.get("points_by_place") is None:
         return None
-    value = place.object(
+    value = place.json_object(
         raw["points_by_place"],
         [str(count) for count in ranking.TEAM_COUNTS],
         what=_("the points by place"),
@@ -111,7 +111,7 @@ def _parse_tournament_teams(place: _Place, raw: dict) -> list[TeamSpec]:
 def parse_tournament(raw: object, games: Sequence[GameSpec]) -> TournamentSpec:
     """Check the "tournament" object of a document whose games are already checked."""
     place = _Place(None, None, tournament="")
-    raw = place.object(raw, TOURNAMENT_KEYS, what=_("the tournament"), field=None)
+    raw = place.json_object(raw, TOURNAMENT_KEYS, what=_("the tournament"), field=None)
     name = place.text(raw.get("name"), field="name", limit=MAX_TOURNAMENT_NAME, what=_("the name"))
     place = _Place(None, None, tournament=name)
     for key in ("starts_on", "status", "teams", "sittings"):
@@ -264,7 +264,7 @@ def _check_standings(place: _Place, given: list, expected: list[dict], points_sh
     for row, (row_given, row_expected) in enumerate(zip(given, expected, strict=True), start=1):
         field = f"standings[{row}]"
         keys = standing_keys(points_sheet)
-        row_given = place.object(row_given, keys, what=_("a row of standings"), field=field)
+        row_given = place.json_object(row_given, keys, what=_("a row of standings"), field=field)
         for key in keys:
             if key not in row_given or not _agrees(row_given[key], row_expected[key]):
                 raise place.error(
