@@ -4,6 +4,7 @@ register as a document of its own, for the venue's laptop before a night."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Iterator
 
 from django.db.models import QuerySet
@@ -19,7 +20,7 @@ CHUNK = 500
 def players_object(ids: Iterable[int | None]) -> list[dict]:
     """The ``players`` list of these players, by name: a few queries, whatever their number."""
     wanted = sorted({pk for pk in ids if pk is not None})
-    rows = []
+    rows: list[tuple[str, uuid.UUID, str]] = []  # name, identifier, member number
     for start in range(0, len(wanted), CHUNK):
         rows.extend(
             Player.objects.filter(pk__in=wanted[start : start + CHUNK]).values_list(
@@ -29,7 +30,7 @@ def players_object(ids: Iterable[int | None]) -> list[dict]:
     return [_listed(*row) for row in sorted(rows, key=lambda row: (row[0].lower(), row[0]))]
 
 
-def _listed(name: str, identifier, member_number: str) -> dict:
+def _listed(name: str, identifier: uuid.UUID, member_number: str) -> dict:
     listed = {"name": name, "id": str(identifier)}
     if member_number:
         listed["member_number"] = member_number

@@ -287,7 +287,7 @@ def _read_teams(
     teams: dict[int, list[TeamSpec]] = {game: [] for game in ids}
     players: dict[int, dict[int, str]] = {game: {} for game in ids}
     seats: dict[int, list[int]] = {game: [] for game in ids}  # seat ids by position
-    for game, seat, name, *seated in (
+    for row in (
         GameTeam.objects.filter(game_id__in=ids)
         .order_by("game_id", "position")
         .values_list(
@@ -304,11 +304,14 @@ def _read_teams(
             "fourth_player__name",
         )
     ):
-        names = [seated[at + 1] for at in range(0, 8, 2) if seated[at] is not None]
+        game, seat, name = row[:3]
+        # Each seat's player id and name, first to fourth; a team of two has no third or fourth.
+        seated = [
+            (pk, player) for pk, player in zip(row[3::2], row[4::2], strict=True) if pk is not None
+        ]
+        names = [player for _, player in seated]
         teams[game].append(TeamSpec(name, names[0], names[1], tuple(names[2:])))
-        for at in range(0, 8, 2):
-            if seated[at] is not None:
-                players[game][seated[at]] = seated[at + 1]
+        players[game].update(seated)
         seats[game].append(seat)
     return teams, players, seats
 

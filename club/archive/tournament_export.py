@@ -259,7 +259,7 @@ def _check_table(table: str) -> None:
         )
 
 
-def _tournament_rows(tournament: Tournament, table: str) -> Iterator[Iterable[Sequence]]:
+def _tournament_rows(tournament: Tournament, table: str) -> Iterator[list[object]]:
     """The rows of a tournament's standings or games table after the header."""
     results = results_word(tournament)
     points_sheet = tournament.scoring == core.Scoring.POINTS
@@ -329,6 +329,7 @@ def tournament_csv_rows(tournament: Tournament, table: str) -> Iterator[list]:
 def stream_tournament_csv(tournament: Tournament, table: str = "deals") -> Iterator[str]:
     """One of a tournament's CSV tables as text, in pieces; an unknown table is refused now."""
     _check_table(table)
+    texts: Iterable[str]
     if table == "deals":
         texts = (_deal_lines(game, where) for game, where in _tournament_deals(tournament))
     else:
