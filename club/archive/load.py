@@ -11,6 +11,7 @@ the file, and a fault anywhere still stores nothing.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
@@ -34,6 +35,7 @@ from club.archive.documents import (
 from club.archive.format import (
     ArchiveError,
     GameSpec,
+    TeamSpec,
     _and_list,
     _decap,
     _Place,
@@ -103,12 +105,12 @@ class Undecided(ArchiveError):
 
 # The organiser's word on each clash, keyed by the file's identifier or by its name (the
 # command line's options).
-Choices = Mapping[object, whos_who.Choice]
+Choices = Mapping[uuid.UUID, whos_who.Choice] | Mapping[str, whos_who.Choice]
 
 
 def match_players(listed: Mapping[str, ListedPlayer], choices: Choices | None) -> whos_who.WhosWho:
     """The file's listed players matched to this site's, with the organiser's ``choices``."""
-    by_identifier = {}
+    by_identifier: dict[uuid.UUID, whos_who.Choice] = {}
     for key, choice in (choices or {}).items():
         if isinstance(key, str):
             found = listed.get(name_key(key))
@@ -188,6 +190,22 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
     return lines
 
 
+def _entry(team: TeamSpec, registered: Team | None) -> starting.TeamEntry:
+    """A file's team as the services seat it: its players in seat order (a third and a
+    fourth only when it has them), played under ``registered`` (a tournament's team) when
+    given, and free to seat a substitute, as an archive's game may."""
+    third, fourth = (*team.more, "", "")[:2]
+    return starting.TeamEntry(
+        team.first,
+        team.second,
+        team.name,
+        third,
+        fourth,
+        team=registered,
+        may_seat_a_substitute=True,
+    )
+
+
 class _Writer:
     """Writes the checked games of one import, sharing what it finds of the club's names
     (games.starting.KnownNames): the games outside a tournament a batch at a time, a
@@ -227,14 +245,7 @@ class _Writer:
             game, seated = starting.seat_game(
                 label=spec.label,
                 teams=[
-                    starting.TeamEntry(
-                        team.first,
-                        team.second,
-                        team.name,
-                        *team.more,
-                        team=registered[position] if registered else None,
-                        may_seat_a_substitute=True,
-                    )
+                    _entry(team, registered[position] if registered else None)
                     for position, team in enumerate(spec.teams)
                 ],
                 first_dealer=spec.first_dealer,
@@ -463,14 +474,14 @@ def read_text(read: Callable[[], bytes]) -> str:
 
 
 def _written_when_shared_firsts_won(
-    place: _Place, spec: TournamentSpec, tournament: Tournament, points_sheet: bool
+    place: _Place, standings: list, tournament: Tournament, points_sheet: bool
 ) -> bool:
-    """Whether the file's standings are right by the rule they were written by, when a
+    """Whether the file's ``standings`` are right by the rule they were written by, when a
     shared first place counted as a game won for each team sharing it: such a file
     stays valid (its tournament is stored and exported by today's rule)."""
     legacy = _standing_rows(tournament, shared_first_wins=True)
     try:
-        _check_standings(place, spec.standings, legacy, points_sheet)
+        _check_standings(place, standings, legacy, points_sheet)
     except ArchiveError:
         return False
     return True
@@ -592,6 +603,8 @@ class _TournamentWriter:
                     self.place, spec.standings, _standing_rows(tournament), points_sheet
                 )
             except ArchiveError:
-                if not _written_when_shared_firsts_won(self.place, spec, tournament, points_sheet):
+                if not _written_when_shared_firsts_won(
+                    self.place, spec.standings, tournament, points_sheet
+                ):
                     raise
         return tournament

@@ -32,7 +32,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from club.archive.documents import CheckEvent, DocumentStarts, GameChecked
-from club.archive.load import Progress, Undecided, import_text
+from club.archive.load import Choices, Progress, Undecided, import_text
 from club.archive.reading import Text
 from club.games import whos_who
 from club.games.models import Player
@@ -143,7 +143,7 @@ def preview_text(
     *,
     user=None,
     progress: Progress | None = None,
-    choices: Mapping[object, whos_who.Choice] | None = None,
+    choices: Choices | None = None,
 ) -> Preview:
     """What importing ``text`` would add: the import, as ``user`` would make it with the
     organiser's ``choices`` on its clashes, rehearsed and undone (the same refusals, as

@@ -42,6 +42,7 @@ from club.db import one_snapshot
 from club.games.idempotency import one_time
 from club.tournaments.models import Tournament
 from club.web.auth import organiser_required
+from club.web.requests import HtmxHttpRequest
 from club.web.uploads import takes_upload
 
 IN_MEMORY = 4 * 1024 * 1024  # bytes of a download kept in memory before it spills to disk
@@ -196,7 +197,7 @@ def results_import(request: HttpRequest) -> HttpResponse:
 @require_POST
 @one_time
 @takes_upload(ResultsFileForm)
-def results_import_store(request: HttpRequest) -> HttpResponse:
+def results_import_store(request: HtmxHttpRequest) -> HttpResponse:
     """The file previewed, stored all at once or not at all (as ``import_results``)."""
     form = ResultsFileForm(request.POST, request.FILES)
     if not form.is_valid():
