@@ -24,7 +24,7 @@ from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
 from club.games.models import PLAYER_FIELDS, Change, Game, Round, ScorerLink
 from club.games.selectors import game_page
-from club.games.services import ScoringError, Seating, describe, held_deal, load_seating
+from club.games.services import ScoringError, Seating, held_deal, load_seating
 from club.scoring import rules as core
 from club.web.auth import organiser_required
 from club.web.installable import deal_sent
@@ -175,12 +175,10 @@ def _scorer_context(
     context["waiting"] = waiting = links.waiting_deal(game) if game.require_confirmation else None
     seating = context["seating"]
     if waiting is not None:
-        context["waiting_deal"] = describe(links.entry_from_json(waiting.entry, seating), seating)
+        context["waiting_deal"] = links.describe_stored(waiting.entry, seating)
         context["own_waiting"] = waiting.sent_by.game_team_id == link.game_team_id
         if waiting.counter_entry is not None:  # both teams sent it, differently
-            context["counter_deal"] = describe(
-                links.entry_from_json(waiting.counter_entry, seating), seating
-            )
+            context["counter_deal"] = links.describe_stored(waiting.counter_entry, seating)
             counter_by = waiting.counter_by
             # Sent with its entry, through a team's own link (links.send_for_confirmation).
             assert counter_by is not None and counter_by.game_team is not None
@@ -193,8 +191,12 @@ def _scorer_context(
             by = rejected.rejected_by_link
             context["rejected_by"] = by.game_team.team.name if by and by.game_team else ""
             # The rejected entry, back in the form to fix.
-            entry = links.entry_from_json(rejected.entry, seating)
-            initial = DealForm.initial_for(entry, rejected.number, seating)
+            try:
+                entry = links.entry_from_json(rejected.entry, seating)
+            except ScoringError:  # its player is no longer seated: the form starts empty
+                entry = None
+            if entry is not None:
+                initial = DealForm.initial_for(entry, rejected.number, seating)
         context["form"] = form or DealForm.for_game(game, seating, initial=initial)
     return context
 

@@ -121,6 +121,29 @@ def entry_from_json(data: dict, seating: Seating) -> Deal:
     )
 
 
+def describe_stored(data: dict, seating: Seating) -> dict:
+    """A stored deal (players by id) described for its page or the history.
+
+    A player the game no longer seats (a record merged away with a deal of theirs
+    stored before the merge named the one kept) shows as nobody rather than failing the
+    page, as the deal was sent.
+    """
+    try:
+        return describe(entry_from_json(data, seating), seating)
+    except ScoringError:
+        pass
+    if data.get("thani") is not None:
+        return {"thani": None, "made": data.get("made")}
+    piles = sorted((int(team), pile) for team, pile in data["points"].items())
+    return {
+        "points": {seating.names[team]: pile for team, pile in piles},
+        "declarer": None,
+        "bid": data.get("bid"),
+        "trump": data.get("trump"),
+        "doubling": data.get("doubling") or "none",
+    }
+
+
 def send_for_confirmation(
     link: ScorerLink, game: Game, seating: Seating, number: int, entry: Deal
 ) -> Round | PendingDeal:
@@ -304,7 +327,7 @@ def reject_deal(*, link: ScorerLink, number: int, reason: str = "") -> None:
         game=game,
         number=number,
         action=Change.Action.REJECTED,
-        before=describe(entry_from_json(pending.entry, seating), seating),
+        before=describe_stored(pending.entry, seating),
         scorer_link=link,
         note=reason,
     )
@@ -362,7 +385,7 @@ def confirm_waiting(*, game: Game, number: int, user=None, other: bool = False):
                 game=game,
                 number=number,
                 action=Change.Action.REPLACED,
-                before=describe(entry_from_json(dropped, seating), seating),
+                before=describe_stored(dropped, seating),
                 made_by=user if user is not None and user.is_authenticated else None,
             )
         return recorded
@@ -374,7 +397,7 @@ def _drop_noted(game: Game, seating: Seating, pending: PendingDeal, action: str,
         game=game,
         number=pending.number,
         action=action,
-        before=describe(entry_from_json(pending.entry, seating), seating),
+        before=describe_stored(pending.entry, seating),
         made_by=user if user is not None and user.is_authenticated else None,
     )
     pending.delete()
@@ -395,7 +418,7 @@ def reject_waiting(*, game: Game, number: int, user=None) -> None:
             game=game,
             number=number,
             action=Change.Action.REJECTED,
-            before=describe(entry_from_json(pending.counter_entry, seating), seating),
+            before=describe_stored(pending.counter_entry, seating),
             made_by=user if user is not None and user.is_authenticated else None,
         )
     _drop_noted(game, seating, pending, Change.Action.REJECTED, user)

@@ -21,7 +21,6 @@ from club.games.services import (
     GameClosed,
     ScoringError,
     Seating,
-    describe,
     entry_from_round,
     load_seating,
 )
@@ -147,7 +146,7 @@ def _waiting_card(game: Game, seating) -> dict | None:
         "number": pending.number,
         "team": pending.sent_by.game_team.team.name if pending.sent_by.game_team else "",
         "sent_at": pending.sent_at,
-        "deal": describe(links.entry_from_json(pending.entry, seating), seating),
+        "deal": links.describe_stored(pending.entry, seating),
     }
     if pending.counter_entry is not None:  # the other team's phone sent it differently
         counter_by = pending.counter_by
@@ -156,7 +155,7 @@ def _waiting_card(game: Game, seating) -> dict | None:
         card["other"] = {
             "team": counter_by.game_team.team.name,
             "sent_at": pending.counter_at,
-            "deal": describe(links.entry_from_json(pending.counter_entry, seating), seating),
+            "deal": links.describe_stored(pending.counter_entry, seating),
         }
     return card
 

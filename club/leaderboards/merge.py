@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from club.games.models import (
@@ -17,6 +18,7 @@ from club.games.models import (
     PendingDeal,
     Player,
     PlayerAlias,
+    RejectedDeal,
     Round,
     Team,
     in_a_seat,
@@ -133,6 +135,11 @@ def _refuse_merge(keep: Player, fold: Player) -> None:
 def _move_everything(keep: Player, fold: Player) -> None:
     """Give ``keep`` every seat, team, declaration, deal, captaincy, substitution and
     identifier of ``fold``."""
+    # The games the folded record sat at change who sits there: their version moves, so
+    # their pages are drawn again and a deal form read before the merge is read again.
+    Game.objects.filter(pk__in=GameTeam.objects.filter(in_a_seat(fold)).values("game_id")).update(
+        updated_at=timezone.now()
+    )
     for name in PLAYER_FIELDS:
         Team.objects.filter(**{name: fold}).update(**{name: keep})
         GameTeam.objects.filter(**{name: fold}).update(**{name: keep})
@@ -142,20 +149,28 @@ def _move_everything(keep: Player, fold: Player) -> None:
     TournamentTeam.objects.filter(captain=fold).update(captain=keep)
     Substitution.objects.filter(player_in=fold).update(player_in=keep)
     Substitution.objects.filter(player_out=fold).update(player_out=keep)
-    # A deal waiting for confirmation names its declarer by id.
-    for pending in PendingDeal.objects.filter(game__status=Game.Status.IN_PROGRESS):
-        changed = False
-        for key in ("declarer", "thani"):
-            if pending.entry.get(key) == fold.pk:
-                pending.entry[key] = keep.pk
-                changed = True
+    # A deal waiting for confirmation, or rejected and kept for its phone, names its
+    # declarer (or thani) by id: each entry of it names the player kept.
+    for stored in [*PendingDeal.objects.all(), *RejectedDeal.objects.all()]:
+        fields = [field for field in ("entry", "counter_entry") if hasattr(stored, field)]
+        changed = [field for field in fields if _renamed(getattr(stored, field), fold, keep)]
         if changed:
-            pending.save(update_fields=["entry"])
+            stored.save(update_fields=changed)
 
     # The folded record's identifiers stay the person's: a later file with one of them
     # finds the player kept.
     PlayerAlias.objects.filter(player=fold).update(player=keep)
     PlayerAlias.objects.create(identifier=fold.identifier, player=keep)
+
+
+def _renamed(entry: dict | None, fold: Player, keep: Player) -> bool:
+    """Name ``keep`` where a stored deal's entry names ``fold``; whether it did."""
+    found = False
+    for key in ("declarer", "thani"):
+        if entry is not None and entry.get(key) == fold.pk:
+            entry[key] = keep.pk
+            found = True
+    return found
 
 
 def _fold_away(keep: Player, fold: Player) -> None:

@@ -101,7 +101,10 @@ def submit_deal(
     if entry is None or number is None:
         return Sent(locked, seating)
     if link is not None and locked.require_confirmation:
-        sent = links.send_for_confirmation(link, locked, seating, number, entry)
+        # Its own savepoint: a waiting deal dropped or confirmed, then a refusal, leaves
+        # nothing behind in the caller's transaction.
+        with transaction.atomic():
+            sent = links.send_for_confirmation(link, locked, seating, number, entry)
         if isinstance(sent, PendingDeal):
             return Sent(locked, seating, waiting=sent)
         return Sent(locked, seating, recorded=sent)
