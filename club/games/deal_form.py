@@ -8,6 +8,7 @@ could have happened is decided by the rules core when the service records it.
 from __future__ import annotations
 
 from django import forms
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -16,6 +17,7 @@ from club.games.services.seating import Seating, entry_from_round
 from club.scoring import entry as entry_rules
 from club.scoring.rules import Deal
 from club.scoring.wire import rules_to_wire
+from club.web.posts import posted_deal_number
 
 ALL_PASS = entry_rules.ALL_PASS
 THANI = entry_rules.OLD_THANI  # the declarer "thani:<player id>" older pages send
@@ -180,6 +182,13 @@ class DealForm(forms.Form):
             trump=read.trump,
             doubling=read.doubling,
         )
+
+    def sent(self, request: HttpRequest) -> tuple[int | None, Deal | None]:
+        """What goes to the service: the deal's number and the deal as read; for a form
+        refused, the number posted (the game may hold that deal already) and no deal."""
+        if self.is_valid():
+            return self.cleaned_data["number"], self.entry()
+        return posted_deal_number(request), None
 
     @staticmethod
     def initial_for(entry: Deal, number: int, seating: Seating) -> dict:

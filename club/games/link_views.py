@@ -311,14 +311,10 @@ def scorer_send(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
     or waiting for another team's confirmation)."""
     game = link.game
     form = DealForm.for_game(game, load_seating(game), request.POST)
-    valid = form.is_valid()
+    number, entry = form.sent(request)
     try:
         sent = services.submit_deal(
-            game=game,
-            number=form.cleaned_data["number"] if valid else posted_deal_number(request),
-            entry=form.entry() if valid else None,
-            link=link,
-            seating=form.seating,
+            game=game, number=number, entry=entry, link=link, seating=form.seating
         )
     except ScoringError as refusal:
         form.add_scoring_error(refusal)
@@ -326,18 +322,19 @@ def scorer_send(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
         return _scorer_page(request, link, game, None, form=form)
     if sent.held is not None:
         return _already_recorded(request, link, sent.game, sent.held, sent.seating)
-    if sent.recorded is None and sent.waiting is None:  # the form's own mistakes
+    done = sent.recorded or sent.waiting
+    if done is None:  # the form's own mistakes
         return _scorer_page(request, link, sent.game, sent.seating, form=form)
-    number = form.cleaned_data["number"]
     if not request.htmx and not sent.game.is_finished:
         anchor = "#waiting" if sent.waiting is not None else "#settlement"
-        return deal_sent(redirect(reverse("games:scorer", args=[link.token]) + anchor), number)
+        url = reverse("games:scorer", args=[link.token]) + anchor
+        return deal_sent(redirect(url), done.number)
     # The deal that ends the game also ends the link: show the result here, since the
     # link's page now only says it has expired.
     page = _scorer_page(
         request, link, sent.game, sent.seating, just_recorded=sent.recorded is not None
     )
-    return deal_sent(page, number)
+    return deal_sent(page, done.number)
 
 
 def _scorer_page(

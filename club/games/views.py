@@ -32,7 +32,6 @@ from club.web.installable import deal_sent
 from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import page_number
-from club.web.posts import posted_deal_number
 from club.web.requests import HtmxHttpRequest
 
 
@@ -241,14 +240,10 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A deal from the organiser's page: its form, the one service, the answer."""
     game = get_object_or_404(Game, pk=pk)
     form = DealForm.for_game(game, load_seating(game), request.POST)
-    valid = form.is_valid()
+    number, entry = form.sent(request)
     try:
         sent = services.submit_deal(
-            game=game,
-            number=form.cleaned_data["number"] if valid else posted_deal_number(request),
-            entry=form.entry() if valid else None,
-            user=request.user,
-            seating=form.seating,
+            game=game, number=number, entry=entry, user=request.user, seating=form.seating
         )
     except GameClosed as refusal:
         return _refused_game(request, game, refusal)
