@@ -221,7 +221,8 @@ def test_calling_time_never_deadlocks_with_a_scorer_recording(live_server, djang
     organiser, scorer = answers
     assert organiser.status == 302, organiser.body[:300]
     # The scorer waited for the organiser, who held the game: its deal came after time was
-    # called, and is refused in the club's words.
-    assert scorer.status == 200 and "The game is over" in scorer.body, scorer.body[:300]
+    # called, and is refused in the club's words, on the game's page, which shows it over.
+    assert scorer.status == 302 and scorer.location == game_path, scorer.body[:300]
+    assert "The game is over" in sam.get(game_path).body
     assert all(game.rounds.count() <= 1 for game in games)
     assert not Game.objects.filter(sitting_entry__sitting=sitting, status="in_progress").exists()
