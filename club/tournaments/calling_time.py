@@ -13,12 +13,20 @@ from collections.abc import Collection
 from typing import NamedTuple
 
 from django.db import transaction
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext_lazy
 
 from club.games import services as scoring
 from club.games.models import Game, GameTeam
 from club.tournaments.models import Sitting, TournamentEvent
 from club.tournaments.writes import TournamentError, check_editable, log
+
+# What the director is told of tables with no deal, when calling time has not agreed to
+# end them level.
+NO_DEAL_YET = ngettext_lazy(
+    "%(count)d table has no deal: agree that it ends level before time is called.",
+    "%(count)d tables have no deal: agree that they end level before time is called.",
+    "count",
+)
 
 
 class NoDealTable(NamedTuple):
@@ -39,14 +47,7 @@ class NoDealYet(TournamentError):
     every table with no deal, to agree to at once."""
 
     def __init__(self, tables: list[NoDealTable]):
-        super().__init__(
-            ngettext(
-                "%(count)d table has no deal: agree that it ends level before time is called.",
-                "%(count)d tables have no deal: agree that they end level before time is called.",
-                len(tables),
-            )
-            % {"count": len(tables)}
-        )
+        super().__init__(NO_DEAL_YET % {"count": len(tables)})
         self.tables = tables
 
 

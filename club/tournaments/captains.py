@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.games.models import PLAYER_FIELDS, Team
 from club.tournaments.models import TournamentEvent, TournamentTeam
 from club.tournaments.writes import TournamentError, check_editable, lock, log
 
 TEAM_PLAYERS = tuple(f"team__{seat}" for seat in PLAYER_FIELDS)
+
+# What the organiser is told of a captain named who is not one of the team's players.
+NOT_A_PLAYER = gettext_lazy(
+    "%(player)s does not play for %(team)s: the captain is one of the team's players."
+)
 
 
 def captain_of(team, name: str = ""):
@@ -24,8 +29,7 @@ def captain_of(team, name: str = ""):
         if player.name.lower() == name.lower():
             return player
     raise TournamentError(
-        _("%(player)s does not play for %(team)s: the captain is one of the team's players.")
-        % {"player": name, "team": team.name},
+        NOT_A_PLAYER % {"player": name, "team": team.name},
         field="captain",
     )
 

@@ -18,12 +18,35 @@ import secrets
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games.models import ScorerLink
 from club.tournaments.models import CheckIn, Sitting, Tournament, TournamentTeam
 from club.tournaments.writes import TournamentError, check_editable, lock
+
+# What the director or the captain is told when a check-in or a draw is refused
+# (formatted where it is raised).
+NOT_ASKED = gettext_lazy("This tournament does not ask teams to check in.")
+NO_MORE_SITTINGS = gettext_lazy("The tournament has finished; no more sittings are drawn.")
+WITHDRAWN = gettext_lazy("%(team)s has withdrawn; bring it back in before it checks in.")
+DRAWN_ALREADY = gettext_lazy(
+    "Sitting %(number)d is drawn already: %(team)s can check in for the next one, "
+    "or the director discards the draw and draws again."
+)
+TOO_FEW_IN = ngettext_lazy(
+    "%(count)d team has checked in for sitting %(number)d; a draw needs two at least.",
+    "%(count)d teams have checked in for sitting %(number)d; a draw needs two at least.",
+    "count",
+)
+# Formatted with "count", the number of teams named, which the words do not show.
+KNOCKOUT_NOT_IN = ngettext_lazy(
+    "%(teams)s has not checked in for sitting %(number)d: a knockout match needs "
+    "both its teams. Check it in, or withdraw it to give its opponent the match.",
+    "%(teams)s have not checked in for sitting %(number)d: a knockout match needs "
+    "both its teams. Check them in, or withdraw them to give their opponents the "
+    "matches.",
+    "count",
+)
 
 
 def captain_key(entry: TournamentTeam) -> str:
@@ -88,23 +111,14 @@ def _check_open(tournament: Tournament, entry: TournamentTeam) -> None:
     """Refuse, in the club's words, a check-in of ``entry`` that cannot be made now."""
     check_editable(tournament)
     if not tournament.check_in:
-        raise TournamentError(_("This tournament does not ask teams to check in."))
+        raise TournamentError(str(NOT_ASKED))
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(_("The tournament has finished; no more sittings are drawn."))
+        raise TournamentError(str(NO_MORE_SITTINGS))
     if entry.withdrawn_at is not None:
-        raise TournamentError(
-            _("%(team)s has withdrawn; bring it back in before it checks in.")
-            % {"team": entry.team.name}
-        )
+        raise TournamentError(WITHDRAWN % {"team": entry.team.name})
     proposed = tournament.sittings.filter(status=Sitting.Status.PROPOSED).first()
     if proposed is not None:
-        raise TournamentError(
-            _(
-                "Sitting %(number)d is drawn already: %(team)s can check in for the next one, "
-                "or the director discards the draw and draws again."
-            )
-            % {"number": proposed.number, "team": entry.team.name}
-        )
+        raise TournamentError(DRAWN_ALREADY % {"number": proposed.number, "team": entry.team.name})
 
 
 @transaction.atomic
@@ -163,15 +177,7 @@ def absent_from(tournament: Tournament, number: int) -> set[int]:
     entries = set(tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True))
     present = entries & checked_in(tournament, number)
     if len(present) < 2:
-        raise TournamentError(
-            ngettext(
-                "%(count)d team has checked in for sitting %(number)d; a draw needs two at least.",
-                "%(count)d teams have checked in for sitting %(number)d; a draw needs two at "
-                "least.",
-                len(present),
-            )
-            % {"count": len(present), "number": number}
-        )
+        raise TournamentError(TOO_FEW_IN % {"count": len(present), "number": number})
     return entries - present
 
 
@@ -245,14 +251,6 @@ def absent_of_stage(tournament: Tournament, number: int, stage, draw) -> set[int
             TournamentTeam.objects.filter(pk__in=absent).values_list("team__name", flat=True)
         )
         raise TournamentError(
-            ngettext(
-                "%(teams)s has not checked in for sitting %(number)d: a knockout match needs "
-                "both its teams. Check it in, or withdraw it to give its opponent the match.",
-                "%(teams)s have not checked in for sitting %(number)d: a knockout match needs "
-                "both its teams. Check them in, or withdraw them to give their opponents the "
-                "matches.",
-                len(names),
-            )
-            % {"teams": ", ".join(names), "number": number}
+            KNOCKOUT_NOT_IN % {"teams": ", ".join(names), "number": number, "count": len(names)}
         )
     return absent

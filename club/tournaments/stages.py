@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_lazy
 
 from club.games.models import Game
 from club.scoring import draws
@@ -43,6 +43,43 @@ MAX_CHART_SITTINGS = 50
 DEFAULT_TIE_DEALS = 2
 PLAY_ON, SHARED = "play_on", "shared"  # the tie rules a stage may have
 KNOCKOUT_DEALS = 24  # docs/rules.md section E: longer sessions are common in a knockout
+
+# What the organiser is told when a stage, or a sitting of one, is refused (formatted
+# where it is raised).
+ONLY_PROPOSED = gettext_lazy("%(stage)s is only proposed: confirm it or discard it first.")
+CHART_TO_PLAY = gettext_lazy("%(stage)s has %(left)d sitting(s) of its chart still to play.")
+NO_CHAMPION_YET = gettext_lazy("%(stage)s has no champion yet: play it to its final first.")
+FINISHED = gettext_lazy("The tournament has finished; reopen it to add a stage.")
+DRAW_WAITING = gettext_lazy("A sitting's draw is waiting: confirm it or discard it first.")
+GAMES_BEING_PLAYED = gettext_lazy(
+    "%(count)d game(s) are still being played: finish them or call time first."
+)
+CHOOSE_TIE_RULE = gettext_lazy("Choose the tie rule: play on, or share.")
+KNOCKOUT_PLAYS_ON = gettext_lazy(
+    "A knockout match cannot end level: only one team goes through. Choose to play on."
+)
+TOO_MANY_QUALIFIERS = gettext_lazy(
+    "%(qualifiers)d teams cannot go into the knockout: only %(teams)d are in."
+)
+CHOOSE_KIND = gettext_lazy("Choose what kind of stage to play.")
+GROUP_SITTINGS = gettext_lazy("Groups A and B play 1 to %(most)d sittings.")
+TWO_TEAMS_FIRST = gettext_lazy("Register at least 2 teams first.")
+CONFIRMED_ALREADY = gettext_lazy("%(stage)s is confirmed already; its sittings are drawn from it.")
+NO_GROUPS = gettext_lazy("Only a stage of groups A and B has groups to change.")
+NOT_PLACED = gettext_lazy("Every team of the stage goes in group A or B; not placed: %(teams)s.")
+NO_SEEDS = gettext_lazy("Only a knockout has seeds to change.")
+SEEDS_DIFFER = gettext_lazy(
+    "Give every team of the knockout a different seed, from 1 to %(count)d."
+)
+SEED_WITHDRAWN = gettext_lazy(
+    "A seeded team has withdrawn since the draw: draw the knockout again."
+)
+CONFIRM_BEFORE_DRAWING = gettext_lazy(
+    "%(stage)s is only proposed: confirm it before drawing its first sitting."
+)
+ALL_DRAWN = gettext_lazy("Every sitting of %(stage)s has been drawn: add the next stage.")
+STAGE_OVER = gettext_lazy("%(stage)s is over: add the next stage or finish the tournament.")
+NO_MATCH_READY = gettext_lazy("No match of the knockout is ready to play yet.")
 
 
 def current_stage(tournament: Tournament) -> Stage | None:
@@ -68,42 +105,31 @@ def _ranking(tournament: Tournament, entries: Sequence[int]) -> list[int] | None
 
 
 def _refused(error: charts.StageError, field: str | None = None) -> TournamentError:
-    return TournamentError(error.translated(_), field=field or error.field)
+    return TournamentError(error.translated(gettext), field=field or error.field)
 
 
 def check_stage_over(stage: Stage) -> None:
     """Refuse to go past a stage that is still being played (or only proposed)."""
     if stage.status == Stage.Status.PROPOSED:
-        raise TournamentError(
-            _("%(stage)s is only proposed: confirm it or discard it first.")
-            % {"stage": stage.title}
-        )
+        raise TournamentError(ONLY_PROPOSED % {"stage": stage.title})
     if stage.charted:
         left = len(stage.chart) - stage.sittings.count()
         if left > 0:
-            raise TournamentError(
-                _("%(stage)s has %(left)d sitting(s) of its chart still to play.")
-                % {"stage": stage.title, "left": left}
-            )
+            raise TournamentError(CHART_TO_PLAY % {"stage": stage.title, "left": left})
     if stage.kind == Stage.Kind.KNOCKOUT and bracket_of(stage).champion is None:
-        raise TournamentError(
-            _("%(stage)s has no champion yet: play it to its final first.") % {"stage": stage.title}
-        )
+        raise TournamentError(NO_CHAMPION_YET % {"stage": stage.title})
 
 
 def _check_between_sittings(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(_("The tournament has finished; reopen it to add a stage."))
+        raise TournamentError(str(FINISHED))
     if tournament.sittings.filter(status=Sitting.Status.PROPOSED).exists():
-        raise TournamentError(_("A sitting's draw is waiting: confirm it or discard it first."))
+        raise TournamentError(str(DRAW_WAITING))
     unfinished = Game.objects.filter(
         sitting_entry__sitting__tournament=tournament, status=Game.Status.IN_PROGRESS
     ).count()
     if unfinished:
-        raise TournamentError(
-            _("%(count)d game(s) are still being played: finish them or call time first.")
-            % {"count": unfinished}
-        )
+        raise TournamentError(GAMES_BEING_PLAYED % {"count": unfinished})
 
 
 def _deal_limit(
@@ -118,12 +144,9 @@ def _deal_limit(
     if not tie_rule:
         tie_rule = PLAY_ON if kind == Stage.Kind.KNOCKOUT else SHARED
     if tie_rule not in (PLAY_ON, SHARED):
-        raise TournamentError(_("Choose the tie rule: play on, or share."), field="tie_rule")
+        raise TournamentError(str(CHOOSE_TIE_RULE), field="tie_rule")
     if kind == Stage.Kind.KNOCKOUT and tie_rule == SHARED:
-        raise TournamentError(
-            _("A knockout match cannot end level: only one team goes through. Choose to play on."),
-            field="tie_rule",
-        )
+        raise TournamentError(str(KNOCKOUT_PLAYS_ON), field="tie_rule")
     if tie_rule == SHARED:
         tie_deals = None
     elif tie_deals is None:
@@ -134,7 +157,7 @@ def _deal_limit(
     try:
         core.check_house_rules(replace(tournament.rules, deal_limit=limit, tie_deals=tie_deals))
     except core.RulesError as error:
-        raise TournamentError(error.translated(_), field=error.field) from error
+        raise TournamentError(error.translated(gettext), field=error.field) from error
     return deal_limit, tie_deals
 
 
@@ -155,8 +178,7 @@ def _draw(stage: Stage, entries: list[int], ranking, rng, *, sittings=None, qual
     elif stage.kind == Stage.Kind.KNOCKOUT:
         if qualifiers > len(entries):
             raise TournamentError(
-                _("%(qualifiers)d teams cannot go into the knockout: only %(teams)d are in.")
-                % {"qualifiers": qualifiers, "teams": len(entries)},
+                TOO_MANY_QUALIFIERS % {"qualifiers": qualifiers, "teams": len(entries)},
                 field="qualifiers",
             )
         stage.seeds = order[:qualifiers]
@@ -183,15 +205,15 @@ def add_stage(
     if previous is not None:
         check_stage_over(previous)
     if kind not in Stage.Kind.values:
-        raise TournamentError(_("Choose what kind of stage to play."), field="kind")
+        raise TournamentError(str(CHOOSE_KIND), field="kind")
     if kind == Stage.Kind.GROUPS and not 1 <= (sittings or 0) <= MAX_CHART_SITTINGS:
         raise TournamentError(
-            _("Groups A and B play 1 to %(most)d sittings.") % {"most": MAX_CHART_SITTINGS},
+            GROUP_SITTINGS % {"most": MAX_CHART_SITTINGS},
             field="sittings",
         )
     entries = _active(tournament)
     if kind != Stage.Kind.SITTINGS and len(entries) < 2:
-        raise TournamentError(_("Register at least 2 teams first."), field="kind")
+        raise TournamentError(str(TWO_TEAMS_FIRST), field="kind")
     if kind == Stage.Kind.KNOCKOUT:
         try:
             charts.bracket_size(qualifiers or 0)
@@ -229,10 +251,7 @@ def _proposed(stage: Stage) -> tuple[Tournament, Stage]:
     check_editable(tournament)
     stage = Stage.objects.get(pk=stage.pk)
     if stage.status != Stage.Status.PROPOSED:
-        raise TournamentError(
-            _("%(stage)s is confirmed already; its sittings are drawn from it.")
-            % {"stage": stage.title}
-        )
+        raise TournamentError(CONFIRMED_ALREADY % {"stage": stage.title})
     return tournament, stage
 
 
@@ -266,14 +285,13 @@ def adjust_groups(*, stage: Stage, group_a: list[int], group_b: list[int], user=
     """The organiser's groups A and B; the chart is drawn again from them, in their order."""
     tournament, stage = _proposed(stage)
     if stage.kind != Stage.Kind.GROUPS:
-        raise TournamentError(_("Only a stage of groups A and B has groups to change."))
+        raise TournamentError(str(NO_GROUPS))
     teams = set(stage.groups.get("a", [])) | set(stage.groups.get("b", []))
     if sorted([*group_a, *group_b]) != sorted(teams):
         names = _names(tournament)
         missing = [names.get(team, team) for team in teams - {*group_a, *group_b}]
         raise TournamentError(
-            _("Every team of the stage goes in group A or B; not placed: %(teams)s.")
-            % {"teams": ", ".join(map(str, missing)) or "?"},
+            NOT_PLACED % {"teams": ", ".join(map(str, missing)) or "?"},
             field="groups",
         )
     if len(group_a) < len(group_b):
@@ -294,11 +312,10 @@ def adjust_seeds(*, stage: Stage, seeds: list[int], user=None) -> Stage:
     """The organiser's order of a knockout's seeds (the same teams, best first)."""
     tournament, stage = _proposed(stage)
     if stage.kind != Stage.Kind.KNOCKOUT:
-        raise TournamentError(_("Only a knockout has seeds to change."))
+        raise TournamentError(str(NO_SEEDS))
     if sorted(seeds) != sorted(stage.seeds) or len(set(seeds)) != len(seeds):
         raise TournamentError(
-            _("Give every team of the knockout a different seed, from 1 to %(count)d.")
-            % {"count": len(stage.seeds)},
+            SEEDS_DIFFER % {"count": len(stage.seeds)},
             field="seeds",
         )
     stage.seeds = list(seeds)
@@ -317,10 +334,7 @@ def confirm_stage(*, stage: Stage, user=None) -> Stage:
         return stage
     withdrawn = set(tournament.entries.exclude(withdrawn_at=None).values_list("id", flat=True))
     if stage.kind == Stage.Kind.KNOCKOUT and withdrawn & set(stage.seeds):
-        raise TournamentError(
-            _("A seeded team has withdrawn since the draw: draw the knockout again."),
-            field="seeds",
-        )
+        raise TournamentError(str(SEED_WITHDRAWN), field="seeds")
     stage.status = Stage.Status.CONFIRMED
     stage.confirmed_at = timezone.now()
     stage.save(update_fields=["status", "confirmed_at"])
@@ -346,17 +360,11 @@ def stage_draw(stage: Stage, withdrawn: set[int]) -> draws.Draw:
     sits out. Raises TournamentError when the stage has nothing left to draw.
     """
     if stage.status == Stage.Status.PROPOSED:
-        raise TournamentError(
-            _("%(stage)s is only proposed: confirm it before drawing its first sitting.")
-            % {"stage": stage.title}
-        )
+        raise TournamentError(CONFIRM_BEFORE_DRAWING % {"stage": stage.title})
     if stage.charted:
         index = stage.sittings.count()
         if index >= len(stage.chart):
-            raise TournamentError(
-                _("Every sitting of %(stage)s has been drawn: add the next stage.")
-                % {"stage": stage.title}
-            )
+            raise TournamentError(ALL_DRAWN % {"stage": stage.title})
         row = stage.chart[index]
         games: list[tuple[int, ...]] = []
         byes = [team for team in row["byes"] if team not in withdrawn]
@@ -369,13 +377,10 @@ def stage_draw(stage: Stage, withdrawn: set[int]) -> draws.Draw:
         return draws.Draw(games=games, byes=byes, rematches=0)
     bracket = bracket_of(stage)
     if bracket.champion is not None:
-        raise TournamentError(
-            _("%(stage)s is over: add the next stage or finish the tournament.")
-            % {"stage": stage.title}
-        )
+        raise TournamentError(STAGE_OVER % {"stage": stage.title})
     number = bracket.round_to_play()
     if number is None:  # cannot happen while no game is being played: the bracket moves on
-        raise TournamentError(_("No match of the knockout is ready to play yet."))
+        raise TournamentError(str(NO_MATCH_READY))
     games = [
         (match.first, match.second)
         for match in bracket.rounds[number - 1]

@@ -20,8 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from django.db import models, transaction
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games import services as scoring
 from club.games.models import Player, in_a_seat
@@ -34,6 +33,47 @@ from club.tournaments.models import (
     TournamentTeam,
 )
 from club.tournaments.writes import TournamentError, check_editable, lock, log
+
+# What the director is told when a change of players is refused (formatted where it is
+# raised).
+LINE_UPS_FINAL = gettext_lazy("The tournament has finished; its line-ups cannot change.")
+WITHDRAWN = gettext_lazy("%(team)s has withdrawn; bring it back in before changing its players.")
+SITTING_PLAYED = gettext_lazy(
+    "Sitting %(number)d has been played; a change of players starts at sitting %(first)d or later."
+)
+PLAYS_FOR_THE_TEAM = gettext_lazy("%(player)s already plays for %(team)s.")
+REGISTERED_ELSEWHERE = gettext_lazy(
+    "%(player)s is registered with %(team)s; a substitute may not belong to "
+    "another team of the tournament."
+)
+SITS_IN_ELSEWHERE = gettext_lazy(
+    "%(player)s already sits in for %(team)s; a substitute plays for one team."
+)
+NOT_OF_THE_TEAM = gettext_lazy("%(player)s is not one of the players of %(team)s.")
+LIMIT_MADE = ngettext_lazy(
+    "%(team)s has made its substitution: this tournament allows %(limit)d a team.",
+    "%(team)s has made its substitutions: this tournament allows %(limit)d a team.",
+    "limit",
+)
+NAME_THE_SUBSTITUTE = gettext_lazy("Name the substitute.")
+NOT_A_NAME = gettext_lazy("“%(name)s” cannot be a player's name.")
+FOR_THEMSELVES = gettext_lazy("%(player)s cannot sit in for themselves.")
+REPLACED_ALREADY = gettext_lazy(
+    "%(player)s is already replaced by %(substitute)s from sitting %(number)d."
+)
+SITS_IN_ALREADY = gettext_lazy("%(player)s already sits in for %(other)s from sitting %(number)d.")
+BACK_ALREADY = gettext_lazy("%(player)s is back already, from sitting %(number)d.")
+BACK_TOO_SOON = gettext_lazy(
+    "%(substitute)s sits in from sitting %(first)d: %(player)s can be back from "
+    "sitting %(next)d. To cancel the substitution instead, undo it."
+)
+ANOTHER_BEGINS = gettext_lazy(
+    "Another substitution of %(team)s begins at sitting %(number)d: the return must come before it."
+)
+PLAYED_WITH = gettext_lazy(
+    "%(substitute)s has played for %(team)s in sitting %(number)d, and the games "
+    "keep who sat. Bring %(player)s back instead."
+)
 
 
 def first_open_sitting(tournament: Tournament) -> int:
@@ -89,23 +129,16 @@ def _note(substitution: Substitution) -> str:
 def _check_open(tournament: Tournament, entry: TournamentTeam) -> None:
     check_editable(tournament)
     if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(_("The tournament has finished; its line-ups cannot change."))
+        raise TournamentError(str(LINE_UPS_FINAL))
     if entry.withdrawn_at is not None:
-        raise TournamentError(
-            _("%(team)s has withdrawn; bring it back in before changing its players.")
-            % {"team": entry.team.name}
-        )
+        raise TournamentError(WITHDRAWN % {"team": entry.team.name})
 
 
 def _check_sitting(tournament: Tournament, number: int, field: str) -> None:
     first = first_open_sitting(tournament)
     if number < first:
         raise TournamentError(
-            _(
-                "Sitting %(number)d has been played; a change of players starts at sitting "
-                "%(first)d or later."
-            )
-            % {"number": number, "first": first},
+            SITTING_PLAYED % {"number": number, "first": first},
             field=field,
         )
 
@@ -116,23 +149,17 @@ def check_substitute(tournament: Tournament, entry: TournamentTeam, player_in: P
     if other is not None:
         if other.pk == entry.pk:
             raise TournamentError(
-                _("%(player)s already plays for %(team)s.")
-                % {"player": player_in.name, "team": other.team.name},
+                PLAYS_FOR_THE_TEAM % {"player": player_in.name, "team": other.team.name},
                 field="player_in",
             )
         raise TournamentError(
-            _(
-                "%(player)s is registered with %(team)s; a substitute may not belong to "
-                "another team of the tournament."
-            )
-            % {"player": player_in.name, "team": other.team.name},
+            REGISTERED_ELSEWHERE % {"player": player_in.name, "team": other.team.name},
             field="player_in",
         )
     elsewhere = sitting_in(tournament, [player_in.pk], besides=entry.pk)
     if elsewhere is not None:
         raise TournamentError(
-            _("%(player)s already sits in for %(team)s; a substitute plays for one team.")
-            % {"player": player_in.name, "team": elsewhere.entry.team.name},
+            SITS_IN_ELSEWHERE % {"player": player_in.name, "team": elsewhere.entry.team.name},
             field="player_in",
         )
 
@@ -141,8 +168,7 @@ def _check_plays_for(entry: TournamentTeam, player_out: Player) -> None:
     """Refuse to replace a player who is not one of the team's."""
     if player_out.pk not in entry.team.player_ids:
         raise TournamentError(
-            _("%(player)s is not one of the players of %(team)s.")
-            % {"player": player_out.name, "team": entry.team.name},
+            NOT_OF_THE_TEAM % {"player": player_out.name, "team": entry.team.name},
             field="player_out",
         )
 
@@ -151,12 +177,7 @@ def _check_limit(tournament: Tournament, entry: TournamentTeam, made: list[Subst
     """Refuse a substitution beyond the tournament's limit a team."""
     if len(made) >= tournament.substitutions:
         raise TournamentError(
-            ngettext(
-                "%(team)s has made its substitution: this tournament allows %(limit)d a team.",
-                "%(team)s has made its substitutions: this tournament allows %(limit)d a team.",
-                tournament.substitutions,
-            )
-            % {"team": entry.team.name, "limit": tournament.substitutions},
+            LIMIT_MADE % {"team": entry.team.name, "limit": tournament.substitutions},
             field="player_out",
         )
 
@@ -173,16 +194,12 @@ def _substitute_named(player_in: str, player_out: Player) -> Player:
     """The club's player of the name given (added if new), who is not the player replaced."""
     name = " ".join(player_in.split())
     if not name:
-        raise TournamentError(_("Name the substitute."), field="player_in")
+        raise TournamentError(str(NAME_THE_SUBSTITUTE), field="player_in")
     if names.unstorable(name) or len(name) > _longest_name():
-        raise TournamentError(
-            _("“%(name)s” cannot be a player's name.") % {"name": name[:80]}, field="player_in"
-        )
+        raise TournamentError(NOT_A_NAME % {"name": name[:80]}, field="player_in")
     substitute_player = scoring.find_or_add_player(name)
     if substitute_player.pk == player_out.pk:
-        raise TournamentError(
-            _("%(player)s cannot sit in for themselves.") % {"player": name}, field="player_in"
-        )
+        raise TournamentError(FOR_THEMSELVES % {"player": name}, field="player_in")
     return substitute_player
 
 
@@ -195,7 +212,7 @@ def _check_not_away(
         away = earlier.returned_from is None or earlier.returned_from > number
         if earlier.player_out_id == player_out.pk and away:
             raise TournamentError(
-                _("%(player)s is already replaced by %(substitute)s from sitting %(number)d.")
+                REPLACED_ALREADY
                 % {
                     "player": player_out.name,
                     "substitute": earlier.player_in.name,
@@ -205,7 +222,7 @@ def _check_not_away(
             )
         if earlier.player_in_id == substitute_player.pk and away:
             raise TournamentError(
-                _("%(player)s already sits in for %(other)s from sitting %(number)d.")
+                SITS_IN_ALREADY
                 % {
                     "player": substitute_player.name,
                     "other": earlier.player_out.name,
@@ -273,7 +290,7 @@ def bring_back(
     first = first_open_sitting(tournament)
     if substitution.returned_from is not None and substitution.returned_from < first:
         raise TournamentError(
-            _("%(player)s is back already, from sitting %(number)d.")
+            BACK_ALREADY
             % {"player": substitution.player_out.name, "number": substitution.returned_from}
         )
     # A return not yet played may be moved, when the sitting was given by mistake.
@@ -281,10 +298,7 @@ def bring_back(
     _check_sitting(tournament, number, "returned_from")
     if number <= substitution.first_sitting:
         raise TournamentError(
-            _(
-                "%(substitute)s sits in from sitting %(first)d: %(player)s can be back from "
-                "sitting %(next)d. To cancel the substitution instead, undo it."
-            )
+            BACK_TOO_SOON
             % {
                 "substitute": substitution.player_in.name,
                 "first": substitution.first_sitting,
@@ -304,11 +318,7 @@ def bring_back(
     )
     if later is not None:
         raise TournamentError(
-            _(
-                "Another substitution of %(team)s begins at sitting %(number)d: the return "
-                "must come before it."
-            )
-            % {"team": substitution.entry.team.name, "number": later.first_sitting},
+            ANOTHER_BEGINS % {"team": substitution.entry.team.name, "number": later.first_sitting},
             field="returned_from",
         )
     substitution.returned_from = number
@@ -330,10 +340,7 @@ def undo(*, substitution: Substitution, user=None) -> None:
     first = first_open_sitting(tournament)
     if substitution.first_sitting < first:
         raise TournamentError(
-            _(
-                "%(substitute)s has played for %(team)s in sitting %(number)d, and the games "
-                "keep who sat. Bring %(player)s back instead."
-            )
+            PLAYED_WITH
             % {
                 "substitute": substitution.player_in.name,
                 "team": substitution.entry.team.name,

@@ -7,10 +7,15 @@ its history, through these.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.scoring.messages import Refusal
 from club.tournaments.models import Sitting, Stage, Tournament, TournamentEvent
+
+# What the organiser is told of a change to a tournament whose results are final.
+RESULTS_FINAL = gettext_lazy(
+    "The results of %(name)s are final. Reopen the tournament to change anything."
+)
 
 
 class TournamentError(Refusal):
@@ -48,7 +53,4 @@ def lock(tournament: Tournament) -> Tournament:
 
 def check_editable(tournament: Tournament) -> None:
     if tournament.is_final:
-        raise TournamentError(
-            _("The results of %(name)s are final. Reopen the tournament to change anything.")
-            % {"name": tournament.name}
-        )
+        raise TournamentError(RESULTS_FINAL % {"name": tournament.name})

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from club.games.links import issue_links
 from club.tournaments import checkin, services, stages
+from club.tournaments.checkin import DRAWN_ALREADY, KNOCKOUT_NOT_IN, NOT_ASKED, TOO_FEW_IN
 from club.tournaments.models import (
     Bye,
     CheckIn,
@@ -25,6 +26,7 @@ from club.tournaments.models import (
     TournamentTeam,
 )
 from club.tournaments.services.draw import NOT_CHECKED_IN
+from club.tournaments.writes import RESULTS_FINAL
 from tests.archive.test_tournament_archive import export, import_text, refused, wipe
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
 
@@ -52,7 +54,7 @@ def cup():
 
 def test_without_check_in_every_team_is_drawn_and_none_checks_in():
     tournament = make_tournament(teams=6)
-    with pytest.raises(services.TournamentError, match="does not ask teams to check in"):
+    with pytest.raises(services.TournamentError, match=re.escape(str(NOT_ASKED))):
         checkin.check_in(entry=entry("Anu & Biju"))
     sitting = services.propose_sitting(tournament=tournament, rng=rng())
     assert len(drawn(sitting)) == 6 and sitting.absent == []
@@ -89,7 +91,8 @@ def services_page(tournament, number: int) -> str:
 
 def test_a_draw_needs_two_teams_checked_in(cup):
     checkin.check_in(entry=entry("Anu & Biju"))
-    with pytest.raises(services.TournamentError, match="1 team has checked in for sitting 1"):
+    refusal = TOO_FEW_IN % {"count": 1, "number": 1}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         services.propose_sitting(tournament=cup, rng=rng())
     assert not Sitting.objects.exists()
 
@@ -98,7 +101,8 @@ def test_checking_in_once_the_sitting_is_drawn_is_refused_with_what_to_do(cup):
     for name in ("Anu & Biju", "Chitra & Dev"):
         checkin.check_in(entry=entry(name))
     services.propose_sitting(tournament=cup, rng=rng())
-    with pytest.raises(services.TournamentError, match="Sitting 1 is drawn already"):
+    refusal = DRAWN_ALREADY % {"number": 1, "team": "Esha & Farid"}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         checkin.check_in(entry=entry("Esha & Farid"))
     assert CheckIn.objects.count() == 2
 
@@ -236,7 +240,8 @@ def test_a_knockout_match_is_not_drawn_without_both_teams_and_says_who_is_missin
     for pk in seeds[:3]:
         checkin.check_in(entry=tournament.entries.get(pk=pk))
     missing = tournament.entries.get(pk=seeds[3]).team.name
-    with pytest.raises(services.TournamentError, match=f"{missing} has not checked in"):
+    refusal = KNOCKOUT_NOT_IN % {"teams": missing, "number": 1, "count": 1}
+    with pytest.raises(services.TournamentError, match=re.escape(refusal)):
         services.propose_sitting(tournament=tournament, rng=rng())
     assert not Sitting.objects.exists()
     # Withdrawn, it gives its opponent the match; the others are drawn as the bracket says.
@@ -311,7 +316,7 @@ def test_a_draw_refused_for_want_of_check_ins_links_to_the_check_in_list(organis
     answer = organiser_client.post(reverse("tournaments:draw", args=[cup.pk]), {"game_size": "2"})
     assert answer.status_code == 200 and not Sitting.objects.exists()
     card = next_step_card(answer.text)
-    assert "0 teams have checked in for sitting 1; a draw needs two at least." in card
+    assert TOO_FEW_IN % {"count": 0, "number": 1} in card
     assert f'href="{reverse("tournaments:board", args=[cup.pk])}#check-in"' in card
 
 
@@ -331,7 +336,7 @@ def test_no_new_captains_card_once_the_results_are_final(organiser_client):
         reverse("tournaments:new_captain_key", args=[tournament.pk, anu.pk]), follow=True
     )
     assert [str(message) for message in answer.context["messages"]] == [
-        "The results of Monsoon Cup are final. Reopen the tournament to change anything."
+        RESULTS_FINAL % {"name": "Monsoon Cup"}
     ]
     assert TournamentTeam.objects.get(pk=anu.pk).captain_key == old
     assert TournamentEvent.objects.count() == events

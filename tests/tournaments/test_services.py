@@ -15,6 +15,7 @@ from club.tournaments.services import TournamentError
 from club.tournaments.services.draw import GAMES_STILL_PLAYED
 from club.tournaments.services.lifecycle import SAY_WHY
 from club.tournaments.services.teams import PLAYS_FOR_ANOTHER, REGISTERED_ALREADY
+from club.tournaments.writes import RESULTS_FINAL
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +122,7 @@ class TestFinishing:
         play_sitting(sitting)
         services.finish_tournament(tournament=tournament)
         services.make_final(tournament=tournament)
-        message = "The results of Monsoon Cup are final. Reopen the tournament to change anything."
+        message = RESULTS_FINAL % {"name": "Monsoon Cup"}
         with pytest.raises(TournamentError) as error:
             services.register_team(tournament=tournament, first="Kavya", second="Latif")
         assert error.value.message == message

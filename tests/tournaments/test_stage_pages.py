@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from club.tournaments import stages
 from club.tournaments.models import Stage, TournamentEvent
+from club.tournaments.stages import CONFIRMED_ALREADY, TOO_MANY_QUALIFIERS
 from tests.tournaments.helpers import play_sitting, rng
 from tests.tournaments.test_stages import event, names_of, next_sitting
 
@@ -50,7 +51,10 @@ def test_the_organiser_draws_groups_a_and_b_and_sees_the_chart(organiser_client)
         ({"kind": "groups"}, "Say how many sittings groups A and B play."),
         ({"kind": "groups", "sittings": "0"}, "a whole number from 1 to 50"),
         ({"kind": "knockout"}, "Say how many teams go into the knockout."),
-        ({"kind": "knockout", "qualifiers": "9"}, "9 teams cannot go into the knockout: only 8"),
+        (
+            {"kind": "knockout", "qualifiers": "9"},
+            (TOO_MANY_QUALIFIERS, {"qualifiers": 9, "teams": 8}),
+        ),
         ({"kind": "knockout", "qualifiers": "65"}, "a whole number from 2 to 64"),
         ({"kind": "swiss"}, "Select a valid choice"),
         (
@@ -64,6 +68,9 @@ def test_a_stage_that_cannot_be_drawn_is_refused_with_its_reason(organiser_clien
     before = TournamentEvent.objects.count()
     response = add(organiser_client, tournament, **data)
     assert response.status_code == 200
+    if isinstance(message, tuple):  # a refusal of the stage's service, with its values
+        refusal, values = message
+        message = refusal % values
     assert message in response.text
     assert not Stage.objects.exists()
     assert TournamentEvent.objects.count() == before
@@ -115,7 +122,8 @@ def test_confirm_redraw_and_discard(organiser_client):
     stage.refresh_from_db()
     assert stage.status == Stage.Status.CONFIRMED
     response = organiser_client.post(reverse("tournaments:stage_discard", args=base), follow=True)
-    assert "confirmed already" in response.text and Stage.objects.count() == 1
+    refused = CONFIRMED_ALREADY % {"stage": stage.title}
+    assert refused in response.text and Stage.objects.count() == 1
     # The first sitting comes from the chart, from the tournament's page.
     organiser_client.post(reverse("tournaments:draw", args=[tournament.pk]), {"game_size": "2"})
     sitting = tournament.sittings.get()

@@ -16,6 +16,7 @@ from club.tournaments import selectors, services
 from club.tournaments.models import Sitting, Standing, Tournament, TournamentEvent
 from club.tournaments.services.lifecycle import NAME_TAKEN
 from club.tournaments.services.teams import PLAYS_FOR_ANOTHER, REGISTERED_ALREADY
+from club.tournaments.writes import RESULTS_FINAL
 from tests.games.page_forms import form_posting_to
 from tests.tournaments.helpers import PAIRS, make_tournament, play_sitting, rng, win_game
 
@@ -260,10 +261,7 @@ def test_the_whole_organiser_flow(organiser_client):
     response = client.post(
         reverse("tournaments:draw", args=[tournament.pk]), {"game_size": "2"}, follow=True
     )
-    assert (
-        "The results of Monsoon Cup are final. Reopen the tournament to change anything."
-        in response.text
-    )
+    assert escape(RESULTS_FINAL % {"name": "Monsoon Cup"}) in response.text
     assert tournament.sittings.count() == 2
 
     # Reopening needs a reason, and the reason is kept.
