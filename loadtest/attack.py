@@ -489,7 +489,7 @@ def race_trial(port: int, target: tuple[int, str, int]) -> dict:
 
 def form_against_game_now(game_id: int, data: dict) -> tuple[list[int], str] | None:
     """The deal form bound as scorer_send binds it, to the game as it now stands; its errors."""
-    from club.games.forms import DealForm as AppDealForm
+    from club.games.deal_form import DealForm as AppDealForm
     from club.games.models import Game
     from club.games.services import load_seating
 

@@ -118,7 +118,7 @@ def submit_deal(
 
 
 def record_deal(
-    *, game: Game, number: int, entry: Deal, user=None, link=None, seating: Seating | None = None
+    *, game: Game, number: int, entry: Deal, user=None, seating: Seating | None = None
 ) -> Round:
     """Record deal ``number`` of the game at once (no confirmation asked): the deal as
     recorded, with ``game`` and ``seating`` as they now stand. A deal the game holds
