@@ -25,7 +25,7 @@ from club.games.errors import ScoringError
 from club.games.models import Change, Game, PendingDeal, RejectedDeal, Round, ScorerLink
 from club.games.services.recording import lock, record_next
 from club.games.services.refusals import already_recorded, check_open
-from club.games.services.replay import settle_next, stored_state
+from club.games.services.replay import settle_sent
 from club.games.services.seating import Seating, deal_from_players, describe, load_seating
 from club.scoring.rules import Deal
 
@@ -151,25 +151,18 @@ def send_for_confirmation(
 
     The first team's deal waits for another team (checked against the rules now,
     so the other team confirms only a deal that can be recorded); the same deal
-    from another team's phone confirms it and it is recorded.
+    from another team's phone confirms it and it is recorded. It runs in a savepoint
+    of its caller's (``submit_deal``'s), so a refusal after a write leaves nothing.
     """
     _drop_stale(game)
     waiting = PendingDeal.objects.select_related("sent_by").filter(game=game).first()
     if waiting is not None:
         return _second_entry(link, game, seating, waiting, number, entry)
-    expected = game.deals_played + 1
-    if number != expected:
-        raise LinkError(
-            _("The next deal to record is deal %(expected)d, not deal %(number)d.")
-            % {"expected": expected, "number": number},
-            field="number",
+    settle_sent(game, seating, number, entry)
+    try:  # the lock is held, so only a race of two phones fails here
+        pending = PendingDeal.objects.create(
+            game=game, number=number, entry=entry_to_json(entry, seating), sent_by=link
         )
-    settle_next(game, seating, stored_state(game, seating), entry)
-    try:
-        with transaction.atomic():  # the lock is held, so only a race of two phones fails here
-            pending = PendingDeal.objects.create(
-                game=game, number=number, entry=entry_to_json(entry, seating), sent_by=link
-            )
     except IntegrityError as error:  # another team's phone sent one at the same moment
         raise LinkError(
             _("Another deal was sent at the same moment; reload the page."), field="number"
@@ -208,7 +201,7 @@ def _second_entry(
     if waiting.entry == entry_to_json(entry, seating):
         waiting.delete()
         return record_next(game, seating, number, entry, link=link)
-    settle_next(game, seating, stored_state(game, seating), entry)
+    settle_sent(game, seating, number, entry)
     waiting.counter_entry = entry_to_json(entry, seating)
     waiting.counter_by = link
     waiting.counter_at = timezone.now()

@@ -228,7 +228,8 @@ def _already_recorded(request: HtmxHttpRequest, sent: services.Sent) -> HttpResp
     game, recorded = sent.game, sent.held
     assert recorded is not None  # the caller's check: a deal of that number is held
     if game.is_finished or game.results_locked:
-        return _refused_game(request, game, services.already_recorded(game, recorded.number))
+        refusal = services.already_recorded(game, recorded.number, recorded)
+        return _refused_game(request, game, refusal)
     typed = typed_entry(sent.seating, request.POST, recorded)
     return _deal_page(request, game, sent.seating, already_recorded=recorded, typed=typed)
 

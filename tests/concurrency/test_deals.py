@@ -16,7 +16,7 @@ import pytest
 from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Round
 from club.games.services import deals as deal_services
-from club.games.services import load_seating, replay_game
+from club.games.services import load_seating, replay, replay_game
 from club.scoring import rules as core
 from tests.concurrency.conftest import at_once, lock_held_longer
 from tests.factories import start_game
@@ -83,8 +83,8 @@ def test_the_same_deal_sent_twice_at_once_is_stored_once(scorers):
     page = f"/games/{game.pk}/"
     tokens = [first.token(page), second.token(page)]
 
-    # stored_state runs while the game row is locked (looked up in the deals' module).
-    with lock_held_longer(deal_services, "stored_state"):
+    # stored_state runs while the game row is locked (looked up in the replay module).
+    with lock_held_longer(replay, "stored_state"):
         answers = at_once(
             *(
                 lambda scorer=scorer, token=token: scorer.post(
@@ -201,7 +201,7 @@ def test_a_correction_racing_a_new_deal_lands_in_one_order(scorers):
         # the deals, the new deal while it reads the stored state.
         with (
             lock_held_longer(deal_services, "stored_entries", 0.2),
-            lock_held_longer(deal_services, "stored_state", 0.2),
+            lock_held_longer(replay, "stored_state", 0.2),
         ):
             correction, new_deal = at_once(
                 partial(corrector.post, edit_page, correction_form, token=tokens[0]),

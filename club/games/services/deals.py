@@ -25,7 +25,6 @@ from club.games.services import refusals
 from club.games.services.recording import changed, lock, log, write_deal
 from club.games.services.refusals import (
     already_recorded,
-    check_next,
     check_open,
     check_unlocked,
     held_deal,
@@ -33,9 +32,8 @@ from club.games.services.refusals import (
 from club.games.services.replay import (
     replay_entries,
     save_derived,
-    settle_next,
+    settle_sent,
     stored_entries,
-    stored_state,
 )
 from club.games.services.seating import Seating, describe, load_seating
 from club.scoring.rules import Deal
@@ -108,8 +106,7 @@ def submit_deal(
         if isinstance(sent, PendingDeal):
             return Sent(locked, seating, waiting=sent)
         return Sent(locked, seating, recorded=sent)
-    check_next(locked, number)
-    settled = settle_next(locked, seating, stored_state(locked, seating), entry)
+    settled = settle_sent(locked, seating, number, entry)
     with transaction.atomic(savepoint=False):  # the writes: all of them or none
         recorded = write_deal(locked, seating, entry, settled, user=user, link=link)
         if link is None and locked.require_confirmation:  # over a deal that waited: noted

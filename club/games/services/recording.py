@@ -11,13 +11,11 @@ from __future__ import annotations
 from django.utils import timezone
 
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Round, ScorerLink
-from club.games.services.refusals import check_next
 from club.games.services.replay import (
     TEAM_OUTCOME_FIELDS,
     apply_outcome,
     ledger_entry,
-    settle_next,
-    stored_state,
+    settle_sent,
 )
 from club.games.services.seating import Seating, describe
 from club.games.signals import game_changed
@@ -136,6 +134,5 @@ def record_next(
 ) -> Round:
     """Record the game's next deal, the game locked and open: refused when it is not the
     next one or the rules refuse it, before anything is written."""
-    check_next(game, number)
-    settled = settle_next(game, seating, stored_state(game, seating), entry)
+    settled = settle_sent(game, seating, number, entry)
     return write_deal(game, seating, entry, settled, user=user, link=link)

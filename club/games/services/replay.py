@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from club.games.models import Game, GameTeam, LedgerEntry, Pile, Round
-from club.games.services.refusals import check_deal_limit, rules_refusal
+from club.games.services.refusals import check_deal_limit, check_next, rules_refusal
 from club.games.services.seating import Seating, entry_from_round, load_seating
 from club.scoring import rules as core
 from club.scoring.rules import Deal
@@ -116,6 +116,15 @@ def settle_next(
         refused = core.DealError(number, error)
         refused.__cause__ = error
         raise rules_refusal(refused, seating.names) from error
+
+
+def settle_sent(
+    game: Game, seating: Seating, number: int, entry: Deal
+) -> tuple[core.Settlement, core.GameState]:
+    """Deal ``number`` sent as the game's next, settled from the stored state: refused when
+    it is not the next deal or the rules refuse it, before anything is written."""
+    check_next(game, number)
+    return settle_next(game, seating, stored_state(game, seating), entry)
 
 
 def outcome(game: Game, state: core.GameState) -> tuple[bool, dict[int, int]]:
