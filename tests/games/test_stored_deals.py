@@ -5,26 +5,16 @@ a refusal that comes after a waiting deal was taken up must leave it waiting."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from club.games import links
 from club.games.errors import ScoringError
 from club.games.models import Game, PendingDeal, Player, RejectedDeal, Round
 from club.leaderboards.merge import merge_players
-from tests.factories import start_game
 from tests.games.test_scorer_links import deal_post, scorer_url
 from tests.games.test_two_sided_confirmation import value_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table():
-    """A game whose deals need confirming, and a phone per team, each its own browser."""
-    game = start_game(2, first_dealer=0, require_confirmation=True)
-    first, second = links.issue_links(game=game)
-    return game, (first, Client()), (second, Client())
 
 
 def test_a_merge_names_the_player_kept_in_a_deal_rejected(table):

@@ -24,14 +24,6 @@ from tests.tournaments.helpers import make_tournament, rng
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def table():
-    """A game whose deals need confirming, and a phone per team, each its own browser."""
-    game = start_game(2, first_dealer=0, require_confirmation=True)
-    first, second = links.issue_links(game=game)
-    return game, (first, Client()), (second, Client())
-
-
 def chitras_deal(game, **change) -> Deal:
     """What deal_post sends: Chitra (team 2, seat 1) bids 30 hearts, piles 20 and 36."""
     values = {"points": {0: 20, 1: 36}, "declarer": 1, "bid": 30, "trump": "hearts"}
