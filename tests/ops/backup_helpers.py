@@ -310,6 +310,17 @@ def _as_version(document, version):
     )
 
 
+def _signed_as_version(version: int):
+    """The change that makes a backup one an older ``version`` wrote, signed with the
+    server's own key as that version signed it."""
+
+    def as_older(document):
+        document["manifest"]["version"] = version
+        _as_version(document, version)
+
+    return _resigned(as_older)
+
+
 def _without_forms_of_play(document):
     """The rows as version 3 wrote them: no settings of docs/rules.md section D, no third
     players."""

@@ -15,11 +15,10 @@ from club.games.models import Game, GameTeam, Player, Round
 from club.ops import backup
 from club.tournaments.models import Standing
 from tests.ops.backup_helpers import (
-    _as_version,
-    _hmac,
     _restore,
     _restore_warned,
     _retable,
+    _signed_as_version,
     _tamper,
     _without_forms_of_play,
     _without_link_expiry,
@@ -66,13 +65,8 @@ def test_a_substitution_and_the_limit_restore_and_a_version_7_backup_has_none(tm
         assert Tournament.objects.get().substitutions == 2
         transaction.set_rollback(True)
 
-    def to_version_7(document):
-        document["manifest"]["version"] = 7
-        _as_version(document, 7)
-        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
-
     older = tmp_path / "version-7.json"
-    older.write_text(_tamper(text, to_version_7), encoding="utf-8")
+    older.write_text(_tamper(text, _signed_as_version(7)), encoding="utf-8")
     _restore(older)
     assert rows() == []
     assert Tournament.objects.get().substitutions == 1
@@ -125,13 +119,8 @@ def test_identifiers_round_trip_and_a_version_8_backup_gives_each_player_a_new_o
         }
         transaction.set_rollback(True)
 
-    def to_version_8(document):
-        document["manifest"]["version"] = 8
-        _as_version(document, 8)
-        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
-
     older = tmp_path / "version-8.json"
-    older.write_text(_tamper(text, to_version_8), encoding="utf-8")
+    older.write_text(_tamper(text, _signed_as_version(8)), encoding="utf-8")
     _restore(older)
     given = dict(Player.objects.values_list("name", "identifier"))
     assert given.keys() == identifiers.keys()
@@ -158,13 +147,8 @@ def test_a_version_6_backup_restores_each_teams_first_player_as_captain(tmp_path
         text = backup.make_backup().text
         transaction.set_rollback(True)
 
-    def to_version_6(document):
-        document["manifest"]["version"] = 6
-        _as_version(document, 6)
-        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
-
     older = tmp_path / "version-6.json"
-    older.write_text(_tamper(text, to_version_6), encoding="utf-8")
+    older.write_text(_tamper(text, _signed_as_version(6)), encoding="utf-8")
     _restore(older)
     assert dict(TournamentTeam.objects.values_list("team__name", "captain__name")) == {
         "Anu & Biju": "Anu",
@@ -178,13 +162,8 @@ def test_a_version_3_backup_restores_as_todays_game(good_backup, tmp_path):
     """Written before the forms of play: every game, team and tournament restores as the
     game of docs/rules.md sections A to C, teams of two, as the migration left the rows."""
 
-    def to_version_3(document):
-        document["manifest"]["version"] = 3
-        _without_forms_of_play(document)
-        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
-
     path = tmp_path / "version-3.json"
-    path.write_text(_tamper(good_backup, to_version_3), encoding="utf-8")
+    path.write_text(_tamper(good_backup, _signed_as_version(3)), encoding="utf-8")
     _restore(path)
     before = json.loads(good_backup)["tables"]
     assert Game.objects.count() == len(before["games.game"])
@@ -236,13 +215,8 @@ def test_a_version_4_backup_of_a_points_tournament_restores_its_score_difference
     before = sorted(Standing.objects.values_list("entry__team__name", "place", "score_difference"))
     assert {difference for _team, _place, difference in before} == {3, 2, -2, -3}
 
-    def to_version_4(document):
-        document["manifest"]["version"] = 4
-        _as_version(document, 4)
-        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
-
     path = tmp_path / "version-4.json"
-    path.write_text(_tamper(backup.make_backup().text, to_version_4), encoding="utf-8")
+    path.write_text(_tamper(backup.make_backup().text, _signed_as_version(4)), encoding="utf-8")
     call_command("flush", interactive=False, verbosity=0)
     _restore(path)
     after = sorted(Standing.objects.values_list("entry__team__name", "place", "score_difference"))
@@ -280,13 +254,8 @@ def test_a_tournament_in_stages_round_trips_and_a_version_5_backup_has_none(tmp_
     )
     assert after == before and before[2][0][2] == 2
 
-    def to_version_5(document):
-        document["manifest"]["version"] = 5
-        _as_version(document, 5)
-        document["manifest"]["signature"]["value"] = _hmac(document["manifest"])
-
     old = tmp_path / "version-5.json"
-    old.write_text(_tamper(text, to_version_5), encoding="utf-8")
+    old.write_text(_tamper(text, _signed_as_version(5)), encoding="utf-8")
     call_command("flush", interactive=False, verbosity=0)
     _restore(old)
     assert not Stage.objects.exists()
