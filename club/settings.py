@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "ninja",  # the API's docs: Swagger UI from its own static files (club/api)
+    "club.clubs",
     "club.games",
     "club.tournaments",
     "club.leaderboards",
@@ -91,6 +92,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Whose page it is (club.clubs.addresses): a club's pages under /clubs/<slug>/, the
+    # short addresses on a one-club site; before anything reads the path.
+    "club.clubs.addresses.ClubAddressMiddleware",
     # Before anything reads a post: its files stop at the page's limit as they are read.
     "club.web.uploads.UploadLimitMiddleware",
     # Work a write may leave until its answer is sent (the boards' figures and ratings

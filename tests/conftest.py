@@ -7,6 +7,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from club.clubs import known
 from club.web import after
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM
@@ -86,6 +87,23 @@ def live_server(live_server, settings):
     _one_request_at_a_time(live_server)
     yield live_server
     assert after.wait_until_done(), "work left after an answer was still running after 30 s"
+
+
+@pytest.fixture(autouse=True)
+def clubs_known(request, django_db_setup, django_db_blocker):
+    """The clubs are read before the test (club.clubs.known keeps them in the process), so
+    that a test's count of queries is its own; read again after a test that changed them,
+    or whose database was emptied, so the next test does not meet clubs it never made."""
+    known.changed = False
+    with django_db_blocker.unblock():
+        known.clubs()  # a club made here (the database was emptied) is read again after
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    emptied = {"transactional_db", "live_server"} & set(request.fixturenames) or (
+        marker is not None and marker.kwargs.get("transaction")
+    )
+    if known.changed or emptied:
+        known.forget()
 
 
 @pytest.fixture(autouse=True)

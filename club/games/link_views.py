@@ -18,6 +18,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from club.clubs.addresses import club_of
 from club.games import links, services
 from club.games.deal_form import DealForm, RejectForm, typed_entry
 from club.games.idempotency import answer_kept, one_time
@@ -74,7 +75,9 @@ CONNECT_GAMES_SHOWN = 60
 def connect_phones(request: HttpRequest) -> HttpResponse:
     """The address the club's phones open, as a large QR code to show or print, and the
     games in play with their scorer links, whose QR codes are built on the same address."""
-    playing = Game.objects.filter(status=Game.Status.IN_PROGRESS).order_by("-created_at", "-pk")
+    playing = Game.objects.filter(club=club_of(request), status=Game.Status.IN_PROGRESS).order_by(
+        "-created_at", "-pk"
+    )
     return render(
         request,
         "games/connect.html",
@@ -92,7 +95,7 @@ def connect_phones(request: HttpRequest) -> HttpResponse:
 @one_time
 def game_links(request: HttpRequest, pk: int) -> HttpResponse:
     """The game's current scorer links with their QR codes; POST issues new ones."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     if request.method == "POST":
         try:
             issued = links.issue_links(game=game, user=request.user)
@@ -121,7 +124,7 @@ def game_links(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @one_time
 def link_revoke(request: HttpRequest, pk: int, link_pk: int) -> HttpResponse:
-    link = get_object_or_404(ScorerLink, pk=link_pk, game_id=pk)
+    link = get_object_or_404(_club_links(request), pk=link_pk, game_id=pk)
     links.revoke_link(link=link)
     messages.success(request, _("The link was withdrawn; it no longer works."))
     return redirect("games:links", pk=pk)
@@ -131,7 +134,7 @@ def link_revoke(request: HttpRequest, pk: int, link_pk: int) -> HttpResponse:
 @organiser_required
 @require_GET
 def links_print(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     return render(
         request,
         "games/links_print.html",
@@ -147,6 +150,12 @@ def links_print(request: HttpRequest, pk: int) -> HttpResponse:
 # --- Table side: the scorer page of a link ----------------------------------------------
 
 
+def _club_links(request: HttpRequest):
+    """The scorer links of the club's games: a link opened at another club's address is
+    no link there."""
+    return ScorerLink.objects.filter(game__club=club_of(request))
+
+
 def _refused(request: HtmxHttpRequest, token: str, error: LinkError) -> HttpResponse:
     if request.htmx:
         # A page polling or posting through a link that has just died: load it
@@ -154,7 +163,7 @@ def _refused(request: HtmxHttpRequest, token: str, error: LinkError) -> HttpResp
         return HttpResponseClientRefresh()
     # Unknown tokens are "not found"; withdrawn or expired links are "forbidden".
     link = (
-        ScorerLink.objects.select_related("game").filter(token=token).first()
+        _club_links(request).select_related("game").filter(token=token).first()
         if links.well_formed_token(token)
         else None
     )
@@ -211,7 +220,7 @@ def through_link(view):
     @functools.wraps(view)
     def wrapped(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
         try:
-            link = links.usable_link(token)
+            link = links.usable_link(token, club_of(request).pk)
         except LinkError as error:
             return (
                 answer_kept(request)
@@ -247,7 +256,8 @@ def _game_over_page(request: HtmxHttpRequest, token: str) -> HttpResponse | None
     if request.method not in ("GET", "HEAD") or request.htmx:
         return None
     link = (
-        ScorerLink.objects.select_related("game", "game_team__team")
+        _club_links(request)
+        .select_related("game", "game_team__team")
         .filter(token=token, revoked_at=None)
         .first()
         if links.well_formed_token(token)
@@ -284,7 +294,7 @@ def _deal_of_a_game_over(request: HtmxHttpRequest, token: str) -> HttpResponse |
         return None
     if not links.well_formed_token(token):
         return None
-    link = ScorerLink.objects.select_related("game").filter(token=token).first()
+    link = _club_links(request).select_related("game").filter(token=token).first()
     if link is None or link.revoked_at is not None or not link.game.is_finished:
         return None
     held = held_deal(link.game, posted_deal_number(request))
@@ -431,6 +441,8 @@ def sheet_context(game: Game, seating: Seating | None = None) -> dict:
 @require_GET
 def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(
-        Game.objects.select_related("sitting_entry__sitting__tournament"), pk=pk
+        Game.objects.select_related("sitting_entry__sitting__tournament"),
+        pk=pk,
+        club=club_of(request),
     )
     return render(request, "games/sheet.html", {"sheets": [sheet_context(game)]})

@@ -65,13 +65,13 @@ def well_formed_token(token: str) -> bool:
     )
 
 
-def usable_link(token: str) -> ScorerLink:
-    """The link for a token, refused with a clear reason when it cannot be used."""
-    link = (
-        ScorerLink.objects.select_related("game", "game_team__team").filter(token=token).first()
-        if well_formed_token(token)
-        else None
-    )
+def usable_link(token: str, club_id: int | None = None) -> ScorerLink:
+    """The link for a token (of a game of club ``club_id``, when given), refused with a
+    clear reason when it cannot be used."""
+    found = ScorerLink.objects.select_related("game", "game_team__team").filter(token=token)
+    if club_id is not None:
+        found = found.filter(game__club_id=club_id)
+    link = found.first() if well_formed_token(token) else None
     if link is None:
         raise LinkError(_("This scorer link does not exist. Ask the organiser for a new one."))
     if link.revoked_at is not None:

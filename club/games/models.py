@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, cast
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from club.clubs import known
+from club.clubs.addresses import reverse_in
 from club.games import words
+from club.games.people import Membership as Membership
 from club.games.people import Player
 from club.games.people import PlayerAlias as PlayerAlias  # the models of the app, one module
 from club.games.records import ClubVersion as ClubVersion
@@ -369,6 +371,14 @@ class Game(HouseRules):
         IN_PROGRESS = "in_progress", _("In progress")
         FINISHED = "finished", _("Finished")
 
+    # The club that plays it (club.clubs); the home club when code names none.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="games",
+        default=known.home_id,
+        verbose_name=_("club"),
+    )
     label = models.CharField(_("label"), max_length=120)
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.IN_PROGRESS
@@ -416,7 +426,10 @@ class Game(HouseRules):
         ordering = ["-created_at", "-id"]
         constraints = [
             *HouseRules.Meta.constraints,
-            models.UniqueConstraint(Lower("label"), name="game_label_unique_ignoring_case"),
+            # Two clubs may each have their "Table 1".
+            models.UniqueConstraint(
+                "club", Lower("label"), name="game_label_unique_in_club_ignoring_case"
+            ),
             models.CheckConstraint(
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="game_deal_limit_positive",
@@ -429,24 +442,27 @@ class Game(HouseRules):
         ]
         indexes = [
             # The games list: in-progress games first, newest first.
-            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            models.Index(fields=["club", "status", "-created_at"], name="game_club_status_created"),
             # Ratings: finished games in the order they finished.
             models.Index(fields=["finished_at", "id"], name="game_finished_order"),
             # The home page's finished games, latest first, a page at a time: read in the
             # index's order (without it, every finished game of the club was sorted).
-            models.Index(fields=["status", "-finished_at", "-id"], name="game_status_finished"),
-            # The home page's key (club.web.pages): the newest change of any game.
-            models.Index(fields=["updated_at"], name="game_updated"),
+            models.Index(
+                fields=["club", "status", "-finished_at", "-id"], name="game_club_status_finished"
+            ),
+            # The home page's key (club.web.pages): the newest change of any of its games.
+            models.Index(fields=["club", "updated_at"], name="game_club_updated"),
             # The admin's list of games, newest first (the model's order), a page at a
             # time: without it, every game of the club was sorted for each page.
             models.Index(fields=["-created_at", "-id"], name="game_created_order"),
+            models.Index(fields=["club", "-created_at", "-id"], name="game_club_created_order"),
         ]
 
     def __str__(self) -> str:
         return self.label
 
     def get_absolute_url(self) -> str:
-        return reverse("games:detail", args=[self.pk])
+        return reverse_in(known.by_id(self.club_id), "games:detail", args=[self.pk])
 
     @property
     def title(self) -> str:

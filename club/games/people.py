@@ -78,3 +78,33 @@ def with_identifier(identifiers) -> dict:
         for alias in PlayerAlias.objects.filter(identifier__in=chunk).select_related("player"):
             found.setdefault(alias.identifier, alias.player)
     return found
+
+
+class Membership(models.Model):
+    """A player a club knows: registered there, or seated at one of its games. Players are
+    the site's; a club's players pages, boards and lists show its members."""
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
+    )
+    since = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        app_label = "games"
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="membership_once_per_club")
+        ]
+        indexes = [models.Index(fields=["player", "club"], name="membership_player_club")]
+
+
+def join(club_id: int, player_ids) -> None:
+    """Make the players members of the club (those already members stay as they were)."""
+    Membership.objects.bulk_create(
+        [Membership(club_id=club_id, player_id=pk) for pk in sorted(player_ids)],
+        ignore_conflicts=True,
+    )

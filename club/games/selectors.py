@@ -358,13 +358,15 @@ FINISHED_PER_PAGE = 30
 FINISHED_COUNTED = 3000
 
 
-def game_list_page(number: int = 1) -> dict:
-    """The home page's games: up to :data:`IN_PROGRESS_SHOWN` being played (newest first),
-    and one page of the finished ones, latest finished first. Five queries at any size."""
+def game_list_page(club, number: int = 1) -> dict:
+    """The club's home page's games: up to :data:`IN_PROGRESS_SHOWN` being played (newest
+    first), and one page of the finished ones, latest finished first. Five queries at any
+    size, of the club or of the site."""
     cards = Prefetch("teams", queryset=GameTeam.objects.select_related("team").order_by("position"))
-    playing = Game.objects.filter(status=Game.Status.IN_PROGRESS)
+    games = Game.objects.filter(club=club)
+    playing = games.filter(status=Game.Status.IN_PROGRESS)
     finished = (
-        Game.objects.filter(status=Game.Status.FINISHED)
+        games.filter(status=Game.Status.FINISHED)
         .select_related("winner__team")
         .prefetch_related(cards)
         .order_by("-finished_at", "-id")

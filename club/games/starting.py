@@ -17,8 +17,10 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
+from club.clubs import known as clubs
 from club.games.errors import ScoringError
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Team, rules_fields
+from club.games.people import join
 from club.games.whos_who import name_key
 from club.scoring import names
 from club.scoring import rules as core
@@ -188,14 +190,19 @@ def _with_a_substitute(teams: Sequence[Team], players: Sequence[Player]) -> Team
     return max(fits, key=lambda team: len(team.player_ids & seated), default=None)
 
 
-def check_new_game(label: str, teams: Sequence[TeamEntry], *, label_free: bool = False) -> None:
+def check_new_game(
+    label: str, teams: Sequence[TeamEntry], *, label_free: bool = False, club_id: int | None = None
+) -> None:
     """Refuse a table that cannot be seated, before anything is written. ``label_free``:
-    the caller has just found no game of this label (an import's check of its file)."""
+    the caller has just found no game of this label in the club (an import's check of its
+    file); ``club_id``: the club that plays it (the home club when None)."""
     if not label.strip():
         raise ScoringError(_("Give the game a label."), field="label")
     if (
         not label_free
-        and Game.objects.annotate(lower=Lower("label")).filter(lower=label.strip().lower()).exists()
+        and Game.objects.annotate(lower=Lower("label"))
+        .filter(club_id=club_id or clubs.home_id(), lower=label.strip().lower())
+        .exists()
     ):
         raise ScoringError(
             _("There is already a game called “%(label)s”.") % {"label": label.strip()},
@@ -257,12 +264,15 @@ def seat_game(
     known: KnownNames | None = None,
     label_free: bool = False,
     by_players: bool = False,
+    club=None,
 ) -> tuple[Game, list[GameTeam]]:
     """A game and its teams, checked and seated, not saved yet: its players and teams are
-    found or added (saved). ``first_dealer`` is a seat, or None to draw one. ``known``
-    ``label_free`` and ``by_players`` are an import's (:class:`KnownNames`,
-    :func:`check_new_game`, :func:`find_or_add_team`)."""
-    check_new_game(label, teams, label_free=label_free)
+    found or added (saved). ``first_dealer`` is a seat, or None to draw one. ``club``: the
+    club that plays it (the home club when None). ``known``, ``label_free`` and
+    ``by_players`` are an import's (:class:`KnownNames`, :func:`check_new_game`,
+    :func:`find_or_add_team`)."""
+    club_id = club.pk if club is not None else clubs.home_id()
+    check_new_game(label, teams, label_free=label_free, club_id=club_id)
     size = len(teams[0].players)
     try:
         rules = replace(rules, deal_limit=rules.deal_limit if deal_limit is None else deal_limit)
@@ -288,6 +298,7 @@ def seat_game(
             _("The first dealer must be one of the players seated."), field="first_dealer"
         )
     game = Game(
+        club_id=club_id,
         label=label.strip(),
         first_dealer_seat=first_dealer,
         dealer_seat=first_dealer,
@@ -344,8 +355,10 @@ def create_game(
     deal_limit: int | None = None,
     require_confirmation: bool = False,
     tie_deals: int | None = None,
+    club=None,
 ) -> Game:
-    """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one."""
+    """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one;
+    ``club`` plays it (the home club when None), and its players become the club's."""
     try:
         with transaction.atomic():
             game, seated = seat_game(
@@ -358,11 +371,13 @@ def create_game(
                 deal_limit=deal_limit,
                 require_confirmation=require_confirmation,
                 tie_deals=tie_deals,
+                club=club,
             )
             game.save(force_insert=True)
             for team in seated:
                 team.game = game
                 team.save(force_insert=True)
+            join(game.club_id, {pk for team in seated for pk in team.player_ids})
     except IntegrityError as error:  # a clash with a game started at the same moment
         raise ScoringError(
             _("The game could not be started: %(reason)s") % {"reason": error}, field="label"

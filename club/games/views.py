@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from club.clubs.addresses import club_of
 from club.games import links, selectors, services, words
 from club.games.deal_form import DealForm, typed_entry
 from club.games.forms import NewGameForm, form_of_play_words
@@ -26,7 +27,7 @@ from club.games.services import (
 )
 from club.games.versions import club_version
 from club.scoring import rules as core
-from club.web.auth import is_organiser, organiser_required
+from club.web.auth import may_write, organiser_required
 from club.web.embed import embeddable
 from club.web.installable import deal_sent
 from club.web.kept import page_query
@@ -39,7 +40,9 @@ def home_version(request: HttpRequest):
     """The home page's key: the newest change of any game (a game started, a deal recorded,
     corrected or undone, a game ended all move it; a game deleted moves the club's token)
     and the club's token. One query on an index, whatever the club's size."""
-    newest = Game.objects.aggregate(newest=Max("updated_at"))["newest"]
+    newest = Game.objects.filter(club=club_of(request)).aggregate(newest=Max("updated_at"))[
+        "newest"
+    ]
     return (_token(newest) if newest else "0"), club_version
 
 
@@ -48,7 +51,9 @@ def home_version(request: HttpRequest):
 def game_list(request: HttpRequest) -> HttpResponse:
     """The games: those being played first, then the finished ones a page at a time, so
     the page is the same size in a club's first week and its tenth year."""
-    return render(request, "games/list.html", selectors.game_list_page(page_number(request)))
+    return render(
+        request, "games/list.html", selectors.game_list_page(club_of(request), page_number(request))
+    )
 
 
 @organiser_required
@@ -66,6 +71,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     first_dealer=data["first_dealer_seat"],
                     rules=data["rules"],
                     user=request.user,
+                    club=club_of(request),
                 )
             except ScoringError as error:
                 form.add_error("label" if error.field == "label" else None, error.message)
@@ -83,7 +89,11 @@ def game_new(request: HttpRequest) -> HttpResponse:
         ):
             initial.update(NewGameForm.preset_initial(request.GET["preset"], initial["players"]))
         form = NewGameForm(initial=initial)
-    player_names = Player.objects.order_by("name").values_list("name", flat=True)
+    player_names = (
+        Player.objects.filter(memberships__club=club_of(request))
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
     return render(request, "games/new.html", {"form": form, "player_names": player_names})
 
 
@@ -103,7 +113,11 @@ def _token(updated) -> str:
 def game_version(request: HttpRequest, pk: int):
     """The game page's key for everyone's copy (club.web.pages): the game's own token (its
     live poll's) and the club's; None for a game that does not exist (its 404 is not kept)."""
-    updated = Game.objects.filter(pk=pk).values_list("updated_at", flat=True).first()
+    updated = (
+        Game.objects.filter(pk=pk, club=club_of(request))
+        .values_list("updated_at", flat=True)
+        .first()
+    )
     if updated is None:
         return None
     return _token(updated), club_version
@@ -114,7 +128,7 @@ def game_version(request: HttpRequest, pk: int):
 def game_embed(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game's live card (its tables, the last deal, who deals), for a club's website to
     show in an <iframe> (club/web/embed.py); it refreshes itself as the game page does."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     if request.GET.get("version") == live_version(game):
         return HttpResponse(status=204)
     polled = "version" in request.GET or request.htmx
@@ -124,11 +138,11 @@ def game_embed(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @cached_page(game_version)
 def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     if request.GET.get("version") == live_version(game):
         return HttpResponse(status=204)  # a live poll: nothing changed since it last looked
     context = game_page(game)
-    if is_organiser(request.user) and not game.is_finished:
+    if may_write(request) and not game.is_finished:
         context["form"] = _deal_form(context)
         if game.require_confirmation:  # a deal sent through a link may wait for the other team
             context["waiting"] = _waiting_card(game, context["seating"])
@@ -161,7 +175,7 @@ def _waiting_card(game: Game, seating) -> dict | None:
 
 def _on_waiting(request: HttpRequest, pk: int, number: int, action, done: str, anchor: str, **more):
     """The organiser's answer to a deal waiting for confirmation (record or reject it)."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     try:
         action(game=game, number=number, user=request.user, **more)
     except ScoringError as error:
@@ -239,7 +253,7 @@ def _already_recorded(request: HtmxHttpRequest, sent: services.Sent) -> HttpResp
 @one_time
 def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A deal from the organiser's page: its form, the one service, the answer."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     form = DealForm.for_game(game, load_seating(game), request.POST)
     number, entry = form.sent(request)
     try:
@@ -266,7 +280,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @one_time
 def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     rounds = game.rounds.all()
     if request.method != "POST":
         rounds = rounds.prefetch_related("piles__game_team")  # the form starts from the deal
@@ -305,7 +319,7 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 @one_time
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     try:
         number = int(request.POST.get("number", ""))
     except ValueError:
@@ -326,7 +340,7 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser calls time: the game is placed as its form of play places a game
     stopped early. A game with no deal ends level, so the organiser is asked first, on a
     page that names it, and it ends only on that page's own answer."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game, pk=pk, club=club_of(request))
     if game.ends_level_if_called and str(game.pk) not in request.POST.getlist("level"):
         names = game.teams.order_by("position").values_list("team__name", flat=True)
         return render(
@@ -358,7 +372,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     game = None
     wanted = request.GET.get("game", "")
     if wanted.isdecimal() and len(wanted) < 19:  # int() refuses "²" and 5000 digits
-        game = Game.objects.filter(pk=int(wanted)).first()
+        game = Game.objects.filter(pk=int(wanted), club=club_of(request)).first()
     rules = game.rules if game else core.DEFAULT_RULES
     return render(
         request,

@@ -23,7 +23,7 @@ from club.leaderboards.services.importing import PlayerImportError
 from club.leaderboards.services.register import RegisterError
 from club.leaderboards.templatetags.board_tags import column_labels
 from club.tournaments.models import Tournament
-from club.web.auth import is_organiser, organiser_required
+from club.web.auth import may_write, organiser_required
 from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import kept_query, page_number, page_of
@@ -54,7 +54,7 @@ def player_list(request: HtmxHttpRequest) -> HttpResponse:
             "form": form,
             "players": page.items,
             "page": page,
-            "can_write": is_organiser(request.user),
+            "can_write": may_write(request),
         },
     )
 
@@ -200,7 +200,7 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # The figures of the forms of play the player has played, each labelled.
     context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
     context["live_version"] = version
-    context["can_write"] = is_organiser(request.user)
+    context["can_write"] = may_write(request)
     return render(request, _partial(request, "leaderboards/player.html", "live"), context)
 
 

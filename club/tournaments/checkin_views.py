@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from club.clubs.addresses import club_of
 from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS
 from club.tournaments import checkin
@@ -51,7 +52,7 @@ def _back_to_board(
 @one_time
 def check_in_team(request: HtmxHttpRequest, pk: int, entry: int) -> HttpResponse:
     """The director checks a team in for the next sitting, or takes it back (``undo``)."""
-    registered = registered_team(pk, entry)
+    registered = registered_team(request, pk, entry)
     action = checkin.undo_check_in if request.POST.get("undo") else checkin.check_in
     try:
         action(entry=registered, user=request.user)
@@ -65,7 +66,7 @@ def check_in_team(request: HtmxHttpRequest, pk: int, entry: int) -> HttpResponse
 @one_time
 def check_in_setting(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Ask teams to check in before each sitting, or stop asking."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     try:
         tournament = checkin.set_check_in(
             tournament=tournament, on=request.POST.get("on") == "1", user=request.user
@@ -75,9 +76,9 @@ def check_in_setting(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _back_to_board(request, tournament)
 
 
-def _captains_entry(key: str) -> TournamentTeam:
+def _captains_entry(request: HttpRequest, key: str) -> TournamentTeam:
     entry = checkin.entry_for_key(key)
-    if entry is None:
+    if entry is None or entry.tournament.club_id != club_of(request).pk:
         raise Http404(_("This captain's link is not one of this club's."))
     return entry
 
@@ -88,7 +89,7 @@ def _captains_entry(key: str) -> TournamentTeam:
 def captain_page(request: HttpRequest, key: str) -> HttpResponse:
     """The captain's own page: the team, its check-in for the next sitting, and in the
     sitting in play its table and scorer link."""
-    entry = _captains_entry(key)
+    entry = _captains_entry(request, key)
     if request.method == "POST":
         try:
             checkin.check_in(entry=entry, by_captain=True)
@@ -120,7 +121,7 @@ def captain_page(request: HttpRequest, key: str) -> HttpResponse:
 def team_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """A card a team, to print: its name, players and captain, and the captain's page as a
     QR code (the captain checks the team in, and finds its table and scorer link)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     entries = (
         tournament.entries.filter(withdrawn_at=None)
         .select_related("team", "captain", *(f"team__{seat}" for seat in PLAYER_FIELDS))
@@ -147,7 +148,7 @@ def team_cards(request: HttpRequest, pk: int) -> HttpResponse:
 @one_time
 def new_captain_key(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """A new code on the team's card: the card printed before stops working."""
-    registered = registered_team(pk, entry)
+    registered = registered_team(request, pk, entry)
     try:
         checkin.new_captain_key(entry=registered, user=request.user)
     except TournamentError as error:

@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from club.clubs import known
+from club.clubs.addresses import reverse_in
 from club.games.models import Game, HouseRules, Player, Team
 
 
@@ -27,6 +29,14 @@ class Tournament(HouseRules):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    # The club that holds it (club.clubs); the home club when code names none.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+        default=known.home_id,
+        verbose_name=_("club"),
+    )
     name = models.CharField(_("name"), max_length=120)
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"), null=True, blank=True)
@@ -65,7 +75,9 @@ class Tournament(HouseRules):
         ordering = ["-starts_on", "-id"]
         constraints = [
             *HouseRules.Meta.constraints,
-            models.UniqueConstraint(Lower("name"), name="tournament_name_unique_ignoring_case"),
+            models.UniqueConstraint(
+                "club", Lower("name"), name="tournament_name_unique_in_club_ignoring_case"
+            ),
             models.CheckConstraint(
                 condition=models.Q(deal_limit__isnull=True) | models.Q(deal_limit__gte=1),
                 name="tournament_deal_limit_positive",
@@ -81,7 +93,7 @@ class Tournament(HouseRules):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("tournaments:detail", args=[self.pk])
+        return reverse_in(known.by_id(self.club_id), "tournaments:detail", args=[self.pk])
 
 
 class TournamentTeam(models.Model):

@@ -17,6 +17,7 @@ from django.views.decorators.http import (
     require_POST,
 )
 
+from club.clubs.addresses import club_of
 from club.games import words
 from club.games.idempotency import one_time
 from club.games.link_views import link_rows, sheet_context
@@ -33,7 +34,7 @@ from club.tournaments.services.draw import adjust_sitting, discard_sitting, prop
 from club.tournaments.services.sittings import confirm_sitting, issue_sitting_links
 from club.tournaments.views import detail_page
 from club.tournaments.writes import TournamentError
-from club.web.auth import is_organiser, organiser_required
+from club.web.auth import may_write, organiser_required
 from club.web.net import phones_cannot_reach
 
 
@@ -41,7 +42,7 @@ from club.web.net import phones_cannot_reach
 @require_POST
 @one_time
 def sitting_draw(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     form = DrawForm(request.POST, team_size=tournament.team_size)
     if not form.is_valid():
         return detail_page(request, tournament, draw_form=form)
@@ -55,15 +56,18 @@ def sitting_draw(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("tournaments:sitting", pk=tournament.pk, number=sitting.number)
 
 
-def _sitting(pk: int, number: int) -> Sitting:
+def _sitting(request: HttpRequest, pk: int, number: int) -> Sitting:
     return get_object_or_404(
-        Sitting.objects.select_related("tournament", "stage"), tournament_id=pk, number=number
+        Sitting.objects.select_related("tournament", "stage"),
+        tournament_id=pk,
+        tournament__club=club_of(request),
+        number=number,
     )
 
 
 def _sitting_page(request: HttpRequest, sitting: Sitting, form=None, status: int = 200):
     context = sitting_page(sitting)
-    if sitting.status == Sitting.Status.PROPOSED and is_organiser(request.user):
+    if sitting.status == Sitting.Status.PROPOSED and may_write(request):
         context["adjust_form"] = form or AdjustSittingForm(
             sitting=sitting, entries=context["entries"]
         )
@@ -71,14 +75,14 @@ def _sitting_page(request: HttpRequest, sitting: Sitting, form=None, status: int
 
 
 def sitting_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    return _sitting_page(request, _sitting(pk, number))
+    return _sitting_page(request, _sitting(request, pk, number))
 
 
 @organiser_required
 @require_POST
 @one_time
 def sitting_adjust(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    sitting = _sitting(pk, number)
+    sitting = _sitting(request, pk, number)
     form = AdjustSittingForm(request.POST, sitting=sitting, entries=draw_entries(sitting))
     if sitting.status != Sitting.Status.PROPOSED:
         messages.error(request, _("This sitting is confirmed already; its games have started."))
@@ -103,7 +107,7 @@ def sitting_adjust(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 @one_time
 def sitting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    sitting = _sitting(pk, number)
+    sitting = _sitting(request, pk, number)
     try:
         confirm_sitting(sitting=sitting, user=request.user)
     except TournamentError as error:
@@ -119,7 +123,7 @@ def sitting_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 @one_time
 def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    sitting = _sitting(pk, number)
+    sitting = _sitting(request, pk, number)
     try:
         discard_sitting(sitting=sitting, user=request.user)
     except TournamentError as error:
@@ -135,7 +139,7 @@ def sitting_discard(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def sitting_call_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The director calls time on the sitting. Tables with no deal end level, so they are
     named first, on a page of their own, and end only on that page's own answer."""
-    sitting = _sitting(pk, number)
+    sitting = _sitting(request, pk, number)
     if sitting.status != Sitting.Status.CONFIRMED:
         messages.error(request, _("This sitting is not confirmed yet; its games do not exist."))
         return redirect("tournaments:sitting", pk=pk, number=number)
@@ -183,7 +187,7 @@ def _no_deal_question(request: HttpRequest, sitting: Sitting, tables) -> HttpRes
 @one_time
 def sitting_links(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """New scorer links for every table of the sitting at once; then the sheet to print."""
-    sitting = _sitting(pk, number)
+    sitting = _sitting(request, pk, number)
     try:
         count = issue_sitting_links(sitting=sitting, user=request.user)
     except TournamentError as error:
@@ -208,7 +212,7 @@ def sitting_links(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_GET
 def sitting_links_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Every table's scorer links of the sitting on one sheet to print, a code a page."""
-    sitting = _sitting(pk, number)
+    sitting = _sitting(request, pk, number)
     entries = list(sitting.games.select_related("game").order_by("position"))
     games = []
     for entry in entries:
@@ -231,7 +235,10 @@ def sitting_links_print(request: HttpRequest, pk: int, number: int) -> HttpRespo
 def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The paper score sheet of every game of the sitting, one A4 page a table."""
     sitting = get_object_or_404(
-        Sitting.objects.select_related("tournament", "stage"), tournament_id=pk, number=number
+        Sitting.objects.select_related("tournament", "stage"),
+        tournament_id=pk,
+        tournament__club=club_of(request),
+        number=number,
     )
     entries = list(sitting.games.select_related("game", "sitting__tournament").order_by("position"))
     by_game: dict[int, list[GameTeam]] = {}
@@ -247,7 +254,7 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         by_game.setdefault(team.game_id, []).append(team)
     # An organiser's printout carries each table's scorer links as QR codes; the links
     # are secrets, so nobody else's copy of the (public) sheets shows them.
-    codes = link_rows(request, [e.game for e in entries]) if is_organiser(request.user) else {}
+    codes = link_rows(request, [e.game for e in entries]) if may_write(request) else {}
     sheets = []
     for entry in entries:
         game = entry.game

@@ -13,6 +13,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from club.clubs.addresses import club_of
 from club.games.idempotency import one_time
 from club.tournaments import stages
 from club.tournaments.forms import (
@@ -24,7 +25,7 @@ from club.tournaments.models import Stage, Tournament
 from club.tournaments.selectors.stages import entries_by_id, stage_page
 from club.tournaments.views import detail_page, tournament_version
 from club.tournaments.writes import TournamentError
-from club.web.auth import is_organiser, organiser_required
+from club.web.auth import may_write, organiser_required
 from club.web.pages import cached_page
 from club.web.posts import show_refusal
 
@@ -33,7 +34,7 @@ from club.web.posts import show_refusal
 @require_POST
 @one_time
 def stage_add(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     form = StageForm(request.POST)
     if not form.is_valid():
         return detail_page(request, tournament, stage_form=form)
@@ -63,15 +64,18 @@ def stage_add(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(stage)
 
 
-def _stage(pk: int, number: int) -> Stage:
+def _stage(request: HttpRequest, pk: int, number: int) -> Stage:
     return get_object_or_404(
-        Stage.objects.select_related("tournament"), tournament_id=pk, number=number
+        Stage.objects.select_related("tournament"),
+        tournament_id=pk,
+        tournament__club=club_of(request),
+        number=number,
     )
 
 
 def _stage_page(request: HttpRequest, stage: Stage, status: int = 200, **forms):
     context = stage_page(stage)
-    context["organiser"] = organiser = is_organiser(request.user)
+    context["organiser"] = organiser = may_write(request)
     if organiser and stage.status == Stage.Status.PROPOSED:
         entries = context["entries"]
         if stage.kind == Stage.Kind.GROUPS:
@@ -89,12 +93,12 @@ def _stage_page(request: HttpRequest, stage: Stage, status: int = 200, **forms):
 @require_safe
 def stage_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A stage's groups and chart, or its bracket: public, and printable."""
-    return _stage_page(request, _stage(pk, number))
+    return _stage_page(request, _stage(request, pk, number))
 
 
 def _adjust_stage(request: HttpRequest, pk: int, number: int, form_class, write, done: str):
     """A proposed stage's groups or seeds, as the organiser set them on its page."""
-    stage = _stage(pk, number)
+    stage = _stage(request, pk, number)
     kind = Stage.Kind.GROUPS if form_class is GroupsForm else Stage.Kind.KNOCKOUT
     if stage.status != Stage.Status.PROPOSED or stage.kind != kind:
         messages.error(
@@ -154,7 +158,7 @@ def stage_seeds(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _stage_action(request: HttpRequest, pk: int, number: int, action, done: str):
-    stage = _stage(pk, number)
+    stage = _stage(request, pk, number)
     try:
         action(stage=stage, user=request.user)
     except TournamentError as error:

@@ -77,7 +77,7 @@ def _page(request: HttpRequest, entry: TournamentTeam, form=None):
 @one_time
 def team_players(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """The team's players and substitutions; a POST names a substitute."""
-    registered = registered_team(pk, entry)
+    registered = registered_team(request, pk, entry)
     if request.method != "POST":
         return _page(request, registered)
     form = SubstitutionForm(
@@ -125,7 +125,7 @@ def _substitution(registered: TournamentTeam, substitution: int) -> Substitution
 @one_time
 def player_back(request: HttpRequest, pk: int, entry: int, substitution: int) -> HttpResponse:
     """The starting player plays again from the sitting given."""
-    registered = registered_team(pk, entry)
+    registered = registered_team(request, pk, entry)
     made = _substitution(registered, substitution)
     form = ReturnForm(request.POST, prefix=f"back{made.pk}")
     if not form.is_valid():
@@ -152,7 +152,7 @@ def player_back(request: HttpRequest, pk: int, entry: int, substitution: int) ->
 @one_time
 def substitution_undo(request: HttpRequest, pk: int, entry: int, substitution: int):
     """A substitution no game has been played with, taken back."""
-    registered = registered_team(pk, entry)
+    registered = registered_team(request, pk, entry)
     made = _substitution(registered, substitution)
     try:
         substitutions.undo(substitution=made, user=request.user)

@@ -15,6 +15,7 @@ from django.views.decorators.http import (
     require_POST,
 )
 
+from club.clubs.addresses import club_of
 from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS
 from club.tournaments.forms import (
@@ -41,7 +42,7 @@ from club.web.uploads import takes_upload
 @require_POST
 @one_time
 def team_register(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     form = RegisterTeamForm(request.POST, team_size=tournament.team_size)
     if form.is_valid():
         try:
@@ -69,7 +70,7 @@ def team_register(request: HttpRequest, pk: int) -> HttpResponse:
 @takes_upload(RegisterTeamsForm)
 def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
     """Many teams at once, pasted or uploaded: all of them, or none with every line's fault."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     form = RegisterTeamsForm(request.POST, request.FILES, team_size=tournament.team_size)
     if form.is_valid():
         unread = form.cleaned_data["line_errors"]
@@ -99,13 +100,14 @@ def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
     return detail_page(request, tournament, bulk_form=form)
 
 
-def registered_team(pk: int, entry: int) -> TournamentTeam:
+def registered_team(request: HttpRequest, pk: int, entry: int) -> TournamentTeam:
     """The registration ``entry`` of tournament ``pk``, its team and players loaded; or 404."""
     return get_object_or_404(
         TournamentTeam.objects.select_related(
             "tournament", "team", *(f"team__{seat}" for seat in PLAYER_FIELDS)
         ),
         tournament_id=pk,
+        tournament__club=club_of(request),
         pk=entry,
     )
 
@@ -114,7 +116,7 @@ def registered_team(pk: int, entry: int) -> TournamentTeam:
 @require_http_methods(["GET", "POST"])
 @one_time
 def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
-    registered = registered_team(pk, entry)
+    registered = registered_team(request, pk, entry)
     tournament = registered.tournament
     size = tournament.team_size
     if request.method == "POST":
@@ -160,7 +162,7 @@ def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
 
 
 def _team_action(request: HttpRequest, pk: int, entry: int, action, done: str) -> HttpResponse:
-    registered = registered_team(pk, entry)
+    registered = registered_team(request, pk, entry)
     try:
         action(entry=registered, user=request.user)
     except TournamentError as error:

@@ -19,6 +19,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from club.clubs.addresses import club_of
 from club.games.forms import form_of_play_words
 from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS, Player, Scoring
@@ -50,7 +51,7 @@ from club.tournaments.services.lifecycle import (
     reopen,
 )
 from club.tournaments.writes import TournamentError
-from club.web.auth import is_organiser, organiser_required
+from club.web.auth import may_write, organiser_required
 from club.web.embed import embeddable
 from club.web.kept import page_query
 from club.web.pages import cached_page
@@ -68,7 +69,9 @@ def _not_modified(request: HttpRequest, version: str | None) -> bool:
 
 @page_query("page")
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html", tournament_lists(page_number(request)))
+    return render(
+        request, "tournaments/list.html", tournament_lists(club_of(request), page_number(request))
+    )
 
 
 @organiser_required
@@ -103,6 +106,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 check_in=data["check_in"],
                 substitutions=1 if data["substitutions"] is None else data["substitutions"],
                 user=request.user,
+                club=club_of(request),
             )
         except TournamentError as error:
             show_refusal(form, error)
@@ -115,7 +119,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 
 def detail_page(request: HttpRequest, tournament: Tournament, status: int = 200, **forms):
-    organiser = is_organiser(request.user)
+    organiser = may_write(request)
     context = tournament_page(tournament, organiser=organiser)
     context["form_of_play"] = form_of_play_words(tournament)
     if organiser:
@@ -162,13 +166,13 @@ def _player_version(request: HttpRequest, pk: int, player: int):
 
 @cached_page(tournament_version)
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return detail_page(request, get_object_or_404(Tournament, pk=pk))
+    return detail_page(request, get_object_or_404(Tournament, pk=pk, club=club_of(request)))
 
 
 @cached_page(tournament_version)
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings and games fragment the public page polls for."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     version = live_version(tournament)
     if _not_modified(request, version):
         return HttpResponse(status=204)
@@ -181,7 +185,7 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_embed(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The standings alone, for a club's website to show in an <iframe> (club/web/embed.py);
     they refresh themselves as the tournament page's do."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     version = live_version(tournament)
     if _not_modified(request, version):
         return HttpResponse(status=204)
@@ -192,7 +196,7 @@ def tournament_embed(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @cached_page(tournament_version)
 def tournament_projector(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     version = None
     if "version" in request.GET or request.htmx:
         version = live_version(tournament)
@@ -211,7 +215,7 @@ def director_board(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     It polls like the public pages: ``?version=`` answers 204 while nothing changed.
     """
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     sitting = board.current_sitting(tournament)
     version = board.board_version(tournament, sitting)
     if _not_modified(request, version):
@@ -223,7 +227,7 @@ def director_board(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _tournament_action(request: HttpRequest, pk: int, action, done: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     try:
         action(tournament=tournament, user=request.user)
     except TournamentError as error:
@@ -253,7 +257,7 @@ def tournament_final(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @one_time
 def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     form = ReopenForm(request.POST)
     if form.is_valid():
         try:
@@ -268,7 +272,7 @@ def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def print_standings(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     standings = (
         Standing.objects.filter(tournament=tournament)
         .select_related(*(f"entry__team__{seat}" for seat in PLAYER_FIELDS))
@@ -294,7 +298,7 @@ def print_standings(request, pk: int):
 def player_page(request: HtmxHttpRequest, pk: int, player: int) -> HttpResponse:
     """A player's page in the tournament: the sitting in play, the next one, their games.
     It refreshes itself like the public pages (204 while nothing changed)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     person = get_object_or_404(Player, pk=player)
     entry = seats.entry_of(tournament, person)
     if entry is None:
@@ -315,6 +319,6 @@ def player_page(request: HtmxHttpRequest, pk: int, player: int) -> HttpResponse:
 @require_safe
 def seats_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Where do I sit: the sitting in play, table by table, findable by name."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
     query = request.GET.get("q", "")[:100]
     return render(request, "tournaments/seats.html", seats.draw_page(tournament, query))

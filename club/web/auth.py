@@ -1,12 +1,42 @@
-"""Who may write: organisers are active staff accounts (docs/forms-of-play.md, "Who may write")."""
+"""Who may write: a club's organisers, and the site's administrators (active staff
+accounts, whom the admin shows every club anyway) in every club (docs/clubs.md, "Who
+may write")."""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import user_passes_test
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest
 
 
-def is_organiser(user) -> bool:
-    return user.is_active and user.is_staff
+def is_organiser(user, club=None) -> bool:
+    """Whether ``user`` may write in ``club`` (a site administrator writes in any; a club's
+    own organiser only in it; with no club named, only an administrator)."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_staff:
+        return True
+    return club is not None and club.is_organised_by(user)
 
 
-organiser_required = user_passes_test(is_organiser)
+def may_write(request: HttpRequest) -> bool:
+    """Whether the request's user organises the club whose page this is (asked once a
+    request)."""
+    known = getattr(request, "_club_organiser", None)
+    if known is None:
+        known = is_organiser(request.user, getattr(request, "club", None))
+        request._club_organiser = known  # type: ignore[attr-defined]  # the request's answer
+    return known
+
+
+def organiser_required(view):
+    """The view is the club's organisers': anyone else is sent to log in."""
+
+    @wraps(view)
+    def only_organisers(request: HttpRequest, *args, **kwargs):
+        if may_write(request):
+            return view(request, *args, **kwargs)
+        return redirect_to_login(request.get_full_path())
+
+    return only_organisers

@@ -37,6 +37,7 @@ from club.archive.export import export_json
 from club.archive.format import FORMAT, TeamSpec
 from club.archive.load import import_results
 from club.archive.tournament_export import export_tournament_json
+from club.clubs.models import Club
 from club.games import services
 from club.games.models import (
     Change,
@@ -89,6 +90,7 @@ NATURAL = {
     Sitting: ["tournament__name", "number"],
     Stage: ["tournament__name", "number"],
     get_user_model(): ["username"],
+    Club: ["slug"],
 }
 TABLES = [
     Player,

@@ -85,13 +85,13 @@ def team_list(tournament: Tournament) -> list[dict]:
 FINISHED_PER_PAGE = 25
 
 
-def tournament_lists(number: int = 1) -> dict:
-    """Running and upcoming tournaments, and a page of the finished ones (newest first)."""
-    current = list(
-        Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("-starts_on", "-id")
-    )
+def tournament_lists(club, number: int = 1) -> dict:
+    """The club's running and upcoming tournaments, and a page of its finished ones (newest
+    first)."""
+    held = Tournament.objects.filter(club=club)
+    current = list(held.exclude(status=Tournament.Status.FINISHED).order_by("-starts_on", "-id"))
     page = page_of(
-        Tournament.objects.filter(status=Tournament.Status.FINISHED).order_by("-starts_on", "-id"),
+        held.filter(status=Tournament.Status.FINISHED).order_by("-starts_on", "-id"),
         number,
         FINISHED_PER_PAGE,
     )

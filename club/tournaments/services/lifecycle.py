@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.clubs import known as clubs
 from club.games.models import Game, rules_fields
 from club.scoring import rules as core
 from club.scoring import standings as ranking
@@ -43,12 +44,15 @@ def create_tournament(
     check_in: bool = False,
     substitutions: int = 1,
     user=None,
+    club=None,
 ) -> Tournament:
-    """A new tournament, its name unique (spaces tidied) and its house rules checked."""
+    """A new tournament of ``club`` (the home club when None), its name unique in the club
+    (spaces tidied) and its house rules checked."""
     name = " ".join(name.split())
     if not name:
         raise TournamentError(str(NO_NAME), field="name")
-    if Tournament.objects.filter(name__iexact=name).exists():
+    club_id = club.pk if club is not None else clubs.home_id()
+    if Tournament.objects.filter(club_id=club_id, name__iexact=name).exists():
         raise TournamentError(NAME_TAKEN % {"name": name}, field="name")
     if ends_on and ends_on < starts_on:
         raise TournamentError(str(ENDS_BEFORE_IT_STARTS), field="ends_on")
@@ -64,6 +68,7 @@ def create_tournament(
             raise TournamentError(error.translated(_), field="points_scheme") from error
     with transaction.atomic():
         tournament = Tournament.objects.create(
+            club_id=club_id,
             name=name,
             starts_on=starts_on,
             ends_on=ends_on,

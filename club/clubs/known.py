@@ -1,0 +1,122 @@
+"""The site's clubs as every request needs them, kept in this process without a query.
+
+A request's club is found from its address on every page, so the list is kept in memory:
+read once, forgotten when a club is saved or deleted in this process, and read again at
+most :data:`KEEP_SECONDS` after another process (``manage.py add_club``, another app
+server) changed it. A short name not in the list is looked up before the address is
+refused, so a club just added answers at once everywhere.
+
+The *home club* is the first club made: the club a one-club site serves at its short
+addresses and the club code means when it names none. A site without any club (a new
+database) makes it on first need, named by ``DJANGO_CLUB_NAME`` and
+``DJANGO_CLUB_SLUG`` (by default "56 Club" at ``club``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from club.clubs.models import Club
+
+KEEP_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Clubs:
+    """The site's clubs, by short name, and its home club."""
+
+    by_slug: dict[str, Club]
+    home: Club
+    read_at: float
+
+    @property
+    def several(self) -> bool:
+        return len(self.by_slug) > 1
+
+
+_kept: Clubs | None = None
+_lock = threading.Lock()
+# Set when a club is saved or deleted in this process (the tests forget the clubs then).
+changed = False
+
+
+def forget(**_kwargs) -> None:
+    """Read the clubs again on next need (a club was saved or deleted, or a test ended)."""
+    global _kept
+    _kept = None
+
+
+def _changed(**_kwargs) -> None:
+    global changed
+    changed = True
+    forget()
+
+
+def _read() -> Clubs:
+    clubs = list(Club.objects.order_by("pk"))
+    if not clubs:
+        clubs = [_make_home()]
+    return Clubs({club.slug: club for club in clubs}, clubs[0], time.monotonic())
+
+
+def _make_home() -> Club:
+    with transaction.atomic():
+        club, _made = Club.objects.get_or_create(
+            slug=os.environ.get("DJANGO_CLUB_SLUG", "club").strip() or "club",
+            defaults={"name": os.environ.get("DJANGO_CLUB_NAME", "56 Club").strip() or "56 Club"},
+        )
+    return club
+
+
+def clubs() -> Clubs:
+    """The site's clubs, read again when kept longer than :data:`KEEP_SECONDS`."""
+    global _kept
+    kept = _kept
+    if kept is None or time.monotonic() - kept.read_at > KEEP_SECONDS:
+        with _lock:
+            kept = _kept = _read()
+    return kept
+
+
+def home() -> Club:
+    """The site's home club (made on first need on a site without one)."""
+    return clubs().home
+
+
+def home_id() -> int:
+    """The home club's key: the club of a game or tournament made without naming one."""
+    return home().pk
+
+
+def by_id(pk: int) -> Club:
+    """The club with key ``pk`` (read again if this process does not know it yet)."""
+    for club in clubs().by_slug.values():
+        if club.pk == pk:
+            return club
+    forget()
+    for club in clubs().by_slug.values():
+        if club.pk == pk:
+            return club
+    raise Club.DoesNotExist(pk)
+
+
+def by_slug(slug: str) -> Club | None:
+    """The club at ``/clubs/<slug>/``, or None; a short name not kept is looked up."""
+    club = clubs().by_slug.get(slug)
+    if club is None and Club.objects.filter(slug=slug).exists():
+        forget()
+        club = clubs().by_slug.get(slug)
+    return club
+
+
+post_save.connect(_changed, sender=Club, dispatch_uid="clubs-forget-saved")
+post_delete.connect(_changed, sender=Club, dispatch_uid="clubs-forget-deleted")
+m2m_changed.connect(
+    _changed, sender=Club.organisers.through, dispatch_uid="clubs-forget-organisers"
+)
