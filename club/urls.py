@@ -10,6 +10,9 @@ from django.views.decorators.cache import never_cache
 from django.views.i18n import set_language
 
 from club.api.views import api
+from club.clubs.views import club_new
+from club.games.views import game_list
+from club.leaderboards.federation import site_home
 from club.middleware import DatabaseLostMiddleware
 from club.ops.health import database_status, disk_status
 from club.web.installable import manifest, offline, service_worker
@@ -26,6 +29,13 @@ def server_error(request):
 
 
 handler500 = "club.urls.server_error"
+
+
+def home(request):
+    """The site's address: its clubs on a site of several, else the club's games."""
+    if getattr(request, "club", False) is None:  # the site's own page (club.clubs.addresses)
+        return site_home(request)
+    return game_list(request)
 
 
 @never_cache
@@ -63,6 +73,10 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    # The site's clubs (club.clubs): its home on a site of several, the list, a new club.
+    path("", home, name="site_home"),
+    path("clubs/", site_home, name="clubs"),
+    path("clubs/new/", club_new, name="club_new"),
     path("tournaments/", include("club.tournaments.urls")),
     path("", include("club.archive.urls")),
     path("", include("club.leaderboards.urls")),

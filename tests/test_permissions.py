@@ -35,6 +35,7 @@ SCORER = "scorer"  # whoever holds a working scorer link of the game
 SIGNED_IN = "signed in"  # any logged-in account
 CAPTAIN = "captain"  # whoever holds a team's captain link (its printed card)
 ANYONE = "anyone"  # the language choice, by a post (Django's) or a get (the pages' own)
+ADMINISTRATOR = "administrator"  # the site's administrators (staff): a new club
 
 # url name -> (rule, methods, kwargs key); the kwargs come from the world below.
 RULES = {
@@ -48,6 +49,9 @@ RULES = {
     "logout": (SIGNED_IN, [], None),
     "password_change": (SIGNED_IN, ["get"], None),
     "password_change_done": (SIGNED_IN, ["get"], None),
+    "site_home": (PUBLIC, ["get"], None),
+    "clubs": (PUBLIC, ["get"], None),
+    "club_new": (ADMINISTRATOR, ["get", "post"], None),
     "games:list": (PUBLIC, ["get"], None),
     "games:rules": (PUBLIC, ["get"], None),
     "games:new": (ORGANISER, ["get", "post"], None),

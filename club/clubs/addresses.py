@@ -60,6 +60,16 @@ def addresses_of(club: Club):
         set_script_prefix(previous)
 
 
+def site_reverse(viewname: str, *args, **kwargs) -> str:
+    """``reverse`` for a page of the site itself (its home, its clubs), from any page."""
+    previous = get_script_prefix()
+    set_script_prefix(_root.get())
+    try:
+        return reverse(viewname, *args, **kwargs)
+    finally:
+        set_script_prefix(previous)
+
+
 def reverse_in(club: Club, viewname: str, *args, **kwargs) -> str:
     """``reverse`` for a page of ``club``, from any page of any club or of the site."""
     with addresses_of(club):

@@ -29,6 +29,18 @@ slug_validator = RegexValidator(
 )
 
 
+# Short names the site's own addresses use under /clubs/.
+RESERVED_SLUGS = frozenset({"new"})
+
+
+def validate_not_reserved(value: str) -> None:
+    if value in RESERVED_SLUGS:
+        raise ValidationError(
+            _("“%(slug)s” is kept for the site's own pages: choose another short name."),
+            params={"slug": value},
+        )
+
+
 def language_codes() -> list[str]:
     return [code for code, _name in settings.LANGUAGES]
 
@@ -65,7 +77,7 @@ class Club(models.Model):
         _("short name"),
         max_length=40,
         unique=True,
-        validators=[slug_validator],
+        validators=[slug_validator, validate_not_reserved],
         help_text=_("The club's address on the site: /clubs/<short name>/."),
     )
     languages = models.JSONField(

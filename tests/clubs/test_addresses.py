@@ -1,0 +1,109 @@
+"""Where a club's pages are (club.clubs.addresses): the short addresses on a site of one
+club, /clubs/<slug>/ on a site of several, and a redirect from the old addresses."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import get_script_prefix, reverse
+
+from club.clubs import known
+from club.clubs.addresses import reverse_in, site_reverse
+from club.clubs.models import Club
+from club.tournaments import services as tournaments
+from tests.factories import start_game
+
+
+@pytest.fixture
+def gulf(db):
+    return Club.objects.create(name="Gulf 56", slug="gulf", time_zone="Asia/Dubai")
+
+
+def test_a_one_club_site_keeps_its_short_addresses(client, db):
+    game = start_game(2, label="Table one")
+    assert not known.clubs().several
+    assert game.get_absolute_url() == f"/games/{game.pk}/"
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    assert response.wsgi_request.club == known.home()
+    # Its links are short too, and the address with the club's part serves it as well.
+    assert 'href="/rules/"' in response.content.decode()
+    home = known.home()
+    assert client.get(f"/clubs/{home.slug}/games/{game.pk}/").status_code == 200
+    assert client.get("/").status_code == 200  # the club's games, as before
+    assert b"Table one" in client.get("/").content
+
+
+def test_a_site_of_several_clubs_sends_the_old_addresses_to_the_first_club(client, gulf):
+    game = start_game(2, label="Table one")
+    home = known.home()
+    assert known.clubs().several
+    assert game.get_absolute_url() == f"/clubs/{home.slug}/games/{game.pk}/"
+    response = client.get(f"/games/{game.pk}/?page=2")
+    assert response.status_code == 301
+    assert response["Location"] == f"/clubs/{home.slug}/games/{game.pk}/?page=2"
+    # A form sent to an old address is sent again, as it was, to the new one.
+    response = client.post(f"/games/{game.pk}/deals/", {"x": "1"})
+    assert response.status_code == 308
+    assert response["Location"] == f"/clubs/{home.slug}/games/{game.pk}/deals/"
+    page = client.get(f"/clubs/{home.slug}/games/{game.pk}/")
+    assert page.status_code == 200
+    assert f'href="/clubs/{home.slug}/rules/"' in page.content.decode()
+    # The game is the home club's: at Gulf's address there is no such game.
+    assert client.get(f"/clubs/gulf/games/{game.pk}/").status_code == 404
+
+
+def test_the_site_home_lists_the_clubs_and_each_club_has_its_home(client, gulf):
+    start_game(2, label="Table one")
+    page = client.get("/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Gulf 56" in text and known.home().name in text
+    assert 'href="/clubs/gulf/"' in text
+    gulf_home = client.get("/clubs/gulf/")
+    assert gulf_home.status_code == 200
+    assert b"Table one" not in gulf_home.content
+    assert b"Gulf 56" in gulf_home.content  # the header names the club
+    assert client.get("/clubs/gulf").status_code == 301
+    assert client.get("/clubs/nowhere/").status_code == 404
+    assert client.get("/clubs/").status_code == 200
+
+
+def test_a_club_pages_dates_are_in_its_time_zone(client, gulf, organiser):
+    response = client.get("/clubs/gulf/")
+    assert response.wsgi_request.club == gulf
+    from django.utils import timezone
+
+    assert timezone.get_current_timezone_name() != "Asia/Dubai"  # put back after the request
+    tournament = tournaments.create_tournament(
+        name="Dubai night", starts_on=datetime.date(2026, 12, 4), club=gulf
+    )
+    assert tournament.get_absolute_url() == f"/clubs/gulf/tournaments/{tournament.pk}/"
+
+
+def test_the_script_prefix_is_put_back_after_a_clubs_page(client, gulf):
+    client.get("/clubs/gulf/")
+    assert get_script_prefix() == "/"
+    assert reverse("games:list") == "/"
+    assert reverse_in(gulf, "games:list") == "/clubs/gulf/"
+    assert site_reverse("clubs") == "/clubs/"
+
+
+def test_labels_and_names_are_the_clubs_own(gulf):
+    start_game(2, label="Table one")
+    start_game(2, label="Table one", club=gulf)
+    tournaments.create_tournament(name="Onam cup", starts_on=datetime.date(2026, 9, 1))
+    tournaments.create_tournament(name="Onam cup", starts_on=datetime.date(2026, 9, 1), club=gulf)
+    with pytest.raises(tournaments.TournamentError):
+        tournaments.create_tournament(
+            name="onam CUP", starts_on=datetime.date(2026, 9, 1), club=gulf
+        )
+
+
+def test_a_game_makes_its_players_the_clubs(gulf):
+    game = start_game(2, label="Table one", club=gulf)
+    members = set(gulf.memberships.values_list("player__name", flat=True))
+    seated = {team.first_player.name for team in game.teams.select_related("first_player")}
+    assert seated <= members
+    assert not known.home().memberships.filter(player__name__in=members).exists()

@@ -1,0 +1,142 @@
+"""Nothing crosses between clubs unless it is public.
+
+The world of the permission table (tests/test_permissions.py) is the home club's: a
+tournament with a sitting, games, deals, scorer links, a stage, a substitution. A
+second club, Gulf 56, has its own organiser. Every URL of the table is tried:
+
+- at Gulf's address, naming the home club's objects, by Gulf's organiser and by anyone:
+  not found (404), for every object the address names;
+- at the home club's address, by Gulf's organiser: its organiser pages refuse them (sent
+  to log in) exactly as they refuse a stranger;
+- the pages that name no object, at Gulf's address: nothing of the home club on them.
+
+Nothing is written by any of it.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+
+from club.clubs.addresses import reverse_in
+from club.clubs.models import Club
+from tests.test_permissions import (
+    CAPTAIN,
+    ORGANISER,
+    RULES,
+    SCORER,
+    build_world,
+    every_row,
+    kwargs_for,
+)
+
+# The site's own pages: nobody's, the same at every address.
+SITE_PAGES = {
+    "health",
+    "service_worker",
+    "manifest",
+    "offline",
+    "set_language",
+    "choose_language",
+    "login",
+    "logout",
+    "password_change",
+    "password_change_done",
+    "site_home",
+    "clubs",
+    "club_new",
+}
+# What the home club's world is called: none of it may show on Gulf's pages.
+HOME_NAMES = ("Onam cup", "Anu", "Biju", "Chitra", "Withdrawn link game", "Zara")
+
+
+@pytest.fixture
+def two_clubs(db, django_user_model):
+    world = build_world()
+    home = world["game"].club
+    gulf = Club.objects.create(name="Gulf 56", slug="gulf", time_zone="Asia/Dubai")
+    organiser = django_user_model.objects.create_user(username="gulf-organiser", password="pw")
+    gulf.organisers.add(organiser)
+    browser = Client()
+    browser.force_login(organiser)
+    return world, home, gulf, browser
+
+
+def _methods(name: str) -> list[str]:
+    return RULES[name][1] or ["get"]
+
+
+def _send(browser: Client, method: str, url: str):
+    if method == "get":
+        return browser.get(url)
+    return browser.post(url, {"idempotency_key": str(uuid.uuid4()), "label": "x"})
+
+
+def test_every_url_of_one_club_is_refused_to_another_club_and_to_strangers(two_clubs):
+    world, home, gulf, gulf_organiser = two_clubs
+    anonymous = Client()
+    before = every_row()
+    tried = 0
+    wrong = []
+    for name, (rule, _, key) in RULES.items():
+        if name in SITE_PAGES:
+            continue
+        kwargs = kwargs_for(key, world)
+        for method in _methods(name):
+            for who, browser in (("gulf organiser", gulf_organiser), ("anonymous", anonymous)):
+                # The home club's object, asked for at Gulf's address: no such object there.
+                if key is not None:
+                    url = reverse_in(gulf, name, kwargs=kwargs)
+                    tried += 1
+                    response = _send(browser, method, url)
+                    if response.status_code != 404 and not (
+                        rule == ORGANISER
+                        and who == "anonymous"
+                        and response.status_code == 302
+                        and "/accounts/login/" in response["Location"]
+                    ):
+                        wrong.append((name, method, who, url, response.status_code))
+                # The home club's organiser pages, at its own address: not Gulf's organiser's.
+                if rule == ORGANISER:
+                    url = reverse_in(home, name, kwargs=kwargs)
+                    tried += 1
+                    response = _send(browser, method, url)
+                    refused = response.status_code == 403 or (
+                        response.status_code == 302
+                        and response["Location"].startswith(reverse_in(home, "login"))
+                    )
+                    if not refused:
+                        wrong.append((name, method, who, url, response.status_code))
+    print("WRONG", sorted({(name, who, status) for name, _m, who, _u, status in wrong}))
+    assert not wrong, sorted({(name, who, status) for name, _m, who, _u, status in wrong})
+    assert every_row() == before
+    print(f"\n{tried} requests across two clubs")  # the closing note's count
+    assert tried > 250
+
+
+def test_a_clubs_pages_that_name_no_object_show_nothing_of_another_club(two_clubs):
+    world, _home, gulf, gulf_organiser = two_clubs
+    before = every_row()
+    for name, (rule, methods, key) in RULES.items():
+        if name in SITE_PAGES or key is not None or "get" not in methods:
+            continue
+        if rule in (SCORER, CAPTAIN):
+            continue
+        url = reverse_in(gulf, name)
+        response = gulf_organiser.get(url)
+        assert response.status_code == 200, (name, url, response.status_code)
+        body = b"".join(response) if response.streaming else response.content
+        text = body.decode(errors="replace")
+        for shown in HOME_NAMES:
+            assert shown not in text, (name, url, shown)
+    assert every_row() == before
+
+
+def test_gulfs_organiser_writes_in_gulf(two_clubs):
+    _world, _home, gulf, gulf_organiser = two_clubs
+    response = gulf_organiser.get(reverse_in(gulf, "games:new"))
+    assert response.status_code == 200
+    response = gulf_organiser.get(reverse_in(gulf, "tournaments:new"))
+    assert response.status_code == 200
