@@ -1,5 +1,7 @@
 """Merging two records of one person: every seat, team, declaration and deal of the
-folded record moves to the one kept, unless the two are plainly two people."""
+folded record moves to the one kept, unless the two are plainly two people. On a club's
+page both must be the club's players; the kept record becomes a player of every club the
+folded one was."""
 
 from __future__ import annotations
 
@@ -7,14 +9,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from club.clubs.models import Club
 from club.games.models import (
     PLAYER_FIELDS,
     Game,
     GameTeam,
+    Membership,
     PendingDeal,
     Player,
     PlayerAlias,
@@ -32,6 +36,9 @@ from club.tournaments.models import Substitution, TournamentTeam
 # What a refusal says.
 TWO_DIFFERENT_PLAYERS = gettext_lazy("Choose two different players to merge.")
 PLAYER_GONE = gettext_lazy("One of these players no longer exists.")
+NOT_THE_CLUBS = gettext_lazy(
+    "%(name)s is not one of the club's players; only two of the club's players can be merged here."
+)
 PARTNERS = gettext_lazy("%(keep)s and %(fold)s are partners in a team, so they are two people.")
 SAT_AT_ONE_GAME = gettext_lazy(
     "%(keep)s and %(fold)s both sat at the game “%(game)s”, so they are two people."
@@ -161,6 +168,12 @@ def _move_everything(keep: Player, fold: Player) -> None:
     # finds the player kept.
     PlayerAlias.objects.filter(player=fold).update(player=keep)
     PlayerAlias.objects.create(identifier=fold.identifier, player=keep)
+    # The person stays a player of every club the folded record was (its own memberships
+    # go with it when it is deleted).
+    clubs = Membership.objects.filter(player=fold).values_list("club_id", flat=True)
+    Membership.objects.bulk_create(
+        [Membership(club_id=club, player=keep) for club in clubs], ignore_conflicts=True
+    )
 
 
 def _renamed(entry: dict | None, fold: Player, keep: Player) -> bool:
@@ -184,25 +197,42 @@ def _fold_away(keep: Player, fold: Player) -> None:
         keep.save(update_fields=["nickname", "member_number"])
 
 
+def _refuse_others(club: Club, keep: Player, fold: Player) -> None:
+    """Refuse a player who is not one of ``club``'s (``the_clubs``: read as they were
+    locked)."""
+    for player, field in ((keep, "keep"), (fold, "fold")):
+        if not getattr(player, "the_clubs", False):
+            raise RegisterError(NOT_THE_CLUBS % {"name": player.name}, field=field)
+
+
 @transaction.atomic
-def merge_players(*, keep: Player, fold: Player) -> MergeResult:
+def merge_players(*, keep: Player, fold: Player, club: Club | None = None) -> MergeResult:
     """Fold ``fold`` into ``keep``: every seat, team, declaration and deal moves to ``keep``.
 
     Refused when the two were partners or sat at the same game (they are two
-    people then), or play in different teams of one tournament. ``keep``
+    people then), or play in different teams of one tournament, and, with a
+    ``club`` (a club's page), when either is not one of its players. ``keep``
     keeps its name and identifier, and ``fold``'s identifiers become earlier ones of
     ``keep``; its empty nickname or member number is taken from
     ``fold``. Teams keep their names, so a pair that now has two teams keeps
-    both. Ratings are rebuilt afterwards.
+    both; ``keep`` becomes a player of every club ``fold`` was. Ratings are rebuilt
+    afterwards.
     """
     catch_up()  # the boards first owe nothing: the merge recounts from what they hold
     # Lock both in a fixed order so two merges of the same pair cannot deadlock.
-    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])}
+    players = Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])
+    if club is not None:
+        players = players.annotate(
+            the_clubs=Exists(Membership.objects.filter(club=club, player=OuterRef("pk")))
+        )
+    locked = {p.pk: p for p in players}
     if keep.pk == fold.pk:
         raise RegisterError(str(TWO_DIFFERENT_PLAYERS), field="fold")
     if keep.pk not in locked or fold.pk not in locked:
         raise RegisterError(str(PLAYER_GONE), field="fold")
     keep, fold = locked[keep.pk], locked[fold.pk]
+    if club is not None:
+        _refuse_others(club, keep, fold)
     _refuse_merge(keep, fold)
 
     games = GameTeam.objects.filter(in_a_seat(fold)).count()

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
+from django.utils.html import escape
 
 from club.games.models import Player
 from club.leaderboards.services.importing import (
@@ -26,6 +27,7 @@ from club.leaderboards.services.importing import (
     import_players,
 )
 from club.leaderboards.services.register import (
+    ALREADY_THE_CLUBS,
     GIVE_A_NAME,
     MEMBER_NUMBER_TAKEN,
     NAME_TAKEN,
@@ -46,8 +48,8 @@ def test_register_and_clashes():
         True,
     )
     with pytest.raises(RegisterError) as error:
-        register_player(name="anu menon")
-    assert error.value.message == NAME_TAKEN % {"name": "Anu Menon"}
+        register_player(name="anu menon")  # one of the club's players already
+    assert error.value.message == ALREADY_THE_CLUBS % {"name": "Anu Menon"}
     assert error.value.field == "name"
     with pytest.raises(RegisterError) as error:
         register_player(name="Biju", member_number="M-1")
@@ -85,7 +87,8 @@ def test_organiser_adds_and_edits_through_the_pages(organiser_client):
         reverse("leaderboards:player_new"), {"name": "ANU", "member_number": ""}
     )
     assert response.status_code == 200
-    assert NAME_TAKEN % {"name": "Anu"} in response.content.decode()
+    assert response.context["form"].errors["name"] == [ALREADY_THE_CLUBS % {"name": "Anu"}]
+    assert escape(ALREADY_THE_CLUBS % {"name": "Anu"}) in response.content.decode()
     response = organiser_client.post(
         reverse("leaderboards:player_edit", args=[anu.pk]),
         {"name": "Anu Menon", "nickname": "Anu", "member_number": "7"},

@@ -1,7 +1,10 @@
-"""Importing the register from a CSV file: every row checked first, then written at once.
+"""Importing a club's register from a CSV file: every row checked first, then written at
+once.
 
-A row matches an existing player by member number, else by name (ignoring case), and
-updates it; other rows add players. Any fault refuses the whole file: a
+A row matches one of the club's players by member number, else any player of the site
+by name (ignoring case: one person across clubs), and updates it; other rows add
+players. Every player the file names becomes one of the club's players: a player the
+site had, of another club, joins it. Any fault refuses the whole file: a
 :class:`PlayerImportError` lists each fault with its row and column, and nothing is
 saved. What a fault says is one of the constants below.
 """
@@ -13,10 +16,14 @@ import io
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.clubs import known
+from club.clubs.models import Club
 from club.games.models import Player
+from club.games.people import Membership, join
 from club.leaderboards.services.register import (
     MEMBER_NUMBER_MAX,
     NAME_MAX,
@@ -89,6 +96,8 @@ class ImportResult:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    # Players the site had, of another club, now the club's too (updated or unchanged).
+    joined: list[str] = field(default_factory=list)
 
 
 def _refuse_file(message: str) -> PlayerImportError:
@@ -151,7 +160,9 @@ class _Plan:
     """What an import will write, and what the register will hold after it.
 
     The register's final names and numbers are keyed by player (a new row by minus its
-    line), to catch clashes among rows and with players the file leaves alone.
+    line), to catch clashes among rows and with players the file leaves alone. The
+    existing players are the site's, each marked ``the_clubs`` when one of the club's: a
+    member number finds only the club's own (another club's is a clash), a name anyone.
     """
 
     existing: list[Player]
@@ -169,7 +180,11 @@ class _Plan:
         """An empty plan over the register as it is."""
         return cls(
             existing=existing,
-            by_number={p.member_number: p for p in existing if p.member_number},
+            by_number={
+                p.member_number: p
+                for p in existing
+                if p.member_number and getattr(p, "the_clubs", True)
+            },
             by_name={p.name.lower(): p for p in existing},
             final_name={p.pk: p.name.lower() for p in existing},
             final_number={p.pk: p.member_number for p in existing if p.member_number},
@@ -315,9 +330,11 @@ def _plan(header: list[str], rows: list[tuple[int, list[str]]], existing: list[P
     return plan
 
 
-def _write(plan: _Plan) -> ImportResult:
-    """Write the planned rows; say which players were added, changed or left as they were."""
+def _write(plan: _Plan, club_id: int) -> ImportResult:
+    """Write the planned rows, every player of them one of the club's; say which players
+    were added, changed or left as they were, and which joined the club."""
     result = ImportResult()
+    named: list[int] = []
     before = {p.pk: (p.name, p.nickname, p.member_number, p.active) for p in plan.existing}
     # Two steps, so that swapping names or numbers between players never meets
     # the unique constraints half-way: clear what moves, then write.
@@ -330,7 +347,11 @@ def _write(plan: _Plan) -> ImportResult:
         if player is None:
             created = Player.objects.create(**{"active": True, **changes})
             result.created.append(created.name)
+            named.append(created.pk)
             continue
+        named.append(player.pk)
+        if not getattr(player, "the_clubs", True):
+            result.joined.append(changes["name"])
         _name, nickname0, number0, active0 = before[player.pk]
         player.name = changes["name"]
         player.nickname = changes.get("nickname", nickname0)
@@ -339,22 +360,27 @@ def _write(plan: _Plan) -> ImportResult:
         player.save(update_fields=["name", "nickname", "member_number", "active"])
         now = (player.name, player.nickname, player.member_number, player.active)
         (result.unchanged if now == before[player.pk] else result.updated).append(player.name)
+    join(club_id, named)
     return result
 
 
 @transaction.atomic
-def import_players(data: bytes | str) -> ImportResult:
-    """Add or update players from CSV text with a header row.
+def import_players(data: bytes | str, *, club: Club | None = None) -> ImportResult:
+    """Add or update ``club``'s players (the home club's when None) from CSV text with a
+    header row.
 
     Columns: ``name`` (required), ``nickname``, ``member_number``, ``active``
-    (yes/no, true/false, 1/0). A row matches an existing player by member
-    number, else by name (ignoring case), and updates it; other rows add
-    players. An empty cell leaves that detail as it is (a new player gets no
-    nickname or number and is active). Every row is checked first; on any
-    fault nothing is saved and :class:`PlayerImportError` lists each fault
-    with its row and column.
+    (yes/no, true/false, 1/0). A row matches one of the club's players by member
+    number, else a player of the site by name (ignoring case), and updates it;
+    other rows add players; each becomes one of the club's players. An empty cell
+    leaves that detail as it is (a new player gets no nickname or number and is
+    active). Every row is checked first; on any fault nothing is saved and
+    :class:`PlayerImportError` lists each fault with its row and column.
     """
+    club_id = club.pk if club is not None else known.home_id()
     header, rows = _read_rows(data)
     _check_header(header, rows)
-    existing = list(Player.objects.select_for_update().order_by("pk"))
-    return _write(_plan(header, rows, existing))
+    the_clubs = Exists(Membership.objects.filter(club_id=club_id, player=OuterRef("pk")))
+    found = Player.objects.select_for_update().annotate(the_clubs=the_clubs).order_by("pk")
+    existing: list[Player] = list(found)
+    return _write(_plan(header, rows, existing), club_id)

@@ -1,18 +1,27 @@
 """The club register's writes: adding a player, changing their details, marking them
 active or inactive.
 
-Names are unique ignoring case; member numbers too, when given. A refusal is a
-:class:`RegisterError` naming the field at fault; its words are the constants below.
+Players are the site's, one person across its clubs; a club's register is its members
+(club.games.people.Membership). Names are unique on the whole site ignoring case, and
+member numbers too, when given: a name the site already has is that person, so adding it
+to a club's register makes them one of the club's players too (:func:`add_player`). A
+refusal is a :class:`RegisterError` naming the field at fault; its words are the
+constants below.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import CharField
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.clubs import known
+from club.clubs.models import Club
 from club.games.models import Player
+from club.games.people import Membership, join
 from club.scoring import names
 from club.scoring.messages import Refusal
 
@@ -31,8 +40,12 @@ NICKNAME_MAX = _max_length("nickname")
 MEMBER_NUMBER_MAX = _max_length("member_number")
 
 # What a refusal says (an import's faults say some of it again: importing.py).
-NAME_TAKEN = gettext_lazy("There is already a player called %(name)s.")
-MEMBER_NUMBER_TAKEN = gettext_lazy("Member number %(number)s already belongs to %(name)s.")
+# Names and member numbers are the site's: the player who has one may be another club's.
+NAME_TAKEN = gettext_lazy("There is already a player called %(name)s on this site.")
+MEMBER_NUMBER_TAKEN = gettext_lazy(
+    "Member number %(number)s already belongs to %(name)s, a player on this site."
+)
+ALREADY_THE_CLUBS = gettext_lazy("%(name)s is already one of the club's players.")
 GIVE_A_NAME = gettext_lazy("Give the player a name.")
 NAME_TOO_LONG = gettext_lazy("A name can be at most %(max)d characters.")
 NICKNAME_TOO_LONG = gettext_lazy("A nickname can be at most %(max)d characters.")
@@ -104,14 +117,58 @@ def _save(player: Player) -> Player:
     return player
 
 
+@dataclass(frozen=True)
+class Added:
+    """A player added to a club's register: made, or ``joined`` (a player the site had
+    already, of another club, who is now one of this club's too, their details as they
+    were)."""
+
+    player: Player
+    joined: bool
+
+
 @transaction.atomic
-def register_player(
-    *, name: str, nickname: str = "", member_number: str = "", active: bool = True
-) -> Player:
-    """Add a player to the register. Names are unique ignoring case; member numbers when given."""
+def add_player(
+    *,
+    club: Club | None = None,
+    name: str,
+    nickname: str = "",
+    member_number: str = "",
+    active: bool = True,
+) -> Added:
+    """Add a player to ``club``'s register (the home club's when None).
+
+    A name the site already has (ignoring case) is that person: one of the club's players
+    already is refused; anyone else joins the club as they are (the details given are not
+    theirs to change from here). Otherwise a player is made: names are unique ignoring
+    case, member numbers when given, both on the whole site.
+    """
+    club_id = club.pk if club is not None else known.home_id()
     name, nickname, member_number = _clean(name), _clean(nickname), _clean(member_number)
+    same = Player.objects.filter(name__iexact=name).first() if name else None
+    if same is not None:
+        if Membership.objects.filter(club_id=club_id, player=same).exists():
+            raise RegisterError(ALREADY_THE_CLUBS % {"name": same.name}, field="name")
+        join(club_id, [same.pk])
+        return Added(player=same, joined=True)
     _check_player(name=name, nickname=nickname, member_number=member_number)
-    return _save(Player(name=name, nickname=nickname, member_number=member_number, active=active))
+    player = _save(Player(name=name, nickname=nickname, member_number=member_number, active=active))
+    join(club_id, [player.pk])
+    return Added(player=player, joined=False)
+
+
+def register_player(
+    *,
+    club: Club | None = None,
+    name: str,
+    nickname: str = "",
+    member_number: str = "",
+    active: bool = True,
+) -> Player:
+    """:func:`add_player`'s player (made, or joined from the site's players)."""
+    return add_player(
+        club=club, name=name, nickname=nickname, member_number=member_number, active=active
+    ).player
 
 
 @transaction.atomic
