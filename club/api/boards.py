@@ -1,5 +1,9 @@
 """The API's players, teams and leaderboards (club/api): the boards' own reads, as JSON.
 
+They are the club's, as its pages are: its players (its members), the teams that played
+a game of the club, its boards (the club's sides, with the site's figures for
+now: club.leaderboards.selectors); a player or team not the club's is 404 here.
+
 The leaderboards take the pages' filters (a period, a tournament) and order, and
 are kept under the boards' token; every read of figures or ratings goes through
 ``selectors.live_version`` first, so the work a finished game owes the boards is
@@ -19,8 +23,9 @@ from pydantic import BeforeValidator
 
 from club.api import schemas as out
 from club.api.common import Pages, answered, by_id, paged
-from club.games.models import PLAYER_FIELDS, Player, Team
-from club.leaderboards import selectors
+from club.clubs.addresses import club_of
+from club.games.models import PLAYER_FIELDS, Team
+from club.leaderboards import profile, selectors
 from club.leaderboards.models import TeamTotals
 from club.leaderboards.views import board_version, profile_version
 from club.web.unreadable import READABLE_TEXT
@@ -63,7 +68,7 @@ class PlayerFilters(Pages):
 )
 @answered()
 def players(request: HttpRequest, filters: Query[PlayerFilters]):
-    found = selectors.register(search=filters.search)
+    found = selectors.register(club=club_of(request), search=filters.search)
     items, page = paged(request, found, filters)
     return {
         **page,
@@ -89,20 +94,21 @@ def players(request: HttpRequest, filters: Query[PlayerFilters]):
 )
 @answered(by_id(profile_version))
 def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
-    found = Player.objects.filter(pk=pk).first()
+    club = club_of(request)
+    found = selectors.members(club).filter(pk=pk).first()
     if found is None:
         return Status(404, {"detail": "No player has this id."})
-    selectors.live_version(found)  # the boards' owed work first
-    profile = selectors.player_profile(found)
+    selectors.live_version(found, club=club)  # the boards' owed work first
+    shown = profile.player_profile(found, club=club)
     return {
         "id": found.pk,
         "name": found.name,
-        "rating": profile["figures"].rating,
+        "rating": shown["figures"].rating,
         "page": found.get_absolute_url(),
         "url": _player_url(found.pk),
-        "figures": _figures(profile["figures"]),
-        "form": profile["form"],
-        "games_count": profile["games_count"],
+        "figures": _figures(shown["figures"]),
+        "form": shown["form"],
+        "games_count": shown["games_count"],
         "games": [
             {
                 "game": line.game.pk,
@@ -115,7 +121,7 @@ def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
                 "rating_change": line.rating_delta,
                 "url": reverse("api:game", kwargs={"pk": line.game.pk}),
             }
-            for line in profile["games"]
+            for line in shown["games"]
         ],
     }
 
@@ -130,7 +136,10 @@ def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
 @answered(by_id(lambda request, pk: board_version(request)))
 def team(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     selectors.live_version()  # the boards' owed work first
-    found = Team.objects.select_related(*PLAYER_FIELDS).filter(pk=pk).first()
+    teams = Team.objects.select_related(*PLAYER_FIELDS)
+    # A team at a game of the club being played is the club's already.
+    the_clubs = selectors.the_clubs("team", club_of(request), "pk", finished=False)
+    found = teams.filter(the_clubs, pk=pk).first()
     if found is None:
         return Status(404, {"detail": "No team has this id."})
     totals = (
@@ -177,7 +186,8 @@ class BoardFilters(Schema):
 def _board(request: HttpRequest, kind: str, filters: BoardFilters) -> dict:
     board = selectors.player_board_page if kind == "players" else selectors.team_board_page
     found = board(
-        selectors.Filters(
+        club=club_of(request),
+        filters=selectors.Filters(
             start=filters.start,
             end=filters.end,
             tournament=filters.tournament,

@@ -5,8 +5,8 @@ from django.utils.translation import gettext_lazy as _
 
 from club.games.models import Player
 from club.games.words import KODI, POINTS, TABLES
-from club.leaderboards.merge import TWO_DIFFERENT_PLAYERS
-from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters
+from club.leaderboards.merge import NOT_THE_CLUBS, TWO_DIFFERENT_PLAYERS
+from club.leaderboards.selectors import DEFAULT_SORT, SORTS, Filters, members
 from club.leaderboards.services.importing import MAX_IMPORT_BYTES
 from club.web.fields import NameField
 from club.web.uploads import LimitedFileField
@@ -30,18 +30,43 @@ class PlayerForm(forms.Form):
     active = forms.BooleanField(label=_("Active"), required=False, initial=True)
 
 
+class ClubPlayerField(forms.ModelChoiceField):
+    """One of the club's players (the form sets the queryset: its members); a player of
+    the site who is not the club's is refused by name."""
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except forms.ValidationError:
+            text = str(value)
+            other = None
+            if text.isascii() and text.isdigit() and len(text) < 19:
+                other = Player.objects.filter(pk=int(text)).first()
+            if other is None:
+                raise
+            raise forms.ValidationError(
+                NOT_THE_CLUBS % {"name": other.name}, code="not_the_clubs"
+            ) from None
+
+
 class MergeForm(forms.Form):
-    keep = forms.ModelChoiceField(
+    keep = ClubPlayerField(
         label=_("Keep this record"),
-        queryset=Player.objects.order_by("name"),
+        queryset=Player.objects.none(),
         empty_label=_("Choose a player"),
     )
-    fold = forms.ModelChoiceField(
+    fold = ClubPlayerField(
         label=_("Fold this record into it"),
-        queryset=Player.objects.order_by("name"),
+        queryset=Player.objects.none(),
         empty_label=_("Choose a player"),
         help_text=_("Its games, deals and teams move to the kept record; then it is deleted."),
     )
+
+    def __init__(self, *args, club=None, **kwargs):
+        """``club``: whose two players may be merged (the home club when None)."""
+        super().__init__(*args, **kwargs)
+        for name in ("keep", "fold"):
+            self.fields[name].queryset = members(club).order_by("name")
 
     def clean(self):
         data = super().clean()

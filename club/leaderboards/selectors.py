@@ -29,6 +29,12 @@ filtered.
 A board of one form of play (``Filters.form``) counts that form's games only and
 shows the figures every game has with that form's own (:data:`FORM_FIGURES`).
 
+A club's boards list its sides: its players (its members, ``Membership``) and its teams
+(those that played a finished game of the club). Their figures and ratings are, for now,
+the site's: a player's totals count every game of theirs on the site, whichever club
+played it (figures of one club's games alone are not kept yet). A tournament is one
+club's, so a board filtered by one counts that tournament's games only.
+
 The boards and profiles read the figures maintained by
 :mod:`club.leaderboards.figures` (a row per side per finished game, and each
 side's totals), a page at a time: the unfiltered board reads the totals, a
@@ -59,13 +65,15 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, Lower
 
+from club.clubs import known
+from club.clubs.models import Club
 from club.games import words
 from club.games.models import (
-    PLAYER_FIELDS,
     Doubling,
     Game,
     GameTeam,
     LedgerEntry,
+    Membership,
     Player,
     Round,
     Team,
@@ -75,16 +83,12 @@ from club.leaderboards import figures
 from club.leaderboards.models import (
     OwedGame,
     PlayerGameFigures,
-    PlayerRating,
     PlayerTotals,
-    RatingChange,
     RatingsState,
     TeamGameFigures,
     TeamTotals,
 )
 from club.leaderboards.services.owed_work import catch_up
-from club.tournaments.seats import running_entries
-from club.web.paging import page_of
 
 
 @dataclass(frozen=True)
@@ -119,7 +123,8 @@ def _aggregate(queryset: QuerySet, function: str, column: str = "pk"):
     return Coalesce(Subquery(value.values("value")[:1]), default, output_field=IntegerField())
 
 
-def _count(queryset: QuerySet):
+def count(queryset: QuerySet):
+    """The number of rows of ``queryset``, as a correlated subquery."""
     return _aggregate(queryset, "COUNT")
 
 
@@ -144,10 +149,10 @@ def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
         deals = Round.objects.filter(doubling=doubling)
         declaring = deals.filter(declaring_team__in=mine)
         defending = deals.filter(game__in=their_games).exclude(declaring_team__in=mine)
-        won_declaring = _count(declaring.filter(made=True))
-        won_defending = _count(defending.filter(made=False))
-        lost_declaring = _count(declaring.filter(made=False))
-        lost_defending = _count(defending.filter(made=True))
+        won_declaring = count(declaring.filter(made=True))
+        won_defending = count(defending.filter(made=False))
+        lost_declaring = count(declaring.filter(made=False))
+        lost_defending = count(defending.filter(made=True))
         figures[f"{name}_won"] = won_declaring + won_defending
         figures[f"{name}_lost"] = lost_declaring + lost_defending
     return figures
@@ -164,10 +169,10 @@ def player_figures(filters: Filters) -> dict:
         game_team__game__scoring="tables",  # a points sheet's ledger holds points
     )
     return {
-        "played": _count(seats),
-        "won": _count(seats.filter(figures.WON)),
-        "declared": _count(declared),
-        "made": _count(declared.filter(made=True)),
+        "played": count(seats),
+        "won": count(seats.filter(figures.WON)),
+        "declared": count(declared),
+        "made": count(declared.filter(made=True)),
         **_doubling_figures(in_a_seat, filters),
         "tables_net": _aggregate(ledger, "SUM", "change"),
         **_sheet_figures(seats),
@@ -186,7 +191,7 @@ def _sheet_figures(seats: QuerySet) -> dict:
         "points_against": _aggregate(
             points.annotate(against=_aggregate(others, "SUM", "score")), "SUM", "against"
         ),
-        "sessions_won": _count(points.filter(figures.WON)),
+        "sessions_won": count(points.filter(figures.WON)),
         "kodis_taken": _aggregate(kodi, "SUM", "kodis"),
         "kodis_given": _aggregate(
             kodi.annotate(given=_aggregate(others, "SUM", "kodis")), "SUM", "given"
@@ -207,10 +212,10 @@ def team_figures(filters: Filters) -> dict:
     # A points sheet's ledger holds points, not tables.
     ledger = LedgerEntry.objects.filter(game_team__in=own_seats, game_team__game__scoring="tables")
     return {
-        "played": _count(seats),
-        "won": _count(seats.filter(figures.WON)),
-        "declared": _count(declared),
-        "made": _count(declared.filter(made=True)),
+        "played": count(seats),
+        "won": count(seats.filter(figures.WON)),
+        "declared": count(declared),
+        "made": count(declared.filter(made=True)),
         **_doubling_figures(lambda row: Q(team=row), filters),
         "tables_net": _aggregate(ledger, "SUM", "change"),
         **_sheet_figures(seats),
@@ -301,8 +306,10 @@ FORMS = tuple(FORM_FIGURES)
 
 
 def forms_played(player: Player | None = None) -> list[str]:
-    """The forms of play of the club's finished games (the player's, if given), in FORMS
-    order: one query, each form found through the figures' index on it."""
+    """The forms of play of the site's finished games (the player's, if given), in FORMS
+    order: one query, each form found through the figures' index on it. The site's, as
+    the figures a board shows are: a club's board shows the columns of every form its
+    players' figures may hold."""
     rows: QuerySet[TeamGameFigures] | QuerySet[PlayerGameFigures] = TeamGameFigures.objects.all()
     if player is not None:
         rows = PlayerGameFigures.objects.filter(player=player)
@@ -374,40 +381,61 @@ def _filtered(filters: Filters) -> bool:
     return bool(filters.start or filters.end or filters.tournament or filters.form)
 
 
-def _game_rows(model, filters: Filters) -> QuerySet:
+def _game_rows(model, filters: Filters, club: Club) -> QuerySet:
     rows = model.objects.all()
     if filters.start:
         rows = rows.filter(played_on__gte=filters.start)
     if filters.end:
         rows = rows.filter(played_on__lte=filters.end)
-    if filters.tournament:
-        rows = rows.filter(tournament_id=filters.tournament)
+    if filters.tournament:  # a tournament of another club counts nothing here
+        rows = rows.filter(tournament_id=filters.tournament, tournament__club=club)
     if filters.form:
         rows = rows.filter(form=filters.form)
     return rows
 
 
-def _board(kind: str, filters: Filters, sort: str, descending: bool, page: int | None) -> Board:
-    """The board from the maintained figures: a count and one page (two queries).
+def the_clubs(side: str, club: Club, column: str | None = None, *, finished: bool = True) -> Exists:
+    """Whether the side of a row (its ``column``: ``player_id`` or ``team_id`` by default) is
+    the club's: a player who is one of its members; a team that played a game of the club,
+    on a board a finished one (a team's first game there puts it on the board once the game
+    is over, as the board's token moves then: the ratings are rebuilt)."""
+    side_id = OuterRef(column or f"{side}_id")
+    if side == "player":
+        return Exists(Membership.objects.filter(club=club, player=side_id))
+    played = GameTeam.objects.filter(team=side_id, game__club=club)
+    if finished:
+        played = played.filter(game__status=Game.Status.FINISHED)
+    return Exists(played)
 
-    Unfiltered, it reads each side's totals; filtered by period or tournament,
-    it sums the sides' rows of the games that pass (the period's or the
-    tournament's games only, through their indexes). A page past the end
-    shows the last; None gives every row.
+
+def _board(
+    kind: str, filters: Filters, sort: str, descending: bool, page: int | None, club: Club | None
+) -> Board:
+    """The club's board from the maintained figures: a count and one page (two queries).
+
+    Its sides are the club's (:func:`the_clubs`, the home club's when ``club`` is None);
+    their figures are the site's. Unfiltered, it reads each side's totals; filtered by
+    period or tournament, it sums the sides' rows of the games that pass (the period's
+    or the tournament's games only, through their indexes). A page past the end shows
+    the last; None gives every row.
     """
+    club = club or known.home()
     side = "player" if kind == "players" else "team"
     rating = F("player__rating__rating" if side == "player" else "team__totals__rating")
     if _filtered(filters):
         model = PlayerGameFigures if side == "player" else TeamGameFigures
         queryset = (
-            _game_rows(model, filters)
+            _game_rows(model, filters, club)
+            .filter(the_clubs(side, club))
             .values(f"{side}_id")
             .annotate(**figures.SUMS)
             .filter(played__gt=0)
         )
     else:
         totals = PlayerTotals if side == "player" else TeamTotals
-        queryset = totals.objects.filter(played__gt=0).values(f"{side}_id", *figures.FIELDS)
+        queryset = totals.objects.filter(the_clubs(side, club), played__gt=0).values(
+            f"{side}_id", *figures.FIELDS
+        )
     # "board_rating": TeamTotals has a column of its own called rating.
     ordered = queryset.annotate(
         name=F(f"{side}__name"), board_rating=rating, **_names(side)
@@ -459,37 +487,56 @@ def _subject(side: str, row: dict) -> Player | Team:
 
 
 def player_board_page(
-    filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True, page: int = 1
+    filters: Filters,
+    *,
+    club: Club | None = None,
+    sort: str = DEFAULT_SORT,
+    descending: bool = True,
+    page: int = 1,
 ) -> Board:
-    return _board("players", filters, sort, descending, page)
+    return _board("players", filters, sort, descending, page, club)
 
 
 def team_board_page(
-    filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True, page: int = 1
+    filters: Filters,
+    *,
+    club: Club | None = None,
+    sort: str = DEFAULT_SORT,
+    descending: bool = True,
+    page: int = 1,
 ) -> Board:
-    return _board("teams", filters, sort, descending, page)
+    return _board("teams", filters, sort, descending, page, club)
 
 
 def player_board(
-    filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True
+    filters: Filters, *, club: Club | None = None, sort: str = DEFAULT_SORT, descending: bool = True
 ) -> list[Row]:
-    """Every player who played a counted game, with their figures, ranked."""
-    return _board("players", filters, sort, descending, None).rows
+    """Every player of the club who played a counted game, with their figures, ranked."""
+    return _board("players", filters, sort, descending, None, club).rows
 
 
-def team_board(filters: Filters, *, sort: str = DEFAULT_SORT, descending: bool = True) -> list[Row]:
-    """Every team that played a counted game, with their figures, ranked."""
-    return _board("teams", filters, sort, descending, None).rows
+def team_board(
+    filters: Filters, *, club: Club | None = None, sort: str = DEFAULT_SORT, descending: bool = True
+) -> list[Row]:
+    """Every team of the club that played a counted game, with their figures, ranked."""
+    return _board("teams", filters, sort, descending, None, club).rows
 
 
 # --- The register ------------------------------------------------------------
 
 
-def register(*, search: str = "", active: str = "") -> QuerySet:
-    """The club's players, found by name, nickname or member number."""
+def members(club: Club | None = None) -> QuerySet[Player]:
+    """The club's players (the home club's when ``club`` is None): its members."""
+    return Player.objects.filter(memberships__club=club or known.home())
+
+
+def register(*, club: Club | None = None, search: str = "", active: str = "") -> QuerySet:
+    """The club's players (:func:`members`), found by name, nickname or member number."""
     catch_up()  # their ratings as of every finished game (club.leaderboards.owed)
-    players = Player.objects.select_related("rating").annotate(
-        has_games=Exists(GameTeam.objects.filter(in_a_seat(OuterRef("pk"))))
+    players = (
+        members(club)
+        .select_related("rating")
+        .annotate(has_games=Exists(GameTeam.objects.filter(in_a_seat(OuterRef("pk")))))
     )
     search = " ".join(search.split())
     if search:
@@ -505,154 +552,39 @@ def register(*, search: str = "", active: str = "") -> QuerySet:
     return players.order_by("name")
 
 
-# --- The profile ---------------------------------------------------------------
-
-
-@dataclass
-class GameLine:
-    game_team: GameTeam
-    partners: list[Player]  # the player's partners at the game: one, or two or three
-    teams: int
-    rating_delta: float | None = None
-
-    @property
-    def partner(self) -> Player:
-        return self.partners[0]
-
-    @property
-    def game(self) -> Game:
-        return self.game_team.game
-
-    @property
-    def badge(self) -> str:
-        won = self.game.winner_id is not None and self.game.winner_id == self.game_team.pk
-        return form_badge(self.game_team.place, self.teams, won=won)
-
-
-LEVEL = "="  # a level game's badge: the first place shared, as the standings mark a tie
-
-
-def form_badge(place: int | None, teams: int, *, won: bool) -> str:
-    """W for a win, = for a level game (a first place shared: played, not won), L for the
-    last place, else the place (2 or 3); nothing for a game not finished."""
-    if place is None:
-        return ""
-    if won:
-        return "W"
-    if place == 1:
-        return LEVEL
-    if place >= teams:
-        return "L"
-    return str(place)
-
-
-def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 160) -> dict | None:
-    """An inline SVG polyline of the rating after every rated game, from the start."""
-    if not changes:
-        return None
-    values = [changes[0].before] + [change.after for change in changes]
-    low, high = min(values + [0.0]), max(values + [0.0])
-    span = (high - low) or 1.0
-    step = width / max(len(values) - 1, 1)
-
-    def y(value: float) -> float:
-        return height - (value - low) / span * height
-
-    points = " ".join(f"{index * step:.1f},{y(value):.1f}" for index, value in enumerate(values))
-    return {
-        "width": width,
-        "height": height,
-        "points": points,
-        "zero_y": f"{y(0.0):.1f}",
-        "low": low,
-        "high": high,
-        "games": len(changes),
-    }
-
-
-PROFILE_GAMES = 50  # a page of the profile's games
-CHART_GAMES = 200  # the rating chart's points: the latest rated games
-
-
-def player_profile(player: Player, page: int = 1) -> dict:
-    """What the profile shows: details, rating, form, figures and a page of games.
-
-    The figures are the player's maintained totals; the games are shown
-    :data:`PROFILE_GAMES` a page, the chart the latest :data:`CHART_GAMES`
-    rated games; so a long career costs the same as a short one.
-    """
-    totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
-    row = Row(subject=player, rating=None, **(totals or {}))
-    rating = PlayerRating.objects.filter(player=player).first()
-    row.rating = rating.rating if rating else None
-    mine = GameTeam.objects.filter(in_a_seat(player))
-    ordered = (
-        mine.select_related("game", "team", *PLAYER_FIELDS)
-        .annotate(teams_at_game=_count(GameTeam.objects.filter(game=OuterRef("game"))))
-        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
-    )
-    games = page_of(ordered, page, PROFILE_GAMES)
-
-    def line(seat) -> GameLine:
-        return GameLine(
-            game_team=seat,
-            partners=[other for other in seat.players if other.pk != player.pk],
-            teams=seat.teams_at_game,
-        )
-
-    lines = [line(seat) for seat in games.items]
-    # The form: the latest five finished games, whichever page is read. The first page
-    # holds them unless the player's latest games are still being played.
-    latest = [item for item in lines if item.game.is_finished][:5] if games.number == 1 else []
-    if len(latest) < 5 and games.total > len(latest) + sum(
-        1 for item in lines if not item.game.is_finished
-    ):
-        latest = [line(seat) for seat in ordered.filter(game__status=Game.Status.FINISHED)[:5]]
-    changes = list(RatingChange.objects.filter(player=player).order_by("-position")[:CHART_GAMES])
-    changes.reverse()
-    change_by_game = {change.game_id: change for change in changes}
-    for item in lines:
-        change = change_by_game.get(item.game.pk)
-        item.rating_delta = None if change is None else change.after - change.before
-    return {
-        "player": player,
-        "figures": row,
-        "rating": rating,
-        "form": [item.badge for item in latest],
-        "chart": rating_chart(changes),
-        "games": lines,
-        "games_page": games,
-        "games_count": games.total,
-        # Tournaments being played now: the player's page there says where they sit.
-        "playing_in": running_entries(player),
-    }
-
-
-def _ratings_rebuilt_at() -> datetime.datetime | None:
-    """When the ratings last moved, once any work owed to the boards is done (owed.py):
-    in one query, with whether any is owed, when none is."""
+def _ratings_rebuilt_at(club: Club | None = None) -> tuple[datetime.datetime | None, int]:
+    """When the ratings last moved, once any work owed to the boards is done (owed.py),
+    and how many players ``club`` has (0 for no club): in one query, with whether any
+    work is owed, when none is."""
+    players = count(Membership.objects.filter(club=club)) if club else Value(0)
     state = (
         RatingsState.objects.filter(pk=1)
-        .values_list("rebuilt_at", Exists(OwedGame.objects.all()))
+        .values_list("rebuilt_at", players, Exists(OwedGame.objects.all()))
         .first()
     )
-    if state is not None and not state[1]:
-        return state[0]
+    if state is not None and not state[2]:
+        return state[0], state[1]
     if catch_up() or state is not None:
-        return RatingsState.objects.filter(pk=1).values_list("rebuilt_at", flat=True).first()
-    return None
+        state = (
+            RatingsState.objects.filter(pk=1).values_list("rebuilt_at", players, Value(0)).first()
+        )
+    return (state[0], state[1]) if state is not None else (None, 0)
 
 
-def live_version(player: Player | None = None) -> str:
+def live_version(player: Player | None = None, *, club: Club | None = None) -> str:
     """The token live pages carry: it changes when the ratings are rebuilt (every change
-    to a finished game rebuilds them) and, on a profile, when one of the player's games
+    to a finished game rebuilds them); on a club's board, when the club has one more
+    player (its sides are its players, each with the site's figures: a player joins a
+    club when seated at one of its games, before any of them finishes); on a profile,
+    when one of the player's games at the club (``club``, the home club's when None)
     records anything. Every leaderboard page reads it first, so the work a finished game
-    owes the boards (club.leaderboards.owed) is done before any of them reads a figure."""
-    rebuilt = _ratings_rebuilt_at()
+    owes the boards (club.leaderboards.owed) is done before any of them reads a figure.
+    A board's rows change otherwise only when players or teams are renamed, merged or
+    deleted, which moves the club's token (club.games.versions) that its key holds too."""
+    rebuilt, players = _ratings_rebuilt_at(club if player is None else None)
     stamp = int(rebuilt.timestamp() * 1_000_000) if rebuilt else 0
     if player is None:
-        return str(stamp)
-    newest = Game.objects.filter(in_a_seat(player, "teams__")).aggregate(newest=Max("updated_at"))[
-        "newest"
-    ]
+        return f"{stamp}.{players}" if club is not None else str(stamp)
+    games = Game.objects.filter(in_a_seat(player, "teams__"), club=club or known.home())
+    newest = games.aggregate(newest=Max("updated_at"))["newest"]
     return f"{stamp}.{int(newest.timestamp() * 1_000_000) if newest else 0}"

@@ -1,6 +1,9 @@
-"""Thin views for the register, the leaderboards and the player profiles.
+"""Thin views for the register, the leaderboards and the player profiles: the club's
+(club.clubs.addresses.club_of), whose players are its members and whose boards list its
+players and teams (with the site's figures: club.leaderboards.selectors).
 
-Reading is public; every write is for organisers and goes through one service.
+Reading is public; every write is for the club's organisers and goes through one
+service. A player who is not one of the club's is no page at its address (404).
 """
 
 from __future__ import annotations
@@ -11,12 +14,14 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.clubs.addresses import club_of
 from club.games.idempotency import one_time
 from club.games.models import Player
 from club.games.versions import club_version
-from club.leaderboards import merge, selectors
+from club.leaderboards import merge, profile, selectors
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import importing, register
 from club.leaderboards.services.importing import PlayerImportError
@@ -34,8 +39,20 @@ from club.web.uploads import takes_upload
 REGISTER_PER_PAGE = 50  # the register a page at a time: 5,000 players at a federation
 
 
+# A name the site had already, now one of this club's players too (services.register).
+JOINED = gettext_lazy(
+    "%(name)s was already a player on this site and is now one of the club's players too; "
+    "their details are as they were."
+)
+
+
 def _partial(request: HtmxHttpRequest, template: str, part: str) -> str:
     return f"{template}#{part}" if request.htmx else template
+
+
+def _the_clubs(request: HttpRequest, pk: int) -> Player:
+    """The club's player ``pk``; 404 for anyone who is not one of the club's players."""
+    return get_object_or_404(selectors.members(club_of(request)), pk=pk)
 
 
 # --- The register ---------------------------------------------------------------
@@ -45,7 +62,9 @@ def _partial(request: HtmxHttpRequest, template: str, part: str) -> str:
 def player_list(request: HtmxHttpRequest) -> HttpResponse:
     form = RegisterSearchForm(request.GET)
     data = form.cleaned_data if form.is_valid() else {}
-    players = selectors.register(search=data.get("q", ""), active=data.get("active", ""))
+    players = selectors.register(
+        club=club_of(request), search=data.get("q", ""), active=data.get("active", "")
+    )
     page = page_of(players, page_number(request), REGISTER_PER_PAGE, kept_query(request))
     return render(
         request,
@@ -70,11 +89,15 @@ def player_new(request: HttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            player = register.register_player(**form.cleaned_data)
+            added = register.add_player(club=club_of(request), **form.cleaned_data)
         except RegisterError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, _("%(name)s added to the register.") % {"name": player.name})
+            name = {"name": added.player.name}
+            if added.joined:
+                messages.success(request, JOINED % name)
+            else:
+                messages.success(request, _("%(name)s added to the register.") % name)
             return redirect("leaderboards:players")
     return _player_form_page(request, form)
 
@@ -83,7 +106,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @one_time
 def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
+    player = _the_clubs(request, pk)
     initial = {
         "name": player.name,
         "nickname": player.nickname,
@@ -106,7 +129,7 @@ def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @one_time
 def player_active(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
+    player = _the_clubs(request, pk)
     active = request.POST.get("active") == "1"
     register.set_player_active(player=player, active=active)
     if active:
@@ -123,11 +146,12 @@ def player_active(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @one_time
 def player_merge(request: HttpRequest) -> HttpResponse:
-    form = MergeForm(request.POST or None, initial=request.GET.dict())
+    club = club_of(request)
+    form = MergeForm(request.POST or None, initial=request.GET.dict(), club=club)
     if request.method == "POST" and form.is_valid():
         try:
             result = merge.merge_players(
-                keep=form.cleaned_data["keep"], fold=form.cleaned_data["fold"]
+                keep=form.cleaned_data["keep"], fold=form.cleaned_data["fold"], club=club
             )
         except RegisterError as error:
             form.add_error(None, error.message)
@@ -150,19 +174,29 @@ def player_import(request: HttpRequest) -> HttpResponse:
     faults = []
     if request.method == "POST" and form.is_valid():
         try:
-            result = importing.import_players(form.cleaned_data["file"].read())
+            result = importing.import_players(
+                form.cleaned_data["file"].read(), club=club_of(request)
+            )
         except PlayerImportError as error:
             faults = error.faults
         else:
-            messages.success(
-                request,
-                _("Import done: %(created)d added, %(updated)d updated, %(unchanged)d unchanged.")
-                % {
-                    "created": len(result.created),
-                    "updated": len(result.updated),
-                    "unchanged": len(result.unchanged),
-                },
-            )
+            done = _(
+                "Import done: %(created)d added, %(updated)d updated, %(unchanged)d unchanged."
+            ) % {
+                "created": len(result.created),
+                "updated": len(result.updated),
+                "unchanged": len(result.unchanged),
+            }
+            if result.joined:
+                joined = len(result.joined)
+                done += " " + ngettext(
+                    "%(count)d of them was already a player on this site and is now one of "
+                    "the club's players too.",
+                    "%(count)d of them were already players on this site and are now the "
+                    "club's players too.",
+                    joined,
+                ) % {"count": joined}
+            messages.success(request, done)
             return redirect("leaderboards:players")
     return render(request, "leaderboards/import.html", {"form": form, "faults": faults})
 
@@ -176,26 +210,30 @@ def _not_modified(request: HttpRequest, version: str) -> bool:
 
 
 def profile_version(request: HttpRequest, pk: int):
-    """A profile's key for everyone's copy (club.web.pages): its live token, the club's."""
-    player = Player.objects.filter(pk=pk).first()
+    """A profile's key for everyone's copy (club.web.pages): its live token, the club's;
+    None for a player who is not one of the club's (the 404 is not kept)."""
+    club = club_of(request)
+    player = selectors.members(club).filter(pk=pk).first()
     if player is None:
         return None
-    return selectors.live_version(player), club_version
+    return selectors.live_version(player, club=club), club_version
 
 
 def board_version(request: HttpRequest):
-    """A leaderboard's key: the ratings' token (its live poll's) and the club's."""
-    return selectors.live_version(), club_version
+    """A leaderboard's key: the ratings' and the club's players' token (its live poll's)
+    and the club's."""
+    return selectors.live_version(club=club_of(request)), club_version
 
 
 @page_query("page")
 @cached_page(profile_version)
 def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
-    version = selectors.live_version(player)
+    club = club_of(request)
+    player = _the_clubs(request, pk)
+    version = selectors.live_version(player, club=club)
     if _not_modified(request, version):
         return HttpResponse(status=204)
-    context = selectors.player_profile(player, page_number(request))
+    context = profile.player_profile(player, page_number(request), club=club)
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
     # The figures of the forms of play the player has played, each labelled.
     context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
@@ -218,7 +256,11 @@ BOARD_QUERY = (*BoardForm.base_fields, "page")
 
 def _offered_tournaments(request: HttpRequest) -> list[Tournament]:
     """The newest tournaments, and the one the filter names if it is older."""
-    newest = Tournament.objects.order_by("-starts_on", "name").only("pk", "name")
+    newest = (
+        Tournament.objects.filter(club=club_of(request))
+        .order_by("-starts_on", "name")
+        .only("pk", "name")
+    )
     offered = list(newest[:OFFERED_TOURNAMENTS])
     chosen = request.GET.get("tournament", "")
     # An id the database can hold (ASCII digits: "²" is a digit too); anything else
@@ -230,7 +272,8 @@ def _offered_tournaments(request: HttpRequest) -> list[Tournament]:
 
 
 def _board(request: HtmxHttpRequest, kind: str) -> HttpResponse:
-    version = selectors.live_version()
+    club = club_of(request)
+    version = selectors.live_version(club=club)
     if _not_modified(request, version):
         return HttpResponse(status=204)
     form = BoardForm(request.GET, tournaments=_offered_tournaments(request))
@@ -241,7 +284,7 @@ def _board(request: HtmxHttpRequest, kind: str) -> HttpResponse:
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
-    found = board(filters, sort=sort, descending=descending, page=page)
+    found = board(filters, club=club, sort=sort, descending=descending, page=page)
     shown = selectors.board_figures(filters, selectors.forms_played())
     query = request.GET.copy()
     for key in ("sort", "order", "version", "page"):

@@ -35,7 +35,8 @@ from club.leaderboards.models import (
     TeamGameFigures,
     TeamTotals,
 )
-from club.leaderboards.selectors import Filters, form_badge, player_board, team_board
+from club.leaderboards.profile import form_badge
+from club.leaderboards.selectors import Filters, player_board, team_board
 from club.scoring import rules as core
 from club.scoring.rules import Preset
 from club.tournaments import services as tournaments

@@ -26,7 +26,7 @@ from club.games.services import (
     record_deal,
     undo_last_deal,
 )
-from club.leaderboards import figures, selectors
+from club.leaderboards import figures, profile, selectors
 from club.leaderboards.merge import merge_players
 from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange, TeamTotals
 from club.leaderboards.selectors import Filters, player_board, team_board
@@ -275,7 +275,7 @@ def test_rebuild_leaderboards_command_checks_and_repairs(club, capsys):
 
 
 def test_profile_lists_the_latest_games_only(client, club, monkeypatch):
-    monkeypatch.setattr(selectors, "PROFILE_GAMES", 2)
+    monkeypatch.setattr(profile, "PROFILE_GAMES", 2)
     anu = Player.objects.get(name="Anu")
     response = client.get(anu.get_absolute_url())
     assert len(response.context["games"]) == 2

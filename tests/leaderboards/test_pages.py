@@ -9,6 +9,7 @@ from django.urls import reverse
 from club.games.models import Player
 from club.games.services import Deal, TeamEntry, create_game
 from club.leaderboards import selectors
+from club.leaderboards.services import register_player
 from club.leaderboards.views import OFFERED_TOURNAMENTS
 from club.scoring import rules as core
 from club.tournaments.models import Tournament
@@ -42,7 +43,7 @@ def test_profile_shows_details_rating_form_history_and_games(client, club):
 
 
 def test_form_badges_for_last_places():
-    from club.leaderboards.selectors import form_badge
+    from club.leaderboards.profile import form_badge
 
     assert [form_badge(p, 4, won=p == 1) for p in (1, 2, 3, 4)] == ["W", "2", "3", "L"]
     assert [form_badge(p, 2, won=p == 1) for p in (1, 2)] == ["W", "L"]
@@ -50,7 +51,7 @@ def test_form_badges_for_last_places():
 
 
 def test_profile_of_a_player_without_games(client, db):
-    player = Player.objects.create(name="Nobody")
+    player = register_player(name="Nobody")
     response = client.get(player.get_absolute_url())
     assert response.status_code == 200
     assert "No games yet." in response.content.decode()
@@ -67,7 +68,7 @@ WRITE_GET = ["leaderboards:player_new", "leaderboards:merge", "leaderboards:impo
 
 @pytest.mark.django_db
 def test_anyone_can_read(client):
-    player = Player.objects.create(name="Anu")
+    player = register_player(name="Anu")  # one of the club's players
     for name, args in READ:
         assert client.get(reverse(name, args=args)).status_code == 200
     assert client.get(player.get_absolute_url()).status_code == 200

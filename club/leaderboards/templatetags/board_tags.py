@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from club.games.models import Scoring
 from club.games.selectors import url_maker
-from club.leaderboards.selectors import LEVEL
+from club.leaderboards.profile import LEVEL
 from club.web.html import safe_join, text
 
 register = template.Library()
@@ -130,7 +130,7 @@ def profile_figures(figures, shown) -> SafeString:
 
 @register.simple_tag
 def result_badge(badge: str) -> SafeString:
-    """A game's result as a profile shows it (``selectors.form_badge``), titled in words."""
+    """A game's result as a profile shows it (``profile.form_badge``), titled in words."""
     if badge == "W":
         css, title = "w", _("won")
     elif badge == LEVEL:

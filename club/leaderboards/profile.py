@@ -1,0 +1,143 @@
+"""A player's profile: their details, rating, form, figures and games, as a club's page
+shows them (the figures' words are the selectors' docstring's)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import F, OuterRef
+
+from club.clubs import known
+from club.clubs.models import Club
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
+from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
+from club.leaderboards.selectors import FIGURES, Row, count
+from club.tournaments.seats import running_entries
+from club.web.paging import page_of
+
+
+@dataclass
+class GameLine:
+    game_team: GameTeam
+    partners: list[Player]  # the player's partners at the game: one, or two or three
+    teams: int
+    rating_delta: float | None = None
+
+    @property
+    def partner(self) -> Player:
+        return self.partners[0]
+
+    @property
+    def game(self) -> Game:
+        return self.game_team.game
+
+    @property
+    def badge(self) -> str:
+        won = self.game.winner_id is not None and self.game.winner_id == self.game_team.pk
+        return form_badge(self.game_team.place, self.teams, won=won)
+
+
+LEVEL = "="  # a level game's badge: the first place shared, as the standings mark a tie
+
+
+def form_badge(place: int | None, teams: int, *, won: bool) -> str:
+    """W for a win, = for a level game (a first place shared: played, not won), L for the
+    last place, else the place (2 or 3); nothing for a game not finished."""
+    if place is None:
+        return ""
+    if won:
+        return "W"
+    if place == 1:
+        return LEVEL
+    if place >= teams:
+        return "L"
+    return str(place)
+
+
+def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 160) -> dict | None:
+    """An inline SVG polyline of the rating after every rated game, from the start."""
+    if not changes:
+        return None
+    values = [changes[0].before] + [change.after for change in changes]
+    low, high = min(values + [0.0]), max(values + [0.0])
+    span = (high - low) or 1.0
+    step = width / max(len(values) - 1, 1)
+
+    def y(value: float) -> float:
+        return height - (value - low) / span * height
+
+    points = " ".join(f"{index * step:.1f},{y(value):.1f}" for index, value in enumerate(values))
+    return {
+        "width": width,
+        "height": height,
+        "points": points,
+        "zero_y": f"{y(0.0):.1f}",
+        "low": low,
+        "high": high,
+        "games": len(changes),
+    }
+
+
+PROFILE_GAMES = 50  # a page of the profile's games
+CHART_GAMES = 200  # the rating chart's points: the latest rated games
+
+
+def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -> dict:
+    """What the profile shows at ``club``'s address (the home club's when None): details,
+    rating, form, figures and a page of games.
+
+    The figures, the rating and its chart are the site's, as the boards' are; the games
+    (and the form, the latest five of them) are the club's, so every game and partner
+    the page names has a page at the club's address, and the tournaments being played
+    now are the club's. The figures are the player's maintained totals; the games are
+    shown :data:`PROFILE_GAMES` a page, the chart the latest :data:`CHART_GAMES` rated
+    games; so a long career costs the same as a short one.
+    """
+    club = club or known.home()
+    totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
+    row = Row(subject=player, rating=None, **(totals or {}))
+    rating = PlayerRating.objects.filter(player=player).first()
+    row.rating = rating.rating if rating else None
+    mine = GameTeam.objects.filter(in_a_seat(player), game__club=club)
+    ordered = (
+        mine.select_related("game", "team", *PLAYER_FIELDS)
+        .annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
+        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
+    )
+    games = page_of(ordered, page, PROFILE_GAMES)
+
+    def line(seat) -> GameLine:
+        return GameLine(
+            game_team=seat,
+            partners=[other for other in seat.players if other.pk != player.pk],
+            teams=seat.teams_at_game,
+        )
+
+    lines = [line(seat) for seat in games.items]
+    # The form: the latest five finished games, whichever page is read. The first page
+    # holds them unless the player's latest games are still being played.
+    latest = [item for item in lines if item.game.is_finished][:5] if games.number == 1 else []
+    if len(latest) < 5 and games.total > len(latest) + sum(
+        1 for item in lines if not item.game.is_finished
+    ):
+        latest = [line(seat) for seat in ordered.filter(game__status=Game.Status.FINISHED)[:5]]
+    changes = list(RatingChange.objects.filter(player=player).order_by("-position")[:CHART_GAMES])
+    changes.reverse()
+    change_by_game = {change.game_id: change for change in changes}
+    for item in lines:
+        change = change_by_game.get(item.game.pk)
+        item.rating_delta = None if change is None else change.after - change.before
+    return {
+        "player": player,
+        "figures": row,
+        "rating": rating,
+        "form": [item.badge for item in latest],
+        "chart": rating_chart(changes),
+        "games": lines,
+        "games_page": games,
+        "games_count": games.total,
+        # The club's tournaments being played now: the player's page there says where they sit.
+        "playing_in": [
+            entry for entry in running_entries(player) if entry.tournament.club_id == club.pk
+        ],
+    }
