@@ -1,4 +1,6 @@
-"""The read-only JSON API under /api/v1/, on django-ninja.
+"""The read-only JSON API under /api/v1/, on django-ninja: a club's (at
+/clubs/<slug>/api/v1/ on a site of several clubs, club.clubs.addresses), whose games and
+tournaments it lists and answers; another club's is 404 there.
 
 Only what the public pages show, and only GET: there is no write endpoint, and
 the permission table (tests/test_permissions.py) covers every URL here too.
@@ -27,6 +29,7 @@ from club.api import schemas as out
 from club.api.common import Pages, answered, by_id, paged
 from club.archive.export import game_object
 from club.archive.tournament_export import tournament_object
+from club.clubs.addresses import club_of
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
 from club.games.views import game_version, home_version
 from club.tournaments.models import Tournament
@@ -154,7 +157,7 @@ class GameFilters(Pages):
 )
 @answered(home_version)
 def games(request: HttpRequest, filters: Query[GameFilters]):
-    found = _games().order_by("-id")
+    found = _games().filter(club=club_of(request)).order_by("-id")
     if filters.status:
         found = found.filter(status=filters.status)
     if filters.tournament:
@@ -177,7 +180,7 @@ def games(request: HttpRequest, filters: Query[GameFilters]):
 )
 @answered(by_id(game_version))
 def game(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
-    found = _games().filter(pk=pk).first()
+    found = _games().filter(pk=pk, club=club_of(request)).first()
     archived = game_object(pk) if found is not None else None
     if archived is None:
         return Status(404, {"detail": "No game has this id."})
@@ -211,7 +214,7 @@ class TournamentFilters(Pages):
 )
 @answered()
 def tournaments(request: HttpRequest, filters: Query[TournamentFilters]):
-    found = Tournament.objects.order_by("-starts_on", "-id")
+    found = Tournament.objects.filter(club=club_of(request)).order_by("-starts_on", "-id")
     if filters.status:
         found = found.filter(status=filters.status)
     items, page = paged(request, found, filters)
@@ -227,7 +230,7 @@ def tournaments(request: HttpRequest, filters: Query[TournamentFilters]):
 )
 @answered(by_id(tournament_version))
 def tournament(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
-    found = Tournament.objects.filter(pk=pk).first()
+    found = Tournament.objects.filter(pk=pk, club=club_of(request)).first()
     if found is None:
         return Status(404, {"detail": "No tournament has this id."})
     name_of = dict(found.entries.values_list("id", "team__name"))
