@@ -239,3 +239,22 @@ def test_import_command(tmp_path, capsys):
     assert f"Row 3, column name: {NAME_MISSING}" in err
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_players", str(tmp_path / "missing.csv"))
+
+
+def test_import_command_for_a_club(tmp_path, capsys):
+    """``--club`` names the club whose players the file holds; a player the site has
+    joins it."""
+    from club.clubs import known
+    from club.clubs.models import Club
+    from club.games.people import Membership
+
+    register_player(name="Anu")  # the home club's
+    Club.objects.create(name="Gulf 56", slug="gulf")
+    path = tmp_path / "players.csv"
+    path.write_text("name\nAnu\nZainab\n", encoding="utf-8")
+    call_command("import_players", str(path), "--club", "gulf")
+    assert "1 added, 0 updated, 1 unchanged; 1 joined Gulf 56." in capsys.readouterr().out
+    joined = sorted(Membership.objects.values_list("club__slug", "player__name"))
+    assert joined == sorted([(known.home().slug, "Anu"), ("gulf", "Anu"), ("gulf", "Zainab")])
+    with pytest.raises(CommandError, match="No club has the short name nowhere"):
+        call_command("import_players", str(path), "--club", "nowhere")
