@@ -27,6 +27,7 @@ from club.archive.format import (
     _Place,
     _quoted,
 )
+from club.archive.parse_club import parse_club
 from club.archive.parse_games import (
     parse_game,
 )
@@ -47,6 +48,7 @@ from club.archive.reading import (
     Value,
     document_events,
 )
+from club.clubs import known as clubs
 from club.tournaments.models import Tournament
 
 # --- Reading a file -----------------------------------------------------------------
@@ -85,7 +87,8 @@ def outline_documents(text: Text, counted: list[int] | None = None) -> list[dict
                     counted.append(0)
                 pairs = []
             case Pair(key, value):
-                pairs.append((key, value if key in ("format", "players", "games") else None))
+                kept = key in ("format", "club", "players", "games")
+                pairs.append((key, value if kept else None))
             case GamesClose():
                 pairs.append(("games", []))
             case DocumentCloses() | Value():
@@ -138,10 +141,12 @@ def _check_document(data: object, number: int | None) -> dict:
             raise error(
                 _(
                     "“%(key)s” is not a field of a results file (the fields are format, "
-                    "players, tournament and games)."
+                    "club, players, tournament and games)."
                 )
                 % {"key": key}
             )
+    if "club" in data:
+        parse_club(data["club"], number)
     if "games" not in data:
         raise error(_("The file has no “games” list."))
     if not isinstance(data["games"], list):
@@ -184,15 +189,16 @@ class DocumentSpec:
     tournament: TournamentSpec | None = None
 
 
-def parse_archive(text: str) -> list[DocumentSpec]:
-    """Check a whole file; raise :class:`ArchiveError` at the first fault.
+def parse_archive(text: str, *, club_id: int | None = None) -> list[DocumentSpec]:
+    """Check a whole file, as ``club_id``'s (the home club when None) would import it;
+    raise :class:`ArchiveError` at the first fault.
 
     Game labels are unique across the whole file, whatever document they are in.
     """
     source = TextInMemory(text)
     documents = []
     games: list[GameSpec] = []
-    for event in _checked(source, outline_documents(source), whole=True):
+    for event in _checked(source, outline_documents(source), whole=True, club_id=club_id):
         if isinstance(event, GameChecked):
             games.append(event.spec)
         elif isinstance(event, DocumentEnds):
@@ -222,15 +228,17 @@ def check_archive(
     *,
     note: Note | None = None,
     names: Mapping[str, str] | None = None,
+    club_id: int | None = None,
 ) -> list[DocumentPlan]:
     """Check every game and tournament of a file whose ``documents`` are outlined already
     (:func:`outline_documents`); raise :class:`ArchiveError` at the first fault. ``names``:
     the file's listed players as this site names them (a game here already is the same
-    game when the same people sat, whatever the file calls them)."""
+    game when the same people sat, whatever the file calls them). ``club_id``: the club
+    it is imported into (the home club when None), whose games and tournaments are "here"."""
     plans = []
     games = deals = 0
     here: set[str] = set()
-    for event in _checked(text, documents, whole=False, names=names):
+    for event in _checked(text, documents, whole=False, names=names, club_id=club_id):
         if note is not None:
             note(event)
         if isinstance(event, GameChecked):
@@ -250,6 +258,7 @@ def checked_games(
     documents: Sequence[dict],
     plans: Sequence[DocumentPlan],
     names: Mapping[str, str] | None = None,
+    club_id: int | None = None,
 ) -> Iterator[CheckEvent]:
     """The file read again, checked as :func:`check_archive` checks it but for the fields the
     rules compute, which it compared already and which are never stored: a DocumentStarts
@@ -257,7 +266,9 @@ def checked_games(
     (without its tournament: the plans have it) as each document closes. Which games are
     here already, the check found (``plans``)."""
     # Its tournaments are being written as it is read: their names are here by then.
-    for event in _checked(text, documents, whole=False, writing=plans, names=names):
+    for event in _checked(
+        text, documents, whole=False, writing=plans, names=names, club_id=club_id
+    ):
         yield DocumentEnds(None) if isinstance(event, DocumentEnds) else event
 
 
@@ -266,15 +277,15 @@ def file_changed() -> ArchiveError:
     return ArchiveError(_("The file changed while it was being imported; import it again."))
 
 
-def _not_here_yet(raw: object) -> None:
-    """A tournament is published once: one of its name here already stops the file as soon
-    as its name is read (before its games, whose labels are here too), in the words its
-    writer would refuse it."""
+def _not_here_yet(raw: object, club_id: int) -> None:
+    """A tournament is published once: one of its name in the club already stops the file
+    as soon as its name is read (before its games, whose labels are here too), in the words
+    its writer would refuse it."""
     name = raw.get("name") if isinstance(raw, dict) else None
     if not isinstance(name, str) or not " ".join(name.split()):
         return  # parse_tournament says what is wrong with it
     name = " ".join(name.split())
-    if Tournament.objects.filter(name__iexact=name).exists():
+    if Tournament.objects.filter(club_id=club_id, name__iexact=name).exists():
         raise _Place(None, None, tournament=name).error(
             _decap(_("There is already a tournament called “%(name)s”.") % {"name": name}),
             field="name",
@@ -288,12 +299,14 @@ def _checked(
     whole: bool,
     writing: Sequence[DocumentPlan] | None = None,
     names: Mapping[str, str] | None = None,
+    club_id: int | None = None,
 ) -> Iterator[CheckEvent]:
     """Each game checked, in file order, as a GameChecked between a DocumentStarts and, as
     each document closes, a DocumentEnds with its tournament checked, or None. A tournament
     is checked against its games as they are (``whole``), or without their deals, which it
     does not look at. ``writing``: the check's plans, as the file is read again to be
-    written."""
+    written. ``club_id``: the club imported into (the home club when None)."""
+    club_id = club_id or clubs.home_id()
     seen: dict[str, int] = {}
     index = 0
     number = 0  # the document's place in the file
@@ -318,6 +331,7 @@ def _checked(
                 computed=writing is None,
                 labels_here=None if writing is None else writing[number].here,
                 names=names,
+                club_id=club_id,
             )
             if in_tournament:
                 held.append(spec if whole else replace(spec, deals=[], settlements=[]))
@@ -325,7 +339,7 @@ def _checked(
         elif isinstance(event, Pair) and event.key == "tournament":
             raw_tournament = event.value
             if writing is None:
-                _not_here_yet(raw_tournament)
+                _not_here_yet(raw_tournament, club_id)
         elif isinstance(event, DocumentCloses):
             tournament = None
             if "tournament" in documents[number]:

@@ -45,7 +45,8 @@ MAX_TEAM_NAME = max_length(Team, "name")
 # House rules are bounded by the rules core (core.MAX_TABLES, MAX_BAND_TABLES,
 # MAX_FACTOR, MAX_DEAL_LIMIT), the same bounds as the forms'.
 
-DOCUMENT_KEYS = ("format", "players", "tournament", "games")
+# "club": whose results these are (club.archive.parse_club), written by every export.
+DOCUMENT_KEYS = ("format", "club", "players", "tournament", "games")
 GAME_INPUT_KEYS = (
     "label",
     "tables_per_team",

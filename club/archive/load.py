@@ -40,6 +40,7 @@ from club.archive.format import (
     _decap,
     _Place,
 )
+from club.archive.parse_club import check_publishing_into
 from club.archive.parse_players import ListedPlayer, file_players
 from club.archive.parse_tournaments import (
     TournamentSpec,
@@ -49,11 +50,14 @@ from club.archive.reading import Text, TextInMemory
 from club.archive.tournament_export import (
     _standing_rows,
 )
+from club.clubs import known as clubs
+from club.clubs.models import Club
 from club.games import bulk, services, starting, whos_who
 from club.games.models import (
     Game,
     Team,
 )
+from club.games.people import join
 from club.games.versions import names_moved_once
 from club.games.whos_who import name_key
 from club.scoring import rules as core
@@ -213,14 +217,16 @@ class _Writer:
     which refuses what :func:`~club.games.services.create_game` refuses, in its words.
 
     ``deals=False``: the rehearsal of a preview, undone after (club.archive.publish): the
-    games and teams as their deals leave them, not the deals' own rows.
+    games and teams as their deals leave them, not the deals' own rows. ``club``: the club
+    that plays them and holds the tournaments (the home club when None).
     """
 
     BATCH_DEALS = 2000  # a batch's deals: about 12,000 rows to insert
 
-    def __init__(self, user=None, *, deals: bool = True, register=None):
+    def __init__(self, user=None, *, deals: bool = True, register=None, club: Club | None = None):
         self.user = user
         self.deals = deals
+        self.club = club if club is not None else clubs.home()
         self.known = starting.KnownNames(register)
         self.batch: list[bulk.PlayedGame] = []
         self.batch_deals = 0
@@ -256,6 +262,7 @@ class _Writer:
                 known=self.known,
                 label_free=True,  # the file's check found none here, the file none twice
                 by_players=True,  # the same players are the same team, whatever it is called
+                club=self.club,
             )
         except services.ScoringError as error:
             raise ArchiveError(
@@ -314,10 +321,18 @@ class _Writer:
                 )
             bulk.announce(games)
 
+    def members(self) -> None:
+        """Every player the import registered or seated becomes a member of the club: the
+        file's listed players, and every name it found or added (teams, captains,
+        substitutes)."""
+        found = {player.pk for player in self.known.register.values()}
+        join(self.club.pk, found | set(self.known.holders))
 
-def import_results(text: str, *, user=None) -> ImportSummary:
-    """Check the whole file, then store all of it, or nothing when anything is wrong."""
-    return import_text(TextInMemory(text), user=user)
+
+def import_results(text: str, *, user=None, club: Club | None = None) -> ImportSummary:
+    """Check the whole file, then store all of it into ``club`` (the home club when None),
+    or nothing when anything is wrong."""
+    return import_text(TextInMemory(text), user=user, club=club)
 
 
 # Told how far an import has gone: its step ("check", then "write"), and the games of
@@ -333,9 +348,12 @@ def import_text(
     deals: bool = True,
     progress: Progress | None = None,
     choices: Choices | None = None,
+    club: Club | None = None,
 ) -> ImportSummary:
-    """Check the whole file, then store all of it, or nothing when anything is wrong,
-    reading it a piece at a time (a :class:`~club.archive.reading.TextFile` for a file).
+    """Check the whole file, then store all of it into ``club`` (the home club when None),
+    or nothing when anything is wrong, reading it a piece at a time (a
+    :class:`~club.archive.reading.TextFile` for a file). A file that says it is another
+    club's results is refused (club.archive.parse_club); labels and names are the club's.
 
     ``note`` is told each game and document as the check reads them (the preview's list).
     ``deals=False`` rehearses the import for a preview (:class:`_Writer`); its caller
@@ -348,6 +366,8 @@ def import_text(
     """
     counted: list[int] = []
     documents = outline_documents(text, counted)
+    club = club if club is not None else clubs.home()
+    check_publishing_into(documents, club)
     listed = file_players(documents)
     total = sum(counted)
     # The club's players and no games (a roster, at the venue): the club's identifiers
@@ -356,14 +376,16 @@ def import_text(
     with transaction.atomic(), names_moved_once():
         people = match_players(listed, choices)
         names = names_here(people)
-        plans = check_archive(text, documents, note=_told(note, progress, total), names=names)
+        plans = check_archive(
+            text, documents, note=_told(note, progress, total), names=names, club_id=club.pk
+        )
         if people.undecided:
             raise Undecided(people)
         try:
             register = people.settle(adopt=roster)
         except services.ScoringError as error:
             raise ArchiveError(error.message, field=error.field) from error
-        writer = _Writer(user, deals=deals, register=register)
+        writer = _Writer(user, deals=deals, register=register, club=club)
         kept = _write_documents(
             text,
             documents,
@@ -373,6 +395,7 @@ def import_text(
             names,
         )
         writer.announce()
+        writer.members()
     return _summary(plans, kept, len(listed), people, writer.known)
 
 
@@ -439,7 +462,7 @@ def _write_documents(
     kept: list[int] = []
     number = games = 0
     tournament: _TournamentWriter | None = None
-    for event in checked_games(text, documents, plans, names):
+    for event in checked_games(text, documents, plans, names, club_id=writer.club.pk):
         if isinstance(event, DocumentStarts):
             plan = plans[number]
             writer.flush()  # the file's order: the games before this document first
@@ -511,6 +534,7 @@ class _TournamentWriter:
                 check_in=spec.check_in,
                 substitutions=spec.substitution_limit,
                 user=user,
+                club=writer.club,
             )
             self.entries = {
                 name_key(team.name): tournament_services.register_team(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 from django.db.models.functions import Lower
@@ -38,6 +38,7 @@ from club.archive.format import (
 )
 from club.archive.parse_settings import _parse_game_end, _parse_rules, _with_team_size
 from club.archive.parse_teams import _parse_teams
+from club.clubs import known as clubs
 from club.games.models import (
     Game,
 )
@@ -87,24 +88,29 @@ def _parse_label(raw: object, index: int, seen: dict[str, int]) -> str:
     return label
 
 
-def _label_here(label: str) -> bool:
+def _label_here(label: str, club_id: int) -> bool:
     """Whether the club has a game of this label (in any capitals), asked once a game of
     every reading: the ORM's statement, made once for the database and run again."""
-    sql = _LABEL_HERE.get(connection.vendor)
-    if sql is None:
+    found = _LABEL_HERE.get(connection.vendor)
+    if found is None:
         query = (
             Game.objects.annotate(lower=Lower("label"))
-            .filter(lower="?")
+            .filter(club_id=_CLUB_MARK, lower=_LABEL_MARK)
             .order_by()
             .values("pk")[:1]
         )
-        sql = _LABEL_HERE[connection.vendor] = query.query.sql_with_params()[0]
+        sql, marks = query.query.sql_with_params()
+        found = _LABEL_HERE[connection.vendor] = (sql, tuple(marks))
+    sql, marks = found
+    given: dict[Any, Any] = {_CLUB_MARK: club_id, _LABEL_MARK: label.lower()}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [label.lower()])
+        cursor.execute(sql, [given.get(mark, mark) for mark in marks])
         return cursor.fetchone() is not None
 
 
-_LABEL_HERE: dict[str, str] = {}  # the statement, by the kind of database
+# The statement and, in its order, the marks standing for its values, by kind of database.
+_LABEL_HERE: dict[str, tuple[str, tuple[Any, ...]]] = {}
+_CLUB_MARK, _LABEL_MARK = -1, "?"
 
 
 def _already_here(label: str, index: int) -> ArchiveError:
@@ -113,22 +119,29 @@ def _already_here(label: str, index: int) -> ArchiveError:
     )
 
 
-def same_game_here(spec: GameSpec, names: Mapping[str, str] | None = None) -> bool:
-    """Whether this site has ``spec``'s game as it is (labels are unique here): the same
-    people in the same seats, first dealer, form of play and deals. ``names``: the file's
-    listed players (by :func:`~club.games.whos_who.name_key`) as this site names them; a
-    name not listed is this site's player of that name. A team is who plays in it: its
-    name is not compared."""
+def same_game_here(
+    spec: GameSpec, names: Mapping[str, str] | None = None, *, club_id: int | None = None
+) -> bool:
+    """Whether the club ``club_id`` (the home club when None) has ``spec``'s game as it is
+    (labels are unique in a club): the same people in the same seats, first dealer, form
+    of play and deals. ``names``: the file's listed players (by
+    :func:`~club.games.whos_who.name_key`) as this site names them; a name not listed is
+    this site's player of that name. A team is who plays in it: its name is not compared."""
+    club_id = club_id or clubs.home_id()
     game_id = (
         Game.objects.annotate(lower=Lower("label"))
-        .filter(lower=spec.label.lower(), deals_played=len(spec.deals))
+        .filter(
+            club_id=club_id,
+            lower=spec.label.lower(),
+            deals_played=len(spec.deals),
+        )
         .values_list("id", flat=True)
         .first()
     )
     if game_id is None:
         return False
     try:
-        here = parse_game(game_object(game_id), spec.index, {}, site_copy=True)
+        here = parse_game(game_object(game_id), spec.index, {}, site_copy=True, club_id=club_id)
     except ArchiveError:  # a game this site cannot export as valid: not the same
         return False
     names = names or {}
@@ -408,6 +421,7 @@ def parse_game(
     computed: bool = True,
     labels_here: frozenset[str] | None = None,
     names: Mapping[str, str] | None = None,
+    club_id: int | None = None,
 ) -> GameSpec:
     """Check one game of the file: its shape first, then its deals against the rules.
 
@@ -419,9 +433,11 @@ def parse_game(
     which stores the replay, never those fields. ``labels_here``: the labels (lower case) of the
     games a check of the file found here already, so that a reading again need not ask.
     ``names``: the file's listed players as this site names them (:func:`same_game_here`).
+    ``club_id``: the club whose games are "here" (the home club when None).
     """
     label = _parse_label(raw, index, seen_labels)
-    here = _label_here(label) if labels_here is None else label.lower() in labels_here
+    club_id = club_id or clubs.home_id()
+    here = _label_here(label, club_id) if labels_here is None else label.lower() in labels_here
     if here and not (may_be_here or site_copy):
         raise _already_here(label, index)
     place = _Place(label, index)
@@ -429,7 +445,7 @@ def parse_game(
     spec = _parse_played(place, raw, index, label, here)
     if computed:
         _check_against_replay(place, raw, raw["rounds"], spec)
-    if here and not site_copy and not same_game_here(spec, names):
+    if here and not site_copy and not same_game_here(spec, names, club_id=club_id):
         raise _already_here(label, index)
     return spec
 

@@ -5,13 +5,15 @@ A night recorded on the venue's laptop goes up to the club's site as a results f
 laptop's whole export may hold games published on an earlier night, so the import
 recognises what is already here:
 
-- A **game** outside a tournament whose label is on this site, and which is the same
+- A **game** outside a tournament whose label the club has, and which is the same
   game (its players in their seats, first dealer, form of play and every deal as the
   file has them), is left as it is: it is not added twice (``parse_game`` finds it,
-  ``same_game_here``). A game with a label already on this site that differs is
-  refused, all of the file with it, as the import always refused it (labels are unique).
-- A **tournament** whose name is on this site is refused, all of the file with it: a
+  ``same_game_here``). A game with a label the club has already that differs is
+  refused, all of the file with it, as the import always refused it (labels are unique
+  in a club; another club's "Table 1" is no matter).
+- A **tournament** whose name the club has is refused, all of the file with it: a
   tournament is published once (``create_tournament``'s words).
+- A file that says it is another club's results (its ``club``) is refused whole.
 
 :func:`preview_text` is the import itself, rehearsed to its end and then undone (its
 games and teams written as their deals leave them, not the deals' rows, which the check
@@ -34,6 +36,7 @@ from django.utils.translation import gettext as _
 from club.archive.documents import CheckEvent, DocumentStarts, GameChecked
 from club.archive.load import Choices, Progress, Undecided, import_text
 from club.archive.reading import Text
+from club.clubs.models import Club
 from club.games import whos_who
 from club.games.models import Player
 from club.games.starting import KnownNames
@@ -144,16 +147,24 @@ def preview_text(
     user=None,
     progress: Progress | None = None,
     choices: Choices | None = None,
+    club: Club | None = None,
 ) -> Preview:
-    """What importing ``text`` would add: the import, as ``user`` would make it with the
-    organiser's ``choices`` on its clashes, rehearsed and undone (the same refusals, as
-    :class:`ArchiveError`); nothing is kept. With a clash undecided, the file is checked
-    and its players matched, and the preview asks about each clash (``decide``)."""
+    """What importing ``text`` into ``club`` (the home club when None) would add: the
+    import, as ``user`` would make it with the organiser's ``choices`` on its clashes,
+    rehearsed and undone (the same refusals, as :class:`ArchiveError`); nothing is kept.
+    With a clash undecided, the file is checked and its players matched, and the preview
+    asks about each clash (``decide``)."""
     lines = _Lines()
     try:
         with transaction.atomic():
             summary = import_text(
-                text, user=user, note=lines.note, deals=False, progress=progress, choices=choices
+                text,
+                user=user,
+                note=lines.note,
+                deals=False,
+                progress=progress,
+                choices=choices,
+                club=club,
             )
             people = _people(summary.people, summary.known)
             teams = _teams(summary.known)

@@ -18,7 +18,8 @@ many games:
   ``ended_early`` on the game;
 - per game, what :func:`~club.games.services.replay.apply_outcome` sets after its
   last deal (status, deals played, next dealer, finished time, winner) and per
-  team its tables, place and the deal it went out in.
+  team its tables, place and the deal it went out in;
+- per club, its memberships of everyone seated at its games (club.games.people).
 
 Games already saved (the importer starts each one with
 :func:`~club.games.services.create_game`) are updated; games not saved yet
@@ -43,8 +44,10 @@ from datetime import datetime
 from django.db import connection
 from django.utils import timezone
 
+from club.clubs import known
 from club.games import services
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Round
+from club.games.people import join
 from club.games.signals import games_written
 from club.scoring import rules as core
 from club.scoring.rules import Deal
@@ -145,8 +148,21 @@ def write_games(played_games: Sequence[PlayedGame], *, user=None, deals: bool = 
     won = [played.game for played in new if played.game.winner is not None]
     if won:
         Game.objects.bulk_update(won, ["winner"], batch_size=500)
+    _join_clubs(played_games)
     if deals:
         _write_deals(played_games, user, by)
+
+
+def _join_clubs(played_games: Sequence[PlayedGame]) -> None:
+    """Everyone seated becomes a member of the club that plays the game, as a game started
+    by hand makes them (club.games.starting.create_game): a query a club."""
+    seated: dict[int, set[int]] = {}
+    for played in played_games:
+        seated.setdefault(played.game.club_id or known.home_id(), set()).update(
+            player.pk for player in played.seating.players
+        )
+    for club_id, players in sorted(seated.items()):
+        join(club_id, players)
 
 
 # A "recorded" or "ended" change as a plain row: game id, deal number, action, before,

@@ -28,8 +28,12 @@ def import_sitting(
     the teams it left out for not checking in).
 
     ``tables`` are (table label, the game, its registered teams in seat order),
-    in table order; the games are written already (the importer writes them).
+    in table order; the games are written already (the importer writes them), each a
+    game of the tournament's club: a tournament's games are its club's.
     """
+    strays = [game.label for _label, game, _teams in tables if game.club_id != tournament.club_id]
+    if strays:  # the importer seats a tournament's games in its club: a caller's mistake
+        raise ValueError(f"games of another club than the tournament's: {', '.join(strays)}")
     sitting = Sitting.objects.create(
         tournament=tournament,
         number=number,
