@@ -1,6 +1,7 @@
-"""Writing archives: the whole club as JSON or CSV, streamed as it is made from the
+"""Writing archives: a club's games as JSON or CSV, streamed as it is made from the
 stored games read in chunks (``stored_games``). A tournament's exports build on these
-(``tournament_export``)."""
+(``tournament_export``). Each JSON document says whose results it holds (its "club",
+club.archive.parse_club)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from club.archive.format import (
     _settings_fields,
     replayed_document,
 )
+from club.archive.parse_club import club_object
 from club.archive.register import games_players
 from club.archive.stored_games import (
     _GAME_FIELDS,
@@ -23,6 +25,8 @@ from club.archive.stored_games import (
     _needs_replay,
     _read_chunk,
 )
+from club.clubs import known as clubs
+from club.clubs.models import Club
 from club.games.models import (
     Game,
 )
@@ -37,11 +41,12 @@ from club.scoring import rules as core
 EXPORT_CHUNK = 500
 
 
-def _all_game_chunks() -> Iterator[list[tuple]]:
-    """Every game, oldest first, EXPORT_CHUNK at a time (one query a chunk, by id)."""
+def _all_game_chunks(club: Club) -> Iterator[list[tuple]]:
+    """Every game of the club, oldest first, EXPORT_CHUNK at a time (one query a chunk, by
+    id)."""
     last = None
     while True:
-        games = Game.objects.order_by("id")
+        games = Game.objects.filter(club=club).order_by("id")
         if last is not None:
             games = games.filter(id__gt=last)
         rows = list(games.values_list(*_GAME_FIELDS)[:EXPORT_CHUNK])
@@ -193,15 +198,17 @@ def _document_json(head: dict, games: Iterable[_ExportGame], pad: str = "") -> I
     yield "\n" + pad + "  ]\n" + pad + "}" if written else empty
 
 
-def stream_json() -> Iterator[str]:
-    """Every game of the club, oldest first, as a ``fiftysix-results/1`` document, in pieces."""
-    head = {"format": FORMAT, "players": games_players()}
-    yield from _document_json(head, _export_games(_all_game_chunks()))
+def stream_json(club: Club | None = None) -> Iterator[str]:
+    """Every game of the club (the home club when None), oldest first, as a
+    ``fiftysix-results/1`` document that says whose it is, in pieces."""
+    club = club if club is not None else clubs.home()
+    head = {"format": FORMAT, "club": club_object(club), "players": games_players(club)}
+    yield from _document_json(head, _export_games(_all_game_chunks(club)))
     yield "\n"
 
 
-def export_json() -> str:
-    return "".join(stream_json())
+def export_json(club: Club | None = None) -> str:
+    return "".join(stream_json(club))
 
 
 def game_object(game_id: int) -> dict | None:
@@ -216,9 +223,10 @@ def game_object(game_id: int) -> dict | None:
     return json.loads(_game_json(game, ""))
 
 
-def export_document() -> dict:
-    """Every game of the club as a ``fiftysix-results/1`` document (plain data)."""
-    return json.loads(export_json())
+def export_document(club: Club | None = None) -> dict:
+    """Every game of the club (the home club when None) as a ``fiftysix-results/1``
+    document (plain data)."""
+    return json.loads(export_json(club))
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -322,11 +330,13 @@ def _csv_stream(header: Sequence[str], texts: Iterable[str]) -> Iterator[str]:
         yield "".join(pieces)
 
 
-def stream_csv() -> Iterator[str]:
-    """Every game's deals, oldest game first: one row per team per deal (long format)."""
-    return _csv_stream(CSV_COLUMNS, map(_deal_lines, _export_games(_all_game_chunks())))
+def stream_csv(club: Club | None = None) -> Iterator[str]:
+    """Every deal of the club's games (the home club's when None), oldest game first: one
+    row per team per deal (long format)."""
+    club = club if club is not None else clubs.home()
+    return _csv_stream(CSV_COLUMNS, map(_deal_lines, _export_games(_all_game_chunks(club))))
 
 
-def export_csv() -> str:
+def export_csv(club: Club | None = None) -> str:
     """One row per team per deal, every team of the game (long format)."""
-    return "".join(stream_csv())
+    return "".join(stream_csv(club))

@@ -1,6 +1,6 @@
 """The ``players`` list a document writes: each player it names, with the identifier that
 travels with them and their member number (club.games.people), and the club's whole
-register as a document of its own, for the venue's laptop before a night."""
+register (its members) as a document of its own, for the venue's laptop before a night."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from collections.abc import Iterable, Iterator
 from django.db.models import QuerySet
 
 from club.archive.format import FORMAT
+from club.archive.parse_club import club_object
+from club.clubs import known as clubs
+from club.clubs.models import Club
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player
 from club.tournaments.models import Sitting, Substitution, Tournament, TournamentTeam
 
@@ -42,9 +45,9 @@ def _seated(seats: QuerySet) -> Iterator[int | None]:
         yield from row
 
 
-def games_players() -> list[dict]:
+def games_players(club: Club) -> list[dict]:
     """Everyone who sat at a game of the club (the whole export's list)."""
-    return players_object(_seated(GameTeam.objects.all()))
+    return players_object(_seated(GameTeam.objects.filter(game__club=club)))
 
 
 def tournament_players(tournament: Tournament) -> list[dict]:
@@ -64,8 +67,15 @@ def tournament_players(tournament: Tournament) -> list[dict]:
     return players_object(ids)
 
 
-def roster_object() -> dict:
-    """The club's players as a ``fiftysix-results/1`` document with no games: what the venue
-    loads before a night, so the laptop knows everyone by their identifier."""
-    ids = Player.objects.values_list("pk", flat=True)
-    return {"format": FORMAT, "players": players_object(ids), "games": []}
+def roster_object(club: Club | None = None) -> dict:
+    """The club's players (its members; the home club's when None) as a
+    ``fiftysix-results/1`` document with no games: what the venue loads before a night, so
+    the laptop knows everyone by their identifier."""
+    club = club if club is not None else clubs.home()
+    ids = Player.objects.filter(memberships__club=club).values_list("pk", flat=True)
+    return {
+        "format": FORMAT,
+        "club": club_object(club),
+        "players": players_object(ids),
+        "games": [],
+    }

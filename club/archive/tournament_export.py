@@ -1,5 +1,5 @@
-"""The exports of one tournament: its archive document (the tournament object and its
-games) and its three CSV tables, made from stored rows as they are read."""
+"""The exports of one tournament: its archive document (its club, the tournament object
+and its games) and its three CSV tables, made from stored rows as they are read."""
 
 from __future__ import annotations
 
@@ -35,8 +35,10 @@ from club.archive.format import (
     points_text,
     standing_keys,
 )
+from club.archive.parse_club import club_object
 from club.archive.register import tournament_players
 from club.archive.stored_games import _TOURNAMENT_GAME_FIELDS, _ExportGame
+from club.clubs import known as clubs
 from club.games import words
 from club.games.models import PLAYER_FIELDS, Game
 from club.scoring import rules as core
@@ -240,6 +242,7 @@ def stream_tournament_json(tournaments: Sequence[Tournament]) -> Iterator[str]:
 def _tournament_document_json(tournament: Tournament, pad: str) -> Iterator[str]:
     head = {
         "format": FORMAT,
+        "club": club_object(clubs.by_id(tournament.club_id or clubs.home_id())),
         "players": tournament_players(tournament),
         "tournament": tournament_object(tournament),
     }

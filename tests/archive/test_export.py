@@ -6,7 +6,7 @@ an undone deal, all-pass deals, games of 2, 3 and 4 teams, custom house rules,
 a deal limit, time called, names that need escaping) and every export is
 compared, byte for byte, with the document the rules make by replaying each
 game, written the way the exports wrote it before they streamed, with the
-``players`` list of the names it uses read from the players' own rows.
+``players`` list of the names it uses read from the players' own rows, after the club's.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from club.archive.tournament_export import (
     stream_tournament_json,
     tournament_csv_rows,
 )
+from club.clubs import known
 from club.games.models import Change, Game, Player, Team
 from club.games.services import (
     Deal,
@@ -216,7 +217,8 @@ def _names(document: dict) -> set[str]:
 
 
 def with_players(head: dict, games: list[dict]) -> dict:
-    """The document with its ``players`` list right after ``format``: each name it uses, by
+    """The document with its ``club`` (the home club) right after ``format``, then its
+    ``players`` list: each name it uses, by
     name (lower case first), as that player's row has it: the identifier, and the member
     number when there is one."""
     document = {**head, "games": games}
@@ -228,7 +230,9 @@ def with_players(head: dict, games: list[dict]) -> dict:
         players.append(listed)
     players.sort(key=lambda listed: (listed["name"].lower(), listed["name"]))
     assert {listed["name"] for listed in players} == _names(document)  # a row for each name
-    return {"format": FORMAT, "players": players, **head, "games": games}
+    home = known.home()  # the club whose export it is
+    club = {"name": home.name, "slug": home.slug}
+    return {"format": FORMAT, "club": club, "players": players, **head, "games": games}
 
 
 def replayed_json() -> str:
@@ -388,8 +392,14 @@ def test_streamed_json_and_csv_equal_the_replayed_documents(monkeypatch, chunk):
 
 
 def test_the_export_of_an_empty_club_is_the_same_as_before():
-    """As before the players list, with that list empty."""
-    empty = {"format": FORMAT, "players": [], "games": []}
+    """As before the players list, with that list empty, and the club whose export it is."""
+    home = known.home()
+    empty = {
+        "format": FORMAT,
+        "club": {"name": home.name, "slug": home.slug},
+        "players": [],
+        "games": [],
+    }
     assert export_json() == _dumps(empty)
     assert export_csv() == _csv([CSV_COLUMNS])
 
@@ -525,7 +535,7 @@ def test_a_failed_export_leaves_no_file_it_started(tmp_path, monkeypatch):
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(
-        "club.archive.management.commands.export_results.stream_json", lambda: broken()
+        "club.archive.management.commands.export_results.stream_json", lambda club: broken()
     )
     path = tmp_path / "club.json"
     with pytest.raises(RuntimeError):

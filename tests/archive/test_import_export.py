@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from club.archive.export import export_json
+from club.clubs import known
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.games.services import Deal, TeamEntry, create_game, load_seating, record_deal
 from club.scoring import rules as core
@@ -394,7 +395,13 @@ def test_export_writes_computed_fields_and_settings_only_when_not_default(tmp_pa
 
 @pytest.mark.django_db
 def test_export_to_a_file_and_of_an_empty_club(tmp_path):
-    empty = {"format": "fiftysix-results/1", "players": [], "games": []}
+    home = known.home()
+    empty = {
+        "format": "fiftysix-results/1",
+        "club": {"name": home.name, "slug": home.slug},
+        "players": [],
+        "games": [],
+    }
     assert json.loads(export()) == empty
     import_file(write(tmp_path, EXAMPLE))
     target = tmp_path / "out.json"

@@ -159,7 +159,8 @@ def csv_rows(text: str) -> list[list[str]]:
 def test_the_archive_holds_the_tournament_as_worked_out_by_hand():
     build()
     document = json.loads(export("--tournament", NAME))
-    assert list(document) == ["format", "players", "tournament", "games"]
+    assert list(document) == ["format", "club", "players", "tournament", "games"]
+    assert document["club"] == {"name": "56 Club", "slug": "club"}  # the home club's
     # Everyone the document names (here the five teams' players), each with the identifier
     # that travels with them, by name.
     players = Player.objects.filter(name__in=NAMES).order_by("name")
@@ -245,7 +246,7 @@ def test_a_running_tournament_round_trips_and_a_proposed_draw_is_left_out(tmp_pa
 def test_the_plain_export_still_writes_every_game_and_reimports_them(tmp_path):
     build()
     plain = json.loads(export())
-    assert list(plain) == ["format", "players", "games"] and len(plain["games"]) == 3
+    assert list(plain) == ["format", "club", "players", "games"] and len(plain["games"]) == 3
     assert [player["name"] for player in plain["players"]] == NAMES  # all sat at a game
 
 

@@ -19,6 +19,7 @@ from club.archive.publish import preview_text
 from club.archive.reading import TextInMemory
 from club.archive.register import roster_object
 from club.archive.tournament_export import export_tournament_json
+from club.clubs import known
 from club.games.models import GameTeam, Player, PlayerAlias, Team
 from club.games.services import TeamEntry, create_game, record_deal
 from club.games.whos_who import Choice
@@ -84,7 +85,7 @@ def test_every_player_gets_a_lasting_identifier_and_the_export_lists_them():
     assert isinstance(anu.identifier, uuid.UUID)
     assert Player.objects.values("identifier").distinct().count() == 4
     document = _document()
-    assert list(document) == ["format", "players", "games"]
+    assert list(document) == ["format", "club", "players", "games"]
     assert document["players"][0] == {"name": "Anu", "id": str(anu.identifier)}
     assert [p["name"] for p in document["players"]] == ["Anu", "Biju", "Chitra", "Dev"]
     register_player(name="Xavi", member_number="K-9")  # sat at no game: not in the file
@@ -101,6 +102,7 @@ def test_an_older_file_without_players_imports_and_exports_again_with_them_added
     ids = {p.name: str(p.identifier) for p in Player.objects.all()}
     expected = {
         "format": FORMAT,
+        "club": {"name": known.home().name, "slug": known.home().slug},
         "players": [{"name": n, "id": ids[n]} for n in ("Anu", "Biju", "Chitra", "Dev")],
         "games": again["games"],
     }
@@ -461,6 +463,7 @@ def test_the_club_players_download_is_the_roster_and_costs_the_same_for_more_pla
     document, few = download()
     assert document == {
         "format": FORMAT,
+        "club": {"name": known.home().name, "slug": known.home().slug},
         "players": [
             {
                 "name": "Gita Nair",
