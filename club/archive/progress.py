@@ -2,10 +2,10 @@
 the page that sent the file asks every second or so, while it waits for the answer.
 
 The page names its run with a random key (a form field); what the import last told is
-kept under that key and the organiser's login, for ten minutes, in the cache
+kept under that key, the organiser's login and the club, for ten minutes, in the cache
 ``progress`` (the pages' Redis when there is one, so any worker or app server answers
 the page; else the memory of this process, which the venue's one server shares). A key
-that is not the page's own, or another organiser's, reads as nothing.
+that is not the page's own, another organiser's or another club's, reads as nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import time
 from django.core.cache import caches
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+
+from club.clubs.models import Club
 
 RUN = re.compile(r"^[0-9a-f]{32}$")
 KEPT = 600  # seconds a run's progress is kept after it was last told
@@ -28,16 +30,16 @@ SHARES = {
 }
 
 
-def _key(user_id: int, run: str) -> str:
-    return f"import:{user_id}:{run}"
+def _key(user_id: int, club_id: int, run: str) -> str:
+    return f"import:{club_id}:{user_id}:{run}"
 
 
 class Reporter:
     """Told ``(step, done, total)`` by the import (club.archive.load.Progress): keeps it,
     at most every quarter second, and always at the start and the end of a step."""
 
-    def __init__(self, user_id: int, run: str, mode: str):
-        self.key, self.mode = _key(user_id, run), mode
+    def __init__(self, user_id: int, club_id: int, run: str, mode: str):
+        self.key, self.mode = _key(user_id, club_id, run), mode
         self.last, self.step = 0.0, ""
 
     def __call__(self, step: str, done: int, total: int) -> None:
@@ -50,17 +52,18 @@ class Reporter:
         )
 
 
-def reporter(user, run: str, mode: str) -> Reporter | None:
-    """The reporter for a page's run, or None when the page gave no key of its own."""
+def reporter(user, run: str, mode: str, *, club: Club) -> Reporter | None:
+    """The reporter for a page's run in ``club``, or None when the page gave no key of its
+    own."""
     if not RUN.match(run or "") or user.pk is None:
         return None
-    return Reporter(user.pk, run, mode)
+    return Reporter(user.pk, club.pk, run, mode)
 
 
-def read(user, run: str) -> dict:
-    """What a page shows of its run: ``percent`` (None before the import has told anything)
-    and ``words``."""
-    told = caches["progress"].get(_key(user.pk, run)) if RUN.match(run or "") else None
+def read(user, run: str, *, club: Club) -> dict:
+    """What a page of ``club`` shows of its run: ``percent`` (None before the import has
+    told anything) and ``words``."""
+    told = caches["progress"].get(_key(user.pk, club.pk, run)) if RUN.match(run or "") else None
     if not told or told.get("mode") not in SHARES:
         return {"percent": None, "words": ""}
     mode, step = told["mode"], told["step"]

@@ -38,6 +38,7 @@ from club.archive.publish import parse_choices, preview_text
 from club.archive.reading import TextFile
 from club.archive.register import roster_object
 from club.archive.tournament_export import stream_tournament_csv, stream_tournament_json
+from club.clubs.addresses import club_of
 from club.db import one_snapshot
 from club.games.idempotency import one_time
 from club.tournaments.models import Tournament
@@ -63,11 +64,17 @@ def _spooled(pieces: Iterable[str], filename: str, kind: str) -> FileResponse:
 
 
 def _download(
-    pk: int, write: Callable[[Tournament], Iterable[str]], what: str, extension: str, kind: str
+    request: HttpRequest,
+    pk: int,
+    write: Callable[[Tournament], Iterable[str]],
+    what: str,
+    extension: str,
+    kind: str,
 ) -> FileResponse:
-    """The file ``write`` makes of the tournament, all of it read from one snapshot."""
+    """The file ``write`` makes of the page's club's tournament, all of it read from one
+    snapshot (another club's tournament is not found)."""
     with one_snapshot():
-        tournament = get_object_or_404(Tournament, pk=pk)
+        tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
         response = _spooled(write(tournament), _file_name(tournament, what, extension), kind)
     return response
 
@@ -75,6 +82,7 @@ def _download(
 @require_safe
 def export_json(request, pk: int):
     return _download(
+        request,
         pk,
         lambda tournament: stream_tournament_json([tournament]),
         "results",
@@ -83,8 +91,9 @@ def export_json(request, pk: int):
     )
 
 
-def _csv_response(pk: int, table: str) -> FileResponse:
+def _csv_response(request: HttpRequest, pk: int, table: str) -> FileResponse:
     return _download(
+        request,
         pk,
         lambda tournament: stream_tournament_csv(tournament, table),
         table,
@@ -95,17 +104,17 @@ def _csv_response(pk: int, table: str) -> FileResponse:
 
 @require_safe
 def standings_csv(request, pk: int):
-    return _csv_response(pk, "standings")
+    return _csv_response(request, pk, "standings")
 
 
 @require_safe
 def games_csv(request, pk: int):
-    return _csv_response(pk, "games")
+    return _csv_response(request, pk, "games")
 
 
 @require_safe
 def deals_csv(request, pk: int):
-    return _csv_response(pk, "deals")
+    return _csv_response(request, pk, "deals")
 
 
 @organiser_required
@@ -115,7 +124,9 @@ def games_json(request):
     day = timezone.localdate().isoformat()
     with one_snapshot():
         response = _spooled(
-            stream_json(), f"club-games-{day}.json", "application/json; charset=utf-8"
+            stream_json(club_of(request)),
+            f"club-games-{day}.json",
+            "application/json; charset=utf-8",
         )
     response["Cache-Control"] = "private, no-store"
     return response
@@ -128,7 +139,7 @@ def roster_json(request):
     laptop loads before a night (Publish results there, or ``--roster`` as it starts)."""
     day = timezone.localdate().isoformat()
     with one_snapshot():
-        text = json.dumps(roster_object(), ensure_ascii=False, indent=2) + "\n"
+        text = json.dumps(roster_object(club_of(request)), ensure_ascii=False, indent=2) + "\n"
     response = _spooled([text], f"club-players-{day}.json", "application/json; charset=utf-8")
     response["Cache-Control"] = "private, no-store"
     return response
@@ -137,10 +148,10 @@ def roster_json(request):
 # --- Publishing a night: the web import ---------------------------------------------------
 
 
-def _fingerprint(upload, choices=None) -> str:
-    """The file and the organiser's word on its clashes, as previewed: the import stores
-    that file with those choices only."""
-    digest = hashlib.sha256()
+def _fingerprint(upload, choices=None, *, club) -> str:
+    """The file, the club it goes into and the organiser's word on its clashes, as
+    previewed: the import stores that file into that club with those choices only."""
+    digest = hashlib.sha256(f"{club.pk}\n".encode())
     for chunk in upload.chunks():
         digest.update(chunk)
     for identifier, choice in sorted((choices or {}).items()):
@@ -182,15 +193,18 @@ def results_import(request: HttpRequest) -> HttpResponse:
         return _import_page(request, form, problem=str(error))
     try:
         text.check()
-        told = progress.reporter(request.user, request.POST.get("run", ""), "preview")
-        preview = preview_text(text, user=request.user, progress=told, choices=choices)
+        club = club_of(request)
+        told = progress.reporter(request.user, request.POST.get("run", ""), "preview", club=club)
+        preview = preview_text(text, user=request.user, progress=told, choices=choices, club=club)
     except ArchiveError as error:
         return _import_page(
             request,
             form,
             problem=_("%(problem)s This file cannot be imported.") % {"problem": error.message},
         )
-    return _import_page(request, form, preview=preview, fingerprint=_fingerprint(upload, choices))
+    return _import_page(
+        request, form, preview=preview, fingerprint=_fingerprint(upload, choices, club=club)
+    )
 
 
 @organiser_required
@@ -207,7 +221,8 @@ def results_import_store(request: HtmxHttpRequest) -> HttpResponse:
         choices = parse_choices(request.POST)
     except ValueError as error:
         return _import_page(request, form, problem=str(error))
-    if _fingerprint(upload, choices) != form.cleaned_data["previewed"]:
+    club = club_of(request)
+    if _fingerprint(upload, choices, club=club) != form.cleaned_data["previewed"]:
         form.add_error(
             "file",
             _(
@@ -219,8 +234,8 @@ def results_import_store(request: HtmxHttpRequest) -> HttpResponse:
     text = TextFile(upload.file)
     try:
         text.check()
-        told = progress.reporter(request.user, request.POST.get("run", ""), "import")
-        summary = import_text(text, user=request.user, progress=told, choices=choices)
+        told = progress.reporter(request.user, request.POST.get("run", ""), "import", club=club)
+        summary = import_text(text, user=request.user, progress=told, choices=choices, club=club)
     except ArchiveError as error:
         return _import_page(
             request,
@@ -229,7 +244,7 @@ def results_import_store(request: HtmxHttpRequest) -> HttpResponse:
         )
     _say_imported(request, summary, upload.name)
     if len(summary.tournaments) == 1:
-        where = Tournament.objects.get(name=summary.tournaments[0]).get_absolute_url()
+        where = Tournament.objects.get(club=club, name=summary.tournaments[0]).get_absolute_url()
     else:
         where = reverse("games:list")
     # The page sent it with htmx, to follow its progress: it goes there itself.
@@ -240,7 +255,9 @@ def results_import_store(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def results_import_progress(request: HttpRequest) -> JsonResponse:
     """How far the page's run has gone (club.archive.progress), asked while it waits."""
-    response = JsonResponse(progress.read(request.user, request.GET.get("run", "")))
+    response = JsonResponse(
+        progress.read(request.user, request.GET.get("run", ""), club=club_of(request))
+    )
     add_never_cache_headers(response)
     return response
 

@@ -19,6 +19,7 @@ from club.archive.format import ArchiveError
 from club.archive.load import import_text
 from club.archive.publish import preview_text
 from club.archive.reading import TextInMemory
+from club.clubs import known
 from club.games.models import Game
 from tests.archive.test_tournament_archive import wipe
 from tests.archive.test_web_import import night
@@ -106,29 +107,30 @@ def test_the_page_reads_how_far_its_own_run_went(organiser_client, client, djang
 
 
 def test_the_words_and_the_share_of_each_step(organiser):
+    home = known.home()
     run = uuid.uuid4().hex
-    told = progress.reporter(organiser, run, "import")
+    told = progress.reporter(organiser, run, "import", club=home)
     told("check", 1, 4035)
-    assert progress.read(organiser, run) == {
+    assert progress.read(organiser, run, club=home) == {
         "percent": 0,
         "words": "Checking the games: 1 of 4,035",
     }
     told("write", 2000, 4035)
-    assert progress.read(organiser, run) == {
+    assert progress.read(organiser, run, club=home) == {
         "percent": 30 + 70 * 2000 // 4035,
         "words": "Storing the games: 2,000 of 4,035",
     }
     told("write", 4035, 4035)
-    assert progress.read(organiser, run)["words"] == (
+    assert progress.read(organiser, run, club=home)["words"] == (
         "Bringing the leaderboards and ratings up to date"
     )
-    preview = progress.reporter(organiser, run, "preview")
+    preview = progress.reporter(organiser, run, "preview", club=home)
     preview("write", 10, 20)
-    assert progress.read(organiser, run) == {
+    assert progress.read(organiser, run, club=home) == {
         "percent": 55 + 45 * 10 // 20,
         "words": "Trying the games against this site: 10 of 20",
     }
-    assert progress.reporter(organiser, "not a run", "import") is None
+    assert progress.reporter(organiser, "not a run", "import", club=home) is None
 
 
 def test_an_import_sent_by_the_page_goes_where_a_plain_post_is_sent(organiser_client):

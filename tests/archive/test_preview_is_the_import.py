@@ -32,6 +32,7 @@ from club.archive.export import export_json
 from club.archive.format import FORMAT
 from club.archive.load import import_results
 from club.archive.publish import parse_choices
+from club.clubs import known
 from club.games import services
 from club.games.models import GameTeam, Player, PlayerAlias, Team
 from club.games.services import TeamEntry, create_game
@@ -112,7 +113,7 @@ def import_verdict(client, data: bytes, said: dict[str, str]) -> Verdict:
         {
             "file": _upload(data),
             **said,
-            "previewed": views._fingerprint(_upload(data), parse_choices(said)),
+            "previewed": views._fingerprint(_upload(data), parse_choices(said), club=known.home()),
             "idempotency_key": str(uuid.uuid4()),
         },
     )

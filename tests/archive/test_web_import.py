@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from club.archive import views
 from club.archive.export import export_json
+from club.clubs import known
 from club.games import services
 from club.games.models import Game
 from club.tournaments.models import Tournament
@@ -135,7 +136,9 @@ def test_a_different_game_under_a_label_here_stops_the_whole_file(organiser_clie
     assert f"{refusal} This file cannot be imported." in body
     assert 'name="previewed"' not in body
     # Sent anyway, with the fingerprint of this very file: refused in the same words.
-    answer = store(organiser_client, changed, views._fingerprint(upload(changed)))
+    answer = store(
+        organiser_client, changed, views._fingerprint(upload(changed), club=known.home())
+    )
     assert answer.status_code == 200
     assert f"{refusal} Nothing was imported." in answer.content.decode()
     assert counts() == before
@@ -153,7 +156,7 @@ def test_a_tournament_published_twice_is_refused_with_its_name(organiser_client)
     )
     page = preview(organiser_client, text)
     assert f"{refusal} This file cannot be imported." in page.content.decode()
-    answer = store(organiser_client, text, views._fingerprint(upload(text)))
+    answer = store(organiser_client, text, views._fingerprint(upload(text), club=known.home()))
     assert f"{refusal} Nothing was imported." in answer.content.decode()
     assert counts() == before
 
@@ -221,7 +224,7 @@ def test_the_preview_asks_what_the_import_asks_a_fixed_few_a_game(organiser_clie
         preview(organiser_client, file)
 
     def imported(file: str):
-        store(organiser_client, file, views._fingerprint(upload(file)))
+        store(organiser_client, file, views._fingerprint(upload(file), club=known.home()))
 
     # The preview is the import rehearsed without the deals' rows and the boards' work:
     # each asks a fixed few statements a game (its label looked up as it is checked, the
