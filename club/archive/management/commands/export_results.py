@@ -1,4 +1,5 @@
-"""``manage.py export_results``: every game as JSON or CSV, or whole tournaments.
+"""``manage.py export_results [--club SLUG]``: a club's games as JSON or CSV, or whole
+tournaments of it (the home club without ``--club``).
 
 The export is written as it is made, a piece at a time, so that the whole
 archive of a federation never sits in memory.
@@ -11,15 +12,19 @@ from django.utils.translation import gettext as _
 
 from club.archive.export import stream_csv, stream_json
 from club.archive.format import CSV_TABLES, ArchiveError
+from club.archive.management.club_option import add_club_option, club_named
 from club.archive.tournament_export import stream_tournament_csv, stream_tournament_json
+from club.clubs import known as clubs
+from club.clubs.models import Club
 from club.db import one_snapshot
 from club.tournaments.models import Tournament
 
 
 class Command(BaseCommand):
     help = (
-        "Export every game (oldest first) as a fiftysix-results/1 JSON document, or as CSV "
-        "with one row per team per deal. With --tournament NAME, export that tournament "
+        "Export every game of a club (oldest first) as a fiftysix-results/1 JSON document, or "
+        "as CSV with one row per team per deal; --club SLUG names the club (without it, the "
+        "site's home club). With --tournament NAME, export that tournament of the club "
         "whole: its settings, teams, sittings, standings and games (JSON), or one of its "
         "CSV tables (--table standings, games or deals). Writes to standard output unless "
         "--output is given."
@@ -42,19 +47,21 @@ class Command(BaseCommand):
             help="with --tournament --format csv: standings, games or deals (default)",
         )
         parser.add_argument("--output", metavar="FILE", help="write to FILE instead")
+        add_club_option(parser, "to export")
 
-    def handle(self, *args, format, tournament, table, output, **options):
+    def handle(self, *args, format, tournament, table, output, club=None, **options):
+        of = club_named(club) or clubs.home()
         # Every query of the export sees one moment of the database, while scorers
         # go on recording (club.db).
         with one_snapshot():
-            self._export(format, tournament, table, output)
+            self._export(of, format, tournament, table, output)
         if output is not None:
             self.stdout.write(_("Exported the results to %(file)s.") % {"file": output})
 
-    def _export(self, format, tournament, table, output) -> None:
+    def _export(self, club: Club, format, tournament, table, output) -> None:
         try:
             if tournament:
-                tournaments = [self._tournament(name) for name in tournament]
+                tournaments = [self._tournament(club, name) for name in tournament]
                 if format == "csv":
                     if len(tournaments) > 1:
                         raise CommandError(
@@ -64,7 +71,7 @@ class Command(BaseCommand):
                 else:
                     pieces = stream_tournament_json(tournaments)
             else:
-                pieces = stream_csv() if format == "csv" else stream_json()
+                pieces = stream_csv(club) if format == "csv" else stream_json(club)
             if output is None:
                 for piece in pieces:
                     self.stdout.write(piece, ending="")
@@ -90,10 +97,11 @@ class Command(BaseCommand):
                 ) from None
             raise
 
-    def _tournament(self, name: str) -> Tournament:
-        found = Tournament.objects.filter(name__iexact=" ".join(name.split())).first()
+    def _tournament(self, club: Club, name: str) -> Tournament:
+        held = Tournament.objects.filter(club=club)
+        found = held.filter(name__iexact=" ".join(name.split())).first()
         if found is None:
-            names = ", ".join(f"“{t.name}”" for t in Tournament.objects.order_by("name")[:20])
+            names = ", ".join(f"“{t.name}”" for t in held.order_by("name")[:20])
             raise CommandError(
                 _("There is no tournament called “%(name)s” (the tournaments are: %(names)s).")
                 % {"name": name, "names": names or _("none yet")}

@@ -1,4 +1,5 @@
-"""``manage.py import_results FILE``: store a ``fiftysix-results/1`` file, all of it or nothing."""
+"""``manage.py import_results FILE [--club SLUG]``: store a ``fiftysix-results/1`` file into
+a club (the home club without ``--club``), all of it or nothing."""
 
 import os
 import stat
@@ -11,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from club.archive.format import ArchiveError
 from club.archive.load import Undecided, import_text, summary_lines
+from club.archive.management.club_option import add_club_option, club_named
 from club.archive.reading import TextFile
 from club.games.whos_who import Choice, name_key
 
@@ -26,11 +28,13 @@ class Command(BaseCommand):
         "Import games, or whole tournaments, from a fiftysix-results/1 JSON file (use - for "
         "standard input) of at most 50 MB. "
         "The whole file is checked against the rules first; it is stored all at once, "
-        "or nothing is stored."
+        "or nothing is stored. With --club SLUG it goes into that club (without it, the "
+        "site's home club); a file of another club's results is refused."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the JSON file to import, or - for standard input")
+        add_club_option(parser, "to import into")
         parser.add_argument(
             "--same-person",
             action="append",
@@ -66,7 +70,8 @@ class Command(BaseCommand):
             choices[name] = choice
         return choices
 
-    def handle(self, *args, file, same_person, another_person, **options):
+    def handle(self, *args, file, same_person, another_person, club=None, **options):
+        into = club_named(club)
         choices = self._choices(same_person, another_person)
         try:
             with self._opened(file) as handle:
@@ -76,7 +81,7 @@ class Command(BaseCommand):
                 except ArchiveError as error:
                     raise CommandError(error.message) from None
                 try:
-                    summary = import_text(text, choices=choices)
+                    summary = import_text(text, choices=choices, club=into)
                 except Undecided as error:
                     problem = CommandError(
                         _(
