@@ -13,6 +13,10 @@ deal, teams out, and per game the status, winner and tables); an import accepts
 those fields and refuses the file when they disagree with the rules, so a
 changed or damaged archive is caught.
 
+A file is imported into one club and an export is of one club (club.clubs): labels and
+names need only be free in that club, and everyone the file seats or lists becomes one of
+its players.
+
 Importing checks the whole file first (its shape, then the rules, by replaying
 every game through :func:`club.scoring.rules.replay`) and then writes it, in
 one transaction: all of it is stored or nothing. The file is read a piece at a
@@ -35,10 +39,11 @@ Where things are (each name is imported from the module that defines it, as in
 - ``parse_games`` (a game: its label, rounds and replay), ``parse_settings`` (the house
   rules, form of play and end of a game or a tournament), ``parse_teams`` (their teams),
   ``parse_tournaments`` (a tournament), ``parse_sittings`` (its sittings and
-  substitutions), ``parse_players`` (a document's players list) and ``computed`` (a
-  file's computed fields compared with the rules');
+  substitutions), ``parse_players`` (a document's players list), ``parse_club`` (whose
+  results a file holds, checked against the club it is imported into) and ``computed``
+  (a file's computed fields compared with the rules');
 - ``load``: storing a checked file; ``publish``: the web import's preview;
-- ``export``: JSON and CSV of the club's games, from ``stored_games`` (the stored games
+- ``export``: JSON and CSV of a club's games, from ``stored_games`` (the stored games
   read a chunk at a time); ``tournament_export``: a tournament's document and CSV
   tables; ``register``: the players lists an export writes, and the club's roster;
 - ``views``, ``urls``, ``forms`` and ``progress``: the downloads and the web import.
