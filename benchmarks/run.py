@@ -278,6 +278,7 @@ def run_all(
             "printed standings", "GET print, public", lambda: pub.get(f"/tournaments/{t.pk}/print/")
         )
         run("rules page", "GET /rules/, public", lambda: pub.get("/rules/"))
+        run("the site's clubs", "GET /clubs/, public", lambda: pub.get("/clubs/"))
         # The read API and the embeddable pages.
         long_game = world.long_game
         team = long_game.teams.values_list("team_id", flat=True).first()

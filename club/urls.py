@@ -16,7 +16,7 @@ from club.leaderboards.federation import site_home
 from club.middleware import DatabaseLostMiddleware
 from club.ops.health import database_status, disk_status
 from club.web.installable import manifest, offline, service_worker
-from club.web.kept import LogoutView
+from club.web.kept import LogoutView, page_query
 from club.web.language import choose_language
 
 
@@ -31,6 +31,7 @@ def server_error(request):
 handler500 = "club.urls.server_error"
 
 
+@page_query("page")  # the club's games' page (the site's list of clubs reads no query)
 def home(request):
     """The site's address: its clubs on a site of several, else the club's games."""
     if getattr(request, "club", False) is None:  # the site's own page (club.clubs.addresses)

@@ -73,15 +73,16 @@ class GameTeamInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["label", "status", "deals_played", "winner", "created_at"]
-    list_filter = ["status"]
+    list_display = ["label", "club", "status", "deals_played", "winner", "created_at"]
+    list_filter = ["club", "status"]
     search_fields = ["label"]
     # The winner's team in the same query; no count of every game ever (a federation's
     # tens of thousands) beside the filtered one.
-    list_select_related = ["winner__team"]
+    list_select_related = ["winner__team", "club"]
     show_full_result_count = False
     list_per_page = 50
     readonly_fields = [
+        "club",
         "status",
         "first_dealer_seat",
         "tables_per_team",

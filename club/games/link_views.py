@@ -82,7 +82,7 @@ def connect_phones(request: HttpRequest) -> HttpResponse:
         request,
         "games/connect.html",
         {
-            "address": public_url(request, "/"),
+            "address": public_url(request, reverse("games:list")),
             "games": list(playing.only("pk", "label")[:CONNECT_GAMES_SHOWN]),
             "unreachable": phones_cannot_reach(request),
         },

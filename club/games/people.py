@@ -101,6 +101,9 @@ class Membership(models.Model):
         ]
         indexes = [models.Index(fields=["player", "club"], name="membership_player_club")]
 
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.club_id}"
+
 
 def join(club_id: int, player_ids) -> None:
     """Make the players members of the club (those already members stay as they were)."""

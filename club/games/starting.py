@@ -266,11 +266,9 @@ def seat_game(
     by_players: bool = False,
     club=None,
 ) -> tuple[Game, list[GameTeam]]:
-    """A game and its teams, checked and seated, not saved yet: its players and teams are
-    found or added (saved). ``first_dealer`` is a seat, or None to draw one. ``club``: the
-    club that plays it (the home club when None). ``known``, ``label_free`` and
-    ``by_players`` are an import's (:class:`KnownNames`, :func:`check_new_game`,
-    :func:`find_or_add_team`)."""
+    """A game of ``club`` (None: the home club) and its teams, checked and seated, not saved
+    yet; its players and teams are found or added (saved). ``first_dealer``: a seat, or
+    None to draw one. ``known``, ``label_free``, ``by_players``: an import's."""
     club_id = club.pk if club is not None else clubs.home_id()
     check_new_game(label, teams, label_free=label_free, club_id=club_id)
     size = len(teams[0].players)
@@ -377,7 +375,7 @@ def create_game(
             for team in seated:
                 team.game = game
                 team.save(force_insert=True)
-            join(game.club_id, {pk for team in seated for pk in team.player_ids})
+            join(game.club_id or clubs.home_id(), {pk for team in seated for pk in team.player_ids})
     except IntegrityError as error:  # a clash with a game started at the same moment
         raise ScoringError(
             _("The game could not be started: %(reason)s") % {"reason": error}, field="label"

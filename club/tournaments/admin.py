@@ -136,8 +136,9 @@ class TournamentAdminForm(forms.ModelForm):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentAdminForm
-    list_display = ["name", "starts_on", "venue", "status", "is_final"]
-    list_filter = ["status", "is_final"]
+    list_display = ["name", "club", "starts_on", "venue", "status", "is_final"]
+    list_filter = ["club", "status", "is_final"]
+    list_select_related = ["club"]
     search_fields = ["name", "venue"]
     # In this order, not the model's: the house rules come from an abstract
     # model, whose fields Django places first.

@@ -93,7 +93,9 @@ class Tournament(HouseRules):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse_in(known.by_id(self.club_id), "tournaments:detail", args=[self.pk])
+        return reverse_in(
+            known.by_id(self.club_id or known.home_id()), "tournaments:detail", args=[self.pk]
+        )
 
 
 class TournamentTeam(models.Model):

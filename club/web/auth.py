@@ -25,7 +25,8 @@ def may_write(request: HttpRequest) -> bool:
     request)."""
     known = getattr(request, "_club_organiser", None)
     if known is None:
-        known = is_organiser(request.user, getattr(request, "club", None))
+        user = getattr(request, "user", None)  # none on a refusal made before the login is read
+        known = user is not None and is_organiser(user, getattr(request, "club", None))
         request._club_organiser = known  # type: ignore[attr-defined]  # the request's answer
     return known
 

@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=80, unique=True, verbose_name='name')),
-                ('slug', models.CharField(help_text="The club's address on the site: /clubs/<short name>/.", max_length=40, unique=True, validators=[django.core.validators.RegexValidator('^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$', "A club's short name is 1 to 40 small letters, digits and hyphens, starting and ending with a letter or a digit.")], verbose_name='short name')),
+                ('slug', models.CharField(help_text="The club's address on the site: /clubs/<short name>/.", max_length=40, unique=True, validators=[django.core.validators.RegexValidator('^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$', "A club's short name is 1 to 40 small letters, digits and hyphens, starting and ending with a letter or a digit."), club.clubs.models.validate_not_reserved], verbose_name='short name')),
                 ('languages', models.JSONField(default=club.clubs.models.default_languages, validators=[club.clubs.models.validate_languages], verbose_name='languages')),
                 ('time_zone', models.CharField(default=club.clubs.models.default_time_zone, max_length=64, validators=[club.clubs.models.validate_time_zone], verbose_name='time zone')),
                 ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='added')),
