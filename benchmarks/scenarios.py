@@ -28,7 +28,8 @@ from club.games import services as scoring
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
-from club.leaderboards.selectors import PER_PAGE, PROFILE_GAMES
+from club.leaderboards.profile import PROFILE_GAMES
+from club.leaderboards.selectors import PER_PAGE
 from club.scoring import rules as core
 from club.scoring import stages as charts
 from club.tournaments.models import (

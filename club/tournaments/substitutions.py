@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games import services as scoring
 from club.games.models import Player, in_a_seat
+from club.games.people import join
 from club.scoring import names
 from club.tournaments.models import (
     Sitting,
@@ -261,6 +262,7 @@ def substitute(
         first_sitting=number,
         made_by=user if user is not None and user.is_authenticated else None,
     )
+    join(tournament.club_id, [substitute_player.pk])  # plays here: one of the club's
     log(
         tournament,
         TournamentEvent.Action.SUBSTITUTED,

@@ -15,6 +15,7 @@ import re
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils.html import escape
 
 from club.archive.export import export_csv, export_json
 from club.archive.load import import_results
@@ -22,6 +23,7 @@ from club.games import links
 from club.games.models import Game, Player, Team
 from club.games.services import Deal, TeamEntry, create_game, load_seating, record_deal, submit_deal
 from club.leaderboards import services as register
+from club.leaderboards.services.register import ALREADY_THE_CLUBS
 from club.scoring import rules as core
 from club.tournaments import services as tournament_services
 from club.tournaments.models import Tournament
@@ -253,7 +255,7 @@ def test_messages_that_repeat_a_hostile_name_are_escaped(hostile_club, organiser
     response = organiser_client.post(reverse("leaderboards:player_new"), {"name": SCRIPT})
     text = response.content.decode()
     assert SCRIPT not in text
-    assert "There is already a player called &lt;script&gt;" in text
+    assert escape(str(ALREADY_THE_CLUBS % {"name": SCRIPT})) in text
 
 
 # --- Exports -----------------------------------------------------------------------------------

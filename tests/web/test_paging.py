@@ -10,7 +10,9 @@ import pytest
 from django.test import RequestFactory
 from django.urls import reverse
 
+from club.clubs import known
 from club.games.models import Player
+from club.games.people import join
 from club.tournaments.models import Tournament
 from club.web.paging import kept_query, page_number, page_of
 
@@ -67,8 +69,8 @@ def test_a_list_too_long_to_count_says_more_than_and_pages_on(client, monkeypatc
 
 
 def test_the_register_is_paged_and_keeps_its_search(client):
-    for number in range(120):
-        Player.objects.create(name=f"Player {number:03d}")
+    players = [Player.objects.create(name=f"Player {number:03d}") for number in range(120)]
+    join(known.home_id(), [player.pk for player in players])  # the club's register
     first = client.get(reverse("leaderboards:players"))
     assert first.text.count('class="register-name"') == 50
     assert "120 players" in first.text and "Page 1 of 3 (120 in all)" in first.text

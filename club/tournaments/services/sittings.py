@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from club.clubs import known as clubs
 from club.games import links, words
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, Game
@@ -40,6 +41,7 @@ def _start_game(tournament: Tournament, sitting: Sitting, label: str, teams, use
         deal_limit=stage.deal_limit if stage and stage.deal_limit else tournament.deal_limit,
         require_confirmation=tournament.require_confirmation,
         tie_deals=stage.tie_deals if stage else None,
+        club=clubs.by_id(tournament.club_id),
     )
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, GameTeam, Team, in_a_seat
+from club.games.people import join
 from club.scoring import names
 from club.tournaments import substitutions
 from club.tournaments.captains import TEAM_PLAYERS, captain_of, set_captain
@@ -179,6 +180,7 @@ def register_team(
     registered = TournamentTeam.objects.create(
         tournament=tournament, team=team, captain=captain_of(team, captain)
     )
+    join(tournament.club_id, team.player_ids)  # registered here: the club's players
     log(tournament, TournamentEvent.Action.REGISTERED, user, note=team.name)
     rebuild_locked(tournament)
     return registered
@@ -276,6 +278,7 @@ def edit_team(
     if team.pk != entry.team_id:
         entry.team, entry.captain = team, chosen
         entry.save(update_fields=["team", "captain"])
+        join(tournament.club_id, team.player_ids)
         log(tournament, TournamentEvent.Action.EDITED, user, note=f"{before} → {team.name}")
         rebuild_locked(tournament)
     elif chosen.pk != entry.captain_id:
