@@ -1,13 +1,15 @@
 """The club's backup format: one JSON document, versioned, checksummed and signed.
 
 A *backup* (format ``fiftysix-club-backup``, version ``VERSION``) holds every row of
-every table the club keeps: its logins, players with their identifiers and the
-identifiers of records merged into them, teams, games with their deals,
+every table the site keeps, for all its clubs: its logins, its clubs with their
+organisers and their players (version 10), players with their identifiers and the
+identifiers of records merged into them, teams, games with their club, deals,
 piles, ledger, history, scorer links and waiting deals, tournaments with their
-entries, sittings, byes, standings and events, and the ratings. Rows keep
-their primary keys, so every URL (``/games/<id>/``, ``/tournaments/<id>/``,
-``/s/<secret>/``) still leads to the same page after a restore. References to
-a login are written as its user name; every other reference is the row's id.
+club, entries, sittings, byes, standings and events, and the ratings. Rows keep
+their primary keys and clubs their short names, so every URL (``/games/<id>/``,
+``/clubs/<slug>/tournaments/<id>/``, ``/s/<secret>/``) still leads to the same page
+after a restore. References to a login (an organiser of a club too) are written as
+its user name; every other reference is the row's id.
 
 The file is a single JSON document rather than a zip: the club's data is
 small (years of club nights fit in a few megabytes), one text file can be
@@ -41,12 +43,14 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from club.clubs.models import Club
 from club.games.models import (
     Change,
     Game,
     GameTeam,
     HouseRules,
     LedgerEntry,
+    Membership,
     PendingDeal,
     Pile,
     Player,
@@ -74,11 +78,11 @@ from club.tournaments.models import (
 )
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 9
+VERSION = 10
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/ops/test_backup_format.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -106,11 +110,15 @@ USER_FIELDS = (
 def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
     # Parents before children, so that a restore inserts in this order; the one
     # loop (a game's winner is one of its teams) is covered by the foreign keys
-    # being checked at the end of the transaction.
+    # being checked at the end of the transaction. The clubs come before what they
+    # hold (games, tournaments, members), their organisers after the logins.
     ordered = (
         get_user_model(),
+        Club,
+        Club.organisers.through,
         Player,
         PlayerAlias,
+        Membership,
         Team,
         Game,
         GameTeam,

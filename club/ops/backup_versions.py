@@ -66,6 +66,13 @@ _VERSION_8 = {"tournaments.tournament": ("substitutions",)}
 _VERSION_9 = {"games.player": ("identifier",)}
 
 
+# Version 10 keeps the site's clubs, their organisers and their players (tables of their
+# own) and the club of each game and tournament; an older backup is of a site of one club:
+# its games and tournaments are the home club's and its players its members, as the
+# migration that added clubs made them (club/games/migrations/0017_into_home_club.py).
+_VERSION_10 = {"games.game": ("club",), "tournaments.tournament": ("club",)}
+
+
 def _joined(older: dict, *later_versions: dict) -> dict:
     """The columns an older version lacks, joined with the later versions' (one table may
     lack several)."""
@@ -77,7 +84,7 @@ def _joined(older: dict, *later_versions: dict) -> dict:
 
 
 def _before_6(older: dict) -> dict:
-    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8, _VERSION_9)
+    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8, _VERSION_9, _VERSION_10)
 
 
 MISSING_IN = {
@@ -93,9 +100,10 @@ MISSING_IN = {
     3: _before_6({**_FORMS_OF_PLAY, **_VERSION_5}),
     4: _before_6(_VERSION_5),
     5: _before_6({}),
-    6: _joined(_VERSION_7, _VERSION_8, _VERSION_9),
-    7: _joined(_VERSION_8, _VERSION_9),
-    8: dict(_VERSION_9),
+    6: _joined(_VERSION_7, _VERSION_8, _VERSION_9, _VERSION_10),
+    7: _joined(_VERSION_8, _VERSION_9, _VERSION_10),
+    8: _joined(_VERSION_9, _VERSION_10),
+    9: dict(_VERSION_10),
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
 TABLE_SINCE = {
@@ -104,4 +112,9 @@ TABLE_SINCE = {
     "tournaments.checkin": 7,
     "tournaments.substitution": 8,
     "games.playeralias": 9,
+    "clubs.club": 10,
+    "clubs.club_organisers": 10,
+    "games.membership": 10,
 }
+# The tables of the clubs: a file without them is of a site of one club, the home club.
+CLUBS_SINCE = TABLE_SINCE["clubs.club"]

@@ -13,6 +13,11 @@ checks a file (``club.ops.restore_checks``): its results against a replay of
 its deals, its standings against standings derived again, its ratings
 computed again, and its organisers' and admins' rights restored only when
 the caller says they are the club's (``with_organisers``).
+
+A backup holds the site's clubs (version 10 on), which come back as they were, under
+their ids and short names, in place of the bare home club a new database has. An older
+backup is of a site of one club: its games and tournaments go into the home club and its
+players become its members, as upgrading the database did for the clubs it held.
 """
 
 from __future__ import annotations
@@ -30,7 +35,10 @@ from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.games.models import Game, ScorerLink, Scoring
+from club.clubs import known
+from club.clubs.models import Club
+from club.games.models import Game, Player, ScorerLink, Scoring
+from club.games.people import join
 from club.games.services import recount_contracts
 from club.games.versions import new_generation
 from club.leaderboards import figures
@@ -51,7 +59,7 @@ from club.ops.backup_format import (
     table_checksum,
     tables_of,
 )
-from club.ops.backup_versions import MISSING_IN
+from club.ops.backup_versions import CLUBS_SINCE, MISSING_IN
 from club.scoring.standings import StandingsError
 from club.tournaments.captains import first_player_captains
 from club.tournaments.models import Tournament
@@ -273,10 +281,8 @@ def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> lis
     for index, row in enumerate(rows):
         instance = model()
         for field in fields:
-            if (
-                field.name not in row
-            ):  # a column the backup's version lacks: as its migration left it
-                setattr(instance, field.attname, field.get_default())
+            if field.name not in row:  # a column the backup's version lacks
+                setattr(instance, field.attname, _default(field))
                 continue
             value = row[field.name]
             try:
@@ -302,6 +308,14 @@ def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> lis
     return objects
 
 
+def _default(field: models.Field):
+    """A column an older backup lacks, as its migration left it. The club of a game or a
+    tournament is the home club, read only once the restore writes (``_into_clubs``)."""
+    if field.is_relation and field.related_model is Club:
+        return None
+    return field.get_default()
+
+
 def _refuse(problems) -> None:
     """Refuse the file, naming ``problems``, when its results disagree with the rules."""
     refusal = restore_checks.refusal(list(problems))
@@ -309,9 +323,15 @@ def _refuse(problems) -> None:
         raise BackupError(refusal)
 
 
+# The clubs of an empty database: ``migrate`` makes the home club, and a page makes it on
+# need (club.clubs.known); they hold nothing while every other table is empty.
+BARE_CLUBS = Club._meta.label_lower
+
+
 def club_is_empty() -> bool:
-    """Whether no backed-up table holds a row: the only club a backup is restored into."""
-    return not any(model._base_manager.exists() for _key, model in TABLES)
+    """Whether no backed-up table holds a row but bare clubs: the only database a backup is
+    restored into (the clubs made before any login, player or game hold nothing)."""
+    return not any(model._base_manager.exists() for key, model in TABLES if key != BARE_CLUBS)
 
 
 def restore(
@@ -326,8 +346,9 @@ def restore(
     Raises ``BackupError`` and writes nothing when the file is not a backup of
     a version this app reads, its signature is missing or does not verify
     with this server's secret key (or it is of an unsigned version, 1 or 2),
-    a count or checksum fails, or the club already holds any login, player,
-    game, tournament or other row of a backed-up table.
+    a count or checksum fails, or the database already holds any login, player,
+    game, tournament or other row of a backed-up table (but clubs that hold nothing,
+    such as the home club ``migrate`` makes).
 
     With ``accept_unsigned`` a file whose signature does not verify, or that
     has none, is restored all the same (every other check still holds), and
@@ -350,7 +371,7 @@ def restore(
     prepared = [(model, _objects(model, tables[key], user_ids, key)) for key, model in TABLES]
     try:
         with transaction.atomic():
-            _insert(prepared)
+            _insert(prepared, manifest["version"])
             _derive(manifest["version"], proved=unproved is None)
     except DatabaseError as error:
         raise _fail(
@@ -359,6 +380,10 @@ def restore(
             if str(error).strip()
             else type(error).__name__,
         ) from None
+    finally:
+        # This process keeps the clubs (club.clubs.known): those read before the restore,
+        # or inside it if it was undone, are not the database's now.
+        known.forget()
     return RestoreSummary(
         counts={key: len(tables[key]) for key, _model in TABLES},
         created_at=str(manifest.get("created_at")),
@@ -402,7 +427,7 @@ def _check_organisers(
         raise BackupError(refused)
 
 
-def _insert(prepared: list[tuple[type[models.Model], list]]) -> None:
+def _insert(prepared: list[tuple[type[models.Model], list]], version: int) -> None:
     """Write every table's rows, ids and all, into the empty club; then check their references."""
     if not club_is_empty():
         raise _fail(
@@ -413,6 +438,7 @@ def _insert(prepared: list[tuple[type[models.Model], list]]) -> None:
                 "before making any login. Nothing was restored."
             )
         )
+    _into_clubs(prepared, version)
     for model, objects in prepared:
         fields = fields_of(model)
         for start in range(0, len(objects), 500):
@@ -427,6 +453,27 @@ def _insert(prepared: list[tuple[type[models.Model], list]]) -> None:
             )
     connection.check_constraints(table_names=[model._meta.db_table for _key, model in TABLES])
     _reset_sequences()
+
+
+def _into_clubs(prepared: list[tuple[type[models.Model], list]], version: int) -> None:
+    """Make room for the file's clubs, or put an older file's games and tournaments into the
+    home club.
+
+    A file of version 10 on holds its clubs, ids and short names and all: the bare clubs of
+    the empty database (the home club ``migrate`` made) give way to them. An older file is
+    of a site of one club: its games and tournaments go into the home club, as the migration
+    that added clubs put them (the first club, or one made as club.clubs.known makes it),
+    and its players become the club's in ``_derive``.
+    """
+    known.forget()  # the clubs kept before the restore may be gone (a flush) or stale
+    if version >= CLUBS_SINCE:
+        Club._base_manager.all().delete()
+        return
+    home = known.home_id()
+    for model, objects in prepared:
+        if model in (Game, Tournament):
+            for instance in objects:
+                instance.club_id = home
 
 
 def _reset_sequences() -> None:
@@ -446,6 +493,8 @@ def _derive(version: int, *, proved: bool) -> None:
     # What the backup leaves out is derived from what it holds; and the club is a
     # new one under the same ids: no page cached before may be served after.
     new_generation()
+    if version < CLUBS_SINCE:  # a site of one club: everyone it knows is the home club's
+        join(known.home_id(), Player.objects.values_list("pk", flat=True))
     recount_contracts()
     if not proved:  # before anything is derived from the results
         _refuse(restore_checks.game_problems())

@@ -5,7 +5,8 @@ The club under test is the demo club plus what the demo lacks: logins, a game
 with a correction and an undo, scorer links (one revoked) with a deal waiting
 for confirmation, and a tournament with a confirmed sitting, a bye and a
 proposed sitting. The demo already holds a finished tournament whose results
-are final.
+are final. ``add_second_club`` makes it a site of two clubs: the second with an
+organiser of its own, a game and a tournament, and players of both clubs.
 
 The forging helpers change a file the way an attacker holding a backup would:
 edit rows, recompute the table's checksum and count as the guide documents
@@ -27,8 +28,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
+from club.clubs.addresses import part_of
+from club.clubs.models import Club
 from club.games import links
-from club.games.models import Change, Game, GameTeam, PendingDeal, Player, ScorerLink
+from club.games.models import Change, Game, GameTeam, Membership, PendingDeal, ScorerLink
 from club.games.services import (
     Deal,
     TeamEntry,
@@ -125,6 +128,50 @@ def build_club() -> User:
     return organiser
 
 
+def add_second_club() -> Club:
+    """A second club, in the Gulf: its organiser rashid (no staff account), a game with a
+    deal and a tournament with a sitting played. Its game's label and its tournament's name
+    are the first club's too (each club's own), and two of its players play in both."""
+    gulf = Club.objects.create(
+        name="Gulf 56", slug="gulf", languages=["en", "ml"], time_zone="Asia/Dubai"
+    )
+    rashid = User.objects.create_user(username="rashid", password="rashid-organiser-pw")
+    gulf.organisers.add(rashid)
+    game = create_game(
+        label="Backup night, table 2",
+        teams=[TeamEntry("Zara", "Yusuf"), TeamEntry("Rashid", "Salma")],
+        first_dealer=0,
+        user=rashid,
+        club=gulf,
+    )
+    record_deal(game=game, number=1, entry=_deal(game, 1, [20, 36]), user=rashid)
+    tournament = make_tournament(name="Backup Open", teams=3, user=rashid, club=gulf)
+    sitting = tournaments.propose_sitting(tournament=tournament, user=rashid, rng=random.Random(6))
+    tournaments.confirm_sitting(sitting=sitting, user=rashid, rng=random.Random(7))
+    play_sitting(sitting)
+
+    assert Game.objects.filter(label=game.label).count() == 2  # one in each club
+    assert Tournament.objects.filter(name="Backup Open").count() == 2
+    assert Membership.objects.filter(player__name="Zara").count() == 2
+    assert Membership.objects.filter(player__name="Salma").count() == 1
+    return gulf
+
+
+def clubs_held() -> dict[str, object]:
+    """The site's clubs, their organisers and their members, as stored."""
+    return {
+        "clubs": list(
+            Club.objects.order_by("pk").values_list(
+                "pk", "name", "slug", "languages", "time_zone", "created_at"
+            )
+        ),
+        "organisers": sorted(Club.organisers.through.objects.values_list("club", "user")),
+        "members": sorted(Membership.objects.values_list("pk", "club", "player", "since")),
+        "games": sorted(Game.objects.values_list("pk", "club")),
+        "tournaments": sorted(Tournament.objects.values_list("pk", "club")),
+    }
+
+
 # --- what a visitor, an organiser and an export see ---------------------------
 
 _CSRF = [
@@ -148,28 +195,57 @@ def _page(client: Client, url: str) -> str:
     return f"{response.status_code} {response.get('Location', '')}\n{text}"
 
 
-def _urls() -> tuple[list[str], list[str]]:
-    """Pages anyone may open, and pages for organisers; from the club's rows."""
-    public = ["/", "/tournaments/", "/players/", "/leaderboards/players/", "/leaderboards/teams/"]
-    organiser = list(public)
-    for pk in Game.objects.order_by("pk").values_list("pk", flat=True):
-        public.append(f"/games/{pk}/")
-        organiser += [f"/games/{pk}/", f"/games/{pk}/links/", f"/games/{pk}/sheet/"]
-    for pk in Tournament.objects.order_by("pk").values_list("pk", flat=True):
+def _club_urls(club: Club) -> tuple[list[str], list[str]]:
+    """Pages of ``club`` anyone may open, and pages for its organisers; from its rows, at
+    its address (the short addresses on a site of one club, else ``/clubs/<slug>/``)."""
+    at = "/" + part_of(club)
+    public = [
+        at + page
+        for page in (
+            "",
+            "tournaments/",
+            "players/",
+            "leaderboards/players/",
+            "leaderboards/teams/",
+            "api/v1/games/",
+            "api/v1/tournaments/",
+        )
+    ]
+    organiser = public[:5]
+    for pk in Game.objects.filter(club=club).order_by("pk").values_list("pk", flat=True):
+        public += [f"{at}games/{pk}/", f"{at}api/v1/games/{pk}/"]
+        organiser += [f"{at}games/{pk}/", f"{at}games/{pk}/links/", f"{at}games/{pk}/sheet/"]
+    for pk in Tournament.objects.filter(club=club).order_by("pk").values_list("pk", flat=True):
         pages = ["", "live/", "projector/", "print/", "export.json"]
         pages += ["standings.csv", "games.csv", "deals.csv"]
-        public += [f"/tournaments/{pk}/{page}" for page in pages]
-        organiser.append(f"/tournaments/{pk}/")
-    for pk, number in Sitting.objects.order_by("pk").values_list("tournament", "number"):
-        public.append(f"/tournaments/{pk}/sittings/{number}/")
+        public += [f"{at}tournaments/{pk}/{page}" for page in pages]
+        public.append(f"{at}api/v1/tournaments/{pk}/")
+        organiser.append(f"{at}tournaments/{pk}/")
+    for pk, number in (
+        Sitting.objects.filter(tournament__club=club)
+        .order_by("pk")
+        .values_list("tournament", "number")
+    ):
+        public.append(f"{at}tournaments/{pk}/sittings/{number}/")
         organiser += [
-            f"/tournaments/{pk}/sittings/{number}/",
-            f"/tournaments/{pk}/sittings/{number}/sheets/",
+            f"{at}tournaments/{pk}/sittings/{number}/",
+            f"{at}tournaments/{pk}/sittings/{number}/sheets/",
         ]
-    public += [
-        f"/players/{pk}/" for pk in Player.objects.order_by("pk").values_list("pk", flat=True)
-    ]
-    public += [f"/s/{token}/" for token in ScorerLink.objects.values_list("token", flat=True)]
+    members = Membership.objects.filter(club=club).order_by("player")
+    public += [f"{at}players/{pk}/" for pk in members.values_list("player", flat=True)]
+    tokens = ScorerLink.objects.filter(game__club=club).order_by("pk")
+    public += [f"{at}s/{token}/" for token in tokens.values_list("token", flat=True)]
+    return public, organiser
+
+
+def _urls() -> tuple[list[str], dict[Club, list[str]]]:
+    """Pages anyone may open (the site's home, and each club's), and each club's pages for
+    its organisers; from the clubs' rows."""
+    public, organiser = ["/"], {}
+    for club in Club.objects.order_by("pk"):
+        anyone, organisers = _club_urls(club)
+        public += anyone
+        organiser[club] = organisers
     return public, organiser
 
 
@@ -180,19 +256,28 @@ def _export(*args: str) -> str:
 
 
 def everything_shown(organiser) -> dict[str, str]:
+    """Every page of every club, as a visitor, as ``organiser`` (a staff account) and as
+    each club's own organisers see it; and every export of every club."""
     public, organiser_urls = _urls()
     anonymous, staff = Client(), Client()
     staff.force_login(organiser)
     shown = {f"anonymous {url}": _page(anonymous, url) for url in public}
-    shown |= {f"organiser {url}": _page(staff, url) for url in organiser_urls}
-    shown["export json"] = _export()
-    shown["export csv"] = _export("--format", "csv")
-    for name in Tournament.objects.order_by("pk").values_list("name", flat=True):
-        shown[f"export {name} json"] = _export("--tournament", name)
-        for table in ("standings", "games", "deals"):
-            shown[f"export {name} {table}"] = _export(
-                "--tournament", name, "--format", "csv", "--table", table
-            )
+    for club, urls in organiser_urls.items():
+        shown |= {f"organiser {url}": _page(staff, url) for url in urls}
+        for login in club.organisers.order_by("username"):
+            own = Client()
+            own.force_login(login)
+            shown |= {f"{login.username} {url}": _page(own, url) for url in urls}
+    for club in Club.objects.order_by("pk"):
+        at = ("--club", club.slug)
+        shown[f"export {club.slug} json"] = _export(*at)
+        shown[f"export {club.slug} csv"] = _export(*at, "--format", "csv")
+        for name in club.tournaments.order_by("pk").values_list("name", flat=True):
+            shown[f"export {club.slug} {name} json"] = _export(*at, "--tournament", name)
+            for table in ("standings", "games", "deals"):
+                shown[f"export {club.slug} {name} {table}"] = _export(
+                    *at, "--tournament", name, "--format", "csv", "--table", table
+                )
     return shown
 
 
@@ -295,6 +380,7 @@ TABLES_ADDED = {
     7: ("tournaments.checkin",),
     8: ("tournaments.substitution",),
     9: ("games.playeralias",),
+    10: ("clubs.club", "clubs.club_organisers", "games.membership"),
 }
 
 

@@ -16,8 +16,8 @@ from tests.ops.backup_helpers import User
 def test_every_table_of_the_club_is_in_the_backup():
     club_models = {
         model
-        for app in ("games", "tournaments", "leaderboards")
-        for model in apps.get_app_config(app).get_models()
+        for app in ("clubs", "games", "tournaments", "leaderboards")
+        for model in apps.get_app_config(app).get_models(include_auto_created=True)
     }
     backed_up = {model for _key, model in backup_format.TABLES}
     left_out = {
@@ -25,12 +25,14 @@ def test_every_table_of_the_club_is_in_the_backup():
     }
     assert club_models - backed_up - left_out == set()
     assert User in backed_up
+    # A club's organisers are its own table (the many-to-many's), of logins.
+    assert apps.get_model("clubs", "Club").organisers.through in backed_up
 
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup_format.VERSION, keep reading the older versions.
-    assert backup_format.VERSION == 9
-    assert backup_format.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8, 9}
+    assert backup_format.VERSION == 10
+    assert backup_format.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
     assert backup_format.columns(1) == VERSION_1_COLUMNS
     assert backup_format.columns(2) == VERSION_2_COLUMNS
     assert backup_format.columns(3) == VERSION_3_COLUMNS
@@ -39,7 +41,28 @@ def test_the_columns_of_each_version_are_pinned():
     assert backup_format.columns(6) == VERSION_6_COLUMNS
     assert backup_format.columns(7) == VERSION_7_COLUMNS
     assert backup_format.columns(8) == VERSION_8_COLUMNS
-    assert backup_format.columns() == backup_format.columns(9) == VERSION_9_COLUMNS
+    assert backup_format.columns(9) == VERSION_9_COLUMNS
+    assert backup_format.columns() == backup_format.columns(10) == VERSION_10_COLUMNS
+
+
+def test_the_clubs_come_before_what_they_hold():
+    """A restore writes the tables in the format's order: a club before its organisers,
+    games, tournaments and members; a login before the clubs it organises; a player
+    before the clubs they are a member of."""
+    order = [key for key, _model in backup_format.TABLES]
+    assert order[:6] == [
+        "auth.user",
+        "clubs.club",
+        "clubs.club_organisers",
+        "games.player",
+        "games.playeralias",
+        "games.membership",
+    ]
+    assert order.index("clubs.club") < order.index("games.game")
+    assert order.index("clubs.club") < order.index("tournaments.tournament")
+    assert [key for key, _model in backup_format.tables_of(9)] == [
+        key for key in order if not key.startswith("clubs.") and key != "games.membership"
+    ]
 
 
 VERSION_1_COLUMNS = {
@@ -342,4 +365,16 @@ VERSION_9_COLUMNS = {
     **VERSION_8_COLUMNS,
     "games.player": _after(VERSION_8_COLUMNS["games.player"], "member_number", ["identifier"]),
     "games.playeralias": ["id", "identifier", "player", "added_at"],
+}
+
+
+# Version 10 keeps the site's clubs, their organisers (logins, by user name) and their
+# players, and the club of each game and tournament.
+VERSION_10_COLUMNS = {
+    **VERSION_9_COLUMNS,
+    "clubs.club": ["id", "name", "slug", "languages", "time_zone", "created_at"],
+    "clubs.club_organisers": ["id", "club", "user"],
+    "games.membership": ["id", "club", "player", "since"],
+    "games.game": _after(VERSION_9_COLUMNS["games.game"], "id", ["club"]),
+    "tournaments.tournament": _after(VERSION_9_COLUMNS["tournaments.tournament"], "id", ["club"]),
 }

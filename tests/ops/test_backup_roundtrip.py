@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
+from club.clubs.models import Club
 from club.games.models import Change, Game, Player, ScorerLink
 from club.games.services import TeamEntry, create_game
 from club.ops import backup, backup_format
@@ -27,7 +28,9 @@ from tests.ops.backup_helpers import (
     _hmac,
     _restore,
     _without_created_at,
+    add_second_club,
     build_club,
+    clubs_held,
     everything_shown,
 )
 
@@ -39,9 +42,19 @@ from tests.ops.backup_helpers import (
 @pytest.mark.django_db(transaction=True)
 def test_a_restore_into_an_empty_database_reproduces_every_page_and_export(tmp_path):
     organiser = build_club()
+    gulf = add_second_club()
     before = everything_shown(organiser)
     assert len(before) > 150
-    assert "Backup night · &lt;b&gt;table 1&lt;/b&gt;" in before["anonymous /"]
+    assert "Backup night · &lt;b&gt;table 1&lt;/b&gt;" in before["anonymous /clubs/club/"]
+    # The second club's pages are its own, at its address; its organiser writes there.
+    assert "Gulf 56" in before["anonymous /"]
+    assert "Backup night, table 2" in before["anonymous /clubs/gulf/"]
+    assert "Backup night · &lt;b&gt;table 1&lt;/b&gt;" not in before["anonymous /clubs/gulf/"]
+    gulf_game = Game.objects.get(club=gulf, label="Backup night, table 2")
+    assert before[f"rashid /clubs/gulf/games/{gulf_game.pk}/"].startswith("200 ")
+    assert "Record deal 2" in before[f"rashid /clubs/gulf/games/{gulf_game.pk}/"]
+    held = clubs_held()
+    assert len(held["clubs"]) == 2 and len(held["organisers"]) == 1
     path = tmp_path / "club.json"
     call_command("backup_club", "--output", str(path), stdout=StringIO())
     first = path.read_text(encoding="utf-8")
@@ -50,6 +63,7 @@ def test_a_restore_into_an_empty_database_reproduces_every_page_and_export(tmp_p
         "player": Player.objects.order_by("pk").last().pk,
         "tournament": Tournament.objects.order_by("pk").last().pk,
         "user": User.objects.order_by("pk").last().pk,
+        "club": gulf.pk,
     }
 
     contracts = _contracts()
@@ -62,6 +76,8 @@ def test_a_restore_into_an_empty_database_reproduces_every_page_and_export(tmp_p
     message = _restore(path)
     assert f"{Game.objects.count()} games" in message
     assert _contracts() == contracts
+    # Both clubs, their organisers and members, and whose each game and tournament is.
+    assert clubs_held() == held
 
     call_command("backup_club", "--output", str(tmp_path / "again.json"), stdout=StringIO())
     again = (tmp_path / "again.json").read_text(encoding="utf-8")
@@ -83,6 +99,7 @@ def test_a_restore_into_an_empty_database_reproduces_every_page_and_export(tmp_p
         ids["tournament"] + 1
     )
     assert User.objects.create_user(username="new").pk == ids["user"] + 1
+    assert Club.objects.create(name="Third", slug="third").pk == ids["club"] + 1
 
 
 @pytest.mark.django_db
@@ -96,7 +113,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 9
+    assert manifest["version"] == 10
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup_format.TABLES:

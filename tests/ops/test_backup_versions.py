@@ -5,15 +5,19 @@ as the migration that added it gave the rows it found, or derived again.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
+from django.test import Client
 
-from club.games.models import Game, GameTeam, Player, Round
+from club.clubs import known
+from club.clubs.models import Club
+from club.games.models import Game, GameTeam, Membership, Player, Round
 from club.ops import backup
-from club.tournaments.models import Standing
+from club.tournaments.models import Standing, Tournament
 from tests.ops.backup_helpers import (
     _restore,
     _restore_warned,
@@ -261,3 +265,101 @@ def test_a_tournament_in_stages_round_trips_and_a_version_5_backup_has_none(tmp_
     assert not Stage.objects.exists()
     assert set(Sitting.objects.values_list("stage", flat=True)) == {None}
     assert set(Game.objects.values_list("tie_deals", flat=True)) == {None}
+
+
+def _a_club_night() -> str:
+    """A backup of a club night (a tournament with a sitting played, and a game), taken in
+    a transaction then undone: the database is as it was, and the file is of version 10."""
+    from club.games.services import TeamEntry, create_game
+    from club.tournaments import services as tournaments
+    from tests.tournaments.helpers import make_tournament, play_sitting
+
+    with transaction.atomic():
+        tournament = make_tournament(teams=4)
+        sitting = tournaments.propose_sitting(tournament=tournament, rng=random.Random(1))
+        tournaments.confirm_sitting(sitting=sitting, rng=random.Random(2))
+        play_sitting(sitting)
+        create_game(
+            label="Friday, table 1", teams=[TeamEntry("Anu", "Omana"), TeamEntry("Zara", "Yusuf")]
+        )
+        text = backup.make_backup().text
+        transaction.set_rollback(True)
+    return text
+
+
+def _one_club_of_everyone() -> Club:
+    """The one club of the site, holding every game and tournament, every player its member."""
+    [club] = Club.objects.all()
+    assert set(Game.objects.values_list("club", flat=True)) == {club.pk}
+    assert set(Tournament.objects.values_list("club", flat=True)) == {club.pk}
+    assert sorted(Membership.objects.values_list("club", "player")) == [
+        (club.pk, pk) for pk in Player.objects.order_by("pk").values_list("pk", flat=True)
+    ]
+    return club
+
+
+@pytest.mark.django_db(transaction=True)  # flush, as on a real server
+def test_a_version_9_backup_restores_into_a_home_club_made_as_upgrading_makes_it(
+    tmp_path, monkeypatch
+):
+    """Written before clubs: the site is of one club, made as the migration that added clubs
+    made it (named by DJANGO_CLUB_NAME and DJANGO_CLUB_SLUG), every game and tournament its
+    own and every player its member; its pages answer at the short addresses."""
+    text = _a_club_night()
+    path = tmp_path / "version-9.json"
+    path.write_text(_tamper(text, _signed_as_version(9)), encoding="utf-8")
+    players = len(json.loads(text)["tables"]["games.player"])
+    # The club this process kept is gone with the flush: the restore reads the clubs again.
+    assert known.home_id()
+    call_command("flush", interactive=False, verbosity=0)
+    monkeypatch.setenv("DJANGO_CLUB_NAME", "Kerala 56")
+    monkeypatch.setenv("DJANGO_CLUB_SLUG", "kerala")
+    _restore(path)
+    club = _one_club_of_everyone()
+    assert (club.name, club.slug) == ("Kerala 56", "kerala")
+    assert known.home_id() == club.pk
+    assert Membership.objects.count() == players > 8
+    game = Game.objects.get(label="Friday, table 1")
+    assert Client().get(f"/games/{game.pk}/").status_code == 200
+    tournament = Tournament.objects.get()
+    assert tournament.get_absolute_url() == f"/tournaments/{tournament.pk}/"
+    assert Client().get(tournament.get_absolute_url()).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_version_9_backup_restores_into_the_home_club_a_new_database_has(tmp_path):
+    """A migrated database has its home club: an older file's games, tournaments and
+    players go into it, and no other club is made."""
+    home = Club.objects.order_by("pk").first()
+    assert home is not None and Club.objects.count() == 1  # made by migrate, holding nothing
+    path = tmp_path / "version-8.json"
+    path.write_text(_tamper(_a_club_night(), _signed_as_version(8)), encoding="utf-8")
+    _restore(path)
+    assert _one_club_of_everyone() == home
+
+
+@pytest.mark.django_db
+def test_the_clubs_of_a_backup_take_the_place_of_a_new_databases_home_club(tmp_path):
+    """A file of version 10 holds its clubs: the bare home club of the database it is
+    restored into gives way to them, ids, names and short names and all."""
+    home = Club.objects.get()
+    with transaction.atomic():
+        Club.objects.filter(pk=home.pk).update(name="Kerala 56", slug="kerala")
+        gulf = Club.objects.create(name="Gulf 56", slug="gulf", time_zone="Asia/Dubai")
+        text = _a_club_night()
+        clubs = list(Club.objects.order_by("pk").values_list("pk", "name", "slug", "time_zone"))
+        transaction.set_rollback(True)
+    known.forget()
+    assert clubs == [
+        (home.pk, "Kerala 56", "kerala", home.time_zone),
+        (gulf.pk, "Gulf 56", "gulf", "Asia/Dubai"),
+    ]
+    path = tmp_path / "version-10.json"
+    path.write_text(text, encoding="utf-8")
+    assert Club.objects.get() == home and home.name != "Kerala 56"
+    _restore(path)
+    assert list(Club.objects.order_by("pk").values_list("pk", "name", "slug", "time_zone")) == (
+        clubs
+    )
+    assert known.home().name == "Kerala 56" and known.clubs().several
+    assert set(Game.objects.values_list("club", flat=True)) == {home.pk}

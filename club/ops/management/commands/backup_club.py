@@ -10,8 +10,9 @@ from club.ops.backup_format import FORMAT, VERSION, BackupError
 
 class Command(BaseCommand):
     help = (
-        "Write every login, player, team, game (with its deals, ledger, history, scorer links "
-        f"and waiting deals), tournament and rating of the club to one JSON file (format {FORMAT}, "
+        "Write every club (with its organisers and players), login, player, team, game (with "
+        "its deals, ledger, history, scorer links and waiting deals), tournament and rating of "
+        f"the site to one JSON file (format {FORMAT}, "
         f"version {VERSION}, signed with the server's secret key), readable by its owner only: it "
         "holds password hashes and the scorer links' secrets. Restore it with restore_club."
     )

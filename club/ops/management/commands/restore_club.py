@@ -10,8 +10,10 @@ from club.ops.restore import restore
 class Command(BaseCommand):
     help = (
         "Restore a backup written by backup_club into an empty, migrated database, in one "
-        "transaction. Refuses, writing nothing, when the database already holds any login, "
-        "player, game or tournament, when the file is not a backup of a version this app "
+        "transaction; the file's clubs take the place of the home club a new database has "
+        "(a file written before clubs puts everything into that club). Refuses, writing "
+        "nothing, when the database already holds any login, player, game or tournament, "
+        "when the file is not a backup of a version this app "
         "reads, when its signature is missing or does not match this server's secret key "
         "(or it is an unsigned backup of version 1 or 2), or when a table's row count or "
         "checksum fails. A backup restored with --accept-unsigned is checked as an import of "
