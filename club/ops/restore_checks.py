@@ -7,9 +7,10 @@ edit it could have given a team tables it never won or a login the admin's
 rights, and recomputed every checksum. Such a file is checked as the results
 import checks a file (``club.archive.parse_games``):
 
-- its logins with organiser or admin rights (staff, superuser) are listed
-  before anything is written (``privileged_accounts``), and a login given
-  groups or single permissions, which no backup holds, is refused;
+- its logins with organiser or admin rights (staff, superuser, or an organiser
+  of one of its clubs) are listed before anything is written
+  (``privileged_accounts``), and a login given groups or single permissions,
+  which no backup holds, is refused;
 - every game is replayed from its deals by the rules (``game_problems``), as
   the deal services replay it: its teams' tables conserved, each deal's piles
   adding up to 56 and valid under the game's rules, each deal's settlement
@@ -78,27 +79,57 @@ def _listed(value: object) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
+def _rows(tables: object, key: str) -> list[dict]:
+    """The rows of the file's table ``key`` that are rows at all (the table checks that
+    follow refuse the rest)."""
+    rows = tables.get(key) if isinstance(tables, dict) else None
+    return [row for row in rows if isinstance(row, dict)] if isinstance(rows, list) else []
+
+
+def _clubs_organised(tables: object) -> dict[str, list[str]]:
+    """{user name: ["organiser of <club>", ...]}: the clubs the file makes each login organise.
+
+    A club's organiser writes in it (club.web.auth) as a staff account writes in every
+    club: a right a forger could give as well as the staff flag.
+    """
+    names = {
+        row["id"]: str(row.get("name"))
+        for row in _rows(tables, "clubs.club")
+        if isinstance(row.get("id"), int)
+    }
+    organised: dict[str, list[str]] = defaultdict(list)
+    for row in _rows(tables, "clubs.club_organisers"):
+        club = row.get("club")
+        name = names.get(club) if isinstance(club, int) else None
+        organised[str(row.get("user"))].append(
+            _("organiser of %(club)s") % {"club": name if name is not None else json.dumps(club)}
+        )
+    return organised
+
+
 def privileged_accounts(document: dict) -> tuple[list[str], list[str]]:
     """The logins of the file with rights, each as "name (rights)": those a backup holds
-    (staff, superuser), and those given groups or permissions, which no backup holds.
+    (staff, superuser, organiser of a club), and those given groups or permissions, which
+    no backup holds.
 
     Read from the file before anything is checked or written: a table or row
     not of the expected shape is left to the table checks that follow.
     """
     tables = document.get("tables")
-    rows = tables.get("auth.user") if isinstance(tables, dict) else None
     named = {"is_staff": _("staff"), "is_superuser": _("superuser")}
+    organised = _clubs_organised(tables)
     organisers, never = [], []
-    for row in rows if isinstance(rows, list) else []:
-        if not isinstance(row, dict):
-            continue
+    for row in _rows(tables, "auth.user"):
         rights = [named[right] for right in RIGHTS if _holds(right, row.get(right))]
+        rights += organised.pop(str(row.get("username")), [])
         given = [f"{key}: {_listed(row[key])}" for key in NEVER_BACKED_UP if row.get(key)]
         account = f"{row.get('username')} ({', '.join(rights + given)})"
         if given:
             never.append(account)
         elif rights:
             organisers.append(account)
+    # An organiser who is no login of the file: the restore refuses the row; name it here.
+    organisers += [f"{user} ({', '.join(clubs)})" for user, clubs in organised.items()]
     return organisers, never
 
 

@@ -16,6 +16,7 @@ import json
 from io import StringIO
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -397,3 +398,31 @@ def test_a_signed_backup_with_organisers_restores_as_before(club_backup, tmp_pat
     assert Game.objects.count() == len(json.loads(club_backup)["tables"]["games.game"])
     assert LedgerEntry.objects.count() and Round.objects.count() and GameTeam.objects.count()
     assert Standing.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_login_made_a_clubs_organiser_is_named_and_refused_without_the_flag(
+    club_backup, tmp_path
+):
+    # A club's organiser writes in it as a staff account does: a right a forger can give.
+    document = json.loads(club_backup)
+    [home] = document["tables"]["clubs.club"]
+    _retable(
+        document,
+        "clubs.club_organisers",
+        lambda rows: rows.append({"id": len(rows) + 1, "club": home["id"], "user": "pat"}),
+    )
+    path = _write(tmp_path, document)
+    with pytest.raises(CommandError) as refused:
+        _restore(path, "--accept-unsigned")
+    message = str(refused.value)
+    assert f"pat (organiser of {home['name']})" in message
+    assert "olive (staff)" in message and "--with-organisers" in message
+    assert club_is_empty()
+
+    out, err = _restore(path, *UNSIGNED)
+    assert "Restored the backup" in out
+    assert f"2 logins: olive (staff), pat (organiser of {home['name']})" in err
+    club = apps.get_model("clubs", "Club").objects.get(slug=home["slug"])
+    assert list(club.organisers.values_list("username", flat=True)) == ["pat"]
+    assert club.is_organised_by(User.objects.get(username="pat"))
