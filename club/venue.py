@@ -276,43 +276,14 @@ def new_password(user) -> None:
     print(f"Organiser {user.username}'s new password is saved.")
 
 
-def adopt_club(path: str) -> None:
-    """A laptop that has played nothing yet becomes the club whose roster it loads: its home
-    club takes the file's club name and short name (``club``), so that the night it sends
-    back is that club's. A laptop that has played keeps its club (the import then refuses
-    a roster of another)."""
-    import json
-
-    from club.clubs import known
-    from club.games.models import Game
-    from club.tournaments.models import Tournament
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            named = json.load(handle).get("club")
-    except (OSError, ValueError, AttributeError):
-        return  # the import says what is wrong with the file
-    if not isinstance(named, dict) or not all(
-        isinstance(named.get(key), str) and named[key].strip() for key in ("name", "slug")
-    ):
-        return
-    home = known.home()
-    if home.slug == named["slug"] or Game.objects.exists() or Tournament.objects.exists():
-        return
-    home.name, home.slug = named["name"].strip(), named["slug"].strip()
-    home.save(update_fields=["name", "slug"])
-    print(f"This laptop is now {home.name}'s (/clubs/{home.slug}/), as its players' file says.")
-
-
 def load_roster(path: str) -> None:
     """The club's players, loaded as any results file is (``import_results``): found by
     identifier, else member number, else name; a clash is never decided here. A laptop that
-    has played nothing yet becomes the file's club first (:func:`adopt_club`)."""
+    has played nothing yet becomes the file's club first (``--adopt-club``)."""
     from django.core.management import CommandError, call_command
 
-    adopt_club(path)
     try:
-        call_command("import_results", path)
+        call_command("import_results", path, adopt_club=True)
     except CommandError as error:
         clashes = getattr(error, "clashes", None)  # import_results: players to decide
         if clashes:

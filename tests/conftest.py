@@ -89,16 +89,24 @@ def live_server(live_server, settings):
     assert after.wait_until_done(), "work left after an answer was still running after 30 s"
 
 
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
 @pytest.fixture(autouse=True)
-def clubs_known(request, django_db_setup, django_db_blocker):
-    """The clubs are read before the test (club.clubs.known keeps them in the process), so
-    that a test's count of queries is its own; read again after a test that changed them,
-    or whose database was emptied, so the next test does not meet clubs it never made."""
+def clubs_known(request):
+    """The clubs are read before a test that uses the database (club.clubs.known keeps them
+    in the process), so that its count of queries is its own; read again after a test that
+    changed them, or whose database was emptied, so the next test does not meet clubs it
+    never made. A test without the database reads none."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None and not DATABASE_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
     known.changed = False
-    with django_db_blocker.unblock():
+    with request.getfixturevalue("django_db_blocker").unblock():
         known.clubs()  # a club made here (the database was emptied) is read again after
     yield
-    marker = request.node.get_closest_marker("django_db")
     emptied = {"transactional_db", "live_server"} & set(request.fixturenames) or (
         marker is not None and marker.kwargs.get("transaction")
     )

@@ -140,3 +140,24 @@ def test_gulfs_organiser_writes_in_gulf(two_clubs):
     assert response.status_code == 200
     response = gulf_organiser.get(reverse_in(gulf, "tournaments:new"))
     assert response.status_code == 200
+
+
+def test_a_polls_answer_and_a_clubs_suggestions_are_its_own(two_clubs):
+    """A poll of another club's tournament at this club's address is no page (a 204 would
+    say it exists and how it stands), and a tournament's name suggestions are its club's
+    players only."""
+    world, home, gulf, gulf_organiser = two_clubs
+    tournament = world["tournament"]
+    from club.tournaments.selectors.live import page_tokens
+
+    live, _event = page_tokens(tournament.pk)
+    at_home = reverse_in(home, "tournaments:live", kwargs={"pk": tournament.pk})
+    assert Client().get(at_home, {"version": live}).status_code == 204  # nothing new
+    at_gulf = reverse_in(gulf, "tournaments:live", kwargs={"pk": tournament.pk})
+    assert Client().get(at_gulf, {"version": live}).status_code == 404
+    from club.tournaments import services as tournaments
+
+    cup = tournaments.create_tournament(name="Dubai cup", starts_on=tournament.starts_on, club=gulf)
+    page = gulf_organiser.get(reverse_in(gulf, "tournaments:detail", kwargs={"pk": cup.pk}))
+    assert page.status_code == 200
+    assert not set(page.context["player_names"]) & {"Anu", "Biju", "Chitra", "Dev"}

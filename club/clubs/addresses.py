@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http.response import HttpResponseRedirectBase
 from django.urls import get_script_prefix, reverse, set_script_prefix
 from django.utils import timezone
 
@@ -29,7 +30,13 @@ SITE_PARTS = frozenset(
     {"", "health", "sw.js", "manifest.webmanifest", "offline", "language", "admin", "accounts"}
 )
 # Only a name a club could have is looked up (club.clubs.models.SLUG_PATTERN).
-_CLUB_PATH = re.compile(r"^/clubs/(?P<slug>[a-z0-9-]{1,40})(?P<rest>/.*)?$")
+_CLUB_PATH = re.compile(r"\A/clubs/(?P<slug>[a-z0-9-]{1,40})(?P<rest>/.*)?\Z", re.DOTALL)
+
+class SentAgainRedirect(HttpResponseRedirectBase):
+    """308: the same request, form and all, to the new address (encoded as every redirect)."""
+
+    status_code = 308
+
 
 # The script prefix of the site itself (where it is served, without a club's part).
 _root: ContextVar[str] = ContextVar("club_site_root", default="/")
@@ -125,6 +132,4 @@ class ClubAddressMiddleware:
         target = root + f"clubs/{home.slug}" + request.path_info + (f"?{query}" if query else "")
         if request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(target)
-        response = HttpResponse(status=308)
-        response["Location"] = target
-        return response
+        return SentAgainRedirect(target)

@@ -94,8 +94,11 @@ def home_id() -> int:
     return home().pk
 
 
-def by_id(pk: int) -> Club:
-    """The club with key ``pk`` (read again if this process does not know it yet)."""
+def by_id(pk: int | None) -> Club:
+    """The club with key ``pk`` (read again if this process does not know it yet); the home
+    club for None."""
+    if pk is None:
+        return home()
     for club in clubs().by_slug.values():
         if club.pk == pk:
             return club

@@ -105,8 +105,13 @@ class Membership(models.Model):
         return f"{self.player_id} in {self.club_id}"
 
 
-def join(club_id: int, player_ids) -> None:
-    """Make the players members of the club (those already members stay as they were)."""
+def join(club_id: int | None, player_ids) -> None:
+    """Make the players members of the club (those already members stay as they were); a
+    club of None is the home club."""
+    if club_id is None:
+        from club.clubs import known  # noqa: PLC0415
+
+        club_id = known.home_id()
     Membership.objects.bulk_create(
         [Membership(club_id=club_id, player_id=pk) for pk in sorted(player_ids)],
         ignore_conflicts=True,

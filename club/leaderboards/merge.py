@@ -30,7 +30,7 @@ from club.games.models import (
 from club.leaderboards import figures
 from club.leaderboards.services.owed_work import catch_up
 from club.leaderboards.services.ratings import rebuild_ratings
-from club.leaderboards.services.register import RegisterError
+from club.leaderboards.services.register import SHARED_PLAYER, RegisterError
 from club.tournaments.models import Substitution, TournamentTeam
 
 # What a refusal says.
@@ -197,16 +197,21 @@ def _fold_away(keep: Player, fold: Player) -> None:
         keep.save(update_fields=["nickname", "member_number"])
 
 
-def _refuse_others(club: Club, keep: Player, fold: Player) -> None:
+def _refuse_others(club: Club, keep: Player, fold: Player, administrator: bool) -> None:
     """Refuse a player who is not one of ``club``'s (``the_clubs``: read as they were
-    locked)."""
+    locked), or, but for a site administrator, who is also another club's (``elsewhere``):
+    a merge changes them in every club."""
     for player, field in ((keep, "keep"), (fold, "fold")):
         if not getattr(player, "the_clubs", False):
             raise RegisterError(NOT_THE_CLUBS % {"name": player.name}, field=field)
+        if not administrator and getattr(player, "elsewhere", False):
+            raise RegisterError(SHARED_PLAYER % {"name": player.name}, field=field)
 
 
 @transaction.atomic
-def merge_players(*, keep: Player, fold: Player, club: Club | None = None) -> MergeResult:
+def merge_players(
+    *, keep: Player, fold: Player, club: Club | None = None, administrator: bool = False
+) -> MergeResult:
     """Fold ``fold`` into ``keep``: every seat, team, declaration and deal moves to ``keep``.
 
     Refused when the two were partners or sat at the same game (they are two
@@ -223,7 +228,8 @@ def merge_players(*, keep: Player, fold: Player, club: Club | None = None) -> Me
     players = Player.objects.select_for_update().filter(pk__in=[keep.pk, fold.pk])
     if club is not None:
         players = players.annotate(
-            the_clubs=Exists(Membership.objects.filter(club=club, player=OuterRef("pk")))
+            the_clubs=Exists(Membership.objects.filter(club=club, player=OuterRef("pk"))),
+            elsewhere=Exists(Membership.objects.filter(player=OuterRef("pk")).exclude(club=club)),
         )
     locked = {p.pk: p for p in players}
     if keep.pk == fold.pk:
@@ -232,7 +238,7 @@ def merge_players(*, keep: Player, fold: Player, club: Club | None = None) -> Me
         raise RegisterError(str(PLAYER_GONE), field="fold")
     keep, fold = locked[keep.pk], locked[fold.pk]
     if club is not None:
-        _refuse_others(club, keep, fold)
+        _refuse_others(club, keep, fold, administrator)
     _refuse_merge(keep, fold)
 
     games = GameTeam.objects.filter(in_a_seat(fold)).count()

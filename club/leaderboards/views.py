@@ -102,6 +102,12 @@ def player_new(request: HttpRequest) -> HttpResponse:
     return _player_form_page(request, form)
 
 
+def _asked_by(request: HttpRequest):
+    """The club a change of a player's details is asked by: None for a site administrator,
+    who may change a player of several clubs."""
+    return None if request.user.is_staff else club_of(request)
+
+
 @organiser_required
 @require_http_methods(["GET", "POST"])
 @one_time
@@ -116,7 +122,9 @@ def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = PlayerForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            player = register.update_player(player=player, **form.cleaned_data)
+            player = register.update_player(
+                player=player, **form.cleaned_data, club=_asked_by(request)
+            )
         except RegisterError as error:
             show_refusal(form, error)
         else:
@@ -131,7 +139,11 @@ def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def player_active(request: HttpRequest, pk: int) -> HttpResponse:
     player = _the_clubs(request, pk)
     active = request.POST.get("active") == "1"
-    register.set_player_active(player=player, active=active)
+    try:
+        register.set_player_active(player=player, active=active, club=_asked_by(request))
+    except RegisterError as error:
+        messages.error(request, error.message)
+        return redirect(player)
     if active:
         messages.success(request, _("%(name)s is active again.") % {"name": player.name})
     else:
@@ -151,7 +163,10 @@ def player_merge(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             result = merge.merge_players(
-                keep=form.cleaned_data["keep"], fold=form.cleaned_data["fold"], club=club
+                keep=form.cleaned_data["keep"],
+                fold=form.cleaned_data["fold"],
+                club=club,
+                administrator=request.user.is_staff,
             )
         except RegisterError as error:
             form.add_error(None, error.message)

@@ -26,12 +26,12 @@ from club.tournaments.selectors.board import current_sitting
 from club.tournaments.selectors.live import page_tokens
 
 
-def page_version(tournament_id: int) -> str | None:
+def page_version(tournament_id: int, club_id: int | None = None) -> str | None:
     """A player's page's token: the results' (club.tournaments.selectors.live.live_version) and
     the newest line of the tournament's history, so a sitting drawn, adjusted or
     discarded shows at once (the page says where the player is to sit next); one query
-    (``page_tokens``). None for no such tournament."""
-    tokens = page_tokens(tournament_id)
+    (``page_tokens``). None for no such tournament (of club ``club_id``, when given)."""
+    tokens = page_tokens(tournament_id, club_id)
     return None if tokens is None else f"{tokens[0]}.{tokens[1]}"
 
 

@@ -107,3 +107,14 @@ def test_a_game_makes_its_players_the_clubs(gulf):
     seated = {team.first_player.name for team in game.teams.select_related("first_player")}
     assert seated <= members
     assert not known.home().memberships.filter(player__name__in=members).exists()
+
+
+@pytest.mark.parametrize("path", ["/games/%0a/deals/", "/games/%E0%B4%AE/", "/x%0d%0aSet-Cookie:a=b/"])
+def test_an_old_address_of_any_shape_is_redirected_safely(client, gulf, path):
+    home = known.home()
+    for send in (client.get, client.post):
+        response = send(path)
+        assert response.status_code in (301, 308)
+        location = response["Location"]
+        assert location.startswith(f"/clubs/{home.slug}/")
+        assert "\n" not in location and "\r" not in location and " " not in location

@@ -218,11 +218,19 @@ def test_adding_a_name_the_site_has_joins_that_player_to_the_club(clubs):
 
 def test_the_import_joins_the_players_the_site_has_and_says_so(clubs):
     gulf_organiser = clubs["gulf organiser"]
-    upload = SimpleUploadedFile("players.csv", b"name,nickname\nChitra,Chit\nZainab,\nEsha,\n")
+    # Chitra is the home club's player: Gulf may name her, not change her nickname.
+    before = list(Player.objects.order_by("pk").values_list("name", "nickname", "active"))
+    upload = SimpleUploadedFile("players.csv", b"name,nickname\nChitra,Chit\nZainab,\n")
+    refused = gulf_organiser.post(reverse_in(clubs["gulf"], "leaderboards:import"), {"file": upload})
+    assert refused.status_code == 200
+    assert "Chitra is also a player of another club" in refused.content.decode()
+    assert list(Player.objects.order_by("pk").values_list("name", "nickname", "active")) == before
+    assert not Membership.objects.filter(club=clubs["gulf"], player__name="Chitra").exists()
+    upload = SimpleUploadedFile("players.csv", b"name,nickname\nChitra,\nZainab,\nEsha,Es\n")
     response = gulf_organiser.post(
         reverse_in(clubs["gulf"], "leaderboards:import"), {"file": upload}
     )
-    assert response.status_code == 302
+    assert response.status_code == 302, response.content.decode()[-3000:]
     (message,) = [str(message) for message in get_messages(response.wsgi_request)]
     assert message == (
         "Import done: 1 added, 1 updated, 1 unchanged. 1 of them was already a player on "
@@ -237,7 +245,8 @@ def test_the_import_joins_the_players_the_site_has_and_says_so(clubs):
         "Hari",
         "Zainab",
     ]
-    assert Player.objects.get(name="Chitra").nickname == "Chit"
+    assert Player.objects.get(name="Chitra").nickname == ""
+    assert Player.objects.get(name="Esha").nickname == "Es"
     assert Player.objects.filter(name="Chitra").count() == 1
     assert not Membership.objects.filter(club=clubs["home"], player__name="Zainab").exists()
 
@@ -272,8 +281,9 @@ def test_a_merge_is_between_two_of_the_clubs_players(clubs):
     assert _details() == before
 
 
-def test_a_merge_keeps_the_person_in_every_club_of_the_folded_record(clubs):
-    """Esha K, the home club's, joined Gulf too; merged into Gulf's Esha, Esha is a player
+def test_a_merge_keeps_the_person_in_every_club_of_the_folded_record(clubs, admin_client):
+    """Esha K, the home club's, joined Gulf too; merged into Gulf's Esha by a site
+    administrator (Gulf's organiser may not: Esha K is the home club's too), Esha is a player
     of both clubs."""
     register_player(name="Esha K", club=clubs["home"])
     gulf_organiser = clubs["gulf organiser"]
@@ -282,7 +292,12 @@ def test_a_merge_keeps_the_person_in_every_club_of_the_folded_record(clubs):
         {"name": "Esha K", "nickname": "", "member_number": ""},
     )
     esha, esha_k = Player.objects.get(name="Esha"), Player.objects.get(name="Esha K")
-    response = gulf_organiser.post(
+    refused = gulf_organiser.post(
+        reverse_in(clubs["gulf"], "leaderboards:merge"), {"keep": esha.pk, "fold": esha_k.pk}
+    )
+    assert "Esha K is also a player of another club" in refused.content.decode()
+    assert Player.objects.filter(name="Esha K").exists()
+    response = admin_client.post(
         reverse_in(clubs["gulf"], "leaderboards:merge"), {"keep": esha.pk, "fold": esha_k.pk}
     )
     assert response.status_code == 302
@@ -322,3 +337,27 @@ def test_a_clubs_pages_cost_what_the_home_clubs_do(rendered_queries, clubs):
         for club in ("home", "gulf")
     }
     assert profile["home"] == profile["gulf"]
+
+
+def test_a_player_of_two_clubs_is_changed_by_a_site_administrator_only(clubs, admin_client):
+    """Anu plays in both clubs: Gulf's organiser may not rename her nor mark her inactive
+    (her details are the home club's too); a site administrator may."""
+    gulf_organiser = clubs["gulf organiser"]
+    anu = Player.objects.get(name="Anu")
+    edit = reverse_in(clubs["gulf"], "leaderboards:player_edit", kwargs={"pk": anu.pk})
+    refused = gulf_organiser.post(
+        edit, {"name": "Anu G", "nickname": "", "member_number": "", "active": "on"}
+    )
+    assert refused.status_code == 200
+    assert "Anu is also a player of another club" in refused.content.decode()
+    active = reverse_in(clubs["gulf"], "leaderboards:player_active", kwargs={"pk": anu.pk})
+    answer = gulf_organiser.post(active, {"active": "0"})
+    assert answer.status_code == 302
+    anu.refresh_from_db()
+    assert (anu.name, anu.active) == ("Anu", True)
+    done = admin_client.post(
+        edit, {"name": "Anu G", "nickname": "", "member_number": "", "active": "on"}
+    )
+    assert done.status_code == 302
+    anu.refresh_from_db()
+    assert anu.name == "Anu G"

@@ -28,6 +28,7 @@ from club.leaderboards.services.register import (
     MEMBER_NUMBER_MAX,
     NAME_MAX,
     NICKNAME_MAX,
+    SHARED_PLAYER,
     RegisterError,
     member_number_taken,
     name_taken,
@@ -330,12 +331,33 @@ def _plan(header: list[str], rows: list[tuple[int, list[str]]], existing: list[P
     return plan
 
 
+def _refuse_shared_changes(plan: _Plan, before: dict) -> None:
+    """A row may name a player of another club (they become this club's too), but not
+    change their details: those are every club's (club.leaderboards.services.register)."""
+    faults = []
+    for line, player, changes in plan.rows:
+        if player is None or not getattr(player, "elsewhere", False):
+            continue
+        name0, nickname0, number0, active0 = before[player.pk]
+        now = (
+            changes["name"],
+            changes.get("nickname", nickname0),
+            changes.get("member_number", number0),
+            changes.get("active", active0),
+        )
+        if now != (name0, nickname0, number0, active0):
+            faults.append(ImportFault(line, None, str(SHARED_PLAYER % {"name": name0})))
+    if faults:
+        raise PlayerImportError(faults)
+
+
 def _write(plan: _Plan, club_id: int) -> ImportResult:
     """Write the planned rows, every player of them one of the club's; say which players
     were added, changed or left as they were, and which joined the club."""
     result = ImportResult()
     named: list[int] = []
     before = {p.pk: (p.name, p.nickname, p.member_number, p.active) for p in plan.existing}
+    _refuse_shared_changes(plan, before)
     # Two steps, so that swapping names or numbers between players never meets
     # the unique constraints half-way: clear what moves, then write.
     moving = [p for _, p, c in plan.rows if p is not None]
@@ -381,6 +403,11 @@ def import_players(data: bytes | str, *, club: Club | None = None) -> ImportResu
     header, rows = _read_rows(data)
     _check_header(header, rows)
     the_clubs = Exists(Membership.objects.filter(club_id=club_id, player=OuterRef("pk")))
-    found = Player.objects.select_for_update().annotate(the_clubs=the_clubs).order_by("pk")
+    elsewhere = Exists(Membership.objects.filter(player=OuterRef("pk")).exclude(club_id=club_id))
+    found = (
+        Player.objects.select_for_update()
+        .annotate(the_clubs=the_clubs, elsewhere=elsewhere)
+        .order_by("pk")
+    )
     existing: list[Player] = list(found)
     return _write(_plan(header, rows, existing), club_id)

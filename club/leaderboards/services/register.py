@@ -46,6 +46,10 @@ MEMBER_NUMBER_TAKEN = gettext_lazy(
     "Member number %(number)s already belongs to %(name)s, a player on this site."
 )
 ALREADY_THE_CLUBS = gettext_lazy("%(name)s is already one of the club's players.")
+# A player of several clubs is every club's: one club alone does not change their details.
+SHARED_PLAYER = gettext_lazy(
+    "%(name)s is also a player of another club: their details are changed by a site administrator."
+)
 GIVE_A_NAME = gettext_lazy("Give the player a name.")
 NAME_TOO_LONG = gettext_lazy("A name can be at most %(max)d characters.")
 NICKNAME_TOO_LONG = gettext_lazy("A nickname can be at most %(max)d characters.")
@@ -171,6 +175,13 @@ def register_player(
     ).player
 
 
+def check_only_the_clubs(player: Player, club: Club | None) -> None:
+    """Refuse a change of details asked by ``club`` (None: a site administrator, who may)
+    for a player who is also another club's."""
+    if club is not None and Membership.objects.filter(player=player).exclude(club=club).exists():
+        raise RegisterError(SHARED_PLAYER % {"name": player.name}, field="name")
+
+
 @transaction.atomic
 def update_player(
     *,
@@ -179,10 +190,13 @@ def update_player(
     nickname: str = "",
     member_number: str = "",
     active: bool = True,
+    club: Club | None = None,
 ) -> Player:
-    """Change a player's details; past games show the new name."""
+    """Change a player's details; past games show the new name. Asked by ``club`` (None: a
+    site administrator), refused for a player who is also another club's."""
     name, nickname, member_number = _clean(name), _clean(nickname), _clean(member_number)
     player = Player.objects.select_for_update().get(pk=player.pk)
+    check_only_the_clubs(player, club)
     _check_player(name=name, nickname=nickname, member_number=member_number, player=player)
     player.name, player.nickname, player.member_number, player.active = (
         name,
@@ -194,9 +208,11 @@ def update_player(
 
 
 @transaction.atomic
-def set_player_active(*, player: Player, active: bool) -> Player:
-    """Mark a player active or inactive; an inactive player keeps every result."""
+def set_player_active(*, player: Player, active: bool, club: Club | None = None) -> Player:
+    """Mark a player active or inactive; an inactive player keeps every result. Asked by
+    ``club`` (None: a site administrator), refused for a player who is also another club's."""
     player = Player.objects.select_for_update().get(pk=player.pk)
+    check_only_the_clubs(player, club)
     player.active = active
     player.save(update_fields=["active"])
     return player

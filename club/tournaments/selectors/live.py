@@ -42,16 +42,19 @@ def _live_token(results_version: int, newest) -> str:
     return f"{results_version}.{stamp}"
 
 
-def page_tokens(pk: int) -> tuple[str, int] | None:
+def page_tokens(pk: int, club_id: int | None = None) -> tuple[str, int] | None:
     """A tournament's live token (as :func:`live_version` reads it) and the id of its newest
-    line of history, in one query; None for no such tournament (club.web.pages' keys)."""
+    line of history, in one query; None for no such tournament (of club ``club_id``, when
+    given: club.web.pages' keys, and the polls' answers at a club's address)."""
     in_play = Game.objects.filter(
         sitting_entry__sitting__tournament=OuterRef("pk"), status=Game.Status.IN_PROGRESS
     ).order_by("-updated_at")
     events = TournamentEvent.objects.filter(tournament=OuterRef("pk")).order_by("-id")
+    held = Tournament.objects.filter(pk=pk)
+    if club_id is not None:
+        held = held.filter(club_id=club_id)
     row = (
-        Tournament.objects.filter(pk=pk)
-        .annotate(
+        held.annotate(
             newest_game=Subquery(in_play.values("updated_at")[:1]),
             newest_event=Subquery(events.values("id")[:1]),
         )

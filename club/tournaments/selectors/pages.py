@@ -21,7 +21,9 @@ def tournament_page(tournament: Tournament, *, organiser: bool = False) -> dict:
             TournamentEvent.objects.filter(tournament=tournament).select_related("made_by")
         )
         context["player_names"] = list(
-            Player.objects.filter(active=True).order_by("name").values_list("name", flat=True)
+            Player.objects.filter(active=True, memberships__club_id=tournament.club_id)
+            .order_by("name")
+            .values_list("name", flat=True)
         )
         context["entries"] = team_list(tournament)
         context["team_count"] = len(context["entries"])

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from club.archive.format import ArchiveError
 from club.archive.load import Undecided, import_text, summary_lines
-from club.archive.management.club_option import add_club_option, club_named
+from club.archive.management.club_option import add_club_option, adopt_files_club, club_named
 from club.archive.reading import TextFile
 from club.games.whos_who import Choice, name_key
 
@@ -35,6 +35,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="the JSON file to import, or - for standard input")
         add_club_option(parser, "to import into")
+        parser.add_argument(
+            "--adopt-club",
+            action="store_true",
+            help="a site that has played nothing yet becomes the club the file names (the "
+            "venue's laptop loading its club's players)",
+        )
         parser.add_argument(
             "--same-person",
             action="append",
@@ -71,6 +77,10 @@ class Command(BaseCommand):
         return choices
 
     def handle(self, *args, file, same_person, another_person, club=None, **options):
+        if options.get("adopt_club") and club is None and file != "-":
+            adopted = adopt_files_club(file)
+            if adopted:
+                self.stdout.write(adopted)
         into = club_named(club)
         choices = self._choices(same_person, another_person)
         try:

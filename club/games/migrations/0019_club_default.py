@@ -1,0 +1,22 @@
+"""The club of a game or tournament made without one is the home club (club.clubs.known),
+from here on: the state only, no change to the tables."""
+
+import club.clubs.known
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('clubs', '0001_initial'),
+        ('games', '0018_every_game_has_a_club'),
+    ]
+
+    operations = [
+        migrations.AlterField(
+            model_name='game',
+            name='club',
+            field=models.ForeignKey(default=club.clubs.known.home_id, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='clubs.club', verbose_name='club'),
+        ),
+    ]
