@@ -32,6 +32,7 @@ SITE_PARTS = frozenset(
 # Only a name a club could have is looked up (club.clubs.models.SLUG_PATTERN).
 _CLUB_PATH = re.compile(r"\A/clubs/(?P<slug>[a-z0-9-]{1,40})(?P<rest>/.*)?\Z", re.DOTALL)
 
+
 class SentAgainRedirect(HttpResponseRedirectBase):
     """308: the same request, form and all, to the new address (encoded as every redirect)."""
 

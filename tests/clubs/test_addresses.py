@@ -109,7 +109,9 @@ def test_a_game_makes_its_players_the_clubs(gulf):
     assert not known.home().memberships.filter(player__name__in=members).exists()
 
 
-@pytest.mark.parametrize("path", ["/games/%0a/deals/", "/games/%E0%B4%AE/", "/x%0d%0aSet-Cookie:a=b/"])
+@pytest.mark.parametrize(
+    "path", ["/games/%0a/deals/", "/games/%E0%B4%AE/", "/x%0d%0aSet-Cookie:a=b/"]
+)
 def test_an_old_address_of_any_shape_is_redirected_safely(client, gulf, path):
     home = known.home()
     for send in (client.get, client.post):

@@ -29,9 +29,7 @@ def test_a_laptop_that_has_played_nothing_becomes_the_rosters_club(db, tmp_path,
     assert "now Gulf 56's" in capsys.readouterr().out
 
 
-def test_a_laptop_that_has_played_keeps_its_club_and_the_roster_is_refused(
-    db, tmp_path, capsys
-):
+def test_a_laptop_that_has_played_keeps_its_club_and_the_roster_is_refused(db, tmp_path, capsys):
     start_game(2, label="Table one")
     with pytest.raises(venue.VenueError):
         venue.load_roster(_roster(tmp_path, GULF))

@@ -1,4 +1,3 @@
-
 """The demo club: fixtures/demo.json, fixtures/demo_tournaments.json and load_demo."""
 
 import io

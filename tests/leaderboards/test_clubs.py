@@ -221,7 +221,9 @@ def test_the_import_joins_the_players_the_site_has_and_says_so(clubs):
     # Chitra is the home club's player: Gulf may name her, not change her nickname.
     before = list(Player.objects.order_by("pk").values_list("name", "nickname", "active"))
     upload = SimpleUploadedFile("players.csv", b"name,nickname\nChitra,Chit\nZainab,\n")
-    refused = gulf_organiser.post(reverse_in(clubs["gulf"], "leaderboards:import"), {"file": upload})
+    refused = gulf_organiser.post(
+        reverse_in(clubs["gulf"], "leaderboards:import"), {"file": upload}
+    )
     assert refused.status_code == 200
     assert "Chitra is also a player of another club" in refused.content.decode()
     assert list(Player.objects.order_by("pk").values_list("name", "nickname", "active")) == before
