@@ -18,6 +18,8 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from club.clubs import known
+
 
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=80)
@@ -109,8 +111,6 @@ def join(club_id: int | None, player_ids) -> None:
     """Make the players members of the club (those already members stay as they were); a
     club of None is the home club."""
     if club_id is None:
-        from club.clubs import known  # noqa: PLC0415
-
         club_id = known.home_id()
     Membership.objects.bulk_create(
         [Membership(club_id=club_id, player_id=pk) for pk in sorted(player_ids)],

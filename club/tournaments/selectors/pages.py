@@ -4,6 +4,8 @@ the list of tournaments.
 
 from __future__ import annotations
 
+from typing import cast
+
 from club.games.models import PLAYER_FIELDS, GameTeam, Player
 from club.tournaments import checkin, substitutions
 from club.tournaments.models import Sitting, Tournament, TournamentEvent
@@ -21,7 +23,7 @@ def tournament_page(tournament: Tournament, *, organiser: bool = False) -> dict:
             TournamentEvent.objects.filter(tournament=tournament).select_related("made_by")
         )
         context["player_names"] = list(
-            Player.objects.filter(active=True, memberships__club_id=tournament.club_id)
+            Player.objects.filter(active=True, memberships__club_id=cast(int, tournament.club_id))
             .order_by("name")
             .values_list("name", flat=True)
         )
