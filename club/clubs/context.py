@@ -6,15 +6,20 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from club.clubs import known
+from club.clubs.models import language_codes
 from club.web.auth import may_write
 
 
 def club(request: HttpRequest) -> dict:
     """``club``: the page's club (None on the site's own pages of a site of several);
     ``several_clubs``: whether the site holds more than one (pages then name the club);
-    ``club_organiser``: whether the reader may write in this club (asked only if shown)."""
+    ``club_organiser``: whether the reader may write in this club (asked only if shown);
+    ``club_languages``: the languages the footer offers, the club's (the site's on its own
+    pages)."""
+    club = getattr(request, "club", None)
     return {
-        "club": getattr(request, "club", None),
+        "club": club,
+        "club_languages": club.languages if club is not None else language_codes(),
         "several_clubs": known.clubs().several,
         "club_organiser": SimpleLazyObject(lambda: may_write(request)),
     }

@@ -4,6 +4,7 @@ club, /clubs/<slug>/ on a site of several, and a redirect from the old addresses
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.urls import get_script_prefix, reverse
@@ -70,12 +71,25 @@ def test_the_site_home_lists_the_clubs_and_each_club_has_its_home(client, gulf):
     assert client.get("/clubs/").status_code == 200
 
 
-def test_a_club_pages_dates_are_in_its_time_zone(client, gulf, organiser):
-    response = client.get("/clubs/gulf/")
-    assert response.wsgi_request.club == gulf
+def test_a_club_pages_dates_are_in_its_time_zone(client, gulf, organiser, rf):
+    from django.http import HttpResponse
     from django.utils import timezone
 
+    from club.clubs.addresses import ClubAddressMiddleware
+
+    seen = {}
+
+    def view(request):
+        seen[request.path_info] = (request.club.slug, timezone.get_current_timezone_name())
+        return HttpResponse()
+
+    middleware = ClubAddressMiddleware(view)
+    middleware(rf.get("/clubs/gulf/rules/"))
+    middleware(rf.get("/clubs/club/games/"))
+    assert seen == {"/rules/": ("gulf", "Asia/Dubai"), "/games/": ("club", "UTC")}
     assert timezone.get_current_timezone_name() != "Asia/Dubai"  # put back after the request
+    response = client.get("/clubs/gulf/")
+    assert response.wsgi_request.club == gulf
     tournament = tournaments.create_tournament(
         name="Dubai night", starts_on=datetime.date(2026, 12, 4), club=gulf
     )
@@ -120,3 +134,21 @@ def test_an_old_address_of_any_shape_is_redirected_safely(client, gulf, path):
         location = response["Location"]
         assert location.startswith(f"/clubs/{home.slug}/")
         assert "\n" not in location and "\r" not in location and " " not in location
+
+
+def test_a_clubs_pages_offer_its_languages(client, gulf):
+    gulf.languages = ["en", "ml"]
+    gulf.save()
+    page = client.get("/clubs/gulf/").content.decode()
+    offered = set(re.findall(r'<option value="([a-z]+)" lang=', page))
+    assert offered == {"en", "ml"}
+    site = client.get("/").content.decode()
+    assert set(re.findall(r'<option value="([a-z]+)" lang=', site)) == {
+        "en",
+        "ml",
+        "el",
+        "da",
+        "mr",
+        "th",
+        "es",
+    }
