@@ -14,6 +14,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from club.clubs.models import Club, default_languages, default_time_zone, language_codes
 
@@ -55,12 +56,17 @@ class Command(BaseCommand):
             problems = "; ".join(
                 f"{field}: {' '.join(messages)}" for field, messages in error.message_dict.items()
             )
-            raise CommandError(f"The club was not added ({problems}). Nothing was saved.") from None
+            raise CommandError(
+                _("The club was not added (%(problems)s). Nothing was saved.")
+                % {"problems": problems}
+            ) from None
         with transaction.atomic():
             club.save()
             for login in organiser:
                 self._organiser(club, login)
-        self.stdout.write(f"Club {club.name} added at /clubs/{club.slug}/.")
+        self.stdout.write(
+            _("Club %(name)s added at /clubs/%(slug)s/.") % {"name": club.name, "slug": club.slug}
+        )
 
     def _organiser(self, club: Club, login: str) -> None:
         users = get_user_model()
@@ -69,17 +75,20 @@ class Command(BaseCommand):
             password = os.environ.get("DJANGO_ORGANISER_PASSWORD", "")
             if not password:
                 raise CommandError(
-                    f"{login} is a new login: set DJANGO_ORGANISER_PASSWORD to its password. "
-                    "Nothing was saved."
+                    _(
+                        "%(login)s is a new login: set DJANGO_ORGANISER_PASSWORD to its "
+                        "password. Nothing was saved."
+                    )
+                    % {"login": login}
                 )
             try:
                 validate_password(password, users(username=login))
             except ValidationError as error:
                 raise CommandError(
-                    f"The password for {login} is too weak: {' '.join(error.messages)} "
-                    "Nothing was saved."
+                    _("The password for %(login)s is too weak: %(why)s Nothing was saved.")
+                    % {"login": login, "why": " ".join(error.messages)}
                 ) from None
             user = users.objects.create_user(username=login, password=password)
-            self.stdout.write(f"Organiser {login} created.")
+            self.stdout.write(_("Organiser %(login)s created.") % {"login": login})
         club.organisers.add(user)
-        self.stdout.write(f"{login} organises {club.name}.")
+        self.stdout.write(_("%(login)s organises %(club)s.") % {"login": login, "club": club.name})
