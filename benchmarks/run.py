@@ -279,6 +279,7 @@ def run_all(
         )
         run("rules page", "GET /rules/, public", lambda: pub.get("/rules/"))
         run("the site's clubs", "GET /clubs/, public", lambda: pub.get("/clubs/"))
+        run("the federation's ranking", "GET /ranking/, public", lambda: pub.get("/ranking/"))
         # The read API and the embeddable pages.
         long_game = world.long_game
         team = long_game.teams.values_list("team_id", flat=True).first()

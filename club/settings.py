@@ -140,6 +140,10 @@ if CLUB_API_RATE and not re.fullmatch(r"[1-9][0-9]{0,6}/[smhd]", CLUB_API_RATE):
         "day, such as 600/m, or leave it empty for no limit."
     )
 
+# Rated games a player needs to be listed in the federation's ranking
+# (club.leaderboards.federation).
+CLUB_RANKING_MIN_GAMES = int(os.environ.get("DJANGO_RANKING_MIN_GAMES", "10"))
+
 ROOT_URLCONF = "club.urls"
 
 TEMPLATES = [

@@ -12,7 +12,7 @@ from django.views.i18n import set_language
 from club.api.views import api
 from club.clubs.views import club_new
 from club.games.views import game_list
-from club.leaderboards.federation import site_home
+from club.leaderboards.federation import ranking, site_home
 from club.middleware import DatabaseLostMiddleware
 from club.ops.health import database_status, disk_status
 from club.web.installable import manifest, offline, service_worker
@@ -78,6 +78,7 @@ urlpatterns = [
     path("", home, name="site_home"),
     path("clubs/", site_home, name="clubs"),
     path("clubs/new/", club_new, name="club_new"),
+    path("ranking/", ranking, name="ranking"),
     path("tournaments/", include("club.tournaments.urls")),
     path("", include("club.archive.urls")),
     path("", include("club.leaderboards.urls")),

@@ -47,6 +47,8 @@ SITE_PAGES = {
     "site_home",
     "clubs",
     "club_new",
+    "ranking",  # the federation's: every club's rated players, on purpose
+    "api:ranking",
 }
 # What the home club's world is called: none of it may show on Gulf's pages.
 HOME_NAMES = ("Onam cup", "Anu", "Biju", "Chitra", "Withdrawn link game", "Zara")

@@ -52,6 +52,7 @@ RULES = {
     "site_home": (PUBLIC, ["get"], None),
     "clubs": (PUBLIC, ["get"], None),
     "club_new": (ADMINISTRATOR, ["get", "post"], None),
+    "ranking": (PUBLIC, ["get"], None),
     "games:list": (PUBLIC, ["get"], None),
     "games:rules": (PUBLIC, ["get"], None),
     "games:new": (ORGANISER, ["get", "post"], None),
@@ -147,6 +148,7 @@ RULES = {
     "api:team": (PUBLIC, ["get"], "team"),
     "api:player_board": (PUBLIC, ["get"], None),
     "api:team_board": (PUBLIC, ["get"], None),
+    "api:ranking": (PUBLIC, ["get"], None),
 }
 
 

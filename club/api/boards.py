@@ -23,9 +23,10 @@ from pydantic import BeforeValidator
 
 from club.api import schemas as out
 from club.api.common import Pages, answered, by_id, paged
+from club.clubs import known
 from club.clubs.addresses import club_of
 from club.games.models import PLAYER_FIELDS, Team
-from club.leaderboards import profile, selectors
+from club.leaderboards import federation, profile, selectors
 from club.leaderboards.models import TeamTotals
 from club.leaderboards.views import board_version, profile_version
 from club.web.unreadable import READABLE_TEXT
@@ -243,3 +244,42 @@ def player_board(request: HttpRequest, filters: Query[BoardFilters]):
 def team_board(request: HttpRequest, filters: Query[BoardFilters]):
     selectors.live_version()  # the boards' owed work first
     return _board(request, "teams", filters)
+
+
+class RankingFilters(Pages):
+    club: str = Field(
+        "",
+        max_length=40,
+        pattern=r"^[a-z0-9-]*$",
+        description="One club's players, by its short name (empty: every club's).",
+    )
+
+
+@router.get(
+    "/ranking/",
+    response=out.answers(out.Ranking),
+    url_name="ranking",
+    summary="The federation's ranking: one rating list over every club's rated games",
+    tags=["leaderboards"],
+)
+@answered(federation.ranking_version)
+def ranking(request: HttpRequest, filters: Query[RankingFilters]):
+    chosen = federation.RankingFilter.of(request)
+    rows, page = paged(request, federation.ranked(chosen), filters)
+    first = (filters.page - 1) * filters.page_size + 1
+    clubs = {club.pk: club.slug for club in known.clubs().by_slug.values()}
+    return {
+        **page,
+        "minimum_games": chosen.minimum,
+        "results": [
+            {
+                "rank": first + index,
+                "player": row.player_id,
+                "name": row.player.name,
+                "rating": row.rating,
+                "games": row.games,
+                "clubs": [clubs[held.club_id] for held in row.player.held if held.club_id in clubs],
+            }
+            for index, row in enumerate(rows)
+        ],
+    }

@@ -246,3 +246,17 @@ class Board(Schema):
     sort: Sort
     order: Literal["asc", "desc"]
     results: list[BoardRow]
+
+
+class Ranked(Schema):
+    rank: int = Field(description="The place in the ranking, from 1 (ties by name).")
+    player: int = Field(description="The player's id.")
+    name: str
+    rating: float = Field(description="The rating over every club's rated games.")
+    games: int = Field(description="Rated games, of every club.")
+    clubs: list[str] = Field(description="The short names of the clubs the player plays in.")
+
+
+class Ranking(Paged):
+    minimum_games: int = Field(description="Rated games a player needs to be listed.")
+    results: list[Ranked]

@@ -27,7 +27,17 @@ from club.clubs.models import Club
 # The site's own addresses (first part of the path): served for no club on a site of
 # several, and never taken for a club's page.
 SITE_PARTS = frozenset(
-    {"", "health", "sw.js", "manifest.webmanifest", "offline", "language", "admin", "accounts"}
+    {
+        "",
+        "health",
+        "sw.js",
+        "manifest.webmanifest",
+        "offline",
+        "language",
+        "admin",
+        "accounts",
+        "ranking",
+    }
 )
 # Only a name a club could have is looked up (club.clubs.models.SLUG_PATTERN).
 _CLUB_PATH = re.compile(r"\A/clubs/(?P<slug>[a-z0-9-]{1,40})(?P<rest>/.*)?\Z", re.DOTALL)

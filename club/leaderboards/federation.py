@@ -1,15 +1,35 @@
-"""The site's own pages on a site of several clubs: its home, which lists the clubs."""
+"""The site's own pages: its home on a site of several clubs (the clubs it holds), and the
+federation's ranking, one rating list over every club's rated games.
+
+A player's rating is the site's (club.leaderboards.services.ratings rates every finished
+game of every club in the order they finished), so the ranking needs no sum of its own:
+it is the rated players who have played at least the minimum of rated games, highest
+rating first, and, filtered by a club, those who are that club's players.
+"""
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Subquery
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import Game
+from club.games.people import Membership
+from club.games.versions import club_version
+from club.leaderboards.models import PlayerRating
+from club.leaderboards.selectors import live_version
 from club.web.auth import is_organiser
+from club.web.kept import page_query
+from club.web.pages import cached_page
+from club.web.paging import Page, kept_query, page_number, page_of
+
+RANKED_PER_PAGE = 50
 
 
 def clubs_page(request: HttpRequest) -> dict:
@@ -25,3 +45,79 @@ def clubs_page(request: HttpRequest) -> dict:
 def site_home(request: HttpRequest) -> HttpResponse:
     """The site's home: the clubs it holds."""
     return render(request, "clubs/home.html", clubs_page(request))
+
+
+def minimum_games() -> int:
+    """Rated games a player needs to be listed (``DJANGO_RANKING_MIN_GAMES``)."""
+    return getattr(settings, "CLUB_RANKING_MIN_GAMES", 10)
+
+
+@dataclass(frozen=True)
+class RankingFilter:
+    """What the ranking shows: the players of one club (None: every club's), at least
+    ``minimum`` rated games each."""
+
+    club: Club | None
+    minimum: int
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> RankingFilter:
+        slug = request.GET.get("club", "").strip()
+        club = known.by_slug(slug) if slug and len(slug) <= 40 else None
+        return cls(club, minimum_games())
+
+
+def ranked(chosen: RankingFilter) -> QuerySet[PlayerRating]:
+    """The ranking's rows, highest rating first (ties by name, then record, never by the
+    order the rows come out of the database)."""
+    rows = PlayerRating.objects.filter(games__gte=chosen.minimum)
+    if chosen.club is not None:
+        rows = rows.filter(
+            Exists(Membership.objects.filter(club=chosen.club, player=OuterRef("player_id")))
+        )
+    clubs = Prefetch(
+        "player__memberships", queryset=Membership.objects.order_by("club__name"), to_attr="held"
+    )
+    return (
+        rows.select_related("player")
+        .prefetch_related(clubs)
+        .order_by("-rating", "player__name", "player_id")
+    )
+
+
+def ranking_page(chosen: RankingFilter, number: int, query: str = "") -> dict:
+    """One page of the ranking; ``query`` is what its pager's links keep (the club)."""
+    page: Page = page_of(ranked(chosen), number, RANKED_PER_PAGE, query)
+    first = (page.number - 1) * RANKED_PER_PAGE + 1
+    clubs = known.clubs().by_slug
+    by_id = {club.pk: club for club in clubs.values()}
+    return {
+        "rows": [
+            {
+                "rank": first + index,
+                "player": row.player,
+                "rating": row.rating,
+                "games": row.games,
+                "clubs": [by_id[held.club_id] for held in row.player.held if held.club_id in by_id],
+            }
+            for index, row in enumerate(page.items)
+        ],
+        "page": page,
+        "chosen": chosen,
+        "clubs": sorted(clubs.values(), key=lambda club: club.name),
+    }
+
+
+def ranking_version(request: HttpRequest):
+    """The ranking's key (club.web.pages): the ratings' token and, filtered by a club, its
+    count of players; then the site's names token (a player renamed or merged)."""
+    return live_version(club=RankingFilter.of(request).club), club_version
+
+
+@require_GET
+@page_query("club", "page")
+@cached_page(ranking_version)
+def ranking(request: HttpRequest) -> HttpResponse:
+    """The federation's ranking: every club's rated players, or one club's."""
+    context = ranking_page(RankingFilter.of(request), page_number(request), kept_query(request))
+    return render(request, "clubs/ranking.html", context)
