@@ -92,11 +92,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Whose page it is (club.clubs.addresses): a club's pages under /clubs/<slug>/, the
-    # short addresses on a one-club site; before anything reads the path.
-    "club.clubs.addresses.ClubAddressMiddleware",
     # Before anything reads a post: its files stop at the page's limit as they are read.
     "club.web.uploads.UploadLimitMiddleware",
+    # Whose page it is (club.clubs.addresses): a club's pages under /clubs/<slug>/, the
+    # short addresses on a one-club site; before anything else reads the path. After the
+    # upload limit, whose refusal of a body the server would not take reads no database
+    # (the limit of each page is found when its post is read, with the club's part gone).
+    "club.clubs.addresses.ClubAddressMiddleware",
     # Work a write may leave until its answer is sent (the boards' figures and ratings
     # of a game that ends: club.web.after, club.leaderboards.owed).
     "club.web.after.AfterAnswerMiddleware",

@@ -16,7 +16,14 @@ def club(request: HttpRequest) -> dict:
     ``club_organiser``: whether the reader may write in this club (asked only if shown);
     ``club_languages``: the languages the footer offers, the club's (the site's on its own
     pages)."""
-    club = getattr(request, "club", None)
+    if not hasattr(request, "club"):  # answered before its club was read (a refusal): no query
+        return {
+            "club": None,
+            "several_clubs": False,
+            "club_languages": language_codes(),
+            "club_organiser": False,
+        }
+    club = request.club  # set by ClubAddressMiddleware
     return {
         "club": club,
         "club_languages": club.languages if club is not None else language_codes(),

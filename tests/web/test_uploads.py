@@ -18,6 +18,7 @@ import sys
 import tracemalloc
 import uuid
 
+import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test.client import ClientHandler
@@ -143,6 +144,7 @@ def test_a_body_past_the_largest_to_a_page_that_takes_no_file_names_the_largest(
     assert 'href="/" data-history-back' in response.text  # no page it was sent from
 
 
+@pytest.mark.django_db  # the post goes on to its page, whose club is read
 def test_a_header_cannot_pass_for_the_servers_refusal(client):
     # A header arrives as HTTP_CLUB.REFUSED_BODY, not the key: the post goes on to its page.
     response = client.post("/games/new/", headers={REFUSED_BODY: "1"})
