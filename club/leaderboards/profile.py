@@ -10,6 +10,7 @@ from django.db.models import F, OuterRef
 from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
+from club.games.people import Membership
 from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
 from club.leaderboards.selectors import FIGURES, Row, count
 from club.tournaments.seats import running_entries
@@ -141,3 +142,14 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
             entry for entry in running_entries(player) if entry.tournament.club_id == club.pk
         ],
     }
+
+
+def clubs_of(player: Player, club: Club) -> list[Club]:
+    """The clubs the player is a player of (one person across the site's clubs): this one,
+    then the others by name."""
+    ids = set(Membership.objects.filter(player=player).values_list("club_id", flat=True))
+    others = sorted(
+        (each for each in known.clubs().by_slug.values() if each.pk in ids and each != club),
+        key=lambda each: each.name,
+    )
+    return [club, *others]

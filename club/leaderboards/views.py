@@ -249,6 +249,7 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if _not_modified(request, version):
         return HttpResponse(status=204)
     context = profile.player_profile(player, page_number(request), club=club)
+    context["clubs"] = profile.clubs_of(player, club)
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
     # The figures of the forms of play the player has played, each labelled.
     context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))

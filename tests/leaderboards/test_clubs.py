@@ -24,6 +24,7 @@ from club.games.models import Membership, Player
 from club.games.services import TeamEntry, create_game, end_game, record_deal
 from club.leaderboards import selectors
 from club.leaderboards.merge import NOT_THE_CLUBS
+from club.leaderboards.models import PlayerRating
 from club.leaderboards.services import register_player
 from club.leaderboards.services.register import ALREADY_THE_CLUBS
 from club.leaderboards.views import JOINED
@@ -363,3 +364,18 @@ def test_a_player_of_two_clubs_is_changed_by_a_site_administrator_only(clubs, ad
     assert done.status_code == 302
     anu.refresh_from_db()
     assert anu.name == "Anu G"
+
+
+def test_a_player_of_two_clubs_is_one_person_whose_page_names_both(client, clubs):
+    """Anu plays at home and at Gulf: one record, one rating over both clubs' games, and
+    each club's page of her names the other club and links to her page there."""
+    anu = Player.objects.get(name="Anu")
+    at_gulf = client.get(reverse_in(clubs["gulf"], "leaderboards:player", kwargs={"pk": anu.pk}))
+    assert at_gulf.status_code == 200
+    assert [club.slug for club in at_gulf.context["clubs"]] == ["gulf", clubs["home"].slug]
+    home_page = reverse_in(clubs["home"], "leaderboards:player", kwargs={"pk": anu.pk})
+    assert f'href="{home_page}"' in at_gulf.content.decode()
+    assert PlayerRating.objects.get(player=anu).games == 2  # a game of each club
+    only_home = Player.objects.get(name="Biju")
+    page = client.get(reverse_in(clubs["home"], "leaderboards:player", kwargs={"pk": only_home.pk}))
+    assert "Plays in" not in page.content.decode()

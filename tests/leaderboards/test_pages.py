@@ -141,8 +141,9 @@ QUERIES = {
     "team leaderboard": 7,
     "player leaderboard, one tournament": 7,
     "register": 3,  # work owed to the boards (none), its count and one page
-    # key (4), then the page with the tournaments being played now and the player's forms
-    "player profile": 14,
+    # key (4), then the page with the tournaments being played now, the player's forms and
+    # the clubs the player plays in (one small query by the player: the same at any size)
+    "player profile": 15,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}
 
