@@ -378,4 +378,4 @@ def test_a_player_of_two_clubs_is_one_person_whose_page_names_both(client, clubs
     assert PlayerRating.objects.get(player=anu).games == 2  # a game of each club
     only_home = Player.objects.get(name="Biju")
     page = client.get(reverse_in(clubs["home"], "leaderboards:player", kwargs={"pk": only_home.pk}))
-    assert "Plays in" not in page.content.decode()
+    assert "player-clubs" not in page.content.decode()
