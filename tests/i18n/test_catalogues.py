@@ -262,3 +262,24 @@ def test_no_page_shows_text_that_escaped_translation(
         if words:
             problems[name] = words
     assert not problems, f"text outside the catalogue: {problems}"
+
+
+def test_no_text_to_translate_hides_inside_an_f_string():
+    """makemessages (xgettext) does not read inside an f-string: a gettext there never
+    reaches the catalogues, and its words stay English in every language (the home page's
+    "won" badge did). The call goes on a line of its own, outside the f-string."""
+    import ast
+    from pathlib import Path
+
+    names = {"gettext", "_", "ngettext", "pgettext", "gettext_lazy", "ngettext_lazy"}
+    hidden = []
+    for path in sorted(Path(settings.BASE_DIR, "club").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            for inner in ast.walk(node):
+                called = isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                if called and inner.func.id in names:
+                    hidden.append(f"{path.relative_to(settings.BASE_DIR)}:{inner.lineno}")
+    assert hidden == []
