@@ -103,9 +103,10 @@ def game_time_called_news(holder) -> str:
 def no_deal_line(table: str, teams) -> str:
     """One table the organiser is asked about before time is called, as in: Table 3 (Anu &
     Biju vs Chitra & Dev) has no deal: it will end level."""
+    between = " " + _("vs") + " "  # outside an f-string, where makemessages finds it
     return _("%(table)s (%(teams)s) has no deal: it will end level.") % {
         "table": table,
-        "teams": f" {_('vs')} ".join(teams),
+        "teams": between.join(teams),
     }
 
 

@@ -53,7 +53,8 @@ def _players(row: dict) -> str:
 @register.simple_tag
 def standing_lines(rows: list[dict]) -> SafeString:
     """The standings (``selectors.standing_rows``) as the rows of ``table.standings``."""
-    withdrawn = f' <span class="badge withdrawn">{text(_("withdrawn"))}</span>'
+    withdrawn_word = _("withdrawn")  # outside the f-string, where makemessages finds it
+    withdrawn = f' <span class="badge withdrawn">{text(withdrawn_word)}</span>'
     lines = []
     for row in rows:
         made = (
