@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext
 
 from club.clubs import known
 from club.clubs.models import language_codes
@@ -22,11 +23,15 @@ def club(request: HttpRequest) -> dict:
             "several_clubs": False,
             "club_languages": language_codes(),
             "club_organiser": False,
+            "club_title": gettext("56 Club"),
         }
     club = request.club  # set by ClubAddressMiddleware
+    several = known.clubs().several
     return {
         "club": club,
         "club_languages": club.languages if club is not None else language_codes(),
-        "several_clubs": known.clubs().several,
+        "several_clubs": several,
         "club_organiser": SimpleLazyObject(lambda: may_write(request)),
+        # What a tab's title ends with: the club's name on a site of several.
+        "club_title": club.name if club is not None and several else gettext("56 Club"),
     }

@@ -25,7 +25,7 @@ from club.leaderboards import merge, profile, selectors
 from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
 from club.leaderboards.services import importing, register
 from club.leaderboards.services.importing import PlayerImportError
-from club.leaderboards.services.register import RegisterError
+from club.leaderboards.services.register import SHARED_PLAYER, RegisterError
 from club.leaderboards.templatetags.board_tags import column_labels
 from club.tournaments.models import Tournament
 from club.web.auth import may_write, organiser_required
@@ -255,6 +255,11 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
     context["live_version"] = version
     context["can_write"] = may_write(request)
+    # A player of several clubs is changed by a site administrator only: the page says so
+    # instead of offering buttons that would be refused.
+    context["shared"] = len(context["clubs"]) > 1 and not request.user.is_staff
+    if context["shared"]:
+        context["shared_note"] = SHARED_PLAYER % {"name": player.name}
     return render(request, _partial(request, "leaderboards/player.html", "live"), context)
 
 

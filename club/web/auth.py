@@ -8,6 +8,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest
+from django.shortcuts import render
 
 
 def is_organiser(user, club=None) -> bool:
@@ -32,12 +33,16 @@ def may_write(request: HttpRequest) -> bool:
 
 
 def organiser_required(view):
-    """The view is the club's organisers': anyone else is sent to log in."""
+    """The view is the club's organisers': a visitor is sent to log in; someone logged in
+    who does not organise this club is told so (403), not sent to log in again."""
 
     @wraps(view)
     def only_organisers(request: HttpRequest, *args, **kwargs):
         if may_write(request):
             return view(request, *args, **kwargs)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            return render(request, "not_organiser.html", status=403)
         return redirect_to_login(request.get_full_path())
 
     return only_organisers
