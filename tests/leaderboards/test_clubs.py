@@ -191,7 +191,7 @@ def test_adding_a_name_the_site_has_joins_that_player_to_the_club(clubs):
     url = reverse_in(clubs["gulf"], "leaderboards:player_new")
     players = Player.objects.count()
     response = gulf_organiser.post(
-        url, {"name": "biju", "nickname": "B", "member_number": "G-1", "active": "on"}
+        url, {"name": "biju", "nickname": "", "member_number": "", "active": "on"}
     )
     assert response.status_code == 302
     assert [str(message) for message in get_messages(response.wsgi_request)] == [
@@ -389,3 +389,15 @@ def test_a_player_of_two_clubs_page_offers_no_change_to_a_clubs_organiser(clubs,
     assert "Anu is also a player of another club" in page
     assert "player_edit" not in page and f"/players/{anu.pk}/edit/" not in page
     assert f"/players/{anu.pk}/edit/" in admin_client.get(url).content.decode()
+
+
+def test_a_name_the_site_has_given_with_other_details_is_refused_not_half_saved(clubs):
+    """Adding "Biju" (the home club's) at Gulf with a member number of Gulf's: the number is
+    not Biju's, so nothing is saved and the form says why, naming him."""
+    gulf_organiser = clubs["gulf organiser"]
+    url = reverse_in(clubs["gulf"], "leaderboards:player_new")
+    before = (_details(), sorted(Membership.objects.values_list("club_id", "player_id")))
+    answer = gulf_organiser.post(url, {"name": "Biju", "nickname": "", "member_number": "L005"})
+    assert answer.status_code == 200
+    assert "Biju is already a player on this site, with other details" in answer.content.decode()
+    assert (_details(), sorted(Membership.objects.values_list("club_id", "player_id"))) == before

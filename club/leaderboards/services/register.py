@@ -46,6 +46,11 @@ MEMBER_NUMBER_TAKEN = gettext_lazy(
     "Member number %(number)s already belongs to %(name)s, a player on this site."
 )
 ALREADY_THE_CLUBS = gettext_lazy("%(name)s is already one of the club's players.")
+# A name the site has, given with a nickname or number that are not that player's.
+OTHER_DETAILS = gettext_lazy(
+    "%(name)s is already a player on this site, with other details: add them by name alone "
+    "to make them one of the club's players, or give this player another name."
+)
 # A player of several clubs is every club's: one club alone does not change their details.
 SHARED_PLAYER = gettext_lazy(
     "%(name)s is also a player of another club: their details are changed by a site administrator."
@@ -153,6 +158,11 @@ def add_player(
     if same is not None:
         if Membership.objects.filter(club_id=club_id, player=same).exists():
             raise RegisterError(ALREADY_THE_CLUBS % {"name": same.name}, field="name")
+        given = {"nickname": nickname, "member_number": member_number}
+        for field, value in given.items():
+            if value and value != getattr(same, field):
+                # Not dropped unsaid: the details are every club's, not this form's.
+                raise RegisterError(OTHER_DETAILS % {"name": same.name}, field=field)
         join(club_id, [same.pk])
         return Added(player=same, joined=True)
     _check_player(name=name, nickname=nickname, member_number=member_number)
