@@ -315,7 +315,8 @@ class TestOrganiserPages:
         assert client.post(reverse("games:links", args=[game.pk])).status_code == 302
         player = django_user_model.objects.create_user(username="pat", password="x")
         client.force_login(player)
-        assert client.get(reverse("games:links", args=[game.pk])).status_code == 302
+        # Logged in but no organiser: told so (403), not sent to log in again.
+        assert client.get(reverse("games:links", args=[game.pk])).status_code == 403
         client.post(reverse("games:link_revoke", args=[game.pk, link.pk]))
         assert ScorerLink.objects.get().revoked_at is None
         assert ScorerLink.objects.count() == 1
