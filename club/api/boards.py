@@ -23,7 +23,6 @@ from pydantic import BeforeValidator
 
 from club.api import schemas as out
 from club.api.common import Pages, answered, by_id, paged
-from club.clubs import known
 from club.clubs.addresses import club_of
 from club.games.models import PLAYER_FIELDS, Team
 from club.leaderboards import federation, profile, selectors
@@ -266,20 +265,17 @@ class RankingFilters(Pages):
 def ranking(request: HttpRequest, filters: Query[RankingFilters]):
     chosen = federation.RankingFilter.of(request)
     rows, page = paged(request, federation.ranked(chosen), filters)
-    first = (filters.page - 1) * filters.page_size + 1
-    clubs = {club.pk: club.slug for club in known.clubs().by_slug.values()}
+    lines = federation.ranked_lines(rows, (filters.page - 1) * filters.page_size + 1)
     return {
         **page,
         "minimum_games": chosen.minimum,
         "results": [
             {
-                "rank": first + index,
-                "player": row.player_id,
-                "name": row.player.name,
-                "rating": row.rating,
-                "games": row.games,
-                "clubs": [clubs[held.club_id] for held in row.player.held if held.club_id in clubs],
+                **line,
+                "player": line["player"].pk,
+                "name": line["player"].name,
+                "clubs": [club.slug for club in line["clubs"]],
             }
-            for index, row in enumerate(rows)
+            for line in lines
         ],
     }

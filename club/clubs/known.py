@@ -36,6 +36,10 @@ class Clubs:
     read_at: float
 
     @property
+    def by_pk(self) -> dict[int, Club]:
+        return {club.pk: club for club in self.by_slug.values()}
+
+    @property
     def several(self) -> bool:
         return len(self.by_slug) > 1
 
@@ -99,14 +103,19 @@ def by_id(pk: int | None) -> Club:
     club for None."""
     if pk is None:
         return home()
-    for club in clubs().by_slug.values():
-        if club.pk == pk:
-            return club
-    forget()
-    for club in clubs().by_slug.values():
-        if club.pk == pk:
-            return club
-    raise Club.DoesNotExist(pk)
+    club = clubs().by_pk.get(pk)
+    if club is None:
+        forget()
+        club = clubs().by_pk.get(pk)
+    if club is None:
+        raise Club.DoesNotExist(pk)
+    return club
+
+
+def named(pks) -> list[Club]:
+    """The clubs of these keys that this process knows, by name (a page's list of them)."""
+    kept = clubs().by_pk
+    return sorted((kept[pk] for pk in set(pks) if pk in kept), key=lambda club: club.name)
 
 
 def by_slug(slug: str) -> Club | None:

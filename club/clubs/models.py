@@ -103,10 +103,6 @@ class Club(models.Model):
         return self.name
 
     def is_organised_by(self, user) -> bool:
-        """Whether ``user`` may write in this club: one of its organisers, or a site
-        administrator (a staff account, whom the admin shows every club anyway)."""
-        if not (user.is_authenticated and user.is_active):
-            return False
-        if user.is_staff:
-            return True
+        """Whether ``user`` is one of this club's organisers (who may write in it, with the
+        site's administrators: club.web.auth.is_organiser)."""
         return self.organisers.filter(pk=user.pk).exists()

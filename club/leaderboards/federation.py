@@ -75,9 +75,7 @@ def ranked(chosen: RankingFilter) -> QuerySet[PlayerRating]:
         rows = rows.filter(
             Exists(Membership.objects.filter(club=chosen.club, player=OuterRef("player_id")))
         )
-    clubs = Prefetch(
-        "player__memberships", queryset=Membership.objects.order_by("club__name"), to_attr="held"
-    )
+    clubs = Prefetch("player__memberships", queryset=Membership.objects.all(), to_attr="held")
     return (
         rows.select_related("player")
         .prefetch_related(clubs)
@@ -85,26 +83,29 @@ def ranked(chosen: RankingFilter) -> QuerySet[PlayerRating]:
     )
 
 
+def ranked_lines(rows, first: int) -> list[dict]:
+    """Rows of :func:`ranked` as the page and the API show them: the place of the first is
+    ``first``; each names the clubs its player plays in, by name."""
+    return [
+        {
+            "rank": first + index,
+            "player": row.player,
+            "rating": row.rating,
+            "games": row.games,
+            "clubs": known.named(held.club_id for held in row.player.held),
+        }
+        for index, row in enumerate(rows)
+    ]
+
+
 def ranking_page(chosen: RankingFilter, number: int, query: str = "") -> dict:
     """One page of the ranking; ``query`` is what its pager's links keep (the club)."""
     page: Page = page_of(ranked(chosen), number, RANKED_PER_PAGE, query)
-    first = (page.number - 1) * RANKED_PER_PAGE + 1
-    clubs = known.clubs().by_slug
-    by_id = {club.pk: club for club in clubs.values()}
     return {
-        "rows": [
-            {
-                "rank": first + index,
-                "player": row.player,
-                "rating": row.rating,
-                "games": row.games,
-                "clubs": [by_id[held.club_id] for held in row.player.held if held.club_id in by_id],
-            }
-            for index, row in enumerate(page.items)
-        ],
+        "rows": ranked_lines(page.items, (page.number - 1) * RANKED_PER_PAGE + 1),
         "page": page,
         "chosen": chosen,
-        "clubs": sorted(clubs.values(), key=lambda club: club.name),
+        "clubs": known.named(known.clubs().by_pk),
     }
 
 

@@ -147,9 +147,5 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
 def clubs_of(player: Player, club: Club) -> list[Club]:
     """The clubs the player is a player of (one person across the site's clubs): this one,
     then the others by name."""
-    ids = set(Membership.objects.filter(player=player).values_list("club_id", flat=True))
-    others = sorted(
-        (each for each in known.clubs().by_slug.values() if each.pk in ids and each != club),
-        key=lambda each: each.name,
-    )
-    return [club, *others]
+    ids = Membership.objects.filter(player=player).exclude(club=club).values_list("club_id")
+    return [club, *known.named(pk for (pk,) in ids)]
