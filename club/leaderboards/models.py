@@ -22,6 +22,31 @@ class PlayerRating(models.Model):
         return f"{self.player}: {self.rating:.1f}"
 
 
+class PlayerFormRating(models.Model):
+    """A player's rating in one form of play, from the rated games of that form alone."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="form_ratings")
+    form = models.CharField(_("form of play"), max_length=6)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField(_("rating"))
+    games = models.PositiveIntegerField(_("rated games"))
+
+    class Meta:
+        verbose_name = _("player's rating in a form of play")
+        verbose_name_plural = _("players' ratings in a form of play")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "form"], name="playerformrating_once"),
+        ]
+        indexes = [
+            # The ranking of one form of play, highest first.
+            models.Index(fields=["form", "-rating"], name="playerformrating_ranking"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.form}): {self.rating:.1f}"
+
+
 class RatingChange(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
@@ -32,6 +57,12 @@ class RatingChange(models.Model):
     # without replaying the history before it. Empty on rows from before it was kept.
     mu_after = models.FloatField(null=True, blank=True)
     sigma_after = models.FloatField(null=True, blank=True)
+    # The game's form of play (tables, points or kodi: club.games.words) and the player's
+    # skill in that form alone after it: each form is rated as its own list too
+    # (PlayerFormRating), from its games only. Empty on rows from before it was kept.
+    form = models.CharField(max_length=6, blank=True, default="", db_default="")
+    form_mu_after = models.FloatField(null=True, blank=True)
+    form_sigma_after = models.FloatField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating change")
@@ -56,6 +87,9 @@ class RatingsState(models.Model):
 
     rebuilt_at = models.DateTimeField(null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
+    # Whether the ratings of each form of play are kept with the rating changes. False on
+    # a site rated before they were: the first rating after the upgrade rates everything.
+    forms_kept = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         verbose_name = _("ratings state")
