@@ -161,6 +161,9 @@ NOT_BACKED_UP = {
     "leaderboards.teamgamefigures": "derived from the deals, recomputed on restore",
     "leaderboards.playertotals": "derived from the deals, recomputed on restore",
     "leaderboards.teamtotals": "derived from the deals, recomputed on restore",
+    "leaderboards.playerclubtotals": "derived from the deals, recomputed on restore",
+    "leaderboards.teamclubtotals": "derived from the deals, recomputed on restore",
+    "leaderboards.playerformrating": "each form's ratings, rated again on restore",
     # Work an answer left for after it was sent; a backup is taken once it is done.
     "leaderboards.owedgame": "work owed to the boards, done before a backup is read",
 }
@@ -190,7 +193,13 @@ ABSTRACT_FIELDS_AFTER = {
 
 # Columns a backup leaves out at every version: counts derived from the rows it
 # holds, counted again on restore (like the leaderboards' figures).
-DERIVED = {"games.gameteam": ("declared", "made")}
+DERIVED = {
+    "games.gameteam": ("declared", "made"),
+    # Each form of play's ratings, rated again from the games on restore
+    # (club.leaderboards.services.ratings.keep_form_ratings).
+    "leaderboards.ratingchange": ("form", "form_mu_after", "form_sigma_after"),
+    "leaderboards.ratingsstate": ("forms_kept",),
+}
 
 
 def column(model: type[models.Model], name: str) -> models.Field:

@@ -43,6 +43,7 @@ from club.games.services import recount_contracts
 from club.games.versions import new_generation
 from club.leaderboards import figures
 from club.leaderboards.services import rebuild_ratings
+from club.leaderboards.services.ratings import keep_form_ratings
 from club.ops import restore_checks
 from club.ops.backup_format import (
     FIRST_SIGNED_VERSION,
@@ -59,6 +60,7 @@ from club.ops.backup_format import (
     table_checksum,
     tables_of,
 )
+from club.ops.backup_scope import club_of_manifest
 from club.ops.backup_versions import CLUBS_SINCE, MISSING_IN
 from club.scoring.standings import StandingsError
 from club.tournaments.captains import first_player_captains
@@ -83,7 +85,7 @@ def _fail(message: str, **values) -> BackupError:
     return BackupError(message % values if values else message)
 
 
-def _read(path: str | os.PathLike) -> dict:
+def read_backup(path: str | os.PathLike) -> dict:
     """The JSON document at ``path``, refused unless it is UTF-8 JSON with a manifest."""
     try:
         raw = Path(path).read_bytes()
@@ -114,7 +116,7 @@ def _read(path: str | os.PathLike) -> dict:
     return document
 
 
-def _check_manifest(manifest: dict) -> None:
+def check_manifest(manifest: dict) -> None:
     """Refuse a manifest not of this format, of a version this app cannot read, or incomplete."""
     if manifest.get("format") != FORMAT:
         raise _fail(
@@ -140,7 +142,7 @@ def _check_manifest(manifest: dict) -> None:
             raise _fail(_("The backup's manifest has no “%(part)s”."), part=part)
 
 
-def _unproved(manifest: dict) -> tuple[str, str] | None:
+def why_unproved(manifest: dict) -> tuple[str, str] | None:
     """Why nothing proves the file is as the server wrote it, or None when its signature verifies.
 
     The reason twice: as a refusal, and as the clause of the warning printed
@@ -183,7 +185,7 @@ def _unproved(manifest: dict) -> tuple[str, str] | None:
     return None
 
 
-def _check_tables(document: dict) -> dict[str, list[dict]]:
+def check_tables(document: dict) -> dict[str, list[dict]]:
     """The tables of the backup, each row checked against its version's columns."""
     manifest = document["manifest"]
     tables = document.get("tables")
@@ -274,7 +276,7 @@ def _check_rows(key: str, rows: list, wanted: list[str]) -> None:
         ids.add(row["id"])
 
 
-def _objects(model, rows: list[dict], user_ids: dict[str, int], key: str) -> list:
+def objects_of(model, rows: list[dict], user_ids: dict[str, int], key: str) -> list:
     """The unsaved rows of ``model`` the file's ``rows`` make, each value read as stored."""
     fields = fields_of(model)
     objects = []
@@ -357,29 +359,51 @@ def restore(
     is refused, naming them, when it gives any login organiser or admin rights,
     unless ``with_organisers``; and when its results disagree with a replay of
     its deals (``club.ops.restore_checks``). Its ratings are computed again.
+
+    A backup of one club is refused: ``club.ops.restore_one_club`` restores it.
     """
-    document = _read(path)
+    return restore_document(
+        read_backup(path),
+        accept_unsigned=accept_unsigned,
+        with_organisers=with_organisers,
+        warn=warn,
+    )
+
+
+def restore_document(
+    document: dict,
+    *,
+    accept_unsigned: bool = False,
+    with_organisers: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> RestoreSummary:
+    """``restore`` of the backup ``document`` (as ``read_backup`` reads it)."""
     manifest = document["manifest"]
-    _check_manifest(manifest)
-    unproved = _unproved(manifest)
+    check_manifest(manifest)
+    club = club_of_manifest(manifest)
+    if club is not None:
+        raise _fail(
+            _(
+                "This is a backup of the club “%(club)s” only, not of a whole site: restore "
+                "it as that club (manage.py restore_club restores either). Nothing was "
+                "restored."
+            ),
+            club=club,
+        )
+    unproved = why_unproved(manifest)
     if unproved is not None:
-        _accept_unproved(document, unproved, accept_unsigned=accept_unsigned, warn=warn)
-    tables = _check_tables(document)
+        accept_unproved(document, unproved, accept_unsigned=accept_unsigned, warn=warn)
+    tables = check_tables(document)
     if unproved is not None:  # every login named before anything is written
-        _check_organisers(document, with_organisers=with_organisers, warn=warn)
+        check_organisers(document, with_organisers=with_organisers, warn=warn)
     user_ids = {row["username"]: row["id"] for row in tables[get_user_model()._meta.label_lower]}
-    prepared = [(model, _objects(model, tables[key], user_ids, key)) for key, model in TABLES]
+    prepared = [(model, objects_of(model, tables[key], user_ids, key)) for key, model in TABLES]
     try:
         with transaction.atomic():
             _insert(prepared, manifest["version"])
             _derive(manifest["version"], proved=unproved is None)
     except DatabaseError as error:
-        raise _fail(
-            _("The backup does not fit the database (%(reason)s). Nothing was restored."),
-            reason=str(error).strip().splitlines()[0]
-            if str(error).strip()
-            else type(error).__name__,
-        ) from None
+        raise does_not_fit(error) from None
     finally:
         # This process keeps the clubs (club.clubs.known): those read before the restore,
         # or inside it if it was undone, are not the database's now.
@@ -392,7 +416,15 @@ def restore(
     )
 
 
-def _accept_unproved(
+def does_not_fit(error: DatabaseError) -> BackupError:
+    """The refusal of a file the database would not take, naming the database's reason."""
+    return _fail(
+        _("The backup does not fit the database (%(reason)s). Nothing was restored."),
+        reason=str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__,
+    )
+
+
+def accept_unproved(
     document: dict,
     unproved: tuple[str, str],
     *,
@@ -416,7 +448,7 @@ def _accept_unproved(
         raise BackupError(foreign)
 
 
-def _check_organisers(
+def check_organisers(
     document: dict, *, with_organisers: bool, warn: Callable[[str], None] | None
 ) -> None:
     """Name the organisers and admins of a file nothing proves; refuse them unless accepted."""
@@ -502,6 +534,7 @@ def _derive(version: int, *, proved: bool) -> None:
     missing = MISSING_IN.get(version, {})
     if not proved or missing.get("leaderboards.ratingchange"):
         rebuild_ratings()
+    keep_form_ratings()  # each form's list, from the ratings' order (files leave it out)
     if "captain" in missing.get("tournaments.tournamentteam", ()):
         first_player_captains()
     if missing.get("tournaments.standing"):

@@ -37,6 +37,7 @@ from club.tournaments.models import Sitting, SittingGame, Tournament
 from tests.factories import seat
 
 from .conftest import play
+from .form_checks import assert_form_ratings_in_step
 from .test_boards import FIELDS
 
 
@@ -94,6 +95,7 @@ def assert_in_step(extra_filters=()):
         for kind in ("players", "teams"):
             assert _kept(kind, filters) == _from_deals(kind, filters), (kind, filters)
     _assert_team_ratings_are_a_rating_from_scratch()
+    assert_form_ratings_in_step()
     expected, changes = ratings.rate_games(rated_games())
     stored = {r.player_id: (r.mu, r.sigma, r.rating, r.games) for r in PlayerRating.objects.all()}
     assert stored.keys() == expected.keys()

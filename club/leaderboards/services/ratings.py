@@ -10,6 +10,12 @@ it (kept on every RatingChange), so the cost is the games since, not all the
 club's games. ``rebuild_ratings`` recomputes everything from scratch; the tests
 check that both ways give the same numbers. The teams' ratings follow
 (club.leaderboards.team_ratings).
+
+Each form of play (tables, points, kodi: club.games.words) is rated as a list of its
+own beside the site's, by the same model from the games of that form alone, in the
+same order and in the same pass: every rating change also holds the game's form and
+the player's skill in that form after it, so a re-rating starts each form's list from
+where it stood too (PlayerFormRating, which the federation's ranking of one form reads).
 """
 
 from __future__ import annotations
@@ -23,9 +29,15 @@ from django.db.models import Count, Max, Q, Subquery
 from django.utils import timezone
 
 from club.games.models import PLAYER_FIELDS, Game, GameTeam
+from club.games.words import KODI, POINTS, TABLES, form_named
 from club.leaderboards import team_ratings
-from club.leaderboards.models import PlayerRating, RatingChange, RatingsState
+from club.leaderboards.models import PlayerFormRating, PlayerRating, RatingChange, RatingsState
 from club.scoring import ratings
+
+FORMS = (TABLES, POINTS, KODI)
+# Players' skills by player id; and by form of play, then player id.
+type Skills = dict[int, ratings.PlayerRating]
+type FormSkills = dict[str, Skills]
 
 if TYPE_CHECKING:  # django-stubs' own helper, for the type checker only
     from django_stubs_ext import WithAnnotations
@@ -46,13 +58,27 @@ type LockedState = WithAnnotations[RatingsState, StateRead]
 
 def _rated(ids: list[int]) -> list[ratings.RatedGame]:
     """These finished games, in the order given, as the rating model reads them."""
+    return _rated_in_forms(ids)[0]
+
+
+def _rated_in_forms(ids: list[int]) -> tuple[list[ratings.RatedGame], dict[int, str]]:
+    """These finished games, in the order given, as the rating model reads them, and
+    each one's form of play (read with them)."""
     teams: dict[int, list[tuple[tuple[int, ...], int]]] = defaultdict(list)
-    for game_id, place, *players in (
+    forms: dict[int, str] = {}
+    for game_id, place, scoring, kodi, *players in (
         GameTeam.objects.filter(game_id__in=ids)
         .order_by("game_id", "position")
-        .values_list("game_id", "place", *(f"{name}_id" for name in PLAYER_FIELDS))
+        .values_list(
+            "game_id",
+            "place",
+            "game__scoring",
+            "game__kodi",
+            *(f"{name}_id" for name in PLAYER_FIELDS),
+        )
     ):
         teams[game_id].append((tuple(p for p in players if p is not None), place))
+        forms[game_id] = form_named(scoring, kodi)
     return [
         ratings.RatedGame(
             game=game_id,
@@ -60,7 +86,7 @@ def _rated(ids: list[int]) -> list[ratings.RatedGame]:
             places=[place or len(teams[game_id]) for _, place in teams[game_id]],
         )
         for game_id in ids
-    ]
+    ], forms
 
 
 def rated_games() -> list[ratings.RatedGame]:
@@ -89,15 +115,31 @@ def lock_state(game: Game | None = None) -> LockedState:
 
 
 def _stamp(state: RatingsState, games: int) -> None:
-    """Note when the ratings were brought up to date, and how many games they count."""
+    """Note when the ratings were brought up to date, and how many games they count (each
+    form's ratings with them: every way here keeps them)."""
     state.rebuilt_at = timezone.now()
     state.games = games
-    state.save(update_fields=["rebuilt_at", "games"])
+    state.forms_kept = True
+    state.save(update_fields=["rebuilt_at", "games", "forms_kept"])
 
 
-def _write_changes(games, start, base_position: int):
-    """Rate ``games`` from ``start``; store their changes from ``base_position`` on."""
+def _rated_before_forms(state: LockedState) -> bool:
+    """Ratings kept before each form's were: they are rated again, every game, once."""
+    return not state.forms_kept and state.top is not None
+
+
+def _write_changes(
+    games: list[ratings.RatedGame],
+    forms: dict[int, str],
+    start: Skills | None,
+    form_start: FormSkills,
+    base_position: int,
+) -> tuple[Skills, FormSkills]:
+    """Rate ``games`` from ``start`` (and each form's games from ``form_start``); store
+    their changes from ``base_position`` on. Returns the ratings after them, the site's
+    and each form's."""
     players, changes = ratings.rate_games(games, start=start)
+    form_final, in_form = _rate_forms(games, forms, form_start)
     position = {game.game: base_position + index for index, game in enumerate(games)}
     for at in range(0, len(changes), 1000):  # a thousand rows' objects at a time
         RatingChange.objects.bulk_create(
@@ -109,10 +151,85 @@ def _write_changes(games, start, base_position: int):
                 position=position[change.game],
                 mu_after=change.mu_after,
                 sigma_after=change.sigma_after,
+                form=forms[change.game],
+                form_mu_after=in_form[change.game, change.player].mu_after,
+                form_sigma_after=in_form[change.game, change.player].sigma_after,
             )
             for change in changes[at : at + 1000]
         )
-    return players
+    return players, form_final
+
+
+def _rate_forms(
+    games: list[ratings.RatedGame], forms: dict[int, str], form_start: FormSkills
+) -> tuple[FormSkills, dict[tuple[int, int], ratings.RatingChange]]:
+    """Each form's games of ``games`` rated on their own, in order, from ``form_start``:
+    each form's ratings after them, and each (game, player)'s change in its form."""
+    form_final: FormSkills = {}
+    in_form: dict[tuple[int, int], ratings.RatingChange] = {}
+    for form in FORMS:
+        of_form = [game for game in games if forms[game.game] == form]
+        if of_form:
+            form_final[form], changes = ratings.rate_games(
+                of_form, start=form_start.get(form) or None
+            )
+            in_form.update(((change.game, change.player), change) for change in changes)
+    return form_final, in_form
+
+
+def keep_form_ratings(state: LockedState | None = None) -> None:
+    """Rate each form of play from the games already rated, in their order, leaving the
+    site's ratings as they are: once, on a site rated before each form's list was kept
+    (an upgrade, or a backup restored: its files leave these columns out). ``state``: the
+    ratings' state as the caller locked it, if it has."""
+    state = state or lock_state()
+    if not _rated_before_forms(state):
+        return
+    order = RatingChange.objects.order_by("position").values_list("game_id", flat=True)
+    games, forms = _rated_in_forms(list(dict.fromkeys(order)))
+    form_final, in_form = _rate_forms(games, forms, {})
+    rows = list(RatingChange.objects.only("pk", "game_id", "player_id"))
+    for row in rows:
+        change = in_form[row.game_id, row.player_id]
+        row.form = forms[row.game_id]
+        row.form_mu_after, row.form_sigma_after = change.mu_after, change.sigma_after
+    RatingChange.objects.bulk_update(
+        rows, ["form", "form_mu_after", "form_sigma_after"], batch_size=1000
+    )
+    PlayerFormRating.objects.all().delete()
+    _save_form_ratings(form_final, set())
+    state.forms_kept = True
+    state.save(update_fields=["forms_kept"])
+
+
+def _save_form_ratings(current: FormSkills, gone: set[int]) -> None:
+    """Write each form's current rating of the players in ``current``; the players in
+    ``gone`` have none in a form unless ``current`` gives them one."""
+    dropped = [
+        Q(form=form, player_id__in=gone - set(current.get(form, {})))
+        for form in FORMS
+        if gone - set(current.get(form, {}))
+    ]
+    if dropped:
+        PlayerFormRating.objects.filter(Q(*dropped, _connector=Q.OR)).delete()
+    PlayerFormRating.objects.bulk_create(
+        (
+            PlayerFormRating(
+                player_id=rating.player,
+                form=form,
+                mu=rating.mu,
+                sigma=rating.sigma,
+                rating=rating.rating,
+                games=rating.games,
+            )
+            for form, skills in current.items()
+            for rating in skills.values()
+        ),
+        batch_size=1000,
+        update_conflicts=True,
+        unique_fields=["player", "form"],
+        update_fields=["mu", "sigma", "rating", "games"],
+    )
 
 
 def _save_ratings(final: dict[int, ratings.PlayerRating], gone: set[int]) -> None:
@@ -145,11 +262,13 @@ def _save_ratings(final: dict[int, ratings.PlayerRating], gone: set[int]) -> Non
 def rebuild_ratings() -> int:
     """Recompute every player's rating and history; returns the number of games rated."""
     state = lock_state()
-    games = rated_games()
+    games, forms = _rated_in_forms(_finished_in_order())
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
-    final = _write_changes(games, None, 0)
+    PlayerFormRating.objects.all().delete()
+    final, form_final = _write_changes(games, forms, None, {}, 0)
     _save_ratings(final, set())
+    _save_form_ratings(form_final, set())
     _stamp(state, len(games))
     _after_ratings()
     return len(games)
@@ -161,32 +280,51 @@ def _after_ratings() -> None:
     team_ratings.rebuild()
 
 
-def _states_before(position: int, players: set[int]) -> dict[int, ratings.PlayerRating] | None:
-    """Each player's skill just before the game at ``position``; None if it was not kept."""
-    found = {}
+def _states_before(position: int, players: set[int]) -> tuple[Skills, FormSkills] | None:
+    """Each player's skill just before the game at ``position``, the site's and in each
+    form of play they had played; None if it was not kept."""
+    found: dict[tuple[int, str], tuple[int, int]] = {}  # (player, form): (last, games)
     for row in (
         RatingChange.objects.filter(player_id__in=players, position__lt=position)
-        .values("player_id")
+        .values("player_id", "form")
         .annotate(last=Max("position"), games=Count("id"))
         .order_by()
     ):
-        found[(row["player_id"], row["last"])] = row["games"]
+        found[(row["player_id"], row["form"])] = (row["last"], row["games"])
     if not found:
-        return {}
-    states = {}
-    for change in RatingChange.objects.filter(
-        Q(*[Q(player_id=p, position=pos) for p, pos in found], _connector=Q.OR)
-    ):
+        return {}, {}
+    if any(not form for _, form in found):  # rows from before each form's was kept
+        return None
+    overall: dict[int, tuple[int, int]] = {}  # player: (last position, games)
+    for (player, _form), (last, games) in found.items():
+        before = overall.get(player, (-1, 0))
+        overall[player] = (max(before[0], last), before[1] + games)
+    pairs = {(player, last) for (player, _form), (last, _games) in found.items()}
+    rows = {
+        (change.player_id, change.position): change
+        for change in RatingChange.objects.filter(
+            Q(*[Q(player_id=p, position=pos) for p, pos in pairs], _connector=Q.OR)
+        )
+    }
+    states: Skills = {}
+    for player, (last, games) in overall.items():
+        change = rows[player, last]
         if change.mu_after is None or change.sigma_after is None:
             return None
-        states[change.player_id] = ratings.PlayerRating(
-            player=change.player_id,
-            mu=change.mu_after,
-            sigma=change.sigma_after,
-            rating=ratings.displayed(change.mu_after, change.sigma_after),
-            games=found[(change.player_id, change.position)],
-        )
-    return states
+        states[player] = _skill(player, change.mu_after, change.sigma_after, games)
+    forms: FormSkills = defaultdict(dict)
+    for (player, form), (last, games) in found.items():
+        change = rows[player, last]
+        if change.form_mu_after is None or change.form_sigma_after is None:
+            return None
+        forms[form][player] = _skill(player, change.form_mu_after, change.form_sigma_after, games)
+    return states, dict(forms)
+
+
+def _skill(player: int, mu: float, sigma: float, games: int) -> ratings.PlayerRating:
+    return ratings.PlayerRating(
+        player=player, mu=mu, sigma=sigma, rating=ratings.displayed(mu, sigma), games=games
+    )
 
 
 def _finished_in_order(after: tuple | None = None) -> list[int]:
@@ -248,14 +386,15 @@ def _rerate_from(
     after = None
     if kept_game is not None:
         after = Game.objects.values_list("finished_at", "pk").get(pk=kept_game)
-    todo = _rated(_finished_in_order(after))
+    todo, forms = _rated_in_forms(_finished_in_order(after))
     dropped = RatingChange.objects.filter(position__gte=position).order_by()
     affected = set(dropped.values_list("player_id", flat=True)) | set(players)
     affected |= {player for game in todo for team in game.teams for player in team}
-    start = _states_before(position, affected)
-    if start is None:  # rows from before skills were kept: rate everything afresh
+    before = _states_before(position, affected)
+    if before is None:  # rows from before skills were kept: rate everything afresh
         rebuild_ratings()
         return
+    start, form_start = before
     if changed is not None and todo and todo[0].game == changed:
         old = {
             change.player_id: (change.mu_after, change.sigma_after)
@@ -266,9 +405,17 @@ def _rerate_from(
             _stamp(state, state.games)
             return
     dropped.delete()
-    final = _write_changes(todo, start, position)
+    final, form_final = _write_changes(todo, forms, start, form_start, position)
     current = {**{p: start[p] for p in affected if p in start}, **final}
     _save_ratings(current, affected - set(current))
+    form_current = {
+        form: {
+            **{p: skill for p, skill in form_start.get(form, {}).items() if p in affected},
+            **form_final.get(form, {}),
+        }
+        for form in FORMS
+    }
+    _save_form_ratings(form_current, affected)
     _stamp(state, position + len(todo))
     _after_ratings()
 
@@ -288,20 +435,23 @@ def _append(state: LockedState, game: Game) -> bool:
 def _rate_last(state: LockedState, ids: list[int]) -> None:
     """Rate these games, the last to finish, in this order, on top of the current
     ratings, and their teams on top of theirs."""
-    rated = _rated(ids)
+    rated, forms = _rated_in_forms(ids)
     players = {player for game in rated for team in game.teams for player in team}
     start = {
-        found.player_id: ratings.PlayerRating(
-            player=found.player_id,
-            mu=found.mu,
-            sigma=found.sigma,
-            rating=found.rating,
-            games=found.games,
-        )
+        found.player_id: _skill(found.player_id, found.mu, found.sigma, found.games)
         for found in PlayerRating.objects.filter(player_id__in=players)
     }
+    form_start: FormSkills = defaultdict(dict)
+    for found in PlayerFormRating.objects.filter(
+        player_id__in=players, form__in={forms[game.game] for game in rated}
+    ):
+        form_start[found.form][found.player_id] = _skill(
+            found.player_id, found.mu, found.sigma, found.games
+        )
     position = _next_position(state)
-    _save_ratings(_write_changes(rated, start, position), set())
+    final, form_final = _write_changes(rated, forms, start, form_start, position)
+    _save_ratings(final, set())
+    _save_form_ratings(form_final, set())
     _stamp(state, position + len(rated))
     team_ratings.append_many(ids)
 
@@ -310,6 +460,7 @@ def _rate_last(state: LockedState, ids: list[int]) -> None:
 def rate_game(game: Game) -> None:
     """Bring the ratings up to date after a change to ``game`` (finished now or before)."""
     state = lock_state(game)
+    keep_form_ratings(state)
     rated_at = state.rated_at
     finished = game.status == Game.Status.FINISHED and game.finished_at is not None
     if finished and rated_at is None and _append(state, game):
@@ -336,6 +487,7 @@ def rate_written(games: Iterable[Game]) -> None:
     if not finished:
         return
     state = lock_state()
+    keep_form_ratings(state)
     first = min(finished, key=lambda game: (game.finished_at, game.pk))
     # Where the first of them goes: before the first game rated already that finished
     # after it (the others of them are not rated yet), else after the last one rated.
@@ -365,6 +517,7 @@ def unrate_deleted_game(position: int, players: Iterable[int]) -> None:
     ``players`` sat at it: their ratings go back to before it.
     """
     state = lock_state()
+    keep_form_ratings(state)
     _rerate_from(state, position, None, players)
 
 
@@ -375,6 +528,7 @@ def rate_owed(state: LockedState, games: dict[int, Game]) -> None:
     are rated again together from the first place any of them held or now takes: one
     at a time, an earlier one's row could name a game no longer finished.
     """
+    keep_form_ratings(state)
     if len(games) == 1:
         rate_game(next(iter(games.values())))
     elif games:
