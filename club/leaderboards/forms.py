@@ -85,6 +85,14 @@ class ImportForm(forms.Form):
     )
 
 
+# The forms of play a board or the ranking may be narrowed to, as the club names them.
+FORMS = [
+    (TABLES, _("Tables")),
+    (POINTS, _("Points sheets (56 International)")),
+    (KODI, _("Kodi nights")),
+]
+
+
 class BoardForm(forms.Form):
     start = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
@@ -100,14 +108,7 @@ class BoardForm(forms.Form):
         widget=QuickSelect,  # the newest tournaments, and the one chosen (views)
     )
     form = forms.ChoiceField(
-        label=_("Form of play"),
-        required=False,
-        choices=[
-            ("", _("Every form of play")),
-            (TABLES, _("Tables")),
-            (POINTS, _("Points sheets (56 International)")),
-            (KODI, _("Kodi nights")),
-        ],
+        label=_("Form of play"), required=False, choices=[("", _("Every form of play")), *FORMS]
     )
     sort = forms.ChoiceField(
         required=False, choices=[(key, key) for key in SORTS], widget=forms.HiddenInput
