@@ -38,7 +38,9 @@ from club.archive.publish import parse_choices, preview_text
 from club.archive.reading import TextFile
 from club.archive.register import roster_object
 from club.archive.tournament_export import stream_tournament_csv, stream_tournament_json
+from club.clubs import known
 from club.clubs.addresses import club_of
+from club.clubs.models import Club
 from club.db import one_snapshot
 from club.games.idempotency import one_time
 from club.tournaments.models import Tournament
@@ -49,9 +51,15 @@ from club.web.uploads import takes_upload
 IN_MEMORY = 4 * 1024 * 1024  # bytes of a download kept in memory before it spills to disk
 
 
+def _named(name: str, club: Club) -> str:
+    """A download's file name, led by the club's short name on a site of several clubs:
+    files of two clubs saved in one folder are told apart (a site of one keeps its names)."""
+    return f"{club.slug}-{name}" if known.clubs().several else name
+
+
 def _file_name(tournament: Tournament, what: str, extension: str) -> str:
     base = slugify(tournament.name) or f"tournament-{tournament.pk}"
-    return f"{base}-{what}.{extension}"
+    return _named(f"{base}-{what}.{extension}", known.by_id(tournament.club_id))
 
 
 def _spooled(pieces: Iterable[str], filename: str, kind: str) -> FileResponse:
@@ -125,7 +133,7 @@ def games_json(request):
     with one_snapshot():
         response = _spooled(
             stream_json(club_of(request)),
-            f"club-games-{day}.json",
+            _named(f"club-games-{day}.json", club_of(request)),
             "application/json; charset=utf-8",
         )
     response["Cache-Control"] = "private, no-store"
@@ -140,7 +148,8 @@ def roster_json(request):
     day = timezone.localdate().isoformat()
     with one_snapshot():
         text = json.dumps(roster_object(club_of(request)), ensure_ascii=False, indent=2) + "\n"
-    response = _spooled([text], f"club-players-{day}.json", "application/json; charset=utf-8")
+    name = _named(f"club-players-{day}.json", club_of(request))
+    response = _spooled([text], name, "application/json; charset=utf-8")
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -24,6 +24,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from club.archive import progress, views
 from club.archive.export import export_csv, export_document, export_json
@@ -444,6 +445,22 @@ def test_a_tournaments_downloads_are_found_at_its_clubs_address_only(gulf, clien
     if download == "archive:export_json":
         body = b"".join(found.streaming_content).decode()
         assert json.loads(body)["club"] == _club_object(home)
+
+
+def test_a_download_is_named_after_its_club_on_a_site_of_several(gulf, gulf_organiser):
+    """Files of two clubs saved in one folder are told apart by the club's short name."""
+    _gulf_night(gulf)
+    day = timezone.localdate().isoformat()
+    games = gulf_organiser.get(reverse_in(gulf, "archive:games_json"))
+    assert games["Content-Disposition"] == f'attachment; filename="gulf-club-games-{day}.json"'
+    roster = gulf_organiser.get(reverse_in(gulf, "archive:roster_json"))
+    assert roster["Content-Disposition"] == f'attachment; filename="gulf-club-players-{day}.json"'
+    ours = build()
+    standings = Client().get(reverse_in(known.home(), "archive:standings_csv", args=[ours.pk]))
+    home = known.home().slug
+    assert standings["Content-Disposition"] == (
+        f'attachment; filename="{home}-vishu-pairs-2025-standings.csv"'
+    )
 
 
 def _download(browser: Client, url: str) -> tuple[dict, int]:
