@@ -99,6 +99,8 @@ MIDDLEWARE = [
     # upload limit, whose refusal of a body the server would not take reads no database
     # (the limit of each page is found when its post is read, with the club's part gone).
     "club.clubs.addresses.ClubAddressMiddleware",
+    # The writes of a club's page are its club's: they move only its kept pages' counter.
+    "club.clubs.writing.ClubWritesMiddleware",
     # Work a write may leave until its answer is sent (the boards' figures and ratings
     # of a game that ends: club.web.after, club.leaderboards.owed).
     "club.web.after.AfterAnswerMiddleware",

@@ -8,6 +8,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from club.games import versions  # noqa: F401  (moves the pages' token with a rename)
-        from club.web import pages
+        from club.web import writes
 
-        pages.watch_writes()  # the shared pages cache's write counter, in every process
+        writes.watch_writes()  # the shared pages cache's write counters, in every process

@@ -174,14 +174,17 @@ class SubmittedForm(models.Model):
 
 
 class ClubVersion(models.Model):
-    """The club's own change token for cached pages (club.web.pages): one row.
+    """A club's own change token for its kept pages (club.web.pages): one row a club.
 
-    ``names`` moves whenever a player, a team or a tournament is saved (a
-    rename shows on every page that names them); ``generation`` is new after a
-    restore, so no page cached before it can be served after it, whichever
-    server cached it.
+    ``names`` moves whenever a player, a team or a tournament the club's pages show is
+    saved (a rename shows on every page that names them); ``generation`` is new after a
+    restore, so no page cached before it can be served after it, whichever server cached
+    it. The federation's pages read every club's row (club.games.versions).
     """
 
+    club = models.OneToOneField(
+        "clubs.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
     generation = models.CharField(max_length=32, default="")
     names = models.PositiveBigIntegerField(default=0)
 
@@ -190,4 +193,4 @@ class ClubVersion(models.Model):
         verbose_name_plural = _("club versions")
 
     def __str__(self) -> str:
-        return f"{self.generation}.{self.names}"
+        return f"{self.club_id}: {self.generation}.{self.names}"

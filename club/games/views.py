@@ -40,10 +40,9 @@ def home_version(request: HttpRequest):
     """The home page's key: the newest change of any game (a game started, a deal recorded,
     corrected or undone, a game ended all move it; a game deleted moves the club's token)
     and the club's token. One query on an index, whatever the club's size."""
-    newest = Game.objects.filter(club=club_of(request)).aggregate(newest=Max("updated_at"))[
-        "newest"
-    ]
-    return (_token(newest) if newest else "0"), club_version
+    club = club_of(request)
+    newest = Game.objects.filter(club=club).aggregate(newest=Max("updated_at"))["newest"]
+    return (_token(newest) if newest else "0"), lambda: club_version(club)
 
 
 @page_query("page")
@@ -113,14 +112,11 @@ def _token(updated) -> str:
 def game_version(request: HttpRequest, pk: int):
     """The game page's key for everyone's copy (club.web.pages): the game's own token (its
     live poll's) and the club's; None for a game that does not exist (its 404 is not kept)."""
-    updated = (
-        Game.objects.filter(pk=pk, club=club_of(request))
-        .values_list("updated_at", flat=True)
-        .first()
-    )
+    club = club_of(request)
+    updated = Game.objects.filter(pk=pk, club=club).values_list("updated_at", flat=True).first()
     if updated is None:
         return None
-    return _token(updated), club_version
+    return _token(updated), lambda: club_version(club)
 
 
 @embeddable

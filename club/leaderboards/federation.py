@@ -21,7 +21,7 @@ from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import Game
 from club.games.people import Membership
-from club.games.versions import club_version
+from club.games.versions import every_club_version
 from club.leaderboards.models import PlayerRating
 from club.leaderboards.selectors import live_version
 from club.web.auth import is_organiser
@@ -112,7 +112,7 @@ def ranking_page(chosen: RankingFilter, number: int, query: str = "") -> dict:
 def ranking_version(request: HttpRequest):
     """The ranking's key (club.web.pages): the ratings' token and, filtered by a club, its
     count of players; then the site's names token (a player renamed or merged)."""
-    return live_version(club=RankingFilter.of(request).club), club_version
+    return live_version(club=RankingFilter.of(request).club), every_club_version
 
 
 @require_GET

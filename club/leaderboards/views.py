@@ -231,13 +231,14 @@ def profile_version(request: HttpRequest, pk: int):
     player = selectors.members(club).filter(pk=pk).first()
     if player is None:
         return None
-    return selectors.live_version(player, club=club), club_version
+    return selectors.live_version(player, club=club), lambda: club_version(club)
 
 
 def board_version(request: HttpRequest):
     """A leaderboard's key: the ratings' and the club's players' token (its live poll's)
     and the club's."""
-    return selectors.live_version(club=club_of(request)), club_version
+    club = club_of(request)
+    return selectors.live_version(club=club), lambda: club_version(club)
 
 
 @page_query("page")

@@ -151,17 +151,19 @@ def tournament_version(request: HttpRequest, pk: int, **_kwargs):
     """A tournament's public pages' key (club.web.pages): its results and live games (the
     live poll's token), then its newest line of history (draws, stages, registrations)
     and the club's token."""
-    tokens = page_tokens(pk, club_of(request).pk)  # one query for the three
+    club = club_of(request)
+    tokens = page_tokens(pk, club.pk)  # one query for the three
     if tokens is None:
         return None
     live, newest_event = tokens
-    return live, lambda: f"{newest_event}|{club_version()}"
+    return live, lambda: f"{newest_event}|{club_version(club)}"
 
 
 def _player_version(request: HttpRequest, pk: int, player: int):
     """A player's page's key: the page's own token (it polls by it) and the club's."""
-    version = seats.page_version(pk, club_of(request).pk)
-    return None if version is None else (version, club_version)
+    club = club_of(request)
+    version = seats.page_version(pk, club.pk)
+    return None if version is None else (version, lambda: club_version(club))
 
 
 @cached_page(tournament_version)

@@ -22,20 +22,20 @@ One render per key per process: a burst of readers of a new version waits for
 the first to render it rather than rendering it too.
 
 With a shared cache (Redis), reading the key costs more than serving the page:
-one to four queries. So the cache also holds the club's *write counter*, moved
-after every committed transaction that wrote a row any page could show
-(:func:`watch_writes` sees every INSERT, UPDATE and DELETE on every database
-connection of every process: the services, the admin, imports, restores,
-management commands). A request reads the counter first, then the page's key
-from the database; the answer is kept beside the counter's value it read, for
-a minute at most. The next visitor who reads the same counter gets it from that
-memo, with no query at all. A write commits, then moves the counter, before
-its own answer is sent: a request that starts after it reads the new counter,
-whichever server it reaches. Only a request that overlaps a commit may still
-see the state just before it, as any read that races a write would. In this
-process's own memory (the default) there is no counter: another gunicorn
-worker's write would not reach it, so the key is read from the database on
-every request.
+one to four queries. So the cache also holds *write counters* (club.web.writes),
+moved after every committed transaction that wrote a row a page could show: a
+club's counter by a write of that club's own rows, the site's by any other write,
+every write's by all of them. A request reads the counters its page follows first
+(a club's page: its club's and the site's; a page of no club, the federation's:
+every write's), then the page's key from the database; the answer is kept beside
+the counters' values it read, for a minute at most. The next visitor who reads the
+same values gets it from that memo, with no query at all: a deal in one club leaves
+the other clubs' memos as they were. A write commits, then moves its counters,
+before its own answer is sent: a request that starts after it reads the new values,
+whichever server it reaches. Only a request that overlaps a commit may still see
+the state just before it, as any read that races a write would. In this process's
+own memory (the default) there are no counters: another gunicorn worker's write
+would not reach it, so the key is read from the database on every request.
 """
 
 from __future__ import annotations
@@ -43,40 +43,21 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
-import logging
-import re
 import threading
 import time
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db import transaction
-from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 
-ALIAS = "pages"
+from club.web.writes import ALIAS, counters_of, counting
+
 TIMEOUT = 6 * 3600  # a version no longer asked for ages out; an exact key needs no expiry
-WRITES = "writes"  # the write counter's key in the pages cache
-MEMO_TIMEOUT = 60  # a memo outlives no write made with the counter; this bounds any other
-# Rows no page shows: a session, a one-time key, a login attempt.
-UNSEEN = frozenset(
-    {
-        "django_session",
-        "games_submittedform",
-        "axes_accessattempt",
-        "axes_accesslog",
-        "axes_accessfailurelog",
-    }
-)
-_WRITE = re.compile(
-    r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO|TRUNCATE"
-    r"|DELETE|INSERT|ALTER|DROP|CREATE)\b\s*(?:TABLE\s+)?(?:ONLY\s+)?\"?(\w*)",
-    re.IGNORECASE,
-)
-logger = logging.getLogger(__name__)
+MEMO_TIMEOUT = 60  # a memo outlives no write made with the counters; this bounds any other
 _locks: dict[str, threading.Lock] = {}
-_seen: list[int | None] = [None]  # the write counter as this process last read it
+# The counters' values as this process last read them, by the counters a page follows.
+_seen: dict[tuple[str, ...], tuple[int, ...]] = {}
 _locks_guard = threading.Lock()
 
 
@@ -96,82 +77,43 @@ def served_from_cache(request: HttpRequest) -> bool:
     )
 
 
-def counting() -> bool:
-    """Whether the write counter is kept: only in a cache every process shares."""
-    chosen = getattr(settings, "PAGES_WRITE_COUNTER", None)
-    if chosen is not None:
-        return bool(chosen)
-    backend = settings.CACHES.get(ALIAS, {}).get("BACKEND", "")
-    return not backend.endswith(("LocMemCache", "DummyCache"))
-
-
 def _recall(cache, request: HttpRequest) -> tuple[str | None, tuple | None]:
-    """The memo's key for the write counter as it is now, and what it holds (or None).
+    """The memo's key for the write counters as they are now, and what it holds (or None).
 
-    One round trip when the counter has not moved since this process last read it:
-    the counter and that value's memo are read together (one MGET, one instant), and
-    the memo counts only if the counter read beside it is the value it was kept under.
-    (None, None) when the counter cannot be read: the key is read from the database.
+    One round trip when the counters have not moved since this process last read them:
+    the counters the page follows and that memo are read together (one MGET, one
+    instant), and the memo counts only if the counters read beside it are the values it
+    was kept under. (None, None) when a counter cannot be read: the key is read from the
+    database.
     """
-    guess = _seen[0]
-    guessed = _key(request, f"memo|{guess}") if guess is not None else None
+    counters = counters_of(request)
+    guess = _seen.get(counters)
+    guessed = _memo(request, guess) if guess is not None else None
     try:
-        found = cache.get_many([WRITES, guessed] if guessed else [WRITES])
-        counter = found.get(WRITES)
-        if counter is None:
-            # Evicted or never set: start past every value it had (no old memo can match).
-            counter = time.time_ns()
-            if not cache.add(WRITES, counter, None):
-                counter = cache.get(WRITES)
-                if counter is None:
-                    return None, None
-        if counter == guess:
+        found = cache.get_many([*counters, guessed] if guessed else list(counters))
+        values = []
+        for counter in counters:
+            value = found.get(counter)
+            if value is None:
+                # Evicted or never set: start past every value it had (no old memo matches).
+                value = time.time_ns()
+                if not cache.add(counter, value, None):
+                    value = cache.get(counter)
+                    if value is None:
+                        return None, None
+            values.append(value)
+        now = tuple(values)
+        if now == guess:
             return guessed, found.get(guessed)
-        _seen[0] = counter
-        memo = _key(request, f"memo|{counter}")
+        _seen[counters] = now
+        memo = _memo(request, now)
         return memo, cache.get(memo)
     except Exception:  # the shared cache is down: the key is read from the database
         return None, None
 
 
-def _move_counter() -> None:
-    cache = caches[ALIAS]
-    try:
-        try:
-            cache.incr(WRITES)
-        except ValueError:  # gone (evicted, or a new release): start past every old value
-            if not cache.add(WRITES, time.time_ns(), None):
-                cache.incr(WRITES)
-    except Exception:
-        logger.warning("The pages cache's write counter could not be moved", exc_info=True)
-
-
-def _writes(execute, sql, params, many, context):
-    result = execute(sql, params, many, context)
-    # The settings first: in a worker's own memory (the default) there is no counter.
-    found = _WRITE.match(sql) if counting() and isinstance(sql, str) else None
-    if found and found.group(1).lower() not in UNSEEN:
-        connection = context["connection"]
-        # Once per transaction: a callback already waiting here, or in a block around
-        # this one, will run at the commit (one in a savepoint rolled back is gone).
-        level = set(connection.savepoint_ids)
-        if not any(
-            func is _move_counter and set(sids) <= level
-            for sids, func, _robust in connection.run_on_commit
-        ):
-            transaction.on_commit(_move_counter, using=connection.alias, robust=True)
-    return result
-
-
-def _watch(sender, connection, **kwargs) -> None:
-    if _writes not in connection.execute_wrappers:
-        connection.execute_wrappers.append(_writes)
-
-
-def watch_writes() -> None:
-    """Move the write counter after each commit that wrote, on every connection made from
-    now on (club.games' ready(): every process that loads the apps, commands included)."""
-    connection_created.connect(_watch, dispatch_uid="club-pages-writes")
+def _memo(request: HttpRequest, values: tuple[int, ...]) -> str:
+    return _key(request, "memo|" + "|".join(map(str, values)))
 
 
 def _key(request: HttpRequest, version: str) -> str:
@@ -216,7 +158,7 @@ def cached_page(version_of):
             if not served_from_cache(request):
                 return view(request, *args, **kwargs)
             cache = caches[ALIAS]
-            # Read before the key: a write committed after this read moves it past.
+            # Read before the key: a write committed after this read moves them past.
             memo, hit = _recall(cache, request) if counting() else (None, None)
             polled = request.GET.get("version")
             if hit is not None and polled == hit[0]:

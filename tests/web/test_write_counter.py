@@ -19,7 +19,7 @@ from django.test import Client
 from club.games.models import Player
 from club.games.services import record_deal
 from club.games.views import live_version
-from club.web import pages
+from club.web import pages, writes
 from tests.factories import start_game
 from tests.web.test_pages_cache import *  # noqa: F403  (the same tests, with the counter)
 from tests.web.test_pages_cache import made
@@ -30,11 +30,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def write_counter(settings):
     settings.PAGES_WRITE_COUNTER = True
-    pages._seen[0] = None
+    pages._seen.clear()
 
 
 def counter():
-    return caches["pages"].get(pages.WRITES)
+    return caches["pages"].get(writes.WRITES)
 
 
 def test_a_page_read_from_the_memo_asks_the_database_nothing(django_assert_num_queries):
@@ -100,7 +100,7 @@ def test_a_counter_the_cache_lost_starts_past_every_value_it_had():
     url = game.get_absolute_url()
     Client().get(url)
     old = counter()
-    caches["pages"].delete(pages.WRITES)  # evicted, or Redis restarted empty
+    caches["pages"].delete(writes.WRITES)  # evicted, or Redis restarted empty
     page = Client().get(url)
     assert page.status_code == 200 and counter() > old
 
