@@ -252,6 +252,11 @@ class RankingFilters(Pages):
         pattern=r"^[a-z0-9-]*$",
         description="One club's players, by its short name (empty: every club's).",
     )
+    form: Literal["tables", "points", "kodi"] | None = Field(
+        None,
+        description="One form of play's own rating list (tables, points or kodi), each player "
+        "rated from that form's games alone; none: the rating over every game.",
+    )
 
 
 @router.get(

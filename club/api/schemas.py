@@ -252,8 +252,10 @@ class Ranked(Schema):
     rank: int = Field(description="The place in the ranking, from 1 (ties by name).")
     player: int = Field(description="The player's id.")
     name: str
-    rating: float = Field(description="The rating over every club's rated games.")
-    games: int = Field(description="Rated games, of every club.")
+    rating: float = Field(
+        description="The rating over every club's rated games (of the form of play asked for)."
+    )
+    games: int = Field(description="Rated games, of every club (of the form asked for).")
     clubs: list[str] = Field(description="The short names of the clubs the player plays in.")
 
 

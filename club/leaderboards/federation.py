@@ -4,7 +4,9 @@ federation's ranking, one rating list over every club's rated games.
 A player's rating is the site's (club.leaderboards.services.ratings rates every finished
 game of every club in the order they finished), so the ranking needs no sum of its own:
 it is the rated players who have played at least the minimum of rated games, highest
-rating first, and, filtered by a club, those who are that club's players.
+rating first, and, filtered by a club, those who are that club's players. Each form of
+play is rated as a list of its own too (PlayerFormRating): the ranking of one form is
+that list, its minimum counted in that form's rated games.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from club.clubs.models import Club
 from club.games.models import Game
 from club.games.people import Membership
 from club.games.versions import every_club_version
-from club.leaderboards.models import PlayerRating
+from club.leaderboards.forms import FORMS
+from club.leaderboards.models import PlayerFormRating, PlayerRating
 from club.leaderboards.selectors import live_version
 from club.web.auth import is_organiser
 from club.web.kept import page_query
-from club.web.pages import cached_page
+from club.web.pages import cached_page, of_every_club
 from club.web.paging import Page, kept_query, page_number, page_of
 
 RANKED_PER_PAGE = 50
@@ -55,22 +58,31 @@ def minimum_games() -> int:
 @dataclass(frozen=True)
 class RankingFilter:
     """What the ranking shows: the players of one club (None: every club's), at least
-    ``minimum`` rated games each."""
+    ``minimum`` rated games each, rated over every form of play or one (``form``)."""
 
     club: Club | None
     minimum: int
+    form: str | None = None
 
     @classmethod
     def of(cls, request: HttpRequest) -> RankingFilter:
         slug = request.GET.get("club", "").strip()
         club = known.by_slug(slug) if slug and len(slug) <= 40 else None
-        return cls(club, minimum_games())
+        form = request.GET.get("form", "")
+        return cls(club, minimum_games(), form if form in dict(FORMS) else None)
+
+    @property
+    def form_name(self) -> str:
+        return str(dict(FORMS)[self.form]) if self.form else ""
 
 
-def ranked(chosen: RankingFilter) -> QuerySet[PlayerRating]:
+def ranked(chosen: RankingFilter) -> QuerySet[PlayerRating] | QuerySet[PlayerFormRating]:
     """The ranking's rows, highest rating first (ties by name, then record, never by the
-    order the rows come out of the database)."""
-    rows = PlayerRating.objects.filter(games__gte=chosen.minimum)
+    order the rows come out of the database): the site's ratings, or one form's."""
+    if chosen.form is None:
+        rows = PlayerRating.objects.filter(games__gte=chosen.minimum)
+    else:
+        rows = PlayerFormRating.objects.filter(form=chosen.form, games__gte=chosen.minimum)
     if chosen.club is not None:
         rows = rows.filter(
             Exists(Membership.objects.filter(club=chosen.club, player=OuterRef("player_id")))
@@ -106,9 +118,11 @@ def ranking_page(chosen: RankingFilter, number: int, query: str = "") -> dict:
         "page": page,
         "chosen": chosen,
         "clubs": known.named(known.clubs().by_pk),
+        "forms": FORMS,
     }
 
 
+@of_every_club
 def ranking_version(request: HttpRequest):
     """The ranking's key (club.web.pages): the ratings' token and, filtered by a club, its
     count of players; then the site's names token (a player renamed or merged)."""

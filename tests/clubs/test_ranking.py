@@ -102,3 +102,13 @@ def test_the_api_serves_the_ranking(client, federation):
     assert [row["name"] for row in everyone["results"]] == _listed(client)
     refused = client.get("/clubs/gulf/api/v1/ranking/", {"club": "Not A Slug!"})
     assert refused.status_code == 422
+
+
+def test_a_clubs_menu_opens_the_ranking_of_its_players_with_the_way_back(client, federation):
+    club_page = client.get("/clubs/gulf/").content.decode()
+    assert 'href="/ranking/?club=gulf"' in club_page
+    page = client.get("/ranking/", {"club": "gulf"}).content.decode()
+    assert '<a href="/clubs/gulf/">Back to Gulf 56</a>' in page
+    assert '<option value="gulf" selected>' in page
+    # The federation's whole list is one choice away, and has no way back to a club.
+    assert "Back to" not in client.get("/ranking/").content.decode()
