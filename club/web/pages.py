@@ -51,7 +51,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 
-from club.web.writes import ALIAS, counters_of, counting
+from club.web.writes import ALIAS, EVERY, counters_of, counting
 
 TIMEOUT = 6 * 3600  # a version no longer asked for ages out; an exact key needs no expiry
 MEMO_TIMEOUT = 60  # a memo outlives no write made with the counters; this bounds any other
@@ -77,7 +77,16 @@ def served_from_cache(request: HttpRequest) -> bool:
     )
 
 
-def _recall(cache, request: HttpRequest) -> tuple[str | None, tuple | None]:
+def of_every_club(version_of):
+    """Marks the version function of a page that shows every club's rows (the federation's
+    ranking): its memo follows every write, at the site's address or at a club's."""
+    version_of.of_every_club = True
+    return version_of
+
+
+def _recall(
+    cache, request: HttpRequest, counters: tuple[str, ...]
+) -> tuple[str | None, tuple | None]:
     """The memo's key for the write counters as they are now, and what it holds (or None).
 
     One round trip when the counters have not moved since this process last read them:
@@ -86,7 +95,6 @@ def _recall(cache, request: HttpRequest) -> tuple[str | None, tuple | None]:
     was kept under. (None, None) when a counter cannot be read: the key is read from the
     database.
     """
-    counters = counters_of(request)
     guess = _seen.get(counters)
     guessed = _memo(request, guess) if guess is not None else None
     try:
@@ -152,6 +160,9 @@ def cached_page(version_of):
     None not to keep this answer (a page that does not exist).
     """
 
+    # The write counters the page's memo follows: its club's and the site's, or every write's.
+    every = getattr(version_of, "of_every_club", False)
+
     def decorator(view):
         @functools.wraps(view)
         def wrapped(request: KeptPageRequest, *args, **kwargs) -> HttpResponse:
@@ -159,7 +170,11 @@ def cached_page(version_of):
                 return view(request, *args, **kwargs)
             cache = caches[ALIAS]
             # Read before the key: a write committed after this read moves them past.
-            memo, hit = _recall(cache, request) if counting() else (None, None)
+            if counting():
+                counters = (EVERY,) if every else counters_of(request)
+                memo, hit = _recall(cache, request, counters)
+            else:
+                memo, hit = None, None
             polled = request.GET.get("version")
             if hit is not None and polled == hit[0]:
                 return HttpResponse(status=204)  # a live poll that shows this version

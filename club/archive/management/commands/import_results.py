@@ -14,7 +14,9 @@ from club.archive.format import ArchiveError
 from club.archive.load import Undecided, import_text, summary_lines
 from club.archive.management.club_option import add_club_option, adopt_files_club, club_named
 from club.archive.reading import TextFile
+from club.clubs import known
 from club.games.whos_who import Choice, name_key
+from club.web.writes import writes_of
 
 # A club's whole history is a few MB (a 20 MB file holds thousands of games); a larger file
 # is refused before it is read. The file is read a piece at a time, never held whole: what
@@ -91,7 +93,9 @@ class Command(BaseCommand):
                 except ArchiveError as error:
                     raise CommandError(error.message) from None
                 try:
-                    summary = import_text(text, choices=choices, club=into)
+                    # Its writes are the club's: they move only its kept pages' counter.
+                    with writes_of((into or known.home()).pk):
+                        summary = import_text(text, choices=choices, club=into)
                 except Undecided as error:
                     problem = CommandError(
                         _(
