@@ -262,10 +262,12 @@ def refusal(problems: list[str]) -> str | None:
     ) + "".join(f"\n- {problem}" for problem in shown)
 
 
-def game_problems() -> Iterator[str]:
-    """What in the restored games disagrees with a replay of their deals, game by game."""
+def game_problems(club_id: int | None = None) -> Iterator[str]:
+    """What in the restored games (of every club, or of the club ``club_id``) disagrees
+    with a replay of their deals, game by game."""
     players = dict(Player.objects.values_list("pk", "name"))
-    ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
+    games = Game.objects.all() if club_id is None else Game.objects.filter(club_id=club_id)
+    ids = list(games.order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
         teams: dict[int, list[GameTeam]] = defaultdict(list)
@@ -503,17 +505,22 @@ def _figure(value: object) -> str:
     return str(value)
 
 
-def standing_problems() -> Iterator[str]:
-    """What in the restored standings disagrees with standings derived from the games.
+def standing_problems(club_id: int | None = None) -> Iterator[str]:
+    """What in the restored standings (of every club, or of the club ``club_id``)
+    disagrees with standings derived from the games.
 
     Each tournament's standings are derived again, and stored, by
     ``rebuild_standings``, as an imported tournament's are; the file's are
     compared with them first (with those of the older rule of shared first
     places too, as the import compares them).
     """
-    entries = dict(TournamentTeam.objects.values_list("pk", "tournament_id"))
-    names = dict(TournamentTeam.objects.values_list("pk", "team__name"))
-    for tournament in Tournament.objects.order_by("pk"):
+    tournaments = Tournament.objects.all()
+    if club_id is not None:
+        tournaments = tournaments.filter(club_id=club_id)
+    registered = TournamentTeam.objects.filter(tournament__in=tournaments)
+    entries = dict(registered.values_list("pk", "tournament_id"))
+    names = dict(registered.values_list("pk", "team__name"))
+    for tournament in tournaments.order_by("pk"):
         yield from _tournament_problems(tournament, entries, names)
 
 
