@@ -163,9 +163,9 @@ def team_changed(sender, instance, raw=False, **kwargs) -> None:
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="club-version-login")
-def login_saved(sender, raw=False, update_fields=None, **kwargs) -> None:
+def login_saved(sender, created=False, raw=False, update_fields=None, **kwargs) -> None:
     """An organiser's login saved: the name a game's history shows of who changed it."""
-    if raw:
+    if raw or created:  # a new login has changed nothing yet
         return
     if update_fields is not None and set(update_fields) <= {"last_login", "password"}:
         return  # a login, not a rename: no page shows it
