@@ -125,11 +125,16 @@ def names_moved_once() -> Iterator[None]:
         _move(owed)
 
 
-def new_generation() -> None:
-    """A new site under the same ids (a restore): no page cached before can match. A club
-    with no row (every club, after a restore) has one made anew on first use."""
-    ClubVersion.objects.update(generation=uuid.uuid4().hex, names=F("names") + 1)
-    writes.clubs_changed(None)
+def new_generation(club_ids: Iterable[int] | None = None) -> None:
+    """A new site under the same ids (a restore; of these clubs only, when named): no page
+    of theirs cached before can match. A club with no row (every club, after a restore of
+    the site) has one made anew on first use."""
+    rows = ClubVersion.objects.all()
+    if club_ids is not None:
+        club_ids = set(club_ids)
+        rows = rows.filter(club_id__in=club_ids)
+    rows.update(generation=uuid.uuid4().hex, names=F("names") + 1)
+    writes.clubs_changed(club_ids)
 
 
 @receiver(post_delete, sender=Game, dispatch_uid="club-version-game-gone")
