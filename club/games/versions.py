@@ -16,6 +16,8 @@ were. Which clubs a change moves:
 - an organiser's login saved (a rename shows in every game's history, and a site
   administrator writes in every club): every club's; a restore: every club's, anew.
 
+A club's row is made with the club (and on first use, for a club that has none).
+
 The federation's pages (no club) read :func:`every_club_version`, which moves with any
 club's token.
 
@@ -135,6 +137,13 @@ def new_generation(club_ids: Iterable[int] | None = None) -> None:
         rows = rows.filter(club_id__in=club_ids)
     rows.update(generation=uuid.uuid4().hex, names=F("names") + 1)
     writes.clubs_changed(club_ids)
+
+
+@receiver(post_save, sender=Club, dispatch_uid="club-version-new-club")
+def club_made(sender, instance, created, **kwargs) -> None:
+    """A new club has its token with it: its first page reads it in one query."""
+    if created:
+        _make_rows({instance.pk})
 
 
 @receiver(post_delete, sender=Game, dispatch_uid="club-version-game-gone")

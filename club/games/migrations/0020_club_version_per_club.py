@@ -1,8 +1,10 @@
 """The token of kept pages becomes each club's own (club.games.versions): the site's one row
 becomes the home club's, so its kept pages stay valid; any other row (a site without a
-club yet has none) is dropped, and a club's row is made on first use. The column is
-required in the next migration: PostgreSQL alters no table with this update's checks
-pending."""
+club yet has none) is dropped, and every other club has a row made (as a club made
+from now on has, with it). The column is required in the next migration: PostgreSQL
+alters no table with this update's checks pending."""
+
+import uuid
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -10,12 +12,16 @@ from django.db import migrations, models
 
 def to_home_club(apps, schema_editor):
     ClubVersion = apps.get_model("games", "ClubVersion")
-    home = apps.get_model("clubs", "Club").objects.order_by("pk").first()
-    kept = ClubVersion.objects.order_by("pk").first() if home is not None else None
+    clubs = list(apps.get_model("clubs", "Club").objects.order_by("pk"))
+    kept = ClubVersion.objects.order_by("pk").first() if clubs else None
     ClubVersion.objects.exclude(pk=kept.pk if kept is not None else None).delete()
     if kept is not None:
-        kept.club = home
+        kept.club = clubs[0]
         kept.save(update_fields=["club"])
+    generation = uuid.uuid4().hex
+    ClubVersion.objects.bulk_create(
+        [ClubVersion(club=club, generation=generation) for club in clubs[kept is not None :]]
+    )
 
 
 class Migration(migrations.Migration):
