@@ -14,6 +14,7 @@ from club.clubs.views import club_new
 from club.games.views import game_list
 from club.leaderboards.federation import ranking, site_home
 from club.middleware import DatabaseLostMiddleware
+from club.ops.backup_views import club_backup
 from club.ops.health import database_status, disk_status
 from club.web.installable import manifest, offline, service_worker
 from club.web.kept import LogoutView, page_query
@@ -79,6 +80,8 @@ urlpatterns = [
     path("clubs/", site_home, name="clubs"),
     path("clubs/new/", club_new, name="club_new"),
     path("ranking/", ranking, name="ranking"),
+    # A club's backup, for its organisers (club.ops.backup_scope): at /clubs/<slug>/backup/.
+    path("backup/", club_backup, name="club_backup"),
     path("tournaments/", include("club.tournaments.urls")),
     path("", include("club.archive.urls")),
     path("", include("club.leaderboards.urls")),

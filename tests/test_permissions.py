@@ -53,6 +53,7 @@ RULES = {
     "clubs": (PUBLIC, ["get"], None),
     "club_new": (ADMINISTRATOR, ["get", "post"], None),
     "ranking": (PUBLIC, ["get"], None),
+    "club_backup": (ORGANISER, ["get", "post"], None),
     "games:list": (PUBLIC, ["get"], None),
     "games:rules": (PUBLIC, ["get"], None),
     "games:new": (ORGANISER, ["get", "post"], None),

@@ -31,7 +31,16 @@ from django.test import Client
 from club.clubs.addresses import part_of
 from club.clubs.models import Club
 from club.games import links
-from club.games.models import Change, Game, GameTeam, Membership, PendingDeal, ScorerLink
+from club.games.models import (
+    Change,
+    Game,
+    GameTeam,
+    Membership,
+    PendingDeal,
+    Player,
+    ScorerLink,
+)
+from club.games.people import join
 from club.games.services import (
     Deal,
     TeamEntry,
@@ -42,10 +51,11 @@ from club.games.services import (
     submit_deal,
     undo_last_deal,
 )
+from club.ops.backup import make_backup
 from club.ops.backup_versions import MISSING_IN
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting, Tournament
-from tests.tournaments.helpers import make_tournament, play_sitting
+from tests.tournaments.helpers import PAIRS, make_tournament, play_sitting
 
 User = get_user_model()
 
@@ -137,6 +147,10 @@ def add_second_club() -> Club:
     )
     rashid = User.objects.create_user(username="rashid", password="rashid-organiser-pw")
     gulf.organisers.add(rashid)
+    # The first club's players who play here are registered here too (a name typed at a
+    # club is not taken for a player of other clubs only).
+    shared = ["Zara", "Yusuf", *(name for pair in PAIRS[:3] for name in pair)]
+    join(gulf.pk, Player.objects.filter(name__in=shared).values_list("pk", flat=True))
     game = create_game(
         label="Backup night, table 2",
         teams=[TeamEntry("Zara", "Yusuf"), TeamEntry("Rashid", "Salma")],
@@ -285,6 +299,23 @@ def _without_created_at(text: str) -> str:
     """The backup without the moment it was written, nor the signature that covers it."""
     text = re.sub(r'"created_at": "[^"]*"', '"created_at": ""', text, count=1)
     return re.sub(r'("signature": \{[^}]*"value": )"[0-9a-f]*"', r'\1""', text, count=1)
+
+
+def club_backup(slug: str) -> str:
+    """The backup of the club at ``/clubs/<slug>/``, as its organisers download it."""
+    return make_backup(club=Club.objects.get(slug=slug)).text
+
+
+def written(folder, text: str, name: str = "club.json"):
+    """``text`` as the file ``name`` in ``folder``."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def same_backup(first: str, second: str) -> bool:
+    """Whether two backups hold the same, taken at different moments."""
+    return _without_created_at(first) == _without_created_at(second)
 
 
 def _contracts() -> dict[int, tuple[int, int]]:

@@ -1,10 +1,11 @@
-"""``manage.py restore_club FILE``: a backup written by backup_club, into an empty database."""
+"""``manage.py restore_club FILE``: a backup written by backup_club, into an empty database;
+or a backup of one club (``backup_club --club``), as that club."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from club.ops.backup_format import BackupError
-from club.ops.restore import restore
+from club.ops.restore_one_club import ClubRestoreSummary, restore_any
 
 
 class Command(BaseCommand):
@@ -20,7 +21,12 @@ class Command(BaseCommand):
         "results is: it is refused when any game's tables, piles, ledger, places or winner "
         "disagree with its deals settled by the rules, or a tournament's standings with its "
         "games; its ratings are computed again; and it is refused, naming them, when it gives "
-        "any login organiser or admin rights, unless --with-organisers is given too."
+        "any login organiser or admin rights, unless --with-organisers is given too. A backup "
+        "of one club (backup_club --club) is restored as that club: into a new database (a "
+        "club moving to a server of its own), or over the club of its short name, replacing "
+        "its games, tournaments, members and organisers; players the site shares with other "
+        "clubs are matched by their identifiers and keep the site's details. It is refused, "
+        "naming the club and what clashes, when it would touch another club's rows."
     )
 
     def add_arguments(self, parser):
@@ -49,7 +55,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, accept_unsigned, with_organisers, **options):
         try:
-            summary = restore(
+            summary = restore_any(
                 file,
                 accept_unsigned=accept_unsigned,
                 with_organisers=with_organisers,
@@ -57,6 +63,9 @@ class Command(BaseCommand):
             )
         except BackupError as error:
             raise CommandError(error.message) from None
+        if isinstance(summary, ClubRestoreSummary):
+            self._restored_club(summary)
+            return
         counts = summary.counts
         self.stdout.write(
             _(
@@ -69,6 +78,38 @@ class Command(BaseCommand):
                 "app": summary.app_version,
                 "users": counts["auth.user"],
                 "players": counts["games.player"],
+                "games": counts["games.game"],
+                "deals": counts["games.round"],
+                "tournaments": counts["tournaments.tournament"],
+            }
+        )
+
+    def _restored_club(self, summary: ClubRestoreSummary) -> None:
+        counts = summary.counts
+        how = {
+            "new site": _("into this new site"),
+            "over": _("over the club of the same short name"),
+            "added": _("beside this site's clubs"),
+        }[summary.how]
+        self.stdout.write(
+            _(
+                "Restored the backup of the club %(club)s (/clubs/%(slug)s/) of %(created)s "
+                "(app version %(app)s) %(how)s: %(users)d organisers, %(players)d players "
+                "(%(matched)d already on this site, %(kept)d of them kept as the site has them "
+                "because another club knows them), %(games)d games with %(deals)d deals, "
+                "%(tournaments)d tournaments. The ratings were computed again from every "
+                "club's games."
+            )
+            % {
+                "club": summary.club,
+                "slug": summary.slug,
+                "created": summary.created_at,
+                "app": summary.app_version,
+                "how": how,
+                "users": counts["auth.user"],
+                "players": counts["games.player"],
+                "matched": summary.players_matched,
+                "kept": summary.players_kept,
                 "games": counts["games.game"],
                 "deals": counts["games.round"],
                 "tournaments": counts["tournaments.tournament"],
