@@ -95,6 +95,10 @@ def _kept_after_loss(request: HttpRequest) -> tuple[HttpResponse | None, bool]:
     if key_of(request) is None:
         # No key: the write's transaction was rolled back, or was never begun.
         return None, True
+    if not hasattr(request, "user"):
+        # Lost before the log-in was read (the club of the address is read first): whose
+        # post this is cannot be told, so neither whether its key is this sender's write.
+        return None, False
     if not connection.in_atomic_block:
         connection.close()  # a fresh connection: the lost one cannot answer
     try:
