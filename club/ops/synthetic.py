@@ -16,6 +16,9 @@ what was written; :func:`generate` runs it on a sample at the end.
 
 The draws come from :func:`club.scoring.draws.propose_draw` (random first,
 Swiss after, with the standings so far), the same as ``propose_sitting``.
+
+A site of many clubs, each played as this module plays one (:func:`play_tournament`,
+:func:`play_forms`), is :mod:`club.ops.synthetic_clubs`.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from club.clubs.models import Club
 from club.games import bulk
 from club.games import services as scoring
 from club.games.models import (
@@ -59,6 +63,7 @@ from club.tournaments.models import (
 from club.tournaments.services import rebuild_standings
 
 BATCH = 2000
+FIRST_DAY = date(2016, 1, 9)  # the first tournament's day
 TRUMPS = [trump.value for trump in core.Trump]
 
 
@@ -269,12 +274,23 @@ def _result_of(played: _PlayedGame) -> ranking.GameResult:
     )
 
 
-def _tournament(
-    plan: Plan, number: int, teams: list[Team], rng: random.Random, report: Report
+def play_tournament(
+    plan: Plan,
+    number: int,
+    teams: list[Team],
+    rng: random.Random,
+    report: Report,
+    *,
+    club: Club | None = None,
+    first_day: date = FIRST_DAY,
+    copy: bool = False,
 ) -> Tournament:
-    """The plan's ``number``-th tournament, its sittings drawn and played, its rows written."""
+    """The plan's ``number``-th tournament, its sittings drawn and played, its rows written.
+
+    ``club`` holds it (the home club when None); its first day is a week after the one
+    before, from ``first_day``; ``copy``: its games go in by ``COPY`` (bulk.write_games)."""
     last = number == plan.tournaments
-    tournament = _new_tournament(plan, number, last)
+    tournament = _new_tournament(plan, number, last, club, first_day)
     chosen = rng.sample(teams, min(plan.teams, len(teams)))
     entries = TournamentTeam.objects.bulk_create(
         TournamentTeam(tournament=tournament, team=team) for team in chosen
@@ -282,7 +298,7 @@ def _tournament(
     events = [TournamentEvent(tournament=tournament, action=TournamentEvent.Action.CREATED)]
     events.append(TournamentEvent(tournament=tournament, action=TournamentEvent.Action.STARTED))
     played_games, byes = _play_sittings(plan, number, tournament, entries, rng, events)
-    _write_games(played_games)
+    _write_games(played_games, copy=copy)
     Bye.objects.bulk_create(byes, batch_size=BATCH)
     if not last:
         events.append(
@@ -303,14 +319,17 @@ def _game_size(plan: Plan, number: int) -> int:
     return 4 if plan.four_team_every and number % plan.four_team_every == 0 else 2
 
 
-def _new_tournament(plan: Plan, number: int, last: bool) -> Tournament:
+def _new_tournament(
+    plan: Plan, number: int, last: bool, club: Club | None = None, first_day: date = FIRST_DAY
+) -> Tournament:
     """The tournament row: a week after the one before, the last running, all but two final."""
     deal_limit = 30 if plan.deal_limit_every and number % plan.deal_limit_every == 0 else None
     if _game_size(plan, number) == 4:
         deal_limit = 60  # four teams of 12 tables play hundreds of deals without a limit
     return Tournament.objects.create(
+        **({"club": club} if club is not None else {}),
         name=f"S{plan.seed} Cup {number:03d}",
-        starts_on=date(2016, 1, 9) + timedelta(days=7 * (number - 1)),
+        starts_on=first_day + timedelta(days=7 * (number - 1)),
         venue="Synthetic hall",
         status=Tournament.Status.RUNNING if last else Tournament.Status.FINISHED,
         is_final=number <= plan.tournaments - 2,
@@ -403,6 +422,7 @@ def _play_sitting(
         deals, settlements, state = play_game(team_count, first_dealer, rng, tournament.deal_limit)
         finished_at = confirmed_at + timedelta(minutes=5 + 2 * len(deals), seconds=position)
         game = Game(
+            club_id=tournament.club_id,
             label=f"{tournament.name} · sitting {sitting.number} · {label}",
             first_dealer_seat=first_dealer,
             deal_limit=tournament.deal_limit,
@@ -441,11 +461,11 @@ def _game_teams(game: Game, game_entries, team_of: dict[int, Team]) -> list[Game
     ]
 
 
-def _write_games(played_games: list[_PlayedGame]) -> None:
+def _write_games(played_games: list[_PlayedGame], *, copy: bool = False) -> None:
     """Write games and every row the deal services derive from their deals.
 
     The rows are those of :func:`club.games.bulk.write_games`, the importer's
-    writer too; then each game joins its sitting.
+    writer too (``copy``: by ``COPY``, on PostgreSQL); then each game joins its sitting.
     """
     bulk.write_games(
         [
@@ -457,17 +477,17 @@ def _write_games(played_games: list[_PlayedGame]) -> None:
                 finished_at=played.game.finished_at,
             )
             for played in played_games
-        ]
+        ],
+        copy=copy,
     )
-    SittingGame.objects.bulk_create(
-        (
-            SittingGame(
-                sitting=p.sitting, game=p.game, table_label=p.table_label, position=p.position
-            )
-            for p in played_games
-        ),
-        batch_size=BATCH,
-    )
+    entries = [
+        SittingGame(sitting=p.sitting, game=p.game, table_label=p.table_label, position=p.position)
+        for p in played_games
+    ]
+    if copy and bulk.can_copy():
+        bulk.copy_objects(SittingGame, entries)
+    else:
+        SittingGame.objects.bulk_create(entries, batch_size=BATCH)
 
 
 def _team_entry(players: list[Player]) -> scoring.TeamEntry:
@@ -476,8 +496,17 @@ def _team_entry(players: list[Player]) -> scoring.TeamEntry:
     return scoring.TeamEntry(first, second, third=third, fourth=fourth)
 
 
-def _form_games(plan: Plan, players: list[Player], rng: random.Random, report: Report) -> None:
-    """``plan.form_games`` games of each form of play, started by the services, dealt in bulk."""
+def play_forms(
+    plan: Plan,
+    players: list[Player],
+    rng: random.Random,
+    report: Report,
+    *,
+    club: Club | None = None,
+    copy: bool = False,
+) -> None:
+    """``plan.form_games`` games of each form of play, started by the services, dealt in bulk
+    (``club`` plays them, the home club when None; ``copy``: as :func:`_write_games`)."""
     tag = f"S{plan.seed}"
     played_games = []
     for form, rules, team_count in FORMS_OF_PLAY:
@@ -492,6 +521,7 @@ def _form_games(plan: Plan, players: list[Player], rng: random.Random, report: R
                 teams=teams,
                 first_dealer=rng.randrange(len(seated)),
                 rules=rules,
+                club=club,
             )
             seating = scoring.load_seating(game)
             _deals, settlements, state = play_game(
@@ -508,7 +538,7 @@ def _form_games(plan: Plan, players: list[Player], rng: random.Random, report: R
             )
             report.games += 1
             report.deals += len(settlements)
-    bulk.write_games(played_games)
+    bulk.write_games(played_games, copy=copy)
 
 
 def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20) -> Report:
@@ -523,11 +553,11 @@ def generate(plan: Plan, *, say: Callable[[str], None] = print, check: int = 20)
     _tournaments(plan, teams, rng, report, say, started)
     if plan.form_games:
         with transaction.atomic():
-            _form_games(plan, players, rng, report)
+            play_forms(plan, players, rng, report)
         say(f"{plan.form_games} games of each of {len(FORMS_OF_PLAY)} forms of play")
-    _rebuild_boards(report, say)
+    rebuild_boards(report, say)
     if check:
-        _check_sample(plan, check, report, say)
+        check_sample(plan.seed, check, report, say)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -552,7 +582,7 @@ def _tournaments(
     """The plan's tournaments, one transaction each, their standings rebuilt as they end."""
     for number in range(1, plan.tournaments + 1):
         with transaction.atomic():
-            tournament = _tournament(plan, number, teams, rng, report)
+            tournament = play_tournament(plan, number, teams, rng, report)
             tick = time.perf_counter()
             rebuild_standings(tournament)
             report.standings_seconds += time.perf_counter() - tick
@@ -564,7 +594,7 @@ def _tournaments(
             )
 
 
-def _rebuild_boards(report: Report, say: Callable[[str], None]) -> None:
+def rebuild_boards(report: Report, say: Callable[[str], None]) -> None:
     """The leaderboards' figures and the ratings, derived from every game written."""
     tick = time.perf_counter()
     with transaction.atomic():
@@ -583,16 +613,17 @@ def _rebuild_boards(report: Report, say: Callable[[str], None]) -> None:
             cursor.execute("ANALYZE")
 
 
-def _check_sample(plan: Plan, check: int, report: Report, say: Callable[[str], None]) -> None:
-    """Replay ``check`` games sampled from the tournaments, and as many of the forms of play."""
+def check_sample(seed: int, check: int, report: Report, say: Callable[[str], None]) -> None:
+    """Replay ``check`` games sampled from the tournaments of seed ``seed``, and as many of
+    the forms of play."""
     tick = time.perf_counter()
     game_ids = list(
-        Game.objects.filter(sitting_entry__sitting__tournament__name__startswith=f"S{plan.seed} ")
+        Game.objects.filter(sitting_entry__sitting__tournament__name__startswith=f"S{seed} ")
         .order_by("id")
         .values_list("id", flat=True)
     )
-    sample = random.Random(plan.seed + 1).sample(game_ids, min(check, len(game_ids)))
-    sample += Game.objects.filter(label__startswith=f"S{plan.seed} ", sitting_entry=None)[
+    sample = random.Random(seed + 1).sample(game_ids, min(check, len(game_ids)))
+    sample += Game.objects.filter(label__startswith=f"S{seed} ", sitting_entry=None)[
         :check
     ].values_list("id", flat=True)  # the games of every form of play
     report.checked = check_games(sample)
