@@ -72,13 +72,13 @@ ENDING_DEAL = 24
 # Then, once the answer is sent (club.web.after, club.leaderboards.owed): whether
 # any game is owed, the ratings' state locked, the games owed, the games, which
 # of them are counted already; the game's figures (its seats, its deals, the players' and
-# teams' rows, their totals added in two upserts) and its ratings (the state
-# locked again with the last position and this game's, the games finished since,
-# its seats, its players' ratings, the changes, the ratings, the state, the
-# teams' ratings: their totals, their players, the moved ones); the owed row
-# deleted, with the begin and commit: 24. However many games and teams the
+# teams' rows, their totals added in four upserts: the site's and the club's) and its
+# ratings (the state locked again with the last position and this game's, the games
+# finished since, its seats, its players' ratings, the changes, the ratings, the state,
+# the teams' ratings: their totals, their players, the moved ones); the owed row
+# deleted, with the begin and commit: 26. However many games and teams the
 # tournament has.
-AFTER_ENDING_DEAL = 24
+AFTER_ENDING_DEAL = 26
 
 
 def alternating(number: int, variant: int = 0) -> Deal:

@@ -1,8 +1,10 @@
 """The API's players, teams and leaderboards (club/api): the boards' own reads, as JSON.
 
 They are the club's, as its pages are: its players (its members), the teams that played
-a game of the club, its boards (the club's sides, with the site's figures for
-now: club.leaderboards.selectors); a player or team not the club's is 404 here.
+a game of the club, its boards (the club's sides with their figures over the club's
+games, and their one rating over every club's: club.leaderboards.selectors); a player or
+team not the club's is 404 here. A player's or team's own figures are over every
+club's games, the federation's.
 
 The leaderboards take the pages' filters (a period, a tournament) and order, and
 are kept under the boards' token; every read of figures or ratings goes through

@@ -147,6 +147,10 @@ class GameFigures(Figures):
     played_on = models.DateField()  # the game's start date, in the club's time zone
     # The game's form of play, for a board of one form (Form): tables, points or kodi.
     form = models.CharField(max_length=6, default="tables", db_default="tables")
+    # The game's club: its boards count its own games (the indexes below lead with it).
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
 
     class Meta:
         abstract = True
@@ -164,12 +168,12 @@ class PlayerGameFigures(GameFigures):
         indexes = [
             # The player board filtered by tournament: that tournament's rows only.
             models.Index(fields=["tournament", "player"], name="playergamefigures_tournament"),
-            # The player board filtered by period: the rows of the period only.
-            models.Index(fields=["played_on", "player"], name="playergamefigures_played_on"),
-            # A player's totals, summed from the player's own rows.
+            # A club's player board filtered by period: the club's rows of the period only.
+            models.Index(fields=["club", "played_on", "player"], name="playergamefigures_club_day"),
+            # A player's totals, the site's and each club's, summed from the player's own rows.
             models.Index(fields=["player", "played_on"], name="playergamefigures_player"),
-            # The player board of one form of play.
-            models.Index(fields=["form", "player"], name="playergamefigures_form"),
+            # A club's player board of one form of play.
+            models.Index(fields=["club", "form", "player"], name="playergamefigures_club_form"),
         ]
 
 
@@ -185,17 +189,18 @@ class TeamGameFigures(GameFigures):
         indexes = [
             # The team board filtered by tournament.
             models.Index(fields=["tournament", "team"], name="teamgamefigures_tournament"),
-            # The team board filtered by period.
-            models.Index(fields=["played_on", "team"], name="teamgamefigures_played_on"),
-            # A team's totals, summed from the team's own rows.
+            # A club's team board filtered by period.
+            models.Index(fields=["club", "played_on", "team"], name="teamgamefigures_club_day"),
+            # A team's totals, the site's and each club's, summed from the team's own rows.
             models.Index(fields=["team", "played_on"], name="teamgamefigures_team"),
-            # The team board of one form of play.
-            models.Index(fields=["form", "team"], name="teamgamefigures_form"),
+            # A club's team board of one form of play; the forms a club has played.
+            models.Index(fields=["club", "form", "team"], name="teamgamefigures_club_form"),
         ]
 
 
 class PlayerTotals(Figures):
-    """A player's figures over every finished game: the unfiltered board and the profile."""
+    """A player's figures over every finished game of every club, the federation's: the
+    profile's."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="totals")
 
@@ -205,7 +210,7 @@ class PlayerTotals(Figures):
 
 
 class TeamTotals(Figures):
-    """A team's figures over every finished game: the unfiltered team board."""
+    """A team's figures over every finished game of every club, with its one rating."""
 
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="totals")
     # The team's own rating, from its results as a team (club.leaderboards.team_ratings):
@@ -219,6 +224,42 @@ class TeamTotals(Figures):
     class Meta:
         verbose_name = _("team's totals")
         verbose_name_plural = _("teams' totals")
+
+
+class PlayerClubTotals(Figures):
+    """A player's figures over the finished games of one club: that club's unfiltered board
+    and the player's line for the club on their page."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="club_totals")
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="player_totals", db_index=False
+    )
+
+    class Meta:
+        verbose_name = _("player's totals at a club")
+        verbose_name_plural = _("players' totals at clubs")
+        constraints = [
+            # Also the club's unfiltered player board: the club's rows, by player.
+            models.UniqueConstraint(fields=["club", "player"], name="playerclubtotals_once"),
+        ]
+
+
+class TeamClubTotals(Figures):
+    """A team's figures over the finished games of one club: that club's unfiltered team
+    board. Its rating is the team's one rating (TeamTotals)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="club_totals")
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="team_totals", db_index=False
+    )
+
+    class Meta:
+        verbose_name = _("team's totals at a club")
+        verbose_name_plural = _("teams' totals at clubs")
+        constraints = [
+            # Also the club's unfiltered team board: the club's rows, by team.
+            models.UniqueConstraint(fields=["club", "team"], name="teamclubtotals_once"),
+        ]
 
 
 class OwedGame(models.Model):

@@ -1,16 +1,16 @@
 """A player's profile: their details, rating, form, figures and games, as a club's page
-shows them (the figures' words are the selectors' docstring's)."""
+shows them (the figures' words are the selectors' docstring's): the figures over every
+club's games (the federation's), and the player's figures at each club they played in."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, OuterRef
+from django.db.models import F, FilteredRelation, OuterRef, Q
 
 from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
-from club.games.people import Membership
 from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
 from club.leaderboards.selectors import FIGURES, Row, count
 from club.tournaments.seats import running_entries
@@ -87,12 +87,13 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
     """What the profile shows at ``club``'s address (the home club's when None): details,
     rating, form, figures and a page of games.
 
-    The figures, the rating and its chart are the site's, as the boards' are; the games
-    (and the form, the latest five of them) are the club's, so every game and partner
-    the page names has a page at the club's address, and the tournaments being played
-    now are the club's. The figures are the player's maintained totals; the games are
-    shown :data:`PROFILE_GAMES` a page, the chart the latest :data:`CHART_GAMES` rated
-    games; so a long career costs the same as a short one.
+    The figures, the rating and its chart are the site's: the federation's, over every
+    club's games (each club's figures are :func:`clubs_of`'s); the games (and the form,
+    the latest five of them) are the club's, so every game and partner the page names has
+    a page at the club's address, and the tournaments being played now are the club's.
+    The figures are the player's maintained totals; the games are shown
+    :data:`PROFILE_GAMES` a page, the chart the latest :data:`CHART_GAMES` rated games;
+    so a long career costs the same as a short one.
     """
     club = club or known.home()
     totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
@@ -144,8 +145,28 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
     }
 
 
-def clubs_of(player: Player, club: Club) -> list[Club]:
+@dataclass(frozen=True)
+class ClubLine:
+    """The player's figures at one club they played a finished game in: a line of their page."""
+
+    club: Club
+    figures: Row
+
+
+def clubs_of(player: Player, club: Club) -> tuple[list[Club], list[ClubLine]]:
     """The clubs the player is a player of (one person across the site's clubs): this one,
-    then the others by name."""
-    ids = Membership.objects.filter(player=player).exclude(club=club).values_list("club_id")
-    return [club, *known.named(pk for (pk,) in ids)]
+    then the others by name; and their figures at each of them they played a finished game
+    in, in the same order. One query: their clubs, each with their totals there."""
+    found = (
+        Club.objects.filter(memberships__player=player)
+        .annotate(mine=FilteredRelation("player_totals", condition=Q(player_totals__player=player)))
+        .values_list("pk", *(f"mine__{name}" for name in FIGURES))
+    )
+    figures_at = {pk: dict(zip(FIGURES, values, strict=True)) for pk, *values in found}
+    clubs = [club, *known.named(pk for pk in figures_at if pk != club.pk)]
+    lines = [
+        ClubLine(each, Row(subject=player, rating=None, **figures_at[each.pk]))
+        for each in clubs
+        if (figures_at.get(each.pk) or {}).get("played")
+    ]
+    return clubs, lines

@@ -29,18 +29,24 @@ filtered.
 A board of one form of play (``Filters.form``) counts that form's games only and
 shows the figures every game has with that form's own (:data:`FORM_FIGURES`).
 
-A club's boards list its sides: its players (its members, ``Membership``) and its teams
-(those that played a finished game of the club). Their figures and ratings are, for now,
-the site's: a player's totals count every game of theirs on the site, whichever club
-played it (figures of one club's games alone are not kept yet). A tournament is one
-club's, so a board filtered by one counts that tournament's games only.
+A club's boards are the club's: its sides (its players, who are its members
+(``Membership``), and its teams) that played a finished game of the club, with their
+figures over the club's games alone. A player who is a member but has played no finished
+game there is on no board of it. The ratings are not the club's: a player has one rating,
+and a team one, over every club's games (the federation's ranking lists the same). A
+tournament is one club's, so a board filtered by one counts that tournament's games only.
+
+A player's page shows the figures over every club's games, the federation's, and the
+figures at each club the player played in (:mod:`club.leaderboards.profile`).
 
 The boards and profiles read the figures maintained by
-:mod:`club.leaderboards.figures` (a row per side per finished game, and each
-side's totals), a page at a time: the unfiltered board reads the totals, a
-filtered one sums the rows of the period's or tournament's games only.
-:func:`player_figures` and :func:`team_figures` count the same figures straight
-from the deals; the tests hold the maintained figures to them.
+:mod:`club.leaderboards.figures` (a row per side per finished game, filed under its
+club, and each side's totals: the site's and each club's), a page at a time: a club's
+unfiltered board reads its sides' totals at the club, a filtered one sums the rows of
+the club's games of the period, tournament or form only (through indexes that lead with
+the club). :func:`player_figures` and :func:`team_figures` count the same figures
+straight from the deals, every club's or one club's; the tests hold the maintained
+figures to them.
 """
 
 from __future__ import annotations
@@ -82,11 +88,11 @@ from club.games.models import (
 from club.leaderboards import figures
 from club.leaderboards.models import (
     OwedGame,
+    PlayerClubTotals,
     PlayerGameFigures,
-    PlayerTotals,
     RatingsState,
+    TeamClubTotals,
     TeamGameFigures,
-    TeamTotals,
 )
 from club.leaderboards.services.owed_work import catch_up
 
@@ -98,9 +104,12 @@ class Filters:
     tournament: int | None = None  # a Tournament pk
     form: str | None = None  # one form of play: words.TABLES, POINTS or KODI
 
-    def games(self, prefix: str = "") -> Q:
-        """The games counted, as a condition on ``prefix`` (a path to a Game)."""
+    def games(self, prefix: str = "", club: Club | None = None) -> Q:
+        """The games counted, as a condition on ``prefix`` (a path to a Game): ``club``'s
+        alone, or every club's when None."""
         q = Q(**{f"{prefix}status": Game.Status.FINISHED})
+        if club is not None:
+            q &= Q(**{f"{prefix}club": club})
         if self.form == words.POINTS:
             q &= Q(**{f"{prefix}scoring": "points"})
         elif self.form in (words.KODI, words.TABLES):
@@ -131,7 +140,7 @@ def count(queryset: QuerySet):
 FIGURES = list(figures.FIELDS)
 
 
-def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
+def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters, club: Club | None) -> dict:
     """Doubles and redoubles won and lost, for a side whose GameTeam rows match ``seat(row)``.
 
     The deals are reached from the side's own seats (``declaring_team IN seats``,
@@ -141,7 +150,7 @@ def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
     """
     # The filters (finished, period, tournament) apply to the seats, so the deals need
     # no join to their games and are found through their own indexes.
-    seats = GameTeam.objects.filter(seat(OuterRef(OuterRef("pk"))), filters.games("game__"))
+    seats = GameTeam.objects.filter(seat(OuterRef(OuterRef("pk"))), filters.games("game__", club))
     mine = seats.values("pk")
     their_games = seats.values("game_id")
     figures = {}
@@ -158,14 +167,15 @@ def _doubling_figures(seat: Callable[[OuterRef], Q], filters: Filters) -> dict:
     return figures
 
 
-def player_figures(filters: Filters) -> dict:
-    """Annotations of every figure for a Player queryset."""
+def player_figures(filters: Filters, club: Club | None = None) -> dict:
+    """Annotations of every figure for a Player queryset, over ``club``'s games (every
+    club's when None)."""
     me = OuterRef("pk")
-    seats = GameTeam.objects.filter(in_a_seat(me), filters.games("game__"))
-    declared = Round.objects.filter(filters.games("game__"), declarer=me)
+    seats = GameTeam.objects.filter(in_a_seat(me), filters.games("game__", club))
+    declared = Round.objects.filter(filters.games("game__", club), declarer=me)
     ledger = LedgerEntry.objects.filter(
         in_a_seat(me, "game_team__"),
-        filters.games("game_team__game__"),
+        filters.games("game_team__game__", club),
         game_team__game__scoring="tables",  # a points sheet's ledger holds points
     )
     return {
@@ -173,7 +183,7 @@ def player_figures(filters: Filters) -> dict:
         "won": count(seats.filter(figures.WON)),
         "declared": count(declared),
         "made": count(declared.filter(made=True)),
-        **_doubling_figures(in_a_seat, filters),
+        **_doubling_figures(in_a_seat, filters, club),
         "tables_net": _aggregate(ledger, "SUM", "change"),
         **_sheet_figures(seats),
         "biggest_bid": _aggregate(declared.filter(made=True), "MAX", "bid"),
@@ -199,14 +209,15 @@ def _sheet_figures(seats: QuerySet) -> dict:
     }
 
 
-def team_figures(filters: Filters) -> dict:
-    """Annotations of every figure for a Team queryset."""
+def team_figures(filters: Filters, club: Club | None = None) -> dict:
+    """Annotations of every figure for a Team queryset, over ``club``'s games (every club's
+    when None)."""
     me = OuterRef("pk")
-    seats = GameTeam.objects.filter(filters.games("game__"), team=me)
+    seats = GameTeam.objects.filter(filters.games("game__", club), team=me)
     # Deals and ledger rows are reached through the team's own seats (two queries
     # deep, hence the double OuterRef), never by scanning every finished game.
     own_seats = GameTeam.objects.filter(
-        filters.games("game__"), team=OuterRef(OuterRef("pk"))
+        filters.games("game__", club), team=OuterRef(OuterRef("pk"))
     ).values("pk")
     declared = Round.objects.filter(declaring_team__in=own_seats)
     # A points sheet's ledger holds points, not tables.
@@ -216,7 +227,7 @@ def team_figures(filters: Filters) -> dict:
         "won": count(seats.filter(figures.WON)),
         "declared": count(declared),
         "made": count(declared.filter(made=True)),
-        **_doubling_figures(lambda row: Q(team=row), filters),
+        **_doubling_figures(lambda row: Q(team=row), filters, club),
         "tables_net": _aggregate(ledger, "SUM", "change"),
         **_sheet_figures(seats),
         "biggest_bid": _aggregate(declared.filter(made=True, all_pass=False), "MAX", "bid"),
@@ -305,14 +316,15 @@ FORM_FIGURES = {
 FORMS = tuple(FORM_FIGURES)
 
 
-def forms_played(player: Player | None = None) -> list[str]:
-    """The forms of play of the site's finished games (the player's, if given), in FORMS
-    order: one query, each form found through the figures' index on it. The site's, as
-    the figures a board shows are: a club's board shows the columns of every form its
-    players' figures may hold."""
-    rows: QuerySet[TeamGameFigures] | QuerySet[PlayerGameFigures] = TeamGameFigures.objects.all()
+def forms_played(player: Player | None = None, *, club: Club | None = None) -> list[str]:
+    """The forms of play of the finished games of ``club`` (a board's columns) or of
+    ``player`` at every club (their page's), in FORMS order: one query, each form found
+    through an index of the figures that leads with the club or the player."""
+    rows: QuerySet[TeamGameFigures] | QuerySet[PlayerGameFigures]
     if player is not None:
         rows = PlayerGameFigures.objects.filter(player=player)
+    else:
+        rows = TeamGameFigures.objects.filter(club=club or known.home())
     found = (
         Game.objects.annotate(**{f"has_{form}": Exists(rows.filter(form=form)) for form in FORMS})
         .values_list(*(f"has_{form}" for form in FORMS))
@@ -382,13 +394,15 @@ def _filtered(filters: Filters) -> bool:
 
 
 def _game_rows(model, filters: Filters, club: Club) -> QuerySet:
-    rows = model.objects.all()
+    """The rows of ``club``'s games that pass the filters: a tournament of another club
+    counts nothing here, its games being that club's."""
+    rows = model.objects.filter(club=club)
     if filters.start:
         rows = rows.filter(played_on__gte=filters.start)
     if filters.end:
         rows = rows.filter(played_on__lte=filters.end)
-    if filters.tournament:  # a tournament of another club counts nothing here
-        rows = rows.filter(tournament_id=filters.tournament, tournament__club=club)
+    if filters.tournament:
+        rows = rows.filter(tournament_id=filters.tournament)
     if filters.form:
         rows = rows.filter(form=filters.form)
     return rows
@@ -413,27 +427,31 @@ def _board(
 ) -> Board:
     """The club's board from the maintained figures: a count and one page (two queries).
 
-    Its sides are the club's (:func:`the_clubs`, the home club's when ``club`` is None);
-    their figures are the site's. Unfiltered, it reads each side's totals; filtered by
-    period or tournament, it sums the sides' rows of the games that pass (the period's
-    or the tournament's games only, through their indexes). A page past the end shows
-    the last; None gives every row.
+    Its sides are those with figures at the club (the home club when ``club`` is None), a
+    player also one of its members (:func:`the_clubs`), and their figures are the club's.
+    Unfiltered, it reads each side's totals at the club (a row each, however long the
+    club's history); filtered by period, tournament or form, it sums the sides' rows of
+    the club's games that pass (those games only, through their indexes). The rating is
+    the side's one rating, over every club's games. A page past the end shows the last;
+    None gives every row.
     """
     club = club or known.home()
     side = "player" if kind == "players" else "team"
     rating = F("player__rating__rating" if side == "player" else "team__totals__rating")
+    # A player's rows are read for the club's members only, as its register lists them.
+    members = [the_clubs(side, club)] if side == "player" else []
     if _filtered(filters):
         model = PlayerGameFigures if side == "player" else TeamGameFigures
         queryset = (
             _game_rows(model, filters, club)
-            .filter(the_clubs(side, club))
+            .filter(*members)
             .values(f"{side}_id")
             .annotate(**figures.SUMS)
             .filter(played__gt=0)
         )
     else:
-        totals = PlayerTotals if side == "player" else TeamTotals
-        queryset = totals.objects.filter(the_clubs(side, club), played__gt=0).values(
+        totals = PlayerClubTotals if side == "player" else TeamClubTotals
+        queryset = totals.objects.filter(*members, club=club, played__gt=0).values(
             f"{side}_id", *figures.FIELDS
         )
     # "board_rating": TeamTotals has a column of its own called rating.
@@ -573,11 +591,11 @@ def _ratings_rebuilt_at(club: Club | None = None) -> tuple[datetime.datetime | N
 
 def live_version(player: Player | None = None, *, club: Club | None = None) -> str:
     """The token live pages carry: it changes when the ratings are rebuilt (every change
-    to a finished game rebuilds them); on a club's board, when the club has one more
-    player (its sides are its players, each with the site's figures: a player joins a
-    club when seated at one of its games, before any of them finishes); on a profile,
-    when one of the player's games at the club (``club``, the home club's when None)
-    records anything. Every leaderboard page reads it first, so the work a finished game
+    to a finished game rebuilds them, and moves the figures, the site's and each club's);
+    given a club and no player, also when the club has one more player (the federation's
+    ranking of the club lists its members, each with a rating from every club's games);
+    on a profile, when one of the player's games at the club (``club``, the home club's
+    when None) records anything. Every leaderboard page reads it first, so the work a finished game
     owes the boards (club.leaderboards.owed) is done before any of them reads a figure.
     A board's rows change otherwise only when players or teams are renamed, merged or
     deleted, which moves the club's token (club.games.versions) that its key holds too."""

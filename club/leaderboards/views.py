@@ -1,6 +1,6 @@
 """Thin views for the register, the leaderboards and the player profiles: the club's
 (club.clubs.addresses.club_of), whose players are its members and whose boards list its
-players and teams (with the site's figures: club.leaderboards.selectors).
+players and teams with their figures at the club (club.leaderboards.selectors).
 
 Reading is public; every write is for the club's organisers and goes through one
 service. A player who is not one of the club's is no page at its address (404).
@@ -250,7 +250,8 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if _not_modified(request, version):
         return HttpResponse(status=204)
     context = profile.player_profile(player, page_number(request), club=club)
-    context["clubs"] = profile.clubs_of(player, club)
+    # The player's clubs, and their figures at each club they played in.
+    context["clubs"], context["club_lines"] = profile.clubs_of(player, club)
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
     # The figures of the forms of play the player has played, each labelled.
     context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
@@ -307,7 +308,7 @@ def _board(request: HtmxHttpRequest, kind: str) -> HttpResponse:
     except ValueError:
         page = 1
     found = board(filters, club=club, sort=sort, descending=descending, page=page)
-    shown = selectors.board_figures(filters, selectors.forms_played())
+    shown = selectors.board_figures(filters, selectors.forms_played(club=club))
     query = request.GET.copy()
     for key in ("sort", "order", "version", "page"):
         query.pop(key, None)

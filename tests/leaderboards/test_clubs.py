@@ -2,8 +2,9 @@
 
 Two clubs: the home club, where Anu & Biju played Chitra & Dev, and Gulf 56, where Anu
 & Esha played Gita & Hari. Anu is a player of both. Each club's register lists its own
-players, its boards its own players and teams (with the site's figures: Anu's count both
-games on both boards); another club's player is no page at a club's address; Gulf's
+players, its boards its own players and teams with their figures at the club (Anu's
+count one game on each club's boards, and two on her page, the federation's); another
+club's player is no page at a club's address; Gulf's
 organiser writes nothing of the home club's, at either address; adding a player the site
 already has joins them to the club, and a merge is between two of the club's players.
 """
@@ -83,9 +84,8 @@ def test_each_clubs_register_lists_its_own_players(client, clubs):
     assert list(found.context["players"]) == []  # the home club's Biju is not Gulf's
 
 
-def test_each_clubs_boards_list_its_players_and_teams_with_the_sites_figures(client, clubs):
-    """The figures are the site's for now: Anu played once at each club, and both boards
-    count two games for Anu (the boards' docstring says so)."""
+def test_each_clubs_boards_list_its_players_and_teams_with_the_clubs_figures(client, clubs):
+    """Anu played once at each club: each club's boards count that club's game alone."""
     expected = {
         "home": (HOME_PLAYERS, ["Anu & Biju", "Chitra & Dev"]),
         "gulf": (GULF_PLAYERS, ["Anu & Esha", "Gita & Hari"]),
@@ -94,7 +94,8 @@ def test_each_clubs_boards_list_its_players_and_teams_with_the_sites_figures(cli
         board = client.get(reverse_in(clubs[club], "leaderboards:player_board")).context["board"]
         assert _names(board.rows) == players
         anu = next(row for row in board.rows if row.name == "Anu")
-        assert anu.played == 2
+        assert (anu.played, anu.won) == (1, 1)
+        assert anu.rating == PlayerRating.objects.get(player__name="Anu").rating  # her one
         page = client.get(reverse_in(clubs[club], "leaderboards:team_board"))
         assert _names(page.context["board"].rows) == teams
         assert _names(selectors.player_board(selectors.Filters(), club=clubs[club])) == players
@@ -136,7 +137,7 @@ def test_a_player_of_both_clubs_has_a_profile_at_each_with_that_clubs_games(clie
         response = client.get(reverse_in(clubs[club], "leaderboards:player", args=[anu.pk]))
         assert response.status_code == 200
         assert [line.game.pk for line in response.context["games"]] == [clubs["games"][club].pk]
-        assert response.context["figures"].played == 2  # the site's figures
+        assert response.context["figures"].played == 2  # the federation's figures
         html = response.content.decode()
         game_url = reverse_in(clubs[club], "games:detail", args=[clubs["games"][club].pk])
         assert game_url in html
@@ -311,20 +312,29 @@ def test_a_merge_keeps_the_person_in_every_club_of_the_folded_record(clubs, admi
     )
 
 
-def test_a_kept_board_shows_a_player_who_joined_the_club_at_once(client, clubs):
-    """The board is kept under its version: a player who joins the club (one more of its
-    players) moves it, though no figure changed."""
+def test_a_player_who_joined_the_club_is_on_its_board_once_they_finish_a_game_there(client, clubs):
+    """Chitra, the home club's, joins Gulf: no game of Gulf's yet, so on none of its boards
+    (her figures are the home club's). Her first finished game at Gulf puts her on its
+    board, with that game alone, though the board was kept."""
     url = reverse_in(clubs["gulf"], "leaderboards:player_board")
     assert _names(client.get(url).context["board"].rows) == GULF_PLAYERS
-    kept = client.get(url)
-    assert kept.context is None  # served as kept
+    assert client.get(url).context is None  # served as kept
     clubs["gulf organiser"].post(
         reverse_in(clubs["gulf"], "leaderboards:player_new"),
         {"name": "Chitra", "nickname": "", "member_number": ""},
     )
-    fresh = client.get(url)
-    assert fresh.context is not None
-    assert _names(fresh.context["board"].rows) == sorted([*GULF_PLAYERS, "Chitra"])
+    joined = client.get(url).context["board"]
+    assert _names(joined.rows) == GULF_PLAYERS
+    game = create_game(
+        label="Chitra's first at Gulf",
+        teams=[TeamEntry("Chitra", "Esha"), TeamEntry("Gita", "Hari")],
+        first_dealer=0,
+        club=clubs["gulf"],
+    )
+    _finished(game, "Chitra")
+    rows = {row.name: row for row in client.get(url).context["board"].rows}
+    assert sorted(rows) == sorted([*GULF_PLAYERS, "Chitra"])
+    assert (rows["Chitra"].played, rows["Esha"].played, rows["Anu"].played) == (1, 2, 1)
 
 
 # The pages of a club cost what the home club's do (tests/leaderboards/test_pages.py).

@@ -16,6 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from club.clubs.models import Club
 from club.games.models import Game, GameTeam, Player, Team
 from club.games.services import (
     Deal,
@@ -41,21 +42,37 @@ from .form_checks import assert_form_ratings_in_step
 from .test_boards import FIELDS
 
 
-def _from_deals(kind: str, filters: Filters) -> dict:
-    """The board counted from the deals, the way it was before figures were kept."""
+def _from_deals(kind: str, filters: Filters, club: Club | None = None) -> dict:
+    """The board counted from the deals, the way it was before figures were kept: ``club``'s
+    (its members, or its teams, over its games alone), or every club's when None."""
     if kind == "players":
-        queryset, annotations = Player.objects.all(), selectors.player_figures(filters)
+        queryset, annotations = Player.objects.all(), selectors.player_figures(filters, club)
+        if club is not None:
+            queryset = queryset.filter(memberships__club=club)
     else:
-        queryset, annotations = Team.objects.all(), selectors.team_figures(filters)
+        queryset, annotations = Team.objects.all(), selectors.team_figures(filters, club)
     return {
         subject.name: tuple(getattr(subject, name) for name in FIELDS)
         for subject in queryset.annotate(**annotations).filter(played__gt=0)
     }
 
 
-def _kept(kind: str, filters: Filters) -> dict:
+def _kept(kind: str, filters: Filters, club: Club | None = None) -> dict:
+    """The club's board (the home club's when None), as the page shows it."""
     board = player_board if kind == "players" else team_board
-    return {row.name: tuple(getattr(row, name) for name in FIELDS) for row in board(filters)}
+    return {
+        row.name: tuple(getattr(row, name) for name in FIELDS) for row in board(filters, club=club)
+    }
+
+
+def _site(kind: str) -> dict:
+    """The federation's figures kept: every side's totals over every club's games."""
+    side = "player" if kind == "players" else "team"
+    totals = PlayerTotals if kind == "players" else TeamTotals
+    return {
+        getattr(row, side).name: tuple(getattr(row, name) for name in FIELDS)
+        for row in totals.objects.select_related(side).filter(played__gt=0)
+    }
 
 
 FILTERS = [
@@ -89,11 +106,18 @@ def _teams_of(games) -> list[list[int]]:
 
 def assert_in_step(extra_filters=()):
     """Stored figures and ratings, the players' and the teams', equal a recomputation from
-    the deals."""
+    the deals: every club's boards its own games', and the federation's every club's."""
     assert figures.drift() == []
-    for filters in (*FILTERS, *extra_filters):
-        for kind in ("players", "teams"):
-            assert _kept(kind, filters) == _from_deals(kind, filters), (kind, filters)
+    for club in Club.objects.all():
+        for filters in (*FILTERS, *extra_filters):
+            for kind in ("players", "teams"):
+                assert _kept(kind, filters, club) == _from_deals(kind, filters, club), (
+                    kind,
+                    filters,
+                    club.slug,
+                )
+    for kind in ("players", "teams"):
+        assert _site(kind) == _from_deals(kind, Filters()), kind
     _assert_team_ratings_are_a_rating_from_scratch()
     assert_form_ratings_in_step()
     expected, changes = ratings.rate_games(rated_games())

@@ -149,7 +149,8 @@ QUERIES = {
     "player leaderboard, one tournament": 7,
     "register": 3,  # work owed to the boards (none), its count and one page
     # key (4), then the page with the tournaments being played now, the player's forms and
-    # the clubs the player plays in (one small query by the player: the same at any size)
+    # the clubs the player plays in with their figures at each (one small query by the
+    # player: the same at any size)
     "player profile": 15,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}

@@ -15,6 +15,7 @@ from django.utils.timezone import template_localtime  # type: ignore[attr-define
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.clubs.addresses import reverse_in
 from club.games.models import Scoring
 from club.games.selectors import url_maker
 from club.leaderboards.profile import LEVEL
@@ -126,6 +127,38 @@ def profile_figures(figures, shown) -> SafeString:
         css = f' class="{css.strip()}"' if css else ""
         items.append(f"<div><dt>{text(labels[name])}</dt><dd{css}>{shown_value}</dd></div>")
     return safe_join(items, "\n")
+
+
+@register.simple_tag
+def club_figures(lines, shown, player, here) -> SafeString:
+    """A player's figures at each club they played in (``profile.clubs_of``): a table of one
+    row a club, its name (linked to the player's page there, but for ``here``, the page's
+    club) and the figures ``shown``."""
+    labels = column_labels()
+    club = text(_("Club"))
+    head = f'<th scope="col">{club}</th>' + "".join(
+        f'<th scope="col" class="num">{text(labels[name])}</th>' for name in shown
+    )
+    rows = []
+    for line in lines:
+        name = text(line.club.name)
+        if line.club.pk == here.pk:
+            name = f"<strong>{name}</strong>"
+        else:
+            url = reverse_in(line.club, "leaderboards:player", args=[player.pk])
+            name = f'<a href="{text(url)}">{name}</a>'
+        cells = "".join(_cell(line.figures, figure) for figure in shown)
+        rows.append(f'<tr><th scope="row">{name}</th>{cells}</tr>')
+    return safe_join(
+        [
+            '<div class="table-scroll"><table class="board club-figures">',
+            f"<thead><tr>{head}</tr></thead>",
+            "<tbody>",
+            *rows,
+            "</tbody></table></div>",
+        ],
+        "\n",
+    )
 
 
 @register.simple_tag
