@@ -89,9 +89,15 @@ def site_reverse(viewname: str, *args, **kwargs) -> str:
 
 
 def reverse_in(club: Club, viewname: str, *args, **kwargs) -> str:
-    """``reverse`` for a page of ``club``, from any page of any club or of the site."""
-    with addresses_of(club):
-        return reverse(viewname, *args, **kwargs)
+    """``reverse`` for a page of ``club``, from any page of any club or of the site.
+
+    Made at the site's root, the club's part then put after the root: ``reverse`` checks
+    its result against a pattern that begins with the prefix, and Python keeps only 512
+    patterns, so a page that links every club (the site's list of 200 clubs) made one
+    pattern per club and address, three a club, at every render."""
+    root = _root.get()
+    address = site_reverse(viewname, *args, **kwargs)
+    return root + part_of(club) + address[len(root) :]
 
 
 class ClubAddressMiddleware:

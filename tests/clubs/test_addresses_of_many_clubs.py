@@ -1,0 +1,53 @@
+"""A page that links many clubs (the site's list of clubs) makes each club's addresses as
+``{% url %}`` would inside the club, without a pattern of its own for each club: Python
+keeps 512 compiled patterns, and the list of 200 clubs made three a club at every render."""
+
+from __future__ import annotations
+
+import re._compiler
+
+import pytest
+from django.urls import reverse
+
+from club.clubs import known
+from club.clubs.addresses import addresses_of, reverse_in
+from club.clubs.models import Club
+
+pytestmark = pytest.mark.django_db
+
+NAMES = [("games:list", ()), ("games:detail", (7,)), ("tournaments:detail", (3,))]
+
+
+@pytest.fixture
+def clubs():
+    known.home()
+    made = Club.objects.bulk_create(
+        [Club(name=f"Club {number}", slug=f"club-{number}") for number in range(30)]
+    )
+    known.forget()
+    yield made
+    known.forget()
+
+
+def test_a_clubs_addresses_are_those_its_own_pages_make(clubs):
+    for club in clubs:
+        for name, args in NAMES:
+            with addresses_of(club):
+                inside = reverse(name, args=args)
+            assert reverse_in(club, name, args=args) == inside
+            assert inside.startswith(f"/clubs/{club.slug}/")
+
+
+def test_many_clubs_addresses_compile_no_pattern_a_club(clubs, monkeypatch):
+    reverse_in(clubs[0], "games:list")  # the patterns of the names, once
+    for name, args in NAMES:
+        reverse_in(clubs[0], name, args=args)
+    compiled = []
+    compile_pattern = re._compiler.compile
+    monkeypatch.setattr(
+        re._compiler, "compile", lambda *args: compiled.append(args) or compile_pattern(*args)
+    )
+    for club in clubs:
+        for name, args in NAMES:
+            reverse_in(club, name, args=args)
+    assert compiled == []
