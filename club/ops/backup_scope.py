@@ -117,7 +117,7 @@ def club_rows(key: str, club: Club) -> models.QuerySet:
 
 
 def _organisers(club: Club) -> models.QuerySet:
-    return Club.organisers.through._base_manager.filter(club=club).values("user")
+    return Club.organisers.through._base_manager.filter(club_id=club.pk).values("user")
 
 
 def teams_named(club: Club) -> models.Q:
@@ -139,7 +139,7 @@ def _player_columns(key: str) -> list[str]:
 def players_named(club: Club) -> models.Q:
     """Who the club's rows name: its members, the players of the teams it seats, and any
     player a deal, a registration or a substitution of it names (one query's condition)."""
-    named = models.Q(pk__in=Membership._base_manager.filter(club=club).values("player"))
+    named = models.Q(pk__in=Membership._base_manager.filter(club_id=club.pk).values("player"))
     teams = Team._base_manager.filter(teams_named(club))
     sources: list[tuple[models.QuerySet, list[str]]] = [(teams, _player_columns("games.team"))]
     for key in CLUB_PATHS:
