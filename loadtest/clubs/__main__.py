@@ -2,7 +2,7 @@
 
     python -m loadtest.clubs [--duration 180] [--games 4] [--phones 3] [--readers 4]
         [--workers 2] [--chaos-every 3] [--calm] [--sabotage] [--seed 56]
-        [--postgres-url URL] [--redis-url URL] [--keep]
+        [--postgres-url URL] [--redis-url URL] [--keep] [--out DIR] [--json PATH]
 
 Run by hand for the figures (docs/performance.md, "Two clubs' nights at once"); a short
 run is a test (tests/concurrency/test_two_clubs_night.py). Everything goes over 127.0.0.1, every
@@ -25,8 +25,8 @@ loop is bounded by the clock or a count, and the run stops by itself.
    acknowledged; no row crossing between the clubs; the invariants; each club's kept
    pages equal to a fresh render. ``--sabotage``: then the database is broken on purpose
    (:mod:`loadtest.clubs.sabotage`) and the check must find it.
-4. The figures printed and written to ``results/clubs-night.md`` (the counts to
-   ``clubs-night.json`` beside it, for a test to read); the database
+4. The figures printed and written to ``results/clubs-night.md`` (with ``--json PATH``
+   the counts to that file too, for a test to read); the database
    dropped and this run's pages deleted from Redis. Exit status 1 on any loss, double,
    crossing, broken invariant, stale page or broken promise.
 """
@@ -80,6 +80,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data", default="", help="the throwaway data folder")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--out", type=Path, default=run.BASE_DIR / "results")
+    parser.add_argument("--json", type=Path, help="the counts written here too, for a program")
     args = parser.parse_args(argv)
     if not (1 <= args.duration <= 1800 and 1 <= args.games <= 20 and 1 <= args.phones <= 6):
         parser.error("--duration is 1 to 1800 s, --games 1 to 20, --phones 1 to 6")
@@ -191,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     args.out.mkdir(exist_ok=True)
     (args.out / "clubs-night.md").write_text(text)
-    (args.out / "clubs-night.json").write_text(json.dumps(report.figures(outcome), indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(report.figures(outcome), indent=1))
     if not args.keep:
         run.drop_database(args)
     if outcome.failures or args.keep:

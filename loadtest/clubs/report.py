@@ -61,7 +61,7 @@ class Outcome:
 
 
 def figures(outcome: Outcome) -> dict:
-    """The counts, for a program to read (``results/clubs-night.json``)."""
+    """The counts, for a program to read (``--json``)."""
     tally, found = outcome.tally, outcome.findings
     counts = tally.counts
     return {
