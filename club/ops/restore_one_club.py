@@ -383,8 +383,8 @@ def _refuse_taken_ids(built: dict[str, list], club: str) -> None:
     if clashes:
         raise _fail(
             _(
-                "The backup of the club %(club)s cannot be restored here: the ids of its rows "
-                "are other clubs' rows on this site: %(clashes)s. Restore it into a new "
+                "The backup of the club %(club)s cannot be restored here: other clubs' rows "
+                "on this site have the ids of its rows: %(clashes)s. Restore it into a new "
                 "database, or over the same club on the site it was taken from. Nothing was "
                 "restored."
             ),
