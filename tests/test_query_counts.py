@@ -74,11 +74,11 @@ ENDING_DEAL = 24
 # of them are counted already; the game's figures (its seats, its deals, the players' and
 # teams' rows, their totals added in four upserts: the site's and the club's) and its
 # ratings (the state locked again with the last position and this game's, the games
-# finished since, its seats, its players' ratings, the changes, the ratings, the state,
-# the teams' ratings: their totals, their players, the moved ones); the owed row
-# deleted, with the begin and commit: 26. However many games and teams the
-# tournament has.
-AFTER_ENDING_DEAL = 26
+# finished since, its seats, its players' ratings and their ratings in the game's form
+# of play, the changes, the ratings, the form's ratings, the state, the teams' ratings:
+# their totals, their players, the moved ones); the owed row deleted, with the begin and
+# commit: 28. However many games and teams the tournament has.
+AFTER_ENDING_DEAL = 28
 
 
 def alternating(number: int, variant: int = 0) -> Deal:
