@@ -411,8 +411,8 @@ def _game_rows(model, filters: Filters, club: Club) -> QuerySet:
 def the_clubs(side: str, club: Club, column: str | None = None, *, finished: bool = True) -> Exists:
     """Whether the side of a row (its ``column``: ``player_id`` or ``team_id`` by default) is
     the club's: a player who is one of its members; a team that played a game of the club,
-    on a board a finished one (a team's first game there puts it on the board once the game
-    is over, as the board's token moves then: the ratings are rebuilt)."""
+    a finished one unless ``finished`` is False (the API's team, at a game being played).
+    A board needs it for its players only: a team with figures at the club played there."""
     side_id = OuterRef(column or f"{side}_id")
     if side == "player":
         return Exists(Membership.objects.filter(club=club, player=side_id))
