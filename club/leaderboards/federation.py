@@ -130,7 +130,7 @@ def ranking_version(request: HttpRequest):
 
 
 @require_GET
-@page_query("club", "page")
+@page_query("club", "form", "page")
 @cached_page(ranking_version)
 def ranking(request: HttpRequest) -> HttpResponse:
     """The federation's ranking: every club's rated players, or one club's."""
