@@ -17,6 +17,11 @@ class PlayerRating(models.Model):
         verbose_name = _("player rating")
         verbose_name_plural = _("player ratings")
         ordering = ["-rating"]
+        indexes = [
+            # The federation's ranking, highest first, a page at a time: read in the
+            # index's order (without it, every rated player of every club was sorted).
+            models.Index(fields=["-rating"], name="playerrating_ranking"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player}: {self.rating:.1f}"
