@@ -9,9 +9,9 @@ sent again. Afterwards every acknowledged deal is stored exactly once in its own
 club, the invariants hold, the kept pages equal a fresh render; and the check, shown a
 database broken on purpose (``--sabotage``), finds it.
 
-It runs once, in the PostgreSQL half of CI (the nights need PostgreSQL's row locks and a
-server of their own to restart: a throwaway database beside the suite's), and needs the
-machine's Redis at 127.0.0.1:6379, as CI has it.
+It runs once, in the PostgreSQL half of CI (the nights need PostgreSQL's row locks, and a
+database of their own whose connections they cut: a throwaway one beside the suite's),
+and needs the machine's Redis at 127.0.0.1:6379, as CI has it.
 
 Found by the nights: an organiser's form sent again while the database restarted, lost
 before the log-in was read (the club of its address is read first), was told it had
