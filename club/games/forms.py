@@ -12,7 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from club.games.models import FORM_OF_PLAY_FIELDS, DoublingMode, Scoring
+from club.games.other_clubs import OtherClubs, PlayersOfOtherClubs, same_people_keys
 from club.games.starting import TeamEntry
+from club.games.whos_who import name_key
 from club.scoring import entry as entry_rules
 from club.scoring import rules as core
 from club.web.fields import NameField, WholeNumberField
@@ -261,7 +263,62 @@ class FormOfPlayForm(HouseRulesForm):
         }
 
 
-class NewGameForm(FormOfPlayForm):
+class SamePeopleField(forms.Field):
+    """The names the organiser ticked as the same person as another club's player, as name
+    keys (club.games.other_clubs); kept in hidden inputs when the form comes back."""
+
+    widget = forms.MultipleHiddenInput
+    MOST = 1000  # a list of 200 teams of four names at most, and some to spare
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value) -> frozenset[str]:
+        if not value:
+            return frozenset()
+        values = [value] if isinstance(value, str) else list(value)[: self.MOST]
+        return same_people_keys(str(text)[:200] for text in values)
+
+    def prepare_value(self, value):
+        # A page asked again by htmx gives its query's one value as a string.
+        return [value] if isinstance(value, str) else sorted(value or ())
+
+
+class SamePeopleForm(forms.Form):
+    """A form of names typed by hand that may find another club's player: the service's
+    refusal (:class:`~club.games.other_clubs.PlayersOfOtherClubs`) is shown on the field
+    each name was typed in, with the tick "The same Anu" (``{% same_person form field %}``,
+    club.games.templatetags.same_people); ``cleaned_data["same_people"]`` is what was ticked.
+    """
+
+    same_people = SamePeopleField()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The players of other clubs to ask about, by the field they were typed in.
+        self.other_clubs: dict[str | None, list[OtherClubs]] = {}
+
+    def ask_same_people(self, refusal: PlayersOfOtherClubs, fields=()) -> None:
+        """Each player of ``refusal`` on the one of ``fields`` their name was typed in, else
+        on the refusal's field (when the form has it), else above the form."""
+        typed = {name_key(self.cleaned_data.get(name) or ""): name for name in fields}
+        for other in refusal.others:
+            field = typed.get(other.key)
+            if field is None:
+                field = refusal.field if refusal.field in self.fields else None
+            self.add_error(field, other.message)
+            self.offer_ticks(field, [other])
+
+    def offer_ticks(self, field: str | None, others) -> None:
+        """The ticks "The same Anu" for ``others`` (players of other clubs) after ``field``
+        (None: above the form), each once; their refusal is on the form already."""
+        asked = self.other_clubs.setdefault(field, [])
+        for other in others:
+            if all(other.key != earlier.key for earlier in asked):
+                asked.append(other)
+
+
+class NewGameForm(SamePeopleForm, FormOfPlayForm):
     """Teams in seat order, the first dealer, and the club's settings for the game."""
 
     label = NameField(label=gettext_lazy("Game label"), max_length=120)
@@ -353,6 +410,14 @@ class NewGameForm(FormOfPlayForm):
     @property
     def player_count(self) -> int:
         return self.team_count * self.team_size
+
+    def player_field_names(self) -> list[str]:
+        """The fields a player's name is typed in."""
+        return [
+            f"team{number}_player{partner}"
+            for number in range(1, self.team_count + 1)
+            for partner in range(1, self.team_size + 1)
+        ]
 
     def team_rows(self):
         """Bound fields per team, for the template, with the seat of each player."""

@@ -10,7 +10,7 @@ find them one game at a time, with the same refusals.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.db import IntegrityError, transaction
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from club.clubs import known as clubs
 from club.games.errors import ScoringError
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Team, rules_fields
+from club.games.other_clubs import check_same_people
 from club.games.people import join
 from club.games.whos_who import name_key
 from club.scoring import names
@@ -110,10 +111,14 @@ class KnownNames:
 
 
 class _Database(KnownNames):
-    """No memory: every name is looked up (a page's one game)."""
+    """No memory: every name is looked up (a page's one game); the players added are kept
+    (a player just added is nobody's: club.games.other_clubs does not look them up)."""
 
     def player(self, name: str) -> Player:
-        return _find_or_add_player(name)[0]
+        found, added = _find_or_add_player(name)
+        if added:
+            self.added_players.add(found.pk)
+        return found
 
     def teams_of(self, players: Sequence[Player]) -> list[Team]:
         return _seat_order_first(_teams_of(players), players)
@@ -128,6 +133,12 @@ class _Database(KnownNames):
 def find_or_add_player(name: str, known: KnownNames | None = None) -> Player:
     name = " ".join(name.split())
     return (known or _Database()).player(name)
+
+
+def typed_names() -> KnownNames:
+    """A page's writer of names typed by hand: each looked up afresh, the players it adds
+    kept (``added_players``) for :func:`club.games.other_clubs.check_same_people`."""
+    return _Database()
 
 
 def _find_or_add_player(name: str) -> tuple[Player, bool]:
@@ -354,9 +365,15 @@ def create_game(
     require_confirmation: bool = False,
     tie_deals: int | None = None,
     club=None,
+    same_people: Collection[str] = (),
 ) -> Game:
     """Seat the teams and start a game. ``first_dealer`` is a seat, or None to draw one;
-    ``club`` plays it (the home club when None), and its players become the club's."""
+    ``club`` plays it (the home club when None), and its players become the club's.
+
+    A name typed for a team (an entry without its registered ``team``) that is the player
+    of other clubs only is refused (:class:`~club.games.other_clubs.PlayersOfOtherClubs`)
+    unless its name key is among ``same_people``: the organiser said it is that person."""
+    typed = typed_names()
     try:
         with transaction.atomic():
             game, seated = seat_game(
@@ -370,6 +387,19 @@ def create_game(
                 require_confirmation=require_confirmation,
                 tie_deals=tie_deals,
                 club=club,
+                known=typed,
+            )
+            check_same_people(
+                (
+                    player
+                    for entry, team in zip(teams, seated, strict=True)
+                    if entry.team is None  # a registered team's: its registration asked
+                    for player in team.players
+                ),
+                club_id=game.club_id,
+                same_people=same_people,
+                new=typed.added_players,
+                field="teams",
             )
             game.save(force_insert=True)
             for team in seated:

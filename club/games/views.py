@@ -17,6 +17,7 @@ from club.games.deal_form import DealForm, typed_entry
 from club.games.forms import NewGameForm, form_of_play_words
 from club.games.idempotency import one_time
 from club.games.models import Game, Player
+from club.games.other_clubs import PlayersOfOtherClubs
 from club.games.selectors import attach_seating, game_page, in_play_before
 from club.games.services import (
     GameClosed,
@@ -71,7 +72,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     rules=data["rules"],
                     user=request.user,
                     club=club_of(request),
+                    same_people=data["same_people"],
                 )
+            except PlayersOfOtherClubs as refusal:  # asked on their fields: "the same Anu?"
+                form.ask_same_people(refusal, form.player_field_names())
             except ScoringError as error:
                 form.add_error("label" if error.field == "label" else None, error.message)
             else:

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from club.games.forms import SamePeopleForm
 from club.games.models import Player
 from club.games.words import KODI, POINTS, TABLES
 from club.leaderboards.merge import NOT_THE_CLUBS, TWO_DIFFERENT_PLAYERS
@@ -28,6 +29,11 @@ class PlayerForm(forms.Form):
     nickname = NameField(label=_("Nickname"), max_length=80, required=False)
     member_number = NameField(label=_("Member number"), max_length=30, required=False)
     active = forms.BooleanField(label=_("Active"), required=False, initial=True)
+
+
+class NewPlayerForm(SamePeopleForm, PlayerForm):
+    """A player added to the register: a name another club's player has is asked about
+    ("The same Anu"), as the new-game form asks (club.games.other_clubs)."""
 
 
 class ClubPlayerField(forms.ModelChoiceField):

@@ -20,9 +20,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club.clubs.addresses import club_of
 from club.games.idempotency import one_time
 from club.games.models import Player
+from club.games.other_clubs import PlayersOfOtherClubs
 from club.games.versions import club_version
 from club.leaderboards import merge, profile, selectors
-from club.leaderboards.forms import BoardForm, ImportForm, MergeForm, PlayerForm, RegisterSearchForm
+from club.leaderboards.forms import (
+    BoardForm,
+    ImportForm,
+    MergeForm,
+    NewPlayerForm,
+    PlayerForm,
+    RegisterSearchForm,
+)
 from club.leaderboards.services import importing, register
 from club.leaderboards.services.importing import PlayerImportError
 from club.leaderboards.services.register import SHARED_PLAYER, RegisterError
@@ -86,10 +94,12 @@ def _player_form_page(request, form, player=None):
 @require_http_methods(["GET", "POST"])
 @one_time
 def player_new(request: HttpRequest) -> HttpResponse:
-    form = PlayerForm(request.POST or None)
+    form = NewPlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             added = register.add_player(club=club_of(request), **form.cleaned_data)
+        except PlayersOfOtherClubs as refusal:  # asked on the field: "the same Anu?"
+            form.ask_same_people(refusal, ["name"])
         except RegisterError as error:
             show_refusal(form, error)
         else:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from club.games.forms import TABLES, FormOfPlayForm
+from club.games.forms import TABLES, FormOfPlayForm, SamePeopleForm
 from club.scoring import rules as core
 from club.scoring import stages as charts
 from club.scoring import standings as ranking
@@ -188,7 +188,7 @@ CAPTAIN_SEATS = [
 ]
 
 
-class RegisterTeamForm(forms.Form):
+class RegisterTeamForm(SamePeopleForm):
     """A team of the tournament's size: two, three or four players in seat order."""
 
     first = NameField(label=gettext_lazy("First player"), max_length=80)
@@ -215,7 +215,7 @@ class RegisterTeamForm(forms.Form):
 
     def names_fields(self):
         """The fields typed as names: the players and the team's name."""
-        return [field for field in self if field.name != "captain"]
+        return [field for field in self.visible_fields() if field.name != "captain"]
 
     def captain_name(self) -> str:
         """The name of the player chosen as captain (the first player if none is)."""
@@ -232,7 +232,7 @@ _SEPARATORS = re.compile(r"\s*(?:\t|,|;|&| \+ )\s*")
 _CAPTAIN = re.compile(r"\s*(?:\((?:c|C)\)|\*)\s*$")
 
 
-class RegisterTeamsForm(forms.Form):
+class RegisterTeamsForm(SamePeopleForm):
     """Many teams at once, a line each: players in seat order, a name before a colon.
 
     "Anu, Biju, Chitra" or "Thrissur Aces: Anu, Biju, Chitra"; commas, tabs (a
@@ -332,7 +332,7 @@ class EditTeamForm(RegisterTeamForm):
     """A registered team's name and players, as the registration form has them."""
 
 
-class SubstitutionForm(forms.Form):
+class SubstitutionForm(SamePeopleForm):
     """A substitute for one of a registered team's players, from a sitting on."""
 
     player_out = forms.TypedChoiceField(label=gettext_lazy("Player out"), coerce=int)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.games.idempotency import one_time
+from club.games.other_clubs import PlayersOfOtherClubs
 from club.tournaments import substitutions
 from club.tournaments.forms import ReturnForm, SubstitutionForm
 from club.tournaments.models import Substitution, TournamentTeam
@@ -95,7 +96,10 @@ def team_players(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
                 player_in=data["player_in"],
                 first_sitting=data["first_sitting"],
                 user=request.user,
+                same_people=data["same_people"],
             )
+        except PlayersOfOtherClubs as refusal:  # asked on the field: "the same Anu?"
+            form.ask_same_people(refusal, ["player_in"])
         except TournamentError as error:
             show_refusal(form, error)
         else:

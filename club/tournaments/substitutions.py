@@ -17,14 +17,16 @@ Only sittings not yet confirmed may change: the games already played keep who sa
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from django.db import models, transaction
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games import services as scoring
 from club.games.models import Player, in_a_seat
+from club.games.other_clubs import check_same_people
 from club.games.people import join
+from club.games.starting import typed_names
 from club.scoring import names
 from club.tournaments.models import (
     Sitting,
@@ -191,16 +193,27 @@ def _longest_name() -> int:
     return field.max_length
 
 
-def _substitute_named(player_in: str, player_out: Player) -> Player:
-    """The club's player of the name given (added if new), who is not the player replaced."""
+def _substitute_named(
+    player_in: str, player_out: Player, club_id: int | None, same_people: Collection[str]
+) -> Player:
+    """The club's player of the name given (added if new), who is not the player replaced;
+    a player of other clubs only if their name key is among ``same_people``."""
     name = " ".join(player_in.split())
     if not name:
         raise TournamentError(str(NAME_THE_SUBSTITUTE), field="player_in")
     if names.unstorable(name) or len(name) > _longest_name():
         raise TournamentError(NOT_A_NAME % {"name": name[:80]}, field="player_in")
-    substitute_player = scoring.find_or_add_player(name)
+    typed = typed_names()
+    substitute_player = scoring.find_or_add_player(name, typed)
     if substitute_player.pk == player_out.pk:
         raise TournamentError(FOR_THEMSELVES % {"player": name}, field="player_in")
+    check_same_people(
+        [substitute_player],
+        club_id=club_id,
+        same_people=same_people,
+        new=typed.added_players,
+        field="player_in",
+    )
     return substitute_player
 
 
@@ -241,9 +254,13 @@ def substitute(
     player_in: str,
     first_sitting: int | None = None,
     user=None,
+    same_people: Collection[str] = (),
 ) -> Substitution:
     """``player_in`` (a name; a new player is added to the club) sits for ``player_out``
-    of ``entry`` from ``first_sitting`` (by default the next sitting to be played) on."""
+    of ``entry`` from ``first_sitting`` (by default the next sitting to be played) on.
+
+    A player of other clubs only is refused unless their name key is among
+    ``same_people`` (:class:`~club.games.other_clubs.PlayersOfOtherClubs`)."""
     tournament = lock(entry.tournament)
     entry = TournamentTeam.objects.select_related("team", "tournament").get(pk=entry.pk)
     _check_open(tournament, entry)
@@ -252,7 +269,7 @@ def substitute(
     _check_plays_for(entry, player_out)
     made = list(entry.substitutions.select_related("player_in", "player_out"))
     _check_limit(tournament, entry, made)
-    substitute_player = _substitute_named(player_in, player_out)
+    substitute_player = _substitute_named(player_in, player_out, tournament.club_id, same_people)
     check_substitute(tournament, entry, substitute_player)
     _check_not_away(made, player_out, substitute_player, number)
     substitution = Substitution.objects.create(

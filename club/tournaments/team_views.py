@@ -18,6 +18,7 @@ from django.views.decorators.http import (
 from club.clubs.addresses import club_of
 from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS
+from club.games.other_clubs import PlayersOfOtherClubs
 from club.tournaments.forms import (
     EditTeamForm,
     RegisterTeamForm,
@@ -55,7 +56,10 @@ def team_register(request: HttpRequest, pk: int) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 captain=form.captain_name(),
                 user=request.user,
+                same_people=form.cleaned_data["same_people"],
             )
+        except PlayersOfOtherClubs as refusal:  # asked on their fields: "the same Anu?"
+            form.ask_same_people(refusal, RegisterTeamForm.PLAYERS)
         except TournamentError as error:
             form.add_error(None, error.message)
         else:
@@ -77,7 +81,10 @@ def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             with transaction.atomic():  # the lines read are checked, and undone if any line fails
                 entries = register_teams(
-                    tournament=tournament, teams=form.cleaned_data["lines"], user=request.user
+                    tournament=tournament,
+                    teams=form.cleaned_data["lines"],
+                    user=request.user,
+                    same_people=form.cleaned_data["same_people"],
                 )
                 if unread:
                     raise RegistrationErrors([])
@@ -88,6 +95,8 @@ def teams_register(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error(
                     "teams", _("Line %(line)d: %(reason)s") % {"line": line, "reason": reason}
                 )
+            # A tick for each player of another club the lines name: "the same Anu?"
+            form.offer_ticks("teams", refusal.others)
         except TournamentError as error:
             form.add_error(None, error.message)
         else:
@@ -130,7 +139,10 @@ def team_edit(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
                     name=data["name"],
                     captain=form.captain_name(),
                     user=request.user,
+                    same_people=data["same_people"],
                 )
+            except PlayersOfOtherClubs as refusal:  # asked on their fields: "the same Anu?"
+                form.ask_same_people(refusal, EditTeamForm.PLAYERS)
             except TournamentError as error:
                 form.add_error(None, error.message)
             else:

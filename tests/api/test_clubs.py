@@ -50,7 +50,9 @@ def clubs():
         "home": home,
         "gulf": gulf,
         "game": {
-            "home": _finished(start_game(2, label="Home table", club=home), "Anu"),
+            "home": _finished(
+                start_game(2, label="Home table", club=home, same_people={"anu"}), "Anu"
+            ),
             "gulf": _finished(gulf_game, "Gita"),
         },
         "tournament": {

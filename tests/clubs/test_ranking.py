@@ -21,7 +21,11 @@ def gulf(db):
 
 def _played(club, label: str, pairs, winner: str) -> None:
     game = create_game(
-        label=label, teams=[TeamEntry(*pair) for pair in pairs], first_dealer=0, club=club
+        label=label,
+        teams=[TeamEntry(*pair) for pair in pairs],
+        first_dealer=0,
+        club=club,
+        same_people={"anu"},  # one Anu plays at both clubs, as the organiser said
     )
     record_deal(game=game, number=1, entry=deal(game, {0: 30, 1: 26}, winner, 28))
     end_game(game=game)

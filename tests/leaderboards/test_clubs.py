@@ -58,6 +58,7 @@ def clubs(django_user_model):
         teams=[TeamEntry("Anu", "Esha"), TeamEntry("Gita", "Hari")],
         first_dealer=0,
         club=gulf,
+        same_people={"anu"},  # the home club's Anu, the organiser said
     )
     _finished(at_gulf, "Gita")
     gulf_organiser = Client()
@@ -192,7 +193,14 @@ def test_adding_a_name_the_site_has_joins_that_player_to_the_club(clubs):
     url = reverse_in(clubs["gulf"], "leaderboards:player_new")
     players = Player.objects.count()
     response = gulf_organiser.post(
-        url, {"name": "biju", "nickname": "", "member_number": "", "active": "on"}
+        url,
+        {
+            "name": "biju",
+            "nickname": "",
+            "member_number": "",
+            "active": "on",
+            "same_people": "biju",
+        },
     )
     assert response.status_code == 302
     assert [str(message) for message in get_messages(response.wsgi_request)] == [
@@ -294,7 +302,7 @@ def test_a_merge_keeps_the_person_in_every_club_of_the_folded_record(clubs, admi
     gulf_organiser = clubs["gulf organiser"]
     gulf_organiser.post(
         reverse_in(clubs["gulf"], "leaderboards:player_new"),
-        {"name": "Esha K", "nickname": "", "member_number": ""},
+        {"name": "Esha K", "nickname": "", "member_number": "", "same_people": "esha k"},
     )
     esha, esha_k = Player.objects.get(name="Esha"), Player.objects.get(name="Esha K")
     refused = gulf_organiser.post(
@@ -321,7 +329,7 @@ def test_a_player_who_joined_the_club_is_on_its_board_once_they_finish_a_game_th
     assert client.get(url).context is None  # served as kept
     clubs["gulf organiser"].post(
         reverse_in(clubs["gulf"], "leaderboards:player_new"),
-        {"name": "Chitra", "nickname": "", "member_number": ""},
+        {"name": "Chitra", "nickname": "", "member_number": "", "same_people": "Chitra"},
     )
     joined = client.get(url).context["board"]
     assert _names(joined.rows) == GULF_PLAYERS

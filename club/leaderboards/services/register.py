@@ -4,13 +4,16 @@ active or inactive.
 Players are the site's, one person across its clubs; a club's register is its members
 (club.games.people.Membership). Names are unique on the whole site ignoring case, and
 member numbers too, when given: a name the site already has is that person, so adding it
-to a club's register makes them one of the club's players too (:func:`add_player`). A
+to a club's register makes them one of the club's players too (:func:`add_player`), once
+the organiser has said it is the same person when they play at other clubs
+(club.games.other_clubs). A
 refusal is a :class:`RegisterError` naming the field at fault; its words are the
 constants below.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -21,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import Player
+from club.games.other_clubs import check_same_people
 from club.games.people import Membership, join
 from club.scoring import names
 from club.scoring.messages import Refusal
@@ -144,13 +148,17 @@ def add_player(
     nickname: str = "",
     member_number: str = "",
     active: bool = True,
+    same_people: Collection[str] = (),
 ) -> Added:
     """Add a player to ``club``'s register (the home club's when None).
 
     A name the site already has (ignoring case) is that person: one of the club's players
-    already is refused; anyone else joins the club as they are (the details given are not
-    theirs to change from here). Otherwise a player is made: names are unique ignoring
-    case, member numbers when given, both on the whole site.
+    already is refused, and so are details that are not theirs (not theirs to change from
+    here); a player of other clubs only is asked about (refused with
+    :class:`~club.games.other_clubs.PlayersOfOtherClubs`) unless their name key is among
+    ``same_people``, the organiser having said it is them; then they join the club as they
+    are. Otherwise a player is made: names are unique ignoring case, member numbers when
+    given, both on the whole site.
     """
     club_id = club.pk if club is not None else known.home_id()
     name, nickname, member_number = _clean(name), _clean(nickname), _clean(member_number)
@@ -163,6 +171,8 @@ def add_player(
             if value and value != getattr(same, field):
                 # Not dropped unsaid: the details are every club's, not this form's.
                 raise RegisterError(OTHER_DETAILS % {"name": same.name}, field=field)
+        # Another club's player is this club's only when the organiser says it is them.
+        check_same_people([same], club_id=club_id, same_people=same_people, field="name")
         join(club_id, [same.pk])
         return Added(player=same, joined=True)
     _check_player(name=name, nickname=nickname, member_number=member_number)
@@ -178,10 +188,16 @@ def register_player(
     nickname: str = "",
     member_number: str = "",
     active: bool = True,
+    same_people: Collection[str] = (),
 ) -> Player:
     """:func:`add_player`'s player (made, or joined from the site's players)."""
     return add_player(
-        club=club, name=name, nickname=nickname, member_number=member_number, active=active
+        club=club,
+        name=name,
+        nickname=nickname,
+        member_number=member_number,
+        active=active,
+        same_people=same_people,
     ).player
 
 

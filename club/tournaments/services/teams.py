@@ -7,7 +7,7 @@ registered already, and a team of the name of one registered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -17,7 +17,9 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from club.games import services as scoring
 from club.games.models import PLAYER_FIELDS, GameTeam, Team, in_a_seat
+from club.games.other_clubs import OtherClubs, PlayersOfOtherClubs, check_same_people
 from club.games.people import join
+from club.games.starting import typed_names
 from club.scoring import names
 from club.tournaments import substitutions
 from club.tournaments.captains import TEAM_PLAYERS, captain_of, set_captain
@@ -122,21 +124,37 @@ def _check_players_free(tournament: Tournament, others, team, entry) -> None:
         )
 
 
-def _team_of(tournament: Tournament, players: Sequence[str], name: str, *, entry=None, known=None):
+def _team_of(
+    tournament: Tournament,
+    players: Sequence[str],
+    name: str,
+    *,
+    entry=None,
+    known=None,
+    same_people: Collection[str] = (),
+):
     """The club's team of these players (found or added), checked for the tournament.
 
     Refused: a team of the wrong size, a player named twice, a team or player
     already registered, a team of the name of one registered (``entry``, when editing,
-    is the registration to leave out). ``known``: an import's players and teams
-    (club.games.starting.KnownNames), its listed players matched already.
+    is the registration to leave out), a player of other clubs only whose name key is not
+    among ``same_people`` (:class:`~club.games.other_clubs.PlayersOfOtherClubs`).
+    ``known``: an import's players and teams (club.games.starting.KnownNames), its listed
+    players matched already (by the file's who's who, club.games.whos_who).
     """
     players = _seated(tournament, players)
-    try:
-        team = scoring.find_or_add_team(
-            team_entry(players, name),
-            *(scoring.find_or_add_player(player, known) for player in players),
-            known=known,
+    typed = known if known is not None else typed_names()
+    found = [scoring.find_or_add_player(player, typed) for player in players]
+    if known is None:
+        check_same_people(
+            found,
+            club_id=tournament.club_id,
+            same_people=same_people,
+            new=typed.added_players,
+            field="team",
         )
+    try:
+        team = scoring.find_or_add_team(team_entry(players, name), *found, known=known)
     except scoring.ScoringError as error:
         raise TournamentError(error.message, field="team") from error
     others = TournamentTeam.objects.filter(tournament=tournament)
@@ -168,15 +186,19 @@ def register_team(
     captain: str = "",
     user=None,
     known=None,
+    same_people: Collection[str] = (),
 ) -> TournamentTeam:
     """Register a team of the tournament's size (two, three or four players, in seat order),
     with its captain (one of them; the first named if none is).
 
     Refused if the team or any of its players is already registered, or a team of its
-    name. ``known``: an import's players and teams (club.games.starting.KnownNames).
+    name; a player of other clubs only unless their name key is among ``same_people``.
+    ``known``: an import's players and teams (club.games.starting.KnownNames).
     """
     tournament = _open_for_teams(tournament)
-    team = _team_of(tournament, (first, second, third, fourth), name, known=known)
+    team = _team_of(
+        tournament, (first, second, third, fourth), name, known=known, same_people=same_people
+    )
     registered = TournamentTeam.objects.create(
         tournament=tournament, team=team, captain=captain_of(team, captain)
     )
@@ -197,33 +219,45 @@ class TeamLine:
 
 
 class RegistrationErrors(TournamentError):
-    """Some lines of a list of teams were refused: nothing of the list was stored."""
+    """Some lines of a list of teams were refused: nothing of the list was stored.
+    ``others``: the players of other clubs the lines named, not confirmed as the same."""
 
-    def __init__(self, errors: list[tuple[int, str]]):
+    def __init__(self, errors: list[tuple[int, str]], others: Sequence[OtherClubs] = ()):
         self.errors = errors  # (line number, the reason in the club's words)
+        self.others = tuple(others)
         super().__init__(LINES_REFUSED % {"count": len(errors)})
 
 
 @transaction.atomic
 def register_teams(
-    *, tournament: Tournament, teams: Sequence[TeamLine], user=None
+    *,
+    tournament: Tournament,
+    teams: Sequence[TeamLine],
+    user=None,
+    same_people: Collection[str] = (),
 ) -> list[TournamentTeam]:
-    """Register a whole list of teams, or none of it: every refused line is reported."""
+    """Register a whole list of teams, or none of it: every refused line is reported. A
+    player of other clubs only is refused unless their name key is among ``same_people``."""
     tournament = _open_for_teams(tournament)
     errors: list[tuple[int, str]] = []
+    others: list[OtherClubs] = []
     registered = []
     for line in teams:
         try:
             with transaction.atomic():  # a refused line leaves nothing behind
-                team = _team_of(tournament, line.players, line.name)
+                team = _team_of(tournament, line.players, line.name, same_people=same_people)
                 captain = captain_of(team, line.captain)
                 registered.append(
                     TournamentTeam.objects.create(tournament=tournament, team=team, captain=captain)
                 )
+        except PlayersOfOtherClubs as refusal:
+            errors.append((line.line, refusal.message))
+            others.extend(refusal.others)
         except TournamentError as error:
             errors.append((line.line, error.message))
     if errors:
-        raise RegistrationErrors(errors)  # the outer transaction undoes the lines stored
+        raise RegistrationErrors(errors, others)  # the outer transaction undoes the lines stored
+    join(tournament.club_id, {pk for entry in registered for pk in entry.team.player_ids})
     for entry in registered:
         log(tournament, TournamentEvent.Action.REGISTERED, user, note=entry.team.name)
     rebuild_locked(tournament)
@@ -255,9 +289,11 @@ def edit_team(
     name: str = "",
     captain: str = "",
     user=None,
+    same_people: Collection[str] = (),
 ) -> TournamentTeam:
     """Change a registered team's name or players, before it has played a game here; and its
-    captain, at any time until the results are final (:func:`set_captain`)."""
+    captain, at any time until the results are final (:func:`set_captain`). A player of
+    other clubs only is refused unless their name key is among ``same_people``."""
     entry = TournamentTeam.objects.select_related("team", *TEAM_PLAYERS).get(pk=entry.pk)
     now = [player.name for player in entry.team.players]
     name = " ".join(name.split())
@@ -271,7 +307,7 @@ def edit_team(
     if _has_played(entry):
         raise TournamentError(HAS_PLAYED % {"team": entry.team.name})
     before = entry.team.name
-    team = _team_of(tournament, players, name, entry=entry)
+    team = _team_of(tournament, players, name, entry=entry, same_people=same_people)
     if team.pk != entry.team_id and entry.substitutions.exists():
         raise TournamentError(HAS_A_SUBSTITUTION % {"team": before})
     chosen = captain_of(team, captain)
