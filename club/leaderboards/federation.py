@@ -79,6 +79,7 @@ class RankingFilter:
 def ranked(chosen: RankingFilter) -> QuerySet[PlayerRating] | QuerySet[PlayerFormRating]:
     """The ranking's rows, highest rating first (ties by name, then record, never by the
     order the rows come out of the database): the site's ratings, or one form's."""
+    rows: QuerySet[PlayerRating] | QuerySet[PlayerFormRating]
     if chosen.form is None:
         rows = PlayerRating.objects.filter(games__gte=chosen.minimum)
     else:
