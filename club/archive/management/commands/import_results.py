@@ -14,7 +14,6 @@ from club.archive.format import ArchiveError
 from club.archive.load import Undecided, import_text, summary_lines
 from club.archive.management.club_option import add_club_option, adopt_files_club, club_named
 from club.archive.reading import TextFile
-from club.clubs import known
 from club.games.whos_who import Choice, name_key
 from club.web.writes import writes_of
 
@@ -93,8 +92,9 @@ class Command(BaseCommand):
                 except ArchiveError as error:
                     raise CommandError(error.message) from None
                 try:
-                    # Its writes are the club's: they move only its kept pages' counter.
-                    with writes_of((into or known.home()).pk):
+                    # With --club its writes are the club's: they move only its kept pages'
+                    # counter (without, the site's, which every club's pages follow).
+                    with writes_of(into.pk if into is not None else None):
                         summary = import_text(text, choices=choices, club=into)
                 except Undecided as error:
                     problem = CommandError(
