@@ -73,7 +73,8 @@ def _make_rows(club_ids: set[int]) -> None:
 
 
 # Per thread, as Django's connections are: another request's writes move the tokens at once.
-_held = threading.local()  # owed: False, or within names_moved_once the clubs (None: all)
+# Within names_moved_once: ``holding``, and the clubs ``owed`` a move (None: every club).
+_held = threading.local()
 
 
 def bump_names(clubs: Iterable[int] | None = None, *, every: bool = False) -> None:
@@ -88,8 +89,8 @@ def bump_names(clubs: Iterable[int] | None = None, *, every: bool = False) -> No
     else:
         writing = writes.writing_club()
         chosen = None if writing is None else {writing}
-    owed = getattr(_held, "owed", False)
-    if owed is not False:  # inside names_moved_once: one move at its end
+    if getattr(_held, "holding", False):  # inside names_moved_once: one move at its end
+        owed: set[int] | None = _held.owed
         _held.owed = None if owed is None or chosen is None else owed | chosen
         return
     _move(chosen)
@@ -114,15 +115,15 @@ def names_moved_once() -> Iterator[None]:
     """Inside a transaction: the tokens' moves asked for within the block are made once, as
     it ends without a fault, so their rows are locked only from then until the commit. A
     block inside another leaves the move to the outer one."""
-    if getattr(_held, "owed", False) is not False:
+    if getattr(_held, "holding", False):
         yield
         return
-    _held.owed = set()
+    _held.holding, _held.owed = True, set()
     try:
         yield
-        owed = _held.owed
+        owed: set[int] | None = _held.owed
     finally:
-        _held.owed = False
+        _held.holding = False
     if owed is None or owed:
         _move(owed)
 
@@ -140,9 +141,10 @@ def new_generation(club_ids: Iterable[int] | None = None) -> None:
 
 
 @receiver(post_save, sender=Club, dispatch_uid="club-version-new-club")
-def club_made(sender, instance, created, **kwargs) -> None:
-    """A new club has its token with it: its first page reads it in one query."""
-    if created:
+def club_made(sender, instance, created, raw=False, **kwargs) -> None:
+    """A new club has its token with it: its first page reads it in one query. (A club
+    loaded raw, by a restore or a fixture, has it made on first use.)"""
+    if created and not raw:
         _make_rows({instance.pk})
 
 
