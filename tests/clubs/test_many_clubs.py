@@ -1,12 +1,18 @@
-"""A page that links many clubs (the site's list of clubs) makes each club's addresses as
+"""What a site of many clubs costs no page more than a site of one.
+
+A page that links many clubs (the site's list of clubs) makes each club's addresses as
 ``{% url %}`` would inside the club, without a pattern of its own for each club: Python
-keeps 512 compiled patterns, and the list of 200 clubs made three a club at every render."""
+keeps 512 compiled patterns, and the list of 200 clubs made three a club at every render.
+The clubs kept in the process are found by key without going through all of them, and
+PostgreSQL is told that reading out of turn is cheap, so a club's few members are looked
+up by key among the site's players instead of read with all of them."""
 
 from __future__ import annotations
 
 import re._compiler
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from club.clubs import known
@@ -51,3 +57,17 @@ def test_many_clubs_addresses_compile_no_pattern_a_club(clubs, monkeypatch):
         for name, args in NAMES:
             reverse_in(club, name, args=args)
     assert compiled == []
+
+
+def test_the_clubs_by_key_are_made_once_a_reading(clubs):
+    kept = known.clubs()
+    assert kept.by_pk is kept.by_pk
+    assert known.by_id(clubs[5].pk) == clubs[5]
+
+
+def test_postgresql_reads_out_of_turn_as_a_memory_would():
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL planner's setting")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert float(cursor.fetchone()[0]) == 1.1
