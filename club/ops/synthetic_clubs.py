@@ -8,7 +8,8 @@ app's draw, every deal settled by the rules core one after another, and one game
 each form of play. The ``clubs`` preset is the federation the site is sized for: 200
 clubs, 20,000 players and about two million deals.
 
-How it is fast enough (ten minutes on two cores for two million deals):
+How it is fast enough (the target: ten minutes on two cores for two million deals;
+docs/performance.md has the figures):
 
 - on PostgreSQL every game, team at a game and deal's row goes in by ``COPY``
   (``bulk.write_games(copy=True)``), keys drawn from the sequences first;
@@ -37,7 +38,7 @@ import resource
 import time
 import traceback
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -50,6 +51,8 @@ from club.clubs import known
 from club.clubs.models import Club
 from club.games import versions
 from club.games.models import Membership, Player, Team
+from club.leaderboards import figures
+from club.leaderboards.services import rebuild_ratings
 from club.ops import synthetic, synthetic_load
 from club.tournaments.services import rebuild_standings
 from club.web import writes
@@ -368,41 +371,91 @@ def _in_workers(
 ) -> None:
     """Share the clubs between ``workers`` forked processes, each with a connection of its
     own; wait for all, telling each club's counts as they come."""
-    connections.close_all()  # each worker opens its own; none shares this one's socket
-    context = multiprocessing.get_context("fork")
-    answers = context.Queue()
-    processes = [
-        context.Process(
-            target=_work,
-            args=(plan, _Job(job.clubs[number::workers], job.teams, job.members), answers),
-            daemon=True,
-        )
-        for number in range(workers)
-    ]
-    for process in processes:
+    forked = _Forked()
+    for number in range(workers):
+        forked.start(_work, plan, _Job(job.clubs[number::workers], job.teams, job.members))
+    for kind, payload in forked.answers():
+        if kind == "club":
+            tell(payload)
+        else:
+            report.workers_peak_rss_mb = max(report.workers_peak_rss_mb, payload)
+
+
+class _Forked:
+    """Processes forked from this one, each with a connection of its own, answering on one
+    queue: ``("done", payload)`` once at its end, any other word before, or ``("failed",
+    traceback)``, which stops the others."""
+
+    def __init__(self) -> None:
+        connections.close_all()  # a child opens its own; none shares this one's socket
+        self.context = multiprocessing.get_context("fork")
+        self.queue = self.context.Queue()
+        self.processes: list = []
+
+    def start(self, target: Callable, *args) -> None:
+        process = self.context.Process(target=target, args=(*args, self.queue), daemon=True)
         process.start()
-    finished = 0
+        self.processes.append(process)
+
+    def answers(self) -> Iterator[tuple[str, object]]:
+        """Every answer until each process said it is done; raises at a failure."""
+        done = 0
+        try:
+            while done < len(self.processes):
+                try:
+                    kind, payload = self.queue.get(timeout=5)
+                except queue.Empty:
+                    lost = [p.pid for p in self.processes if p.exitcode not in (None, 0)]
+                    if lost:
+                        raise RuntimeError(f"processes {lost} stopped without a word") from None
+                    continue
+                if kind == "failed":
+                    raise RuntimeError(f"a worker process failed:\n{payload}")
+                done += kind == "done"
+                yield kind, payload
+        finally:
+            for process in self.processes:
+                if process.is_alive() and done < len(self.processes):
+                    process.terminate()
+                process.join()
+
+
+def _rate(answers) -> None:
+    """A process of its own: every rating from scratch (the leaderboards service)."""
     try:
-        while finished < workers:
-            try:
-                kind, payload = answers.get(timeout=5)
-            except queue.Empty:
-                lost = [p.pid for p in processes if p.exitcode not in (None, 0)]
-                if lost:
-                    raise RuntimeError(f"worker processes {lost} stopped without a word") from None
-                continue
-            if kind == "club":
-                tell(payload)
-            elif kind == "done":
-                finished += 1
-                report.workers_peak_rss_mb = max(report.workers_peak_rss_mb, payload)
-            else:
-                raise RuntimeError(f"a worker failed:\n{payload}")
+        tick = time.perf_counter()
+        rated = rebuild_ratings()
+        answers.put(("done", (rated, time.perf_counter() - tick, _peak_rss_mb())))
+    except BaseException:  # told to the generator, which says why
+        answers.put(("failed", traceback.format_exc()))
     finally:
-        for process in processes:
-            if process.is_alive() and finished < workers:
-                process.terminate()
-            process.join()
+        connections.close_all()
+
+
+def _rebuild_boards(report: SiteReport, workers: int, say: Callable[[str], None]) -> None:
+    """The leaderboards' figures and the ratings, derived from every game written as the
+    leaderboards derive them: at once, the ratings in a process of their own, on
+    PostgreSQL with workers (outside a transaction); else one after the other.
+
+    Neither reads what the other writes but the teams' ratings, which both rate again
+    from the finished games at their end: the figures' rebuild makes the teams' totals
+    anew and rates them; the ratings' finds them as the last commit left them (none yet,
+    or rated already: the same numbers), so the end is the same either way."""
+    if workers <= 1 or connection.vendor != "postgresql" or connection.in_atomic_block:
+        synthetic.rebuild_boards(report, say)
+        return
+    forked = _Forked()
+    forked.start(_rate)
+    tick = time.perf_counter()
+    with transaction.atomic():
+        figures.rebuild_all()
+    report.figures_seconds = time.perf_counter() - tick
+    say(f"leaderboard figures rebuilt in {report.figures_seconds:.1f} s")
+    for _kind, (rated, seconds, peak) in forked.answers():
+        report.ratings_seconds = seconds
+        report.workers_peak_rss_mb = max(report.workers_peak_rss_mb, peak)
+        say(f"ratings rebuilt from {rated} games in {seconds:.1f} s, beside the figures")
+    _analyze()
 
 
 # --- The whole site ---------------------------------------------------------------------
@@ -438,7 +491,7 @@ def generate_site(
     _fast_commits()  # a worker's end closed this process's connection too
     report.constraints_seconds = time.perf_counter() - tick
     _analyze()
-    synthetic.rebuild_boards(report, say)
+    _rebuild_boards(report, workers, say)
     if check:
         synthetic.check_sample(plan.seed, check, report, say)
     report.seconds = time.perf_counter() - started

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -47,6 +48,7 @@ class SetAside:
     table: str
     name: str
     make: str
+    kind: str  # "index", "unique" or "foreign key": the order they are made again in
 
 
 def _set_aside_of(cursor, table: str, bare: bool) -> list[SetAside]:
@@ -60,7 +62,12 @@ def _set_aside_of(cursor, table: str, bare: bool) -> list[SetAside]:
     )
     quoted = connection.ops.quote_name
     found = [
-        SetAside(table, name, f"ALTER TABLE {quoted(table)} ADD CONSTRAINT {quoted(name)} {sql}")
+        SetAside(
+            table,
+            name,
+            f"ALTER TABLE {quoted(table)} ADD CONSTRAINT {quoted(name)} {sql}",
+            "foreign key" if sql.startswith("FOREIGN KEY") else "unique",
+        )
         for name, sql in cursor.fetchall()
     ]
     if bare:
@@ -72,7 +79,7 @@ def _set_aside_of(cursor, table: str, bare: bool) -> list[SetAside]:
             "ORDER BY i.relname",
             [table],
         )
-        found += [SetAside(table, name, sql) for name, sql in cursor.fetchall()]
+        found += [SetAside(table, name, sql, "index") for name, sql in cursor.fetchall()]
     return found
 
 
@@ -113,23 +120,53 @@ def set_aside(say: Callable[[str], None] = print) -> Iterator[list[SetAside]]:
 
 
 def make_again(dropped: list[SetAside], say: Callable[[str], None] = print) -> None:
-    """Make every set-aside constraint and index again, each checked over the whole table;
-    raises naming those that could not be made (each is tried)."""
+    """Make every set-aside index and constraint again, each checked over the whole table:
+    the indexes, then the unique constraints, two at a time (each on its own table, on a
+    connection of its own), then the foreign keys one after another (each locks the
+    table it names too). Raises naming those that could not be made (each is tried)."""
     tick = time.perf_counter()
-    failed = []
-    with connection.cursor() as cursor:
-        # Enough memory to sort a table of piles at once (this connection only).
-        cursor.execute("SET maintenance_work_mem = '512MB'")
-        # Indexes before constraints: a foreign key is checked through the index on it.
-        for aside in sorted(dropped, key=lambda aside: aside.make.startswith("ALTER")):
-            try:
-                cursor.execute(aside.make)
-            except Exception as error:  # each is tried; all that failed are named below
-                failed.append(f"{aside.name}: {error}")
-        cursor.execute("RESET maintenance_work_mem")
+    failed: list[str] = []
+    together = 1 if connection.in_atomic_block else 2  # a transaction is one connection's
+    for kind in ("index", "unique", "foreign key"):
+        of_kind = [aside for aside in dropped if aside.kind == kind]
+        if together == 1 or kind == "foreign key":
+            failed += _make(of_kind, own_connection=False)
+            continue
+        # The largest tables' first, so that neither connection is left with one alone.
+        of_kind.sort(key=lambda aside: -_rows(aside.table))
+        with ThreadPoolExecutor(together) as pool:
+            for fault in pool.map(lambda aside: _make([aside], own_connection=True), of_kind):
+                failed += fault
     if failed:
         raise RuntimeError(
             "These could not be made again (the database is left without them): "
             + "; ".join(failed)
         )
     say(f"made the {len(dropped)} again in {time.perf_counter() - tick:.1f} s")
+
+
+def _make(asides: list[SetAside], *, own_connection: bool) -> list[str]:
+    """Make these again; returns what failed, each with its error. ``own_connection``: in a
+    thread, whose connection is closed after."""
+    failed = []
+    try:
+        with connection.cursor() as cursor:
+            # Enough memory to sort a table of piles at once (this connection only).
+            cursor.execute("SET maintenance_work_mem = '512MB'")
+            for aside in asides:
+                try:
+                    cursor.execute(aside.make)
+                except Exception as error:  # each is tried; all that failed are named
+                    failed.append(f"{aside.name}: {error}")
+            cursor.execute("RESET maintenance_work_mem")
+    finally:
+        if own_connection:
+            connection.close()
+    return failed
+
+
+def _rows(table: str) -> float:
+    """The planner's count of the table's rows (its size, to share the work out)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE oid = %s::regclass", [table])
+        return cursor.fetchone()[0]

@@ -118,6 +118,6 @@ class Command(BaseCommand):
                 f"{report.constraints_seconds:.1f} s, figures {report.figures_seconds:.1f} s, "
                 f"ratings {report.ratings_seconds:.1f} s, check {report.check_seconds:.1f} s; "
                 f"peak RSS {report.peak_rss_mb:.0f} MB here, "
-                f"{report.workers_peak_rss_mb:.0f} MB in a worker)"
+                f"{report.workers_peak_rss_mb:.0f} MB in a worker process)"
             )
         )
