@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, FilteredRelation, OuterRef, Q
+from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, Value
 
 from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
-from club.leaderboards.models import PlayerRating, PlayerTotals, RatingChange
+from club.leaderboards.forms import FORMS
+from club.leaderboards.models import PlayerFormRating, PlayerRating, PlayerTotals, RatingChange
 from club.leaderboards.selectors import FIGURES, Row, count
 from club.tournaments.seats import running_entries
 from club.web.paging import page_of
@@ -80,6 +81,33 @@ def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 16
 
 
 PROFILE_GAMES = 50  # a page of the profile's games
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A rating as the page shows it, and the rated games it counts."""
+
+    rating: float
+    games: int
+
+
+def _ratings(player: Player) -> tuple[Rated | None, dict[str, Rated]]:
+    """The player's rating over every game, and in each form of play they have played
+    (one query: the site's row is the one of no form)."""
+    site = (
+        PlayerRating.objects.filter(player=player)
+        .order_by()
+        .values_list(Value("", output_field=CharField()), "rating", "games")
+    )
+    forms = (
+        PlayerFormRating.objects.filter(player=player)
+        .order_by()
+        .values_list("form", "rating", "games")
+    )
+    found = {form: Rated(rating, games) for form, rating, games in site.union(forms, all=True)}
+    return found.pop("", None), found
+
+
 CHART_GAMES = 200  # the rating chart's points: the latest rated games
 
 
@@ -98,8 +126,9 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
     club = club or known.home()
     totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
     row = Row(subject=player, rating=None, **(totals or {}))
-    rating = PlayerRating.objects.filter(player=player).first()
+    rating, in_forms = _ratings(player)
     row.rating = rating.rating if rating else None
+    form_ratings = [(name, in_forms[form]) for form, name in FORMS if form in in_forms]
     mine = GameTeam.objects.filter(in_a_seat(player), game__club=club)
     ordered = (
         mine.select_related("game", "team", *PLAYER_FIELDS)
@@ -133,6 +162,7 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
         "player": player,
         "figures": row,
         "rating": rating,
+        "form_ratings": form_ratings,
         "form": [item.badge for item in latest],
         "chart": rating_chart(changes),
         "games": lines,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.contrib import messages
+from django.db.models import Count, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -21,6 +22,7 @@ from club.clubs.addresses import club_of
 from club.games.idempotency import one_time
 from club.games.models import Player
 from club.games.other_clubs import PlayersOfOtherClubs
+from club.games.people import Membership
 from club.games.versions import club_version
 from club.leaderboards import merge, profile, selectors
 from club.leaderboards.forms import (
@@ -235,13 +237,22 @@ def _not_modified(request: HttpRequest, version: str) -> bool:
 
 
 def profile_version(request: HttpRequest, pk: int):
-    """A profile's key for everyone's copy (club.web.pages): its live token, the club's;
-    None for a player who is not one of the club's (the 404 is not kept)."""
+    """A profile's key for everyone's copy (club.web.pages): its live token, the count of
+    clubs the player plays in (read with the player: the page names them, and a player
+    joins another club before any game there finishes), the club's token; None for a
+    player who is not one of the club's (the 404 is not kept)."""
     club = club_of(request)
-    player = selectors.members(club).filter(pk=pk).first()
+    clubs = Membership.objects.filter(player=OuterRef("pk")).order_by().values("player")
+    player = (
+        selectors.members(club)
+        .annotate(clubs=Subquery(clubs.annotate(count=Count("*")).values("count")))
+        .filter(pk=pk)
+        .first()
+    )
     if player is None:
         return None
-    return selectors.live_version(player, club=club), lambda: club_version(club)
+    live = f"{selectors.live_version(player, club=club)}.{player.clubs}"
+    return live, lambda: club_version(club)
 
 
 def board_version(request: HttpRequest):

@@ -321,3 +321,15 @@ def test_a_login_moves_no_counter(clubs, django_user_model, django_assert_num_qu
     user.first_name = "Rashid"
     user.save()  # a rename shows in a game's history, at any club
     assert all(queries(url) > 0 for url in urls)
+
+
+def test_a_players_page_names_a_club_they_join_at_once(clubs):
+    """Anu's page at the home club names her clubs: added to Gulf's register (the same
+    person), she is Gulf's too before any game of hers there, and her kept page says so."""
+    home, gulf, _home_game, _gulf_game = clubs
+    anu = Player.objects.get(name="Anu")
+    url = reverse_in(home, "leaderboards:player", args=[anu.pk])
+    assert "Gulf 56" not in warm([url])[url].decode()
+    register.register.add_player(club=gulf, name="Anu", same_people={"anu"})
+    assert "Gulf 56" in get(url).content.decode()
+    fresh([url])
