@@ -141,7 +141,9 @@ def archive_export(url: str, fmt: str) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    parser.add_argument("--preset", choices=["small", "large", "federation"], default="small")
+    parser.add_argument(
+        "--preset", choices=["small", "large", "federation", "clubs"], default="small"
+    )
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--repeat", type=int, default=30, help="requests per scenario")
     parser.add_argument(
@@ -171,6 +173,11 @@ def main(argv=None) -> int:
         default="redis://127.0.0.1:6379/11",
         help="the pages cache (DJANGO_CACHE_URL), emptied first: Redis as production runs it "
         "(a kept page is read with no query), or locmem (the key read from the database)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a run's JSON to compare each scenario with (default: the small preset's in --out)",
     )
     parser.add_argument(
         "--summary",
@@ -225,7 +232,7 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     stem = out / f"{args.database}-{args.preset}"
     stem.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
-    text = report.markdown(results)
+    text = report.markdown(results, ROOT / args.out, args.baseline)
     stem.with_suffix(".md").write_text(text)
     print(text)
     report.plot(out, ROOT / args.plot)

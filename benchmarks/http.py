@@ -1,7 +1,7 @@
 """The harness over real HTTP: gunicorn in production mode.
 
-    python -m benchmarks.http [--preset small|large|federation] [--database sqlite|postgres]
-        [--workers 2] [--seconds 6] [--out results]
+    python -m benchmarks.http [--preset small|large|federation|clubs]
+        [--database sqlite|postgres] [--workers 2] [--servers 1] [--seconds 6] [--out results]
 
 Against the harness's own club (``python -m benchmarks --preset P`` makes it), it
 starts ``gunicorn club.wsgi`` three times on 127.0.0.1, with ``DJANGO_DEBUG=0``, a
@@ -19,6 +19,14 @@ nothing new: 204) at a rising rate from 16 connections, until the p95 passes
 100 ms; the last rate under it, times 5 s, is how many spectators the workers hold.
 Last, two app servers sharing the Redis: a second gunicorn beside the first, both
 asked for the tournament's page at once from 8 connections each.
+
+``--servers N`` (2 or more) measures the site as a federation runs it instead: N
+gunicorns on the one database, sharing the one Redis (``--redis``), every page asked of
+all of them at once, the connections spread over the servers in turn (N, then 16), first
+with the pages kept in the Redis, then with none kept (``DJANGO_CACHE_URL=none``: each
+rendered). On a site of several clubs the club's pages are those of the club of the
+tournament measured (``/clubs/<slug>/...``) beside the site's own (its home, its clubs
+and the federation's ranking).
 
 The load generator runs on the same machine and takes CPU from the workers: the
 report gives the load average before each run. Run by hand, never in CI.
@@ -67,20 +75,25 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / TICK
 
 
-def hammer(port: int, path: str, connections: int, seconds: float, headers: dict) -> dict:
-    """Closed loop: each connection sends the next request when the last is answered."""
+def hammer(
+    port: int | list[int], path: str, connections: int, seconds: float, headers: dict
+) -> dict:
+    """Closed loop: each connection sends the next request when the last is answered.
+    Several ports (app servers): the connections are spread over them in turn."""
+    ports = port if isinstance(port, list) else [port]
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
 
-    def loop():
+    def loop(port: int):
+        headers_here = {**headers, "Host": f"{HOST}:{port}"}
         connection = http.client.HTTPConnection(HOST, port, timeout=30)
         mine = []
         while time.monotonic() < deadline:
             start = time.perf_counter()
             try:
-                connection.request("GET", path, headers=headers)
+                connection.request("GET", path, headers=headers_here)
                 response = connection.getresponse()
                 response.read()
                 if response.status >= 500:
@@ -95,7 +108,10 @@ def hammer(port: int, path: str, connections: int, seconds: float, headers: dict
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=loop) for _ in range(connections)]
+    threads = [
+        threading.Thread(target=loop, args=(ports[index % len(ports)],))
+        for index in range(connections)
+    ]
     begun = time.monotonic()
     for thread in threads:
         thread.start()
@@ -200,30 +216,47 @@ def the_club() -> dict[str, str]:
     from club.tournaments.selectors import live_version
 
     world = sc.find_world()
-    t = world.tournament
+    t, c = world.tournament, world.prefix
     return {
-        "framework floor (trivial view)": "/bench/trivial/",
-        "game page": f"/games/{world.game.pk}/",
-        "tournament standings": f"/tournaments/{t.pk}/",
-        "tournament live, unchanged (204)": f"/tournaments/{t.pk}/live/?version={live_version(t)}",
-        "tournament live, changed (the fragment)": f"/tournaments/{t.pk}/live/?version=0.0",
-        "projector": f"/tournaments/{t.pk}/projector/",
-        "player leaderboard": "/leaderboards/players/",
-        "team leaderboard": "/leaderboards/teams/",
-        "player profile": f"/players/{world.player.pk}/",
-        "home page": "/",
+        "framework floor (trivial view)": f"{c}/bench/trivial/",
+        "game page": f"{c}/games/{world.game.pk}/",
+        "tournament standings": f"{c}/tournaments/{t.pk}/",
+        "tournament live, unchanged (204)": (
+            f"{c}/tournaments/{t.pk}/live/?version={live_version(t)}"
+        ),
+        "tournament live, changed (the fragment)": f"{c}/tournaments/{t.pk}/live/?version=0.0",
+        "projector": f"{c}/tournaments/{t.pk}/projector/",
+        "player leaderboard": f"{c}/leaderboards/players/",
+        "team leaderboard": f"{c}/leaderboards/teams/",
+        "player profile": f"{c}/players/{world.player.pk}/",
+        "home page": f"{c}/",
+        "the site's home": "/",
+        "the site's clubs": "/clubs/",
+        "the federation's ranking": "/ranking/",
+        "the ranking, one club's": f"/ranking/?club={world.club.slug}",
     }
 
 
-def measure(port: int, server, pages: dict[str, str], seconds: float) -> list[dict]:
+def measure(
+    port: int | list[int],
+    server,
+    pages: dict[str, str],
+    seconds: float,
+    connections_asked: tuple[int, ...] = (1, 16),
+) -> list[dict]:
+    """Each page from 1 and from 16 connections (``connections_asked``); several servers
+    (lists of ports and of servers): the connections spread over them, the CPU of all
+    their workers counted."""
     rows = []
-    pids = workers_of(server)
+    servers = server if isinstance(server, list) else [server]
+    pids = [pid for one in servers for pid in workers_of(one)]
     for name, path in pages.items():
-        headers = {"Host": f"{HOST}:{port}", "Accept-Encoding": "gzip"}
+        headers = {"Accept-Encoding": "gzip"}
         if "live" in name:
             headers["HX-Request"] = "true"
-        hammer(port, path, 1, 0.5, headers)  # warm: the first render of the version
-        for connections in (1, 16):
+        # Warm: the first render of the version, and each server's connection pools.
+        hammer(port, path, len(servers), 0.5, headers)
+        for connections in connections_asked:
             before = cpu_seconds(pids)
             result = hammer(port, path, connections, seconds, headers)
             used = cpu_seconds(pids) - before
@@ -259,8 +292,9 @@ def capacity(port: int, path: str, seconds: float) -> tuple[int, list[tuple[int,
 
 
 def report(args, runs: dict[str, list[dict]], held, steps, pair: list[dict]) -> str:
+    servers = f"{args.servers} × " if args.servers > 1 else ""
     lines = [
-        f"### HTTP · {args.database} · {args.preset} · gunicorn --workers {args.workers}",
+        f"### HTTP · {args.database} · {args.preset} · {servers}gunicorn --workers {args.workers}",
         "",
         f"{os.cpu_count()} CPUs shared by gunicorn, the database, Redis and the load "
         f"generator; {args.seconds:g} s a row; latency from the client, CPU per request the "
@@ -277,6 +311,15 @@ def report(args, runs: dict[str, list[dict]], held, steps, pair: list[dict]) -> 
                 f"{row['p95']:.2f} | {row['per_second']:.1f} | {row['cpu_ms']:.2f} | "
                 f"{row['errors']} | {row['load']:.1f} |"
             )
+    if args.servers > 1:
+        lines += [
+            "",
+            f"{args.servers} app servers (gunicorn, {args.workers} workers each) on one "
+            "PostgreSQL, sharing one Redis for kept pages; the connections spread over the "
+            "servers in turn, every worker's CPU counted.",
+            "",
+        ]
+        return "\n".join(lines)
     lines += [
         "",
         f"Capacity (kept in Redis): spectators polling the tournament's live fragment every "
@@ -296,6 +339,28 @@ def report(args, runs: dict[str, list[dict]], held, steps, pair: list[dict]) -> 
     return "\n".join(lines)
 
 
+def servers_sharing_redis(args, pages: dict[str, str]) -> dict[str, list[dict]]:
+    """``args.servers`` gunicorns on one database, every page asked of all of them at once:
+    with the pages kept in the one Redis they share, then with none kept (each rendered)."""
+    runs = {}
+    for label, cache in (("kept in the shared Redis", args.redis), ("rendered", "none")):
+        os.environ["DJANGO_CACHE_URL"] = cache
+        ports: list[int] = []
+        servers: list[subprocess.Popen] = []
+        try:
+            for number in range(1, args.servers + 1):
+                ports.append(free_port())
+                log = Path(f"/tmp/fiftysix-bench-http-server-{number}.log")
+                servers.append(start_gunicorn(ports[-1], args.workers, log))
+            time.sleep(1)
+            print(f"==> {label}, {args.servers} app servers on ports {ports}", flush=True)
+            runs[label] = measure(ports, servers, pages, args.seconds, (args.servers, 16))
+        finally:
+            for server in servers:
+                stop_gunicorn(server)
+    return runs
+
+
 def flush_redis(url: str) -> None:
     import redis
 
@@ -304,9 +369,17 @@ def flush_redis(url: str) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.http", description=__doc__)
-    parser.add_argument("--preset", choices=["small", "large", "federation"], default="small")
+    parser.add_argument(
+        "--preset", choices=["small", "large", "federation", "clubs"], default="small"
+    )
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="app servers sharing --redis, requests spread over them (kept and rendered only)",
+    )
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12", help="emptied first")
     parser.add_argument("--out", type=Path, default=BASE_DIR / "results")
@@ -324,10 +397,16 @@ def main(argv=None) -> int:
     flush_redis(args.redis)
     runs: dict[str, list[dict]] = {}
     held, steps, pair = 0, [], []
+    if args.servers > 1:
+        runs = servers_sharing_redis(args, pages)
     for label, cache in (
-        ("kept in Redis", args.redis),
-        ("kept in each worker's memory", "locmem"),
-        ("rendered", "none"),
+        ()
+        if args.servers > 1
+        else (
+            ("kept in Redis", args.redis),
+            ("kept in each worker's memory", "locmem"),
+            ("rendered", "none"),
+        )
     ):
         os.environ["DJANGO_CACHE_URL"] = cache
         port = free_port()
@@ -357,7 +436,8 @@ def main(argv=None) -> int:
             stop_gunicorn(server)
     text = report(args, runs, held, steps, pair)
     args.out.mkdir(exist_ok=True)
-    path = args.out / f"http-{args.database}-{args.preset}.md"
+    servers = f"-{args.servers}-servers" if args.servers > 1 else ""
+    path = args.out / f"http-{args.database}-{args.preset}{servers}.md"
     path.write_text(text)
     print(text)
     print(f"Written to {path}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-PRESETS = ["small", "large", "federation"]
+PRESETS = ["small", "large", "federation", "clubs"]
 # The targets (p95, milliseconds), by database where they differ: the writes below; the
 # pages (a kept page read 5 ms; any page rendered 15 ms on SQLite, 25 on PostgreSQL; the
 # deal that ends a game 30 and 40).
@@ -29,22 +29,33 @@ def target_for(name: str, database: str = "sqlite", kept: bool = False) -> float
     return TARGETS.get(name, PAGE_TARGET)[database]
 
 
-def _small(results: dict, out: Path | None) -> dict:
-    if out is None:
-        return {}
-    path = out / f"{results['meta']['database']}-small.json"
-    if not path.exists():
-        return {}
-    return {row["name"]: row for row in json.loads(path.read_text())["rows"]}
+def _baseline(results: dict, out: Path | None, baseline: Path | None) -> tuple[str, dict]:
+    """The run to compare with (``baseline``, else the small preset's in ``out``): its
+    preset's name and its rows by scenario."""
+    if baseline is None:
+        if out is None:
+            return "small", {}
+        baseline = out / f"{results['meta']['database']}-small.json"
+    if not baseline.exists():
+        return "small", {}
+    data = json.loads(baseline.read_text())
+    name, clubs = data["meta"]["preset"], data["meta"].get("clubs", 1)
+    if name == "clubs":
+        name = f"{clubs} club{'s' if clubs > 1 else ''}"
+    return name, {row["name"]: row for row in data["rows"]}
 
 
-def markdown(results: dict, out: Path | None = Path("results")) -> str:
+def markdown(
+    results: dict, out: Path | None = Path("results"), baseline: Path | None = None
+) -> str:
     meta, trivial = results["meta"], results["trivial"]
-    small = _small(results, out)
+    against, small = _baseline(results, out, baseline)
     lines = [
-        f"### {meta['database']} · {meta['preset']}: {meta['deals']:,} deals",
+        f"### {meta['database']} · {meta['preset']}: {meta['deals']:,} deals"
+        + (f" in {meta['clubs']} clubs" if meta.get("clubs", 1) > 1 else ""),
         "",
-        f"Tournament measured: {meta['tournament']} ({meta['tournament_deals']:,} deals); "
+        (f"Club measured: {meta['club']}. " if meta.get("clubs", 1) > 1 else "")
+        + f"Tournament measured: {meta['tournament']} ({meta['tournament_deals']:,} deals); "
         f"game page: a {meta['game_deals']}-deal game; profile: {meta['player']}. "
         f"{meta['machine']}; Python {meta['python']}. Framework floor (trivial view through "
         f"the same middleware): median {trivial['median_ms']:.2f} ms, "
@@ -52,7 +63,7 @@ def markdown(results: dict, out: Path | None = Path("results")) -> str:
         f"{meta.get('cache') or 'each process' + chr(39) + 's memory'}.",
         "",
         "| scenario | median ms | p95 ms | target p95 | queries | SQL floor ms "
-        "| × framework floor | × SQL floor | × small (median) |",
+        f"| × framework floor | × SQL floor | × {against} (median) |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in results["rows"]:
@@ -61,7 +72,7 @@ def markdown(results: dict, out: Path | None = Path("results")) -> str:
         if target is not None:
             verdict = f"{target:.0f} ({'met' if row['p95_ms'] <= target else 'missed'})"
         versus = ""
-        if row["name"] in small and meta["preset"] != "small":
+        if row["name"] in small and (baseline is not None or meta["preset"] != "small"):
             versus = f"{row['median_ms'] / small[row['name']]['median_ms']:.2f}"
         x_sql = f"{row['x_sql_floor']:.1f}" if row["x_sql_floor"] else ""
         lines.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 import uuid
 from collections.abc import Callable
@@ -99,10 +100,11 @@ def run_all(
     settings.CLUB_API_RATE = ""
     world = sc.find_world()
     t, game, player = world.tournament, world.game, world.player
+    c = world.prefix  # the club's part of its pages' addresses ("" on a site of one club)
     print(
         f"==> {connection.vendor}: {world.deals} deals in all; tournament “{t.name}” "
         f"({world.tournament_deals} deals), game “{game.label}” ({game.deals_played} deals), "
-        f"player “{player.name}”",
+        f"player “{player.name}”, club “{world.club.name}” ({c or 'its short addresses'})",
         flush=True,
     )
     print("==> adding the harness's sitting (fresh games and a 60-deal game)", flush=True)
@@ -137,11 +139,11 @@ def run_all(
         trivial = measure(
             "trivial view",
             "framework floor",
-            lambda: pub.get("/bench/trivial/"),
+            lambda: pub.get(f"{c}/bench/trivial/"),
             repeat=max(repeat, 50),
             budget=budget,
         )
-        game_url = f"/games/{game.pk}/"
+        game_url = f"{c}/games/{game.pk}/"
         run(
             "game page",
             "GET, public",
@@ -167,7 +169,7 @@ def run_all(
         run(
             "tournament standings",
             "GET tournament page, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/"),
             lambda: sc.sql_standings(t.pk),
             kept=True,
         )
@@ -175,214 +177,250 @@ def run_all(
         run(
             "tournament live, unchanged",
             "GET live/?version=current → 204",
-            lambda: pub.get(f"/tournaments/{t.pk}/live/", {"version": t_version}, **sc.HTMX),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/live/", {"version": t_version}, **sc.HTMX),
             lambda: sc.sql_tournament_version(t.pk),
             kept=True,
         )
         run(
             "tournament live, changed",
             "GET live/?version=old → fragment",
-            lambda: pub.get(f"/tournaments/{t.pk}/live/", {"version": "0.0"}, **sc.HTMX),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/live/", {"version": "0.0"}, **sc.HTMX),
             lambda: sc.sql_standings(t.pk),
             kept=True,
         )
         run(
             "director's board",
             "GET board, organiser",
-            lambda: org.get(f"/tournaments/{t.pk}/board/"),
+            lambda: org.get(f"{c}/tournaments/{t.pk}/board/"),
         )
         registered = t.entries.order_by("pk").first()
         run(
             "team's players",
             "GET a team's substitutions, organiser",
-            lambda: org.get(f"/tournaments/{t.pk}/teams/{registered.pk}/players/"),
+            lambda: org.get(f"{c}/tournaments/{t.pk}/teams/{registered.pk}/players/"),
         )
         run(
             "team cards",
             "GET the captains' cards, organiser",
-            lambda: org.get(f"/tournaments/{t.pk}/cards/"),
+            lambda: org.get(f"{c}/tournaments/{t.pk}/cards/"),
         )
         groups, knockout = world.bench_stages
         run(
             "stage chart",
             "GET groups A and B, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/stages/{groups.number}/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/stages/{groups.number}/"),
             kept=True,
         )
         run(
             "knockout bracket",
             "GET 16-team bracket, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/stages/{knockout.number}/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/stages/{knockout.number}/"),
             kept=True,
         )
         seated = world.long_game.teams.select_related("team").first().team.first_player_id
         run(
             "a player's page",
             "GET where I sit, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/players/{seated}/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/players/{seated}/"),
             kept=True,
         )
         run(
             "where do I sit",
             "GET the sitting's seats, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/seats/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/seats/"),
             kept=True,
         )
         run(
             "where do I sit, a name",
             "GET seats?q=…, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/seats/", {"q": player.name[:4]}),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/seats/", {"q": player.name[:4]}),
             kept=True,
         )
         # Every other page a user can open: each bounded, so none grows with
         # the club's history.
         sitting = t.sittings.exclude(pk=world.bench_sitting.pk).order_by("-number").first()
-        run("home page", "GET /, public", lambda: pub.get("/"), kept=True)
+        run("home page", "GET /, public", lambda: pub.get(f"{c}/"), kept=True)
         run(
             "home page, a later page",
             "GET /?page=3, public",
-            lambda: pub.get("/", {"page": 3}),
+            lambda: pub.get(f"{c}/", {"page": 3}),
             kept=True,
         )
-        run("the register", "GET /players/, public", lambda: pub.get("/players/"))
+        run("the register", "GET /players/, public", lambda: pub.get(f"{c}/players/"))
         run(
             "the register, a search",
             "GET /players/?q=…, public",
-            lambda: pub.get("/players/", {"q": player.name[:5]}),
+            lambda: pub.get(f"{c}/players/", {"q": player.name[:5]}),
         )
-        run("tournaments", "GET /tournaments/, public", lambda: pub.get("/tournaments/"))
+        run("tournaments", "GET /tournaments/, public", lambda: pub.get(f"{c}/tournaments/"))
         run(
             "a sitting",
             "GET a sitting's page, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/sittings/{sitting.number}/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/sittings/{sitting.number}/"),
         )
         run(
             "a sitting's score sheets",
             "GET sheets, organiser (codes)",
-            lambda: org.get(f"/tournaments/{t.pk}/sittings/{sitting.number}/sheets/"),
+            lambda: org.get(f"{c}/tournaments/{t.pk}/sittings/{sitting.number}/sheets/"),
         )
-        run("connect phones", "GET /connect/, organiser", lambda: org.get("/connect/"))
-        run("publish results", "GET /import/, organiser", lambda: org.get("/import/"))
+        run("connect phones", "GET /connect/, organiser", lambda: org.get(f"{c}/connect/"))
+        run("publish results", "GET /import/, organiser", lambda: org.get(f"{c}/import/"))
         run(
             "the club's players",
             "GET /players/roster.json, organiser",
-            lambda: org.get("/players/roster.json"),
+            lambda: org.get(f"{c}/players/roster.json"),
         )
         run(
             "projector",
             "GET projector, public",
-            lambda: pub.get(f"/tournaments/{t.pk}/projector/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/projector/"),
             kept=True,
         )
         run(
-            "printed standings", "GET print, public", lambda: pub.get(f"/tournaments/{t.pk}/print/")
+            "printed standings",
+            "GET print, public",
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/print/"),
         )
-        run("rules page", "GET /rules/, public", lambda: pub.get("/rules/"))
+        run("rules page", "GET /rules/, public", lambda: pub.get(f"{c}/rules/"))
+        # A federation's server answers every club's pages, each club's links made under
+        # its own address: the clubs' homes, one club after another, each rendered.
+        homes = itertools.cycle(
+            [f"/clubs/{slug}/" for slug in world.slugs] if world.clubs > 1 else ["/"]
+        )
+        run(
+            "a club's home, each club in turn",
+            "GET /clubs/<each club>/, rendered, public",
+            lambda: (sc.drop_kept_pages(), pub.get(next(homes)))[1],
+        )
+        # The site's own pages: its home (its clubs, on a site of several; else the club's
+        # games), its list of clubs and the federation's ranking, of every club or one.
+        run("the site's home", "GET / of the site, public", lambda: pub.get("/"))
         run("the site's clubs", "GET /clubs/, public", lambda: pub.get("/clubs/"))
-        run("the federation's ranking", "GET /ranking/, public", lambda: pub.get("/ranking/"))
+        run(
+            "the federation's ranking",
+            "GET /ranking/, public",
+            lambda: pub.get("/ranking/"),
+            kept=True,
+        )
+        run(
+            "the ranking, one club's",
+            "GET /ranking/?club=, public",
+            lambda: pub.get("/ranking/", {"club": world.club.slug}),
+            kept=True,
+        )
+        run(
+            "the ranking, a later page",
+            "GET /ranking/?page=3, public",
+            lambda: pub.get("/ranking/", {"page": 3}),
+            kept=True,
+        )
         # The read API and the embeddable pages.
         long_game = world.long_game
         team = long_game.teams.values_list("team_id", flat=True).first()
-        run("api: index", "GET /api/v1/", lambda: pub.get("/api/v1/"))
-        run("api: docs", "GET /api/v1/docs/", lambda: pub.get("/api/v1/docs/"))
-        run("api: schema", "GET /api/v1/schema/", lambda: pub.get("/api/v1/schema/"))
-        run("api: games", "GET /api/v1/games/", lambda: pub.get("/api/v1/games/"), kept=True)
+        run("api: index", "GET /api/v1/", lambda: pub.get(f"{c}/api/v1/"))
+        run("api: docs", "GET /api/v1/docs/", lambda: pub.get(f"{c}/api/v1/docs/"))
+        run("api: schema", "GET /api/v1/schema/", lambda: pub.get(f"{c}/api/v1/schema/"))
+        run("api: games", "GET /api/v1/games/", lambda: pub.get(f"{c}/api/v1/games/"), kept=True)
         run(
             "api: games, one player's",
             "GET /api/v1/games/?player=",
-            lambda: pub.get("/api/v1/games/", {"player": player.pk}),
+            lambda: pub.get(f"{c}/api/v1/games/", {"player": player.pk}),
             kept=True,
         )
         run(
             "api: a game",
             "GET /api/v1/games/{id}/, 60 deals",
-            lambda: pub.get(f"/api/v1/games/{long_game.pk}/"),
+            lambda: pub.get(f"{c}/api/v1/games/{long_game.pk}/"),
             kept=True,
         )
-        run("api: tournaments", "GET /api/v1/tournaments/", lambda: pub.get("/api/v1/tournaments/"))
+        run(
+            "api: tournaments",
+            "GET /api/v1/tournaments/",
+            lambda: pub.get(f"{c}/api/v1/tournaments/"),
+        )
         run(
             "api: a tournament",
             "GET /api/v1/tournaments/{id}/",
-            lambda: pub.get(f"/api/v1/tournaments/{t.pk}/"),
+            lambda: pub.get(f"{c}/api/v1/tournaments/{t.pk}/"),
             kept=True,
         )
-        run("api: players", "GET /api/v1/players/", lambda: pub.get("/api/v1/players/"))
+        run("api: players", "GET /api/v1/players/", lambda: pub.get(f"{c}/api/v1/players/"))
         run(
             "api: a player",
             "GET /api/v1/players/{id}/, the busiest",
-            lambda: pub.get(f"/api/v1/players/{player.pk}/"),
+            lambda: pub.get(f"{c}/api/v1/players/{player.pk}/"),
             kept=True,
         )
         run(
             "api: a team",
             "GET /api/v1/teams/{id}/",
-            lambda: pub.get(f"/api/v1/teams/{team}/"),
+            lambda: pub.get(f"{c}/api/v1/teams/{team}/"),
             kept=True,
         )
         run(
             "api: player leaderboard",
             "GET /api/v1/leaderboards/players/",
-            lambda: pub.get("/api/v1/leaderboards/players/"),
+            lambda: pub.get(f"{c}/api/v1/leaderboards/players/"),
             kept=True,
         )
         run(
             "api: team leaderboard, one tournament",
             "GET /api/v1/leaderboards/teams/?tournament=",
-            lambda: pub.get("/api/v1/leaderboards/teams/", {"tournament": t.pk}),
+            lambda: pub.get(f"{c}/api/v1/leaderboards/teams/", {"tournament": t.pk}),
             kept=True,
         )
         run(
             "embed: standings",
             "GET the standings to frame",
-            lambda: pub.get(f"/tournaments/{t.pk}/embed/"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/embed/"),
             kept=True,
         )
         run(
             "embed: game card",
             "GET a game's card to frame",
-            lambda: pub.get(f"/games/{game.pk}/embed/"),
+            lambda: pub.get(f"{c}/games/{game.pk}/embed/"),
             kept=True,
         )
         run("admin: games", "GET the admin's game list", lambda: org.get("/admin/games/game/"))
-        run("boards' index", "GET /leaderboards/, public", lambda: pub.get("/leaderboards/"))
+        run("boards' index", "GET /leaderboards/, public", lambda: pub.get(f"{c}/leaderboards/"))
         run(
             "player leaderboard",
             "GET, public, first page",
-            lambda: pub.get("/leaderboards/players/"),
+            lambda: pub.get(f"{c}/leaderboards/players/"),
             sc.sql_leaderboard,
             kept=True,
         )
         run(
             "team leaderboard",
             "GET, public, first page",
-            lambda: pub.get("/leaderboards/teams/"),
+            lambda: pub.get(f"{c}/leaderboards/teams/"),
             sc.sql_team_board,
             kept=True,
         )
         run(
             "player leaderboard, one tournament",
             "GET ?tournament=, public",
-            lambda: pub.get("/leaderboards/players/", {"tournament": t.pk}),
+            lambda: pub.get(f"{c}/leaderboards/players/", {"tournament": t.pk}),
             lambda: sc.sql_tournament_board(t.pk),
             kept=True,
         )
         run(
             "player profile",
             "GET, the busiest player",
-            lambda: pub.get(f"/players/{player.pk}/"),
+            lambda: pub.get(f"{c}/players/{player.pk}/"),
             lambda: sc.sql_profile(player.pk),
             kept=True,
         )
         run(
             "export JSON",
             "GET export.json, one tournament",
-            lambda: pub.get(f"/tournaments/{t.pk}/export.json"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/export.json"),
             lambda: sc.sql_export(t.pk),
         )
         run(
             "export CSV (deals)",
             "GET deals.csv, streamed",
-            lambda: pub.get(f"/tournaments/{t.pk}/deals.csv"),
+            lambda: pub.get(f"{c}/tournaments/{t.pk}/deals.csv"),
             lambda: sc.sql_export(t.pk),
         )
         exports = {t.name: t for t in timings if t.name.startswith("export")}
@@ -392,7 +430,7 @@ def run_all(
             timing = exports[name]
             timing.extra["deals_per_second"] = world.tournament_deals / timing.median
             timing.extra["peak_memory_mb"] = (
-                sc.peak_memory(lambda p=path: sc.consume(pub.get(f"/tournaments/{t.pk}/{p}")))
+                sc.peak_memory(lambda p=path: sc.consume(pub.get(f"{c}/tournaments/{t.pk}/{p}")))
                 / 2**20
             )
 
@@ -410,7 +448,7 @@ def run_all(
                 "doubling": "none",
                 **{f"points_{team}": points for team, points in entry.points.items()},
             }
-            response = org.post(f"/games/{game.pk}/deals/", data, **sc.HTMX)
+            response = org.post(f"{c}/games/{game.pk}/deals/", data, **sc.HTMX)
             if b"errorlist" in response.content or response.status_code != 200:
                 raise SystemExit(f"recording deal {number} failed: {response.status_code}")
             return response
@@ -473,7 +511,7 @@ def run_all(
                 "doubling": "none",
                 **{f"points_{team}": points for team, points in entry.points.items()},
             }
-            response = org.post(f"/games/{long_game.pk}/deals/1/edit/", data)
+            response = org.post(f"{c}/games/{long_game.pk}/deals/1/edit/", data)
             if response.status_code != 302:
                 raise SystemExit(f"correcting deal 1 failed: {response.status_code}")
             return response
@@ -510,6 +548,8 @@ def run_all(
             "tournament_deals": world.tournament_deals,
             "game_deals": game.deals_played,
             "player": world.player.name,
+            "club": world.club.name,
+            "clubs": world.clubs,
         },
         "trivial": {
             "median_ms": trivial.median * 1000,

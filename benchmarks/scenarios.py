@@ -24,6 +24,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from club.clubs import known
+from club.clubs.addresses import part_of
+from club.clubs.models import Club
 from club.games import services as scoring
 from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
 from club.leaderboards import figures
@@ -105,6 +108,10 @@ class World:
     tournament_deals: int
     organiser: Client
     public: Client
+    club: Club  # the tournament's: the club whose pages are measured
+    prefix: str  # its part of their addresses: "/clubs/<slug>", "" on a site of one club
+    clubs: int  # clubs on the site
+    slugs: list[str]  # their short names
     bench_sitting: Sitting | None = None
     # A groups stage's chart and a knockout's bracket, for their pages (removed after).
     bench_stages: list[Stage] = field(default_factory=list)
@@ -114,7 +121,8 @@ class World:
 
 
 def find_world() -> World:
-    """The newest 2-team tournament without a deal limit, and its typical game."""
+    """The newest 2-team tournament without a deal limit, and its typical game; the busiest
+    player of its club (of the site's, on a site of one club); that club's addresses."""
     tournament = (
         Tournament.objects.filter(deal_limit__isnull=True)
         .exclude(sittings__game_size__gt=2)
@@ -134,7 +142,8 @@ def find_world() -> World:
         .first()
     )
     counts: dict[int, int] = {}
-    for first, second in GameTeam.objects.values_list("first_player_id", "second_player_id"):
+    seats = GameTeam.objects.filter(game__club=tournament.club_id)
+    for first, second in seats.values_list("first_player_id", "second_player_id"):
         counts[first] = counts.get(first, 0) + 1
         counts[second] = counts.get(second, 0) + 1
     player_id = max(counts, key=lambda pk: (counts[pk], -pk))
@@ -143,6 +152,7 @@ def find_world() -> World:
     )
     organiser = Client()
     organiser.force_login(user)
+    club = known.by_id(tournament.club_id)
     return World(
         tournament=tournament,
         game=game,
@@ -153,6 +163,10 @@ def find_world() -> World:
         ).count(),
         organiser=organiser,
         public=Client(),
+        club=club,
+        prefix="/" + part_of(club).rstrip("/") if part_of(club) else "",
+        clubs=Club.objects.count(),
+        slugs=list(Club.objects.order_by("pk").values_list("slug", flat=True)),
     )
 
 
@@ -191,7 +205,10 @@ def add_bench_games(world: World, fresh: int) -> None:
     games = []
     for index in range(fresh + 1):
         game = scoring.create_game(
-            label=f"bench {sitting.pk} game {index}", teams=teams, first_dealer=0
+            label=f"bench {sitting.pk} game {index}",
+            teams=teams,
+            first_dealer=0,
+            club=world.club,
         )
         SittingGame.objects.create(
             sitting=sitting, game=game, table_label=f"Bench {index}", position=index
@@ -204,6 +221,7 @@ def add_bench_games(world: World, fresh: int) -> None:
             teams=teams,
             first_dealer=0,
             rules=core.Rules(tables_per_team=1),
+            club=world.club,
         )
         SittingGame.objects.create(
             sitting=sitting, game=game, table_label=f"Ending {index}", position=fresh + 1 + index
@@ -413,7 +431,7 @@ class SqlWriter:
             for e in entries
         ]
         self.game = scoring.create_game(
-            label=f"bench sql {time.time_ns()}", teams=teams, first_dealer=0
+            label=f"bench sql {time.time_ns()}", teams=teams, first_dealer=0, club=world.club
         )
         self.seating = scoring.load_seating(self.game)
         self.number = 0
