@@ -41,7 +41,13 @@ from club.ops.backup_format import (
     sign,
     table_checksum,
 )
-from club.ops.backup_scope import SCOPE, SCOPE_CLUB, club_rows, login_row
+from club.ops.backup_scope import (
+    SCOPE,
+    SCOPE_CLUB,
+    club_rows,
+    login_row,
+    organising_elsewhere,
+)
 
 USERS = get_user_model()._meta.label_lower
 
@@ -111,7 +117,8 @@ def make_backup(created_at: datetime.datetime | None = None, *, club: Club | Non
         for key, model in TABLES:
             rows = _table_rows(_rows_of(key, model, club), usernames)
             if club is not None and key == USERS:
-                rows = map(login_row, rows)
+                elsewhere = organising_elsewhere(club)
+                rows = (login_row(row, elsewhere) for row in rows)
             try:
                 tables[key] = [canonical_json(row) for row in rows]
             except ValueError:  # NaN or infinity: JSON has no way to write them

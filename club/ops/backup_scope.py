@@ -18,8 +18,9 @@ of one club only, which its organisers take from its pages: its manifest carries
 A login's rights on the site (staff, superuser) are the site's, not the club's: a club
 backup writes every login without them, and the password of a login that has them is
 not written at all (``login_row``), so that no organiser downloads an administrator's
-password hash. A reference to a login not in the file (a site administrator who
-recorded a deal) is kept by its user name, as every reference to a login is.
+password hash; nor is the password of an organiser who organises another club too. A
+reference to a login not in the file (a site administrator who recorded a deal) is kept
+by its user name, as every reference to a login is.
 """
 
 from __future__ import annotations
@@ -152,11 +153,19 @@ def players_named(club: Club) -> models.Q:
     return named
 
 
-def login_row(row: dict) -> dict:
+def organising_elsewhere(club: Club) -> frozenset[int]:
+    """The logins that organise another club than ``club`` too."""
+    through = Club.organisers.through._base_manager
+    return frozenset(through.exclude(club_id=club.pk).values_list("user_id", flat=True))
+
+
+def login_row(row: dict, elsewhere: frozenset[int] = frozenset()) -> dict:
     """A login as a club backup writes it: without the site's rights, and without the
-    password of one who holds them (Django's mark of a login with no usable password:
-    a site administrator sets a new one, ``manage.py changepassword``)."""
-    had_rights = row["is_staff"] or row["is_superuser"]
+    password of one who holds them or who organises another club too (``elsewhere``):
+    a hash cracked from the file would open what is not this club's. Django's mark of a
+    login with no usable password stands in: a site administrator sets a new one,
+    ``manage.py changepassword``."""
+    had_rights = row["is_staff"] or row["is_superuser"] or row["id"] in elsewhere
     row = dict(row, is_staff=False, is_superuser=False)
     if had_rights:
         row["password"] = UNUSABLE_PASSWORD_PREFIX

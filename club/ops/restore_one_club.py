@@ -42,6 +42,7 @@ from club.games.models import Game, Player, Team
 from club.games.services import recount_contracts
 from club.games.versions import new_generation
 from club.leaderboards import figures
+from club.leaderboards.models import RatingChange
 from club.leaderboards.services import rebuild_ratings
 from club.ops import restore_checks
 from club.ops.backup_format import TABLES, BackupError, fields_of, points_to_user
@@ -357,7 +358,10 @@ def _place_club(club: Club) -> tuple[Club, str]:
 
 def _empty(club: Club) -> None:
     """Take out the club's games, tournaments, members and organisers (what the file
-    brings back); the site's players, teams and logins stay."""
+    brings back); the site's players, teams and logins stay. The club's rating changes go
+    first, all at once: each game deleted with its changes would re-rate every game of the
+    site after it, and the restore rates the site again once at its end."""
+    RatingChange.objects.filter(game__club=club).delete()
     Tournament._base_manager.filter(club=club).delete()
     Game._base_manager.filter(club=club).delete()
     for key in ("games.membership", "clubs.club_organisers"):

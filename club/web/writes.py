@@ -57,8 +57,9 @@ UNSEEN = frozenset(
     }
 )
 # Rows that belong to one club and show on its pages only (and on the pages of no
-# club, which follow every write): its games and what hangs off them, its members, its
-# token, and every row of its tournaments. Any other row may show on every club's page.
+# club, which follow every write): its games and what hangs off them, its token, and
+# every row of its tournaments. Any other row may show on every club's page: a member
+# joining a club too (a player's page at each of their clubs names them all).
 CLUB_TABLES = frozenset(
     {
         "games_game",
@@ -70,7 +71,6 @@ CLUB_TABLES = frozenset(
         "games_pendingdeal",
         "games_rejecteddeal",
         "games_scorerlink",
-        "games_membership",
         "games_clubversion",
     }
 )

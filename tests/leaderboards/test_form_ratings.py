@@ -139,3 +139,17 @@ def test_the_ranking_of_a_form_costs_the_same_for_more_games(client, forms, sett
         for number in range(3):
             _played(f"Kodi {more}{number}", [(f"P{more}{number}", "Esha"), ("X", "Y")], "Esha", KODI)
     assert counts[0] == counts[1]
+
+
+def test_migrate_rates_each_form_of_an_upgraded_site_at_once(forms):
+    """The upgrade's migrate rates every form before the first game after it has to."""
+    from django.core.management import call_command
+
+    RatingChange.objects.update(form="", form_mu_after=None, form_sigma_after=None)
+    PlayerFormRating.objects.all().delete()
+    RatingsState.objects.update(forms_kept=False)
+    rows = set(RatingChange.objects.values_list("pk", "after"))
+    call_command("migrate", verbosity=0)
+    assert RatingsState.objects.get().forms_kept
+    assert set(RatingChange.objects.values_list("pk", "after")) == rows
+    assert_in_step()

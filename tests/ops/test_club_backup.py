@@ -176,6 +176,21 @@ def test_a_clubs_backup_writes_logins_without_the_sites_rights(two_clubs):
 
 
 @pytest.mark.django_db
+def test_a_clubs_backup_writes_no_password_of_an_organiser_of_another_club_too():
+    """A hash cracked from Gulf's file must not open the home club: an organiser of both
+    is written without a password; one of Gulf alone keeps theirs."""
+    gulf = Club.objects.create(name="Gulf 56", slug="gulf")
+    both = User.objects.create_user(username="both", password="pw-of-both")
+    alone = User.objects.create_user(username="alone", password="pw-of-alone")
+    gulf.organisers.add(both, alone)
+    known.home().organisers.add(both)
+    logins = json.loads(backup.make_backup(club=gulf).text)["tables"]["auth.user"]
+    passwords = {row["username"]: row["password"] for row in logins}
+    assert passwords["both"] == "!"
+    assert passwords["alone"] == User.objects.get(username="alone").password
+
+
+@pytest.mark.django_db
 def test_the_command_backs_up_one_club_under_its_name(tmp_path, monkeypatch):
     gulf = Club.objects.create(name="Gulf 56", slug="gulf")
     Membership.objects.create(club=gulf, player=Player.objects.create(name="Salma"))

@@ -223,3 +223,20 @@ def test_a_clubs_backup_from_a_server_with_another_key_is_restored_only_when_acc
         "--with-organisers",
     )
     assert "results do not agree with their deals" in message
+
+
+def test_a_restore_over_the_club_rates_the_site_once_not_once_a_game(site, tmp_path, monkeypatch):
+    """The club's games go out with their rating changes at once: a game deleted with its
+    own would re-rate every game of the site after it, each in turn."""
+    from club.leaderboards.services import ratings
+
+    gulf_games = Game.objects.filter(club__slug="gulf", status=Game.Status.FINISHED).count()
+    assert gulf_games >= 1
+    rerated = []
+    real = ratings._rerate_from
+    monkeypatch.setattr(
+        ratings, "_rerate_from", lambda *args, **kwargs: (rerated.append(1), real(*args, **kwargs))
+    )
+    _restore(written(tmp_path, site["gulf"]))
+    assert rerated == []
+    assert RatingChange.objects.filter(game__club__slug="gulf").exists()

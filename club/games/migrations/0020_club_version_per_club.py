@@ -7,6 +7,7 @@ alters no table with this update's checks pending."""
 import uuid
 
 import django.db.models.deletion
+from django.core.management.color import no_style
 from django.db import migrations, models
 
 
@@ -19,9 +20,20 @@ def to_home_club(apps, schema_editor):
         kept.club = clubs[0]
         kept.save(update_fields=["club"])
     generation = uuid.uuid4().hex
+    # Ids past the kept row's: it was written with its id given (pk=1), which moves no
+    # sequence on PostgreSQL, so the sequence's next id could be that row's. The sequence
+    # is then set past them all.
+    first = (kept.pk if kept is not None else 0) + 1
     ClubVersion.objects.bulk_create(
-        [ClubVersion(club=club, generation=generation) for club in clubs[kept is not None :]]
+        [
+            ClubVersion(pk=first + index, club=club, generation=generation)
+            for index, club in enumerate(clubs[kept is not None :])
+        ]
     )
+    connection = schema_editor.connection
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), [ClubVersion]):
+            cursor.execute(statement)
 
 
 class Migration(migrations.Migration):

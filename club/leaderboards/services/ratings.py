@@ -190,7 +190,10 @@ def keep_form_ratings(state: LockedState | None = None) -> None:
     form_final, in_form = _rate_forms(games, forms, {})
     rows = list(RatingChange.objects.only("pk", "game_id", "player_id"))
     for row in rows:
-        change = in_form[row.game_id, row.player_id]
+        change = in_form.get((row.game_id, row.player_id))
+        if change is None:  # a change of a seat the game no longer has: rate afresh
+            rebuild_ratings()
+            return
         row.form = forms[row.game_id]
         row.form_mu_after, row.form_sigma_after = change.mu_after, change.sigma_after
     RatingChange.objects.bulk_update(
