@@ -314,6 +314,16 @@ def run_all(
             lambda: pub.get("/ranking/", {"page": 3}),
             kept=True,
         )
+        run(
+            "the ranking of one form",
+            "GET /ranking/?form=kodi, public",
+            lambda: pub.get("/ranking/", {"form": "kodi"}),
+            kept=True,
+        )
+        # A club's backup page, its organiser's password page, and a page not found.
+        run("a club's backup page", "GET /backup/, organiser", lambda: org.get(f"{c}/backup/"))
+        run("change password", "GET /accounts/password/", lambda: org.get("/accounts/password/"))
+        run("page not found", "GET a game not there, public", lambda: pub.get(f"{c}/games/0/"))
         # The read API and the embeddable pages.
         long_game = world.long_game
         team = long_game.teams.values_list("team_id", flat=True).first()
