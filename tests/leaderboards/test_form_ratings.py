@@ -12,7 +12,6 @@ from club.leaderboards.models import PlayerFormRating, PlayerRating, RatingChang
 from club.scoring import rules as core
 from tests.factories import deal
 
-from .form_checks import assert_form_ratings_in_step
 from .test_maintained import assert_in_step
 
 KODI = core.preset_rules(core.Preset.KODI, 4)
@@ -137,7 +136,9 @@ def test_the_ranking_of_a_form_costs_the_same_for_more_games(client, forms, sett
             assert client.get("/ranking/", {"form": "kodi"}).status_code == 200
         counts.append(len(queries))
         for number in range(3):
-            _played(f"Kodi {more}{number}", [(f"P{more}{number}", "Esha"), ("X", "Y")], "Esha", KODI)
+            _played(
+                f"Kodi {more}{number}", [(f"P{more}{number}", "Esha"), ("X", "Y")], "Esha", KODI
+            )
     assert counts[0] == counts[1]
 
 
