@@ -41,6 +41,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -397,7 +398,7 @@ class _Forked:
         process.start()
         self.processes.append(process)
 
-    def answers(self) -> Iterator[tuple[str, object]]:
+    def answers(self) -> Iterator[tuple[str, Any]]:
         """Every answer until each process said it is done; raises at a failure."""
         done = 0
         try:
