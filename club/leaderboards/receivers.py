@@ -1,15 +1,16 @@
 """Ratings and leaderboard figures follow finished games: in the transaction of the change,
 or, for a change made through a page, once its answer has gone out (club.leaderboards.owed)."""
 
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
 from club.games.models import Game, GameTeam
 from club.games.signals import game_changed, games_written
 from club.leaderboards import figures, owed
-from club.leaderboards.models import RatingChange
+from club.leaderboards.models import RatingChange, RatingsState
 from club.leaderboards.services.owed_work import catch_up
-from club.leaderboards.services.ratings import unrate_deleted_game
+from club.leaderboards.services.ratings import keep_form_ratings, unrate_deleted_game
 from club.tournaments.models import SittingGame
 
 
@@ -62,3 +63,17 @@ def file_game_under_tournament(sender, instance, **kwargs):
 @receiver(post_delete, sender=SittingGame, dispatch_uid="leaderboards-game-out-of-sitting")
 def unfile_game(sender, instance, **kwargs):
     figures.file_under_tournament(instance.game_id, None)
+
+
+def rate_each_form_once(sender, apps, using, **kwargs) -> None:
+    """After an upgrade, each form of play's ratings from the ratings' order, at once
+    (``migrate``'s end; the apps connect it): at the first game after it, on a large
+    site, the deal that ends it would wait for them. Only when the database is at the
+    models of now (a migration back leaves it alone)."""
+    state = apps.get_model("leaderboards", "RatingsState")
+    if "forms_kept" not in {field.name for field in state._meta.fields}:
+        return
+    owed_forms = RatingsState.objects.using(using).filter(forms_kept=False).exists()
+    if owed_forms and RatingChange.objects.using(using).exists():
+        with transaction.atomic(using=using):
+            keep_form_ratings()
