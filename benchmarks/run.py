@@ -282,44 +282,7 @@ def run_all(
             lambda: pub.get(f"{c}/tournaments/{t.pk}/print/"),
         )
         run("rules page", "GET /rules/, public", lambda: pub.get(f"{c}/rules/"))
-        # A federation's server answers every club's pages, each club's links made under
-        # its own address: the clubs' homes, one club after another, each rendered.
-        homes = itertools.cycle(
-            [f"/clubs/{slug}/" for slug in world.slugs] if world.clubs > 1 else ["/"]
-        )
-        run(
-            "a club's home, each club in turn",
-            "GET /clubs/<each club>/, rendered, public",
-            lambda: (sc.drop_kept_pages(), pub.get(next(homes)))[1],
-        )
-        # The site's own pages: its home (its clubs, on a site of several; else the club's
-        # games), its list of clubs and the federation's ranking, of every club or one.
-        run("the site's home", "GET / of the site, public", lambda: pub.get("/"))
-        run("the site's clubs", "GET /clubs/, public", lambda: pub.get("/clubs/"))
-        run(
-            "the federation's ranking",
-            "GET /ranking/, public",
-            lambda: pub.get("/ranking/"),
-            kept=True,
-        )
-        run(
-            "the ranking, one club's",
-            "GET /ranking/?club=, public",
-            lambda: pub.get("/ranking/", {"club": world.club.slug}),
-            kept=True,
-        )
-        run(
-            "the ranking, a later page",
-            "GET /ranking/?page=3, public",
-            lambda: pub.get("/ranking/", {"page": 3}),
-            kept=True,
-        )
-        run(
-            "the ranking of one form",
-            "GET /ranking/?form=kodi, public",
-            lambda: pub.get("/ranking/", {"form": "kodi"}),
-            kept=True,
-        )
+        site_pages(run, world)
         # A club's backup page, its organiser's password page, and a page not found.
         run("a club's backup page", "GET /backup/, organiser", lambda: org.get(f"{c}/backup/"))
         run("change password", "GET /accounts/password/", lambda: org.get("/accounts/password/"))
@@ -569,6 +532,51 @@ def run_all(
         "rows": rows,
         "rebuild": rebuild,
     }
+
+
+def site_pages(run: Callable, world: sc.World) -> None:
+    """The pages of many clubs: every club's home in turn, then the site's own pages (its
+    home: its clubs on a site of several, else the club's games; its list of clubs; the
+    federation's ranking, of every club, of one, a later page, of one form)."""
+    pub = world.public
+    # A federation's server answers every club's pages, each club's links made under
+    # its own address: the clubs' homes, one club after another, each rendered.
+    homes = itertools.cycle(
+        [f"/clubs/{slug}/" for slug in world.slugs] if world.clubs > 1 else ["/"]
+    )
+    run(
+        "a club's home, each club in turn",
+        "GET /clubs/<each club>/, rendered, public",
+        lambda: (sc.drop_kept_pages(), pub.get(next(homes)))[1],
+    )
+    # The site's own pages: its home (its clubs, on a site of several; else the club's
+    # games), its list of clubs and the federation's ranking, of every club or one.
+    run("the site's home", "GET / of the site, public", lambda: pub.get("/"))
+    run("the site's clubs", "GET /clubs/, public", lambda: pub.get("/clubs/"))
+    run(
+        "the federation's ranking",
+        "GET /ranking/, public",
+        lambda: pub.get("/ranking/"),
+        kept=True,
+    )
+    run(
+        "the ranking, one club's",
+        "GET /ranking/?club=, public",
+        lambda: pub.get("/ranking/", {"club": world.club.slug}),
+        kept=True,
+    )
+    run(
+        "the ranking, a later page",
+        "GET /ranking/?page=3, public",
+        lambda: pub.get("/ranking/", {"page": 3}),
+        kept=True,
+    )
+    run(
+        "the ranking of one form",
+        "GET /ranking/?form=kodi, public",
+        lambda: pub.get("/ranking/", {"form": "kodi"}),
+        kept=True,
+    )
 
 
 def rebuild_from_scratch() -> dict:
