@@ -35,16 +35,24 @@ from club.web.paging import Page, kept_query, page_number, page_of
 RANKED_PER_PAGE = 50
 
 
+CLUBS_PER_PAGE = 50  # a federation of 200 clubs: its list costs what a site of 50 does
+
+
 def clubs_page(request: HttpRequest) -> dict:
-    """The clubs, each with when it last played (one index lookup a club)."""
+    """A page of the clubs, by name, each with when it last played (one index lookup a
+    club, for the clubs of the page only)."""
     latest = Game.objects.filter(club=OuterRef("pk")).order_by("-updated_at").values("updated_at")
+    clubs = Club.objects.annotate(last_played=Subquery(latest[:1])).order_by("name", "pk")
+    page = page_of(clubs, page_number(request), CLUBS_PER_PAGE, kept_query(request))
     return {
-        "clubs": list(Club.objects.annotate(last_played=Subquery(latest[:1])).order_by("name")),
+        "clubs": page.items,
+        "page": page,
         "administrator": is_organiser(request.user),
     }
 
 
 @require_GET
+@page_query("page")
 def site_home(request: HttpRequest) -> HttpResponse:
     """The site's home: the clubs it holds."""
     return render(request, "clubs/home.html", clubs_page(request))

@@ -71,3 +71,31 @@ def test_postgresql_reads_out_of_turn_as_a_memory_would():
     with connection.cursor() as cursor:
         cursor.execute("SHOW random_page_cost")
         assert float(cursor.fetchone()[0]) == 1.1
+
+
+def test_the_sites_list_of_clubs_is_read_a_page_at_a_time(client):
+    """200 clubs cost the list what 50 do: a page of them, by name, and the way on."""
+    from django.db import connection as db
+    from django.test.utils import CaptureQueriesContext
+
+    from club.leaderboards.federation import CLUBS_PER_PAGE
+
+    known.home()
+    Club.objects.bulk_create(
+        [Club(name=f"Club {number:03d}", slug=f"club-{number:03d}") for number in range(60)]
+    )
+    known.forget()
+    with CaptureQueriesContext(db) as few:
+        first = client.get("/clubs/")
+    names = [each.name for each in first.context["clubs"]]
+    assert len(names) == CLUBS_PER_PAGE and names == sorted(names)
+    assert 'href="?page=2" rel="next"' in first.content.decode()
+    second = client.get("/clubs/", {"page": 2})
+    assert len(second.context["clubs"]) == 61 - CLUBS_PER_PAGE  # and the home club
+    Club.objects.bulk_create(
+        [Club(name=f"More {number:03d}", slug=f"more-{number:03d}") for number in range(140)]
+    )
+    known.forget()
+    with CaptureQueriesContext(db) as many:
+        assert client.get("/clubs/").status_code == 200
+    assert len(many) == len(few)
