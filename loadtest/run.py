@@ -614,12 +614,32 @@ def stop_gunicorn(server: subprocess.Popen) -> None:
 # --- Checking and reporting ----------------------------------------------------------------
 
 
+def ledger_and_replay(game):
+    """The game's replay through the rules (seating, settlements, final state), its stored
+    ledger and the ledger the replay gives, each by (deal number, team position)."""
+    from club.games.models import LedgerEntry
+    from club.games.services import replay_game
+
+    seating, settlements, state = replay_game(game)
+    ledger = {
+        (entry.round.number, entry.game_team.position): (entry.change, entry.balance)
+        for entry in LedgerEntry.objects.filter(round__game=game).select_related(
+            "round", "game_team"
+        )
+    }
+    replayed = {
+        (s.number, team): (s.transfers[team], s.tables_after[team])
+        for s in settlements
+        for team in range(len(seating.teams))
+    }
+    return seating, settlements, state, ledger, replayed
+
+
 def check_database(world: World, scorers: list[ScorerResult]) -> list[str]:
     """Every deal a scorer was told was recorded is stored once; ledgers equal their replay."""
     from django.db import connection
 
-    from club.games.models import Change, Game, LedgerEntry
-    from club.games.services import replay_game
+    from club.games.models import Change, Game
 
     connection.close()  # a fresh connection: see what gunicorn committed
     faults = []
@@ -637,18 +657,7 @@ def check_database(world: World, scorers: list[ScorerResult]) -> list[str]:
                 f"game {game.pk}: {len(numbers)} rounds, deals_played {game.deals_played}, "
                 f"{recorded} 'recorded' history rows"
             )
-        seating, settlements, state = replay_game(game)
-        ledger = {
-            (entry.round.number, entry.game_team.position): (entry.change, entry.balance)
-            for entry in LedgerEntry.objects.filter(round__game=game).select_related(
-                "round", "game_team"
-            )
-        }
-        replayed = {
-            (s.number, team): (s.transfers[team], s.tables_after[team])
-            for s in settlements
-            for team in range(len(seating.teams))
-        }
+        seating, settlements, state, ledger, replayed = ledger_and_replay(game)
         if ledger != replayed:
             wrong = sorted(
                 k for k in replayed.keys() | ledger.keys() if ledger.get(k) != replayed.get(k)

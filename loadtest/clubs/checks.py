@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from loadtest.clubs.forms import stored
 from loadtest.clubs.tally import Post, Tally
 from loadtest.clubs.world import TABLES_PER_TEAM, ClubNight, Site
+from loadtest.run import ledger_and_replay
 
 
 @dataclass
@@ -225,21 +226,7 @@ def invariants(site: Site, found: Findings) -> None:
 
 def replayed_game(game, found: Findings) -> None:
     """The game's ledger, transfers and tables against its replay through the rules."""
-    from club.games.models import LedgerEntry
-    from club.games.services import replay_game
-
-    seating, settlements, state = replay_game(game)
-    ledger = {
-        (entry.round.number, entry.game_team.position): (entry.change, entry.balance)
-        for entry in LedgerEntry.objects.filter(round__game=game).select_related(
-            "round", "game_team"
-        )
-    }
-    replayed = {
-        (s.number, team): (s.transfers[team], s.tables_after[team])
-        for s in settlements
-        for team in range(len(seating.teams))
-    }
+    _seating, settlements, state, ledger, replayed = ledger_and_replay(game)
     if ledger != replayed:
         found.invariants.append(f"game {game.pk}: its ledger differs from its replay")
     if any(sum(s.transfers.values()) != 0 for s in settlements):
