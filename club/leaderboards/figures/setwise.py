@@ -114,21 +114,8 @@ def _insert_player_rows(cursor) -> None:
     own declarations."""
     seat, deal = table(GameTeam), table(Round)
     team_figures = ", ".join(f"tf.{name}" for name in ("played", "won"))
-    same = ", ".join(
-        f"tf.{name}"
-        for name in (
-            "doubles_won",
-            "doubles_lost",
-            "redoubles_won",
-            "redoubles_lost",
-            "tables_net",
-            "points_for",
-            "points_against",
-            "sessions_won",
-            "kodis_taken",
-            "kodis_given",
-        )
-    )
+    # Every count after a player's own declarations is their team's.
+    same = ", ".join(f"tf.{name}" for name in COUNTS[COUNTS.index("made") + 1 :])
     cursor.execute(
         f"INSERT INTO {table(PlayerGameFigures)} ({GAME_ROW_COLUMNS}, player_id) "
         f"SELECT {team_figures}, COALESCE(d.declared, 0), COALESCE(d.made, 0), {same}, "
