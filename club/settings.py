@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "club.clubs",
     "club.games",
     "club.tournaments",
+    "club.competitions",
     "club.leaderboards",
     "club.archive",
     "club.ops",

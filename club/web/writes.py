@@ -74,7 +74,7 @@ CLUB_TABLES = frozenset(
         "games_clubversion",
     }
 )
-CLUB_TABLE_PREFIXES = ("tournaments_",)
+CLUB_TABLE_PREFIXES = ("tournaments_", "competitions_")
 # A login's own write: its time, which no page shows (a rename of the login is seen).
 _LOGIN = re.compile(
     r'\s*UPDATE\s+"?auth_user"?\s+SET\s+"?last_login"?\s*=\s*%s\s+WHERE\b', re.IGNORECASE

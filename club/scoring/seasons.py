@@ -1,0 +1,295 @@
+"""A competition's table over its nights: a club's season, a federation's circuit.
+
+Like :mod:`club.scoring.standings` this module imports nothing from Django: the caller
+turns the nights and events a competition counts into :class:`Night` values (each line's
+place and match points in it) and shows the :class:`Line` rows :func:`table` returns.
+The rules are docs/rules.md section F.
+
+Terms
+-----
+night
+    One unit the competition counts: a club night (the club's games outside tournaments
+    on one day, placed as a tournament's standings would place them) or an event (a
+    tournament, placed by its standings). Each has a day, for the order of the nights.
+line
+    A team or a player of the table, by id. A player's result in a night is the caller's
+    to make from the seats the player sat in.
+score
+    What a line earns in a night: under ``places``, the points the rule's table gives its
+    place (places it shares split the points of the places they span, as a game's places
+    do; a place beyond the table earns 0); under ``match points``, the match points it
+    earned that night.
+best N of M
+    Only the N best scores of a line count (the latest of equal scores kept first); the
+    rest are dropped, and both are shown.
+minimum
+    A line with fewer nights than the minimum is listed below the ranked lines, with no
+    place, until it has played enough.
+
+Order of the table
+------------------
+Ranked lines by, in turn: the total of their counted scores, more first; nights won
+(first place alone), more first; head to head among the lines still level (in every
+night two of them played, the one placed higher scores 1 and the other -1; more first,
+again among any smaller group still level); the latest night (the nights from the last
+back, a better place first, a night not played after any place). Lines level on
+everything share a place (1, 2, 2, 4) and keep the caller's order (by name). Never the
+order rows came out of the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from fractions import Fraction
+from typing import Any
+
+from club.scoring.messages import TranslatableError, _
+
+__all__ = [
+    "MATCH_POINTS",
+    "METHODS",
+    "PLACES",
+    "PRESETS",
+    "Line",
+    "Night",
+    "Result",
+    "Rule",
+    "SeasonError",
+    "night_score",
+    "table",
+]
+
+PLACES, MATCH_POINTS = "places", "match_points"
+METHODS = (PLACES, MATCH_POINTS)
+MAX_PLACES = 64  # a points table longer than any field a club night has
+
+# What separated a line from the lines level with it on total.
+WON, HEAD_TO_HEAD, LATEST, SHARED = "won", "head_to_head", "latest", "shared"
+
+# The points per place clubs use most (the organiser's form offers them by name).
+PRESETS: Mapping[str, tuple[int, ...]] = {
+    "f1": (25, 18, 15, 12, 10, 8, 6, 4, 2, 1),
+    "ten": (10, 8, 6, 5, 4, 3, 2, 1),
+    "five": (5, 4, 3, 2, 1),
+}
+
+
+class SeasonError(TranslatableError):
+    """A competition's rule the table cannot be computed by."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One line's result in one night."""
+
+    place: int  # 1 = best
+    sharing: int = 1  # how many lines share the place (1: alone)
+    points: Fraction = Fraction(0)  # match points earned that night
+
+
+@dataclass(frozen=True)
+class Night:
+    """One night or event of the competition, with each line's result in it."""
+
+    key: str
+    day: date
+    results: Mapping[int, Result]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How a competition turns its nights into a table."""
+
+    method: str = PLACES
+    place_points: tuple[int, ...] = PRESETS["ten"]
+    best: int | None = None  # count only the best N nights (None: every night)
+    minimum: int = 1  # nights a line needs to be ranked
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise SeasonError(_("A competition scores by places or by match points."))
+        points = tuple(self.place_points)
+        object.__setattr__(self, "place_points", points)
+        if self.method == PLACES and not points:
+            raise SeasonError(
+                _("Give the points for at least the first place."), field="place_points"
+            )
+        if len(points) > MAX_PLACES:
+            raise SeasonError(
+                _("Points for at most %(count)d places."), field="place_points", count=MAX_PLACES
+            )
+        if not all(type(value) is int and value >= 0 for value in points):
+            raise SeasonError(
+                _("The points for each place are whole numbers, not negative."),
+                field="place_points",
+            )
+        if any(better < worse for better, worse in zip(points, points[1:], strict=False)):
+            raise SeasonError(
+                _("The points cannot rise from a place to the next."), field="place_points"
+            )
+        if self.best is not None and not (type(self.best) is int and self.best >= 1):
+            raise SeasonError(_("The nights counted start at 1."), field="best")
+        if not (type(self.minimum) is int and self.minimum >= 0):
+            raise SeasonError(_("The minimum of nights is 0 or more."), field="minimum")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One row of the table."""
+
+    line: int
+    place: int | None  # None: fewer nights than the minimum
+    shared: bool
+    total: Fraction
+    scores: Mapping[str, Fraction]  # night key -> the line's score in it
+    counted: tuple[str, ...]  # night keys, in the order of the nights
+    dropped: tuple[str, ...]
+    won: int
+    decided_by: str = ""  # what set it apart from the lines level on total ("" : none was)
+    places: Mapping[str, Result] = field(default_factory=dict)
+
+    @property
+    def nights(self) -> int:
+        return len(self.scores)
+
+
+def night_score(rule: Rule, result: Result) -> Fraction:
+    """What ``result`` earns under ``rule``."""
+    if rule.method == MATCH_POINTS:
+        return Fraction(result.points)
+    if result.place < 1 or result.sharing < 1:
+        raise SeasonError(_("A place and the number sharing it start at 1."))
+    spanned = range(result.place - 1, result.place - 1 + result.sharing)
+    points = rule.place_points
+    return Fraction(sum(points[at] if at < len(points) else 0 for at in spanned), result.sharing)
+
+
+def _counted(
+    scores: Mapping[str, Fraction], rank: Mapping[str, int], best: int | None
+) -> tuple[set[str], set[str]]:
+    """The nights that count (the best ``best``, the later first among equal scores)."""
+    if best is None or len(scores) <= best:
+        return set(scores), set()
+    ordered = sorted(scores, key=lambda key: (-scores[key], -rank[key]))
+    return set(ordered[:best]), set(ordered[best:])
+
+
+def table(nights: Sequence[Night], rule: Rule, order: Sequence[int]) -> list[Line]:
+    """The competition's table: ``order`` lists every line, in the order lines that share
+    a place are shown in (by name); a line of a night missing from it is refused."""
+    ordered = sorted(nights, key=lambda night: (night.day, night.key))
+    rank = {night.key: at for at, night in enumerate(ordered)}
+    if len(rank) != len(ordered):
+        raise SeasonError(_("A night is listed twice."))
+    known = set(order)
+    if len(known) != len(order):
+        raise SeasonError(_("A line is listed twice."))
+    lines: dict[int, Line] = {}
+    for line in order:
+        results = {n.key: n.results[line] for n in ordered if line in n.results}
+        scores = {key: night_score(rule, result) for key, result in results.items()}
+        counted, dropped = _counted(scores, rank, rule.best)
+        lines[line] = Line(
+            line=line,
+            place=None,
+            shared=False,
+            total=sum((scores[key] for key in counted), Fraction(0)),
+            scores=scores,
+            counted=tuple(key for key in scores if key in counted),
+            dropped=tuple(key for key in scores if key in dropped),
+            won=sum(1 for result in results.values() if result.place == 1 and result.sharing == 1),
+            places=results,
+        )
+    strays = {line for night in ordered for line in night.results} - known
+    if strays:
+        raise SeasonError(
+            _("A night has a line the table does not list: %(line)s."), line=min(strays)
+        )
+    ranked = [line for line in order if lines[line].nights >= max(rule.minimum, 1)]
+    unranked = [line for line in order if line not in set(ranked)]
+    rows = _placed([lines[line] for line in ranked], ordered)
+    rows.extend(sorted((lines[line] for line in unranked), key=lambda row: -row.total))
+    return rows
+
+
+def _placed(lines: list[Line], nights: Sequence[Night]) -> list[Line]:
+    """The ranked lines in order, each with its place and what separated it."""
+    out: list[Line] = []
+    for group in _split(lines, lambda row: -row.total):
+        for part, decided in _broken(group, nights):
+            place = len(out) + 1
+            shared = len(part) > 1
+            for row in part:
+                decided_by = decided if len(group) > 1 else ""
+                out.append(replace(row, place=place, shared=shared, decided_by=decided_by))
+    return out
+
+
+def _split(rows: list[Line], key: Callable[[Line], Any]) -> list[list[Line]]:
+    """``rows`` in groups of equal ``key``, smallest key first, each group in the given
+    order (sorted is stable)."""
+    groups: list[list[Line]] = []
+    for row in sorted(rows, key=key):
+        if groups and key(groups[-1][0]) == key(row):
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return groups
+
+
+def _broken(group: list[Line], nights: Sequence[Night]) -> list[tuple[list[Line], str]]:
+    """A group level on total, split by nights won, head to head and the latest night:
+    each part with the rule that set it apart (``shared`` for a part still level)."""
+    if len(group) == 1:
+        return [(group, "")]
+    parts: list[tuple[list[Line], str]] = []
+    for by_won in _split(group, lambda row: -row.won):
+        if len(by_won) == 1:
+            parts.append((by_won, WON))
+            continue
+        for by_meeting in _head_to_head(by_won):
+            if len(by_meeting) == 1:
+                parts.append((by_meeting, HEAD_TO_HEAD))
+                continue
+            for by_latest in _split(by_meeting, _latest_key(nights)):
+                parts.append((by_latest, LATEST if len(by_latest) == 1 else SHARED))
+    return parts
+
+
+def _meetings(row: Line, group: list[Line]) -> int:
+    """Head to head: +1 for each night and each other line of ``group`` ``row`` placed
+    above in it, -1 for each it placed below."""
+    score = 0
+    for other in group:
+        if other.line == row.line:
+            continue
+        for key, result in row.places.items():
+            theirs = other.places.get(key)
+            if theirs is not None and theirs.place != result.place:
+                score += 1 if result.place < theirs.place else -1
+    return score
+
+
+def _head_to_head(group: list[Line]) -> list[list[Line]]:
+    """``group`` split by head to head, again within any smaller group still level."""
+    parts = _split(group, lambda row: -_meetings(row, group))
+    if len(parts) == 1:
+        return parts
+    out: list[list[Line]] = []
+    for part in parts:
+        out.extend(_head_to_head(part) if len(part) > 1 else [part])
+    return out
+
+
+def _latest_key(nights: Sequence[Night]) -> Callable[[Line], tuple[float, ...]]:
+    """A line's places from the last night back; a night not played after any place."""
+    latest_first = [night.key for night in reversed(nights)]
+
+    def key(row: Line) -> tuple[float, ...]:
+        return tuple(
+            float(row.places[k].place) if k in row.places else float("inf") for k in latest_first
+        )
+
+    return key
