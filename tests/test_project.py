@@ -71,7 +71,7 @@ def test_the_rules_are_cited_from_the_projects_own_page():
                 unknown.append(f"{where}: {section}{'.' + number if number else ''}")
     assert not outside, f"cite docs/rules.md, the project's own page: {outside}"
     assert not unknown, f"docs/rules.md has no such section: {unknown}"
-    assert len(sections) == 5 and ("B", "2") in numbered
+    assert len(sections) == 6 and ("B", "2") in numbered and ("F", "6") in numbered
 
 
 def _settings_in_production(**env):
