@@ -11,6 +11,7 @@ from django.views.i18n import set_language
 
 from club.api.views import api
 from club.clubs.views import club_new
+from club.competitions.urls import circuits
 from club.games.views import game_list
 from club.leaderboards.federation import ranking, site_home
 from club.middleware import DatabaseLostMiddleware
@@ -83,6 +84,9 @@ urlpatterns = [
     # A club's backup, for its organisers (club.ops.backup_scope): at /clubs/<slug>/backup/.
     path("backup/", club_backup, name="club_backup"),
     path("tournaments/", include("club.tournaments.urls")),
+    # A club's seasons, and the federation's circuits (the site's own pages).
+    path("competitions/", include("club.competitions.urls")),
+    path("circuits/", include(circuits)),
     path("", include("club.archive.urls")),
     path("", include("club.leaderboards.urls")),
     path("", include("club.games.urls")),

@@ -8,14 +8,18 @@ this game, for another game, or withdrawn.
 
 import copy
 import datetime
+from dataclasses import replace
 
 import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from club.competitions.models import Competition
+from club.competitions.services import Terms, save_competition
 from club.games.links import issue_links, revoke_link
-from club.games.models import Change, Game, Player, Round, ScorerLink
-from club.games.services import Deal, load_seating, record_deal
+from club.games.models import Change, Game, Player, Round, ScorerLink, Team
+from club.games.services import Deal, end_game, load_seating, record_deal
+from club.scoring import seasons
 from club.tournaments import services as tournaments
 from club.tournaments import substitutions
 from club.tournaments.checkin import captain_key
@@ -116,6 +120,23 @@ RULES = {
     "archive:import_store": (ORGANISER, ["post"], None),
     "archive:import_progress": (ORGANISER, ["get"], None),
     "tournaments:print_standings": (PUBLIC, ["get"], "tournament"),
+    "competitions:list": (PUBLIC, ["get"], None),
+    "competitions:new": (ORGANISER, ["get", "post"], None),
+    "competitions:detail": (PUBLIC, ["get"], "competition"),
+    "competitions:edit": (ORGANISER, ["get", "post"], "competition"),
+    "competitions:delete": (ORGANISER, ["post"], "competition"),
+    "competitions:print": (PUBLIC, ["get"], "competition"),
+    "competitions:projector": (PUBLIC, ["get"], "competition"),
+    "competitions:line": (PUBLIC, ["get"], "competition_line"),
+    # The federation's circuits: written by the site's administrators (staff) only.
+    "circuits:list": (PUBLIC, ["get"], None),
+    "circuits:new": (ORGANISER, ["get", "post"], None),
+    "circuits:detail": (PUBLIC, ["get"], "circuit"),
+    "circuits:edit": (ORGANISER, ["get", "post"], "circuit"),
+    "circuits:delete": (ORGANISER, ["post"], "circuit"),
+    "circuits:print": (PUBLIC, ["get"], "circuit"),
+    "circuits:projector": (PUBLIC, ["get"], "circuit"),
+    "circuits:line": (PUBLIC, ["get"], "circuit_line"),
     "tournaments:stage_add": (ORGANISER, ["post"], "tournament"),
     "tournaments:seats": (PUBLIC, ["get"], "tournament"),
     "tournaments:player": (PUBLIC, ["get"], "tournament_player"),
@@ -197,7 +218,10 @@ def build_world() -> dict:
     substitution = substitutions.substitute(
         entry=first, player_out=first.team.first_player, player_in="Zara"
     )
+    season, circuit = _competitions(tournament)
     return {
+        "season": season,
+        "circuit": circuit,
         "substitution": substitution,
         "stage": stage,
         "tournament": tournament,
@@ -209,6 +233,40 @@ def build_world() -> dict:
         "withdrawn": withdrawn,
         "player": Player.objects.get(name="Anu"),
     }
+
+
+def _finished_cup():
+    """A short tournament played and finished: its one game ended level by time called."""
+    cup = tournaments.create_tournament(name="Short cup", starts_on=datetime.date(2026, 9, 2))
+    for first, second in [("Indu", "Jacob"), ("Kavya", "Latif")]:
+        tournaments.register_team(tournament=cup, first=first, second=second)
+    sitting = tournaments.propose_sitting(tournament=cup)
+    tournaments.confirm_sitting(sitting=sitting)
+    tournaments.call_time(sitting=sitting)
+    return tournaments.finish_tournament(tournament=cup)
+
+
+def _competitions(tournament):
+    """A season of the club counting a finished game of its own, and a circuit of a
+    finished tournament: each has a line to show."""
+    end_game(game=start_game(2, label="A season's game"))
+    cup = _finished_cup()
+    terms = Terms(
+        name="Season",
+        starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 12, 31),
+        counts=Competition.Counts.ALL,
+        ranks=Competition.Ranks.TEAMS,
+        method=seasons.PLACES,
+        place_points=(3, 1),
+    )
+    season = save_competition(club=tournament.club, terms=terms)
+    circuit = save_competition(
+        club=None,
+        terms=replace(terms, name="Circuit", counts=Competition.Counts.EVENTS),
+        events=[tournament, cup],
+    )
+    return season, circuit
 
 
 @pytest.fixture(scope="module")
@@ -241,6 +299,10 @@ def fresh_world(db):
     return build_world()
 
 
+def _team(name: str) -> int:
+    return Team.objects.get(name=name).pk
+
+
 def kwargs_for(key, world):
     return {
         None: {},
@@ -262,6 +324,10 @@ def kwargs_for(key, world):
         "token": {"token": world["link"].token},
         "captain": {"key": captain_key(world["tournament"].entries.order_by("pk").first())},
         "token_deal": {"token": world["link"].token, "number": 2},
+        "competition": {"pk": world["season"].pk},
+        "competition_line": {"pk": world["season"].pk, "line": _team("Anu & Biju")},
+        "circuit": {"pk": world["circuit"].pk},
+        "circuit_line": {"pk": world["circuit"].pk, "line": _team("Indu & Jacob")},
     }[key]
 
 
@@ -272,7 +338,7 @@ def fingerprint():
         Change.objects.count(),
         Game.objects.count(),
         list(Game.objects.order_by("pk").values_list("status", "deals_played")),
-        Tournament.objects.values_list("status", "is_final").get(),
+        Tournament.objects.values_list("status", "is_final").get(name="Onam cup"),
         Sitting.objects.count(),
         list(Stage.objects.values_list("status", "seeds", "groups", "chart")),
         TournamentEvent.objects.count(),
@@ -280,6 +346,7 @@ def fingerprint():
         list(Player.objects.order_by("pk").values_list("name", "active")),
         ScorerLink.objects.filter(revoked_at__isnull=True).count(),
         list(Substitution.objects.order_by("pk").values_list("player_in", "returned_from")),
+        list(Competition.objects.order_by("pk").values_list("name", "best", "updated_at")),
     )
 
 

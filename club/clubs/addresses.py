@@ -37,6 +37,7 @@ SITE_PARTS = frozenset(
         "admin",
         "accounts",
         "ranking",
+        "circuits",
     }
 )
 # Only a name a club could have is looked up (club.clubs.models.SLUG_PATTERN).

@@ -1,0 +1,267 @@
+"""What the competitions' pages show: the lists, a table's rows in the reader's words, a
+line's nights, the rule written out, and the token their kept pages are keyed by.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from club.clubs import known
+from club.clubs.models import Club
+from club.competitions import table as made
+from club.competitions.models import Competition
+from club.games.models import Game
+from club.games.versions import club_version, every_club_version
+from club.scoring import seasons
+from club.web.paging import Page, page_of
+
+STATES = {
+    made.COUNTED: gettext_lazy("Counted"),
+    made.WAITING: gettext_lazy("Results not final yet"),
+    made.LATE_COUNTED: gettext_lazy("Late, counted"),
+    made.LATE_DROPPED: gettext_lazy("Late, not counted"),
+}
+DECIDED = {
+    seasons.WON: gettext_lazy("ahead on nights won"),
+    seasons.HEAD_TO_HEAD: gettext_lazy("ahead head to head"),
+    seasons.LATEST: gettext_lazy("ahead on the latest night"),
+    seasons.SHARED: gettext_lazy("level on everything: the place is shared"),
+}
+TIES = gettext_lazy(
+    "Level totals are parted by nights won (first place alone), then head to head (who "
+    "placed higher in the nights they both played), then the latest night (from the last "
+    "night back, the better place first). Lines level on all three share the place."
+)
+PER_PAGE = 30
+PROJECTOR_ROWS = 12  # lines a projector's panel shows at once
+SHOWN_ON_A_PAGE = 3  # the competitions a player's page shows their line in
+
+
+def figure(value: Fraction) -> str:
+    """6 -> "6", 13/2 -> "6.5", 4/3 -> "1.33"."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def version(competition_pk: int, club: Club | None):
+    """A competition page's key (club.web.pages): the competition's last change and the
+    newest change to a game it may count, then the club's token (the federation's for a
+    circuit), which moves on a tournament saved, a game deleted, a name changed."""
+    row = (
+        Competition.objects.filter(pk=competition_pk, club=club)
+        .values_list("updated_at", "counts")
+        .first()
+    )
+    if row is None:
+        return None
+    changed, counts = row
+    if club is None or counts == Competition.Counts.EVENTS:
+        games = Game.objects.filter(sitting_entry__sitting__tournament__competitions=competition_pk)
+    else:
+        games = Game.objects.filter(club=club)
+    newest = games.aggregate(newest=Max("updated_at"))["newest"]
+    token = f"{int(changed.timestamp() * 1e6)}.{int(newest.timestamp() * 1e6) if newest else 0}"
+    if club is None:
+        return token, every_club_version
+    return token, lambda: club_version(club)
+
+
+# --- the lists ----------------------------------------------------------------------------
+
+
+def competitions_of(club: Club | None, number: int, query: str = "") -> dict:
+    """A club's competitions (the latest first) and the circuits that count its tournaments;
+    on the site's page (no club), the circuits."""
+    today = timezone.localdate()
+    own = Competition.objects.filter(club=club).order_by("-ends_on", "name", "id")
+    page: Page = page_of(own, number, PER_PAGE, query)
+    circuits: list[Competition] = []
+    if club is not None:
+        circuits = list(
+            Competition.objects.filter(club=None, events__club=club)
+            .distinct()
+            .order_by("-ends_on", "name", "id")[:PER_PAGE]
+        )
+    return {"competitions": page.items, "page": page, "circuits": circuits, "today": today}
+
+
+# --- a table ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A line's score in one night, as its row shows it."""
+
+    score: str
+    counted: bool
+    title: str
+
+
+def night_title(night: made.NightOf, circuit: bool) -> str:
+    if night.tournament is None:
+        return _("Club night, %(day)s") % {"day": date_format(night.day, "j M Y")}
+    if circuit and night.club_id:
+        return f"{night.tournament.name} · {known.by_id(night.club_id).name}"
+    return night.tournament.name
+
+
+def rule_words(competition: Competition, nights: int) -> list[str]:
+    """The competition's rule, a sentence a part."""
+    said = []
+    if competition.method == seasons.PLACES:
+        said.append(
+            _("A night scores points for its place: %(points)s; a place after the last scores 0.")
+            % {"points": ", ".join(str(value) for value in competition.place_points)}
+        )
+    else:
+        said.append(_("A night scores the match points earned in it."))
+    if competition.best is not None:
+        said.append(
+            ngettext(
+                "The best %(best)d night of %(nights)d counts.",
+                "The best %(best)d nights of %(nights)d count.",
+                competition.best,
+            )
+            % {"best": competition.best, "nights": nights}
+        )
+    if competition.minimum > 1:
+        said.append(
+            ngettext(
+                "A line needs %(count)d night to be ranked.",
+                "A line needs %(count)d nights to be ranked.",
+                competition.minimum,
+            )
+            % {"count": competition.minimum}
+        )
+    if competition.final_within_days is not None:
+        late = (
+            _("late results count") if competition.late_counts else _("late results do not count")
+        )
+        said.append(
+            ngettext(
+                "Results are due within %(days)d day of the night; %(late)s.",
+                "Results are due within %(days)d days of the night; %(late)s.",
+                competition.final_within_days,
+            )
+            % {"days": competition.final_within_days, "late": late}
+        )
+    return said
+
+
+def table_page(competition: Competition, found: made.Table | None = None) -> dict:
+    """The competition's table as its page, its print and its projector show it."""
+    found = found or made.competition_table(competition)
+    circuit = competition.is_circuit
+    titles = {night.key: night_title(night, circuit) for night in found.nights}
+    rows = [_row(line, found, titles) for line in found.lines]
+    ranked = [row for row in rows if row["place"] is not None]
+    return {
+        "competition": competition,
+        "rows": ranked,
+        "unranked": [row for row in rows if row["place"] is None],
+        "nights": [
+            {
+                "key": night.key,
+                "day": night.day,
+                "title": titles[night.key],
+                "state": STATES[night.state],
+                "counts": night.counts,
+                "url": night.tournament.get_absolute_url() if night.tournament else "",
+                "lines": len(night.results),
+            }
+            for night in found.nights
+        ],
+        "counted_nights": len(found.counted_nights),
+        "rule": rule_words(competition, len(found.counted_nights)),
+        "ties": TIES,
+        "players": competition.ranks == Competition.Ranks.PLAYERS,
+    }
+
+
+def _row(line: seasons.Line, found: made.Table, titles: dict[str, str]) -> dict:
+    counted = set(line.counted)
+    return {
+        "line": line.line,
+        "name": found.names.get(line.line, "?"),
+        "place": line.place,
+        "shared": line.shared,
+        "total": figure(line.total),
+        "nights": line.nights,
+        "won": line.won,
+        "decided": DECIDED.get(line.decided_by, ""),
+        "chips": [
+            Chip(figure(score), key in counted, titles[key]) for key, score in line.scores.items()
+        ],
+    }
+
+
+def line_page(competition: Competition, line: int) -> dict | None:
+    """One line's nights: each night's place and score, counted or dropped; None when the
+    competition has no such line."""
+    found = made.competition_table(competition)
+    context = table_page(competition, found)
+    row = next((row for row in context["rows"] + context["unranked"] if row["line"] == line), None)
+    if row is None:
+        return None
+    return {**context, "row": row, "detail": _detail(found, line, competition.is_circuit)}
+
+
+def _detail(found: made.Table, line: int, circuit: bool) -> list[dict]:
+    mine = next(each for each in found.lines if each.line == line)
+    counted = set(mine.counted)
+    shown = []
+    for night in found.nights:
+        result = mine.places.get(night.key)
+        if result is None:
+            continue
+        shown.append(
+            {
+                "day": night.day,
+                "title": night_title(night, circuit),
+                "place": result.place,
+                "shared": result.sharing > 1,
+                "score": figure(mine.scores[night.key]),
+                "counted": night.key in counted,
+            }
+        )
+    return shown
+
+
+# --- a player's lines -----------------------------------------------------------------
+
+
+def player_lines(player_pk: int, club: Club) -> list[dict]:
+    """The player's line in the club's latest competitions of players (at most three, those
+    running first): where they stand, with the competition's link."""
+    today = timezone.localdate()
+    shown = (
+        Competition.objects.filter(club=club, ranks=Competition.Ranks.PLAYERS)
+        .filter(starts_on__lte=today, ends_on__gte=today - dt.timedelta(days=365))
+        .order_by("-ends_on", "-id")[:SHOWN_ON_A_PAGE]
+    )
+    lines = []
+    for competition in shown:
+        found = made.competition_table(competition)
+        mine = next((line for line in found.lines if line.line == player_pk), None)
+        if mine is None:
+            continue
+        lines.append(
+            {
+                "competition": competition,
+                "place": mine.place,
+                "shared": mine.shared,
+                "total": figure(mine.total),
+                "nights": mine.nights,
+                "ranked": sum(1 for line in found.lines if line.place is not None),
+            }
+        )
+    return lines

@@ -1,0 +1,187 @@
+"""Thin views of a club's seasons and the federation's circuits: the list, a table (its
+page, its printout, its projector), a line's nights, and the organiser's forms.
+
+The same views serve a club's competitions (``competitions:``, at the club's address) and
+the circuits (``circuits:``, the site's own pages, which only its administrators write).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from club.clubs.addresses import club_of
+from club.clubs.models import Club
+from club.competitions import pages
+from club.competitions.forms import CompetitionForm
+from club.competitions.models import Competition
+from club.competitions.services import CompetitionError, delete_competition, save_competition
+from club.games.idempotency import one_time
+from club.web.auth import is_organiser, may_write
+from club.web.kept import page_query
+from club.web.pages import cached_page
+from club.web.paging import kept_query, page_number
+from club.web.posts import show_refusal
+
+
+def _circuits(request: HttpRequest) -> bool:
+    match = request.resolver_match
+    return match is not None and match.namespace == "circuits"
+
+
+def _owner(request: HttpRequest) -> Club | None:
+    """Whose competitions these pages are: the club's, or none (the federation's circuits)."""
+    return None if _circuits(request) else club_of(request)
+
+
+def _writer(request: HttpRequest) -> bool:
+    """A club's organisers write its competitions; the site's administrators the circuits."""
+    if _circuits(request):
+        return is_organiser(request.user)
+    return may_write(request)
+
+
+def _written_by_organisers(view):
+    def only_organisers(request: HttpRequest, *args, **kwargs):
+        if _writer(request):
+            return view(request, *args, **kwargs)
+        if request.user.is_authenticated:
+            return render(request, "not_organiser.html", status=403)
+        return redirect_to_login(request.get_full_path())
+
+    only_organisers.__name__ = view.__name__
+    only_organisers.__doc__ = view.__doc__
+    return only_organisers
+
+
+def _competition(request: HttpRequest, pk: int) -> Competition:
+    return get_object_or_404(Competition, pk=pk, club=_owner(request))
+
+
+def _version(request: HttpRequest, pk: int, **_kwargs):
+    return pages.version(pk, _owner(request))
+
+
+def _live(request: HttpRequest, pk: int) -> str:
+    """The token the table's live parts poll by."""
+    found = pages.version(pk, _owner(request))
+    if found is None:
+        raise Http404
+    token, owner_token = found
+    return f"{token}|{owner_token()}"
+
+
+@require_safe
+@page_query("page")
+def competition_list(request: HttpRequest) -> HttpResponse:
+    context = pages.competitions_of(_owner(request), page_number(request), kept_query(request))
+    context["circuit_pages"] = _circuits(request)
+    context["can_write"] = _writer(request)
+    return render(request, "competitions/list.html", context)
+
+
+@require_safe
+@cached_page(_version)
+def competition_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    competition = _competition(request, pk)
+    live = _live(request, pk)
+    if request.GET.get("version") == live:
+        return HttpResponse(status=204)
+    context = pages.table_page(competition)
+    context.update(live_version=live, can_write=_writer(request), circuit_pages=_circuits(request))
+    polled = "version" in request.GET
+    template = "competitions/detail.html#live" if polled else "competitions/detail.html"
+    return render(request, template, context)
+
+
+@require_safe
+@cached_page(_version)
+def competition_line(request: HttpRequest, pk: int, line: int) -> HttpResponse:
+    """A team's or a player's line: each of its nights, its place and score, counted or
+    dropped (the team's page of the competition)."""
+    competition = _competition(request, pk)
+    context = pages.line_page(competition, line)
+    if context is None:
+        raise Http404
+    context["circuit_pages"] = _circuits(request)
+    return render(request, "competitions/line.html", context)
+
+
+@require_safe
+@cached_page(_version)
+def competition_print(request: HttpRequest, pk: int) -> HttpResponse:
+    context = pages.table_page(_competition(request, pk))
+    context["circuit_pages"] = _circuits(request)
+    return render(request, "competitions/print.html", context)
+
+
+@require_safe
+@cached_page(_version)
+def competition_projector(request: HttpRequest, pk: int) -> HttpResponse:
+    competition = _competition(request, pk)
+    live = _live(request, pk)
+    if request.GET.get("version") == live:
+        return HttpResponse(status=204)
+    context = pages.table_page(competition)
+    context.update(live_version=live, circuit_pages=_circuits(request))
+    context["row_pages"] = [
+        context["rows"][at : at + pages.PROJECTOR_ROWS]
+        for at in range(0, max(len(context["rows"]), 1), pages.PROJECTOR_ROWS)
+    ]
+    polled = "version" in request.GET
+    template = "competitions/projector.html#live" if polled else "competitions/projector.html"
+    return render(request, template, context)
+
+
+def _form_page(request: HttpRequest, competition: Competition | None) -> HttpResponse:
+    owner = _owner(request)
+    if request.method == "POST":
+        form = CompetitionForm(request.POST, club=owner)
+    else:
+        initial = CompetitionForm.initial_of(competition) if competition else None
+        form = CompetitionForm(initial=initial, club=owner)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = save_competition(
+                club=owner,
+                terms=form.terms(),
+                events=form.cleaned_data.get("events") or (),
+                user=request.user,
+                competition=competition,
+            )
+        except CompetitionError as error:
+            show_refusal(form, error)
+        else:
+            done = _("“%(name)s” saved.") if competition else _("“%(name)s” created.")
+            messages.success(request, done % {"name": saved.name})
+            return redirect(saved)
+    context = {"form": form, "competition": competition, "circuit_pages": _circuits(request)}
+    return render(request, "competitions/form.html", context)
+
+
+@_written_by_organisers
+@require_http_methods(["GET", "POST"])
+@one_time
+def competition_new(request: HttpRequest) -> HttpResponse:
+    return _form_page(request, None)
+
+
+@_written_by_organisers
+@require_http_methods(["GET", "POST"])
+@one_time
+def competition_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    return _form_page(request, _competition(request, pk))
+
+
+@_written_by_organisers
+@require_POST
+@one_time
+def competition_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    competition = _competition(request, pk)
+    delete_competition(competition)
+    messages.success(request, _("“%(name)s” deleted.") % {"name": competition.name})
+    return redirect("circuits:list" if _circuits(request) else "competitions:list")

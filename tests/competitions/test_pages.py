@@ -1,0 +1,175 @@
+"""The competitions' pages: the table as a visitor reads it, the organiser's form and its
+refusals (nothing saved), a circuit of two clubs, and the kept page equal to a fresh one."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from club.clubs import known
+from club.clubs.models import Club
+from club.competitions.models import Competition
+from club.competitions.services import CompetitionError, Terms, save_competition
+from club.games.models import Team
+from club.scoring import seasons
+from club.tournaments import services as tournaments
+from club.tournaments.models import Tournament
+from tests.competitions.test_season_by_hand import play_the_season, season
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@pytest.fixture
+def organiser(client):
+    user = User.objects.create_user("org", password="pw")
+    known.home().organisers.add(user)
+    client.force_login(user)
+    return user
+
+
+def test_the_table_shows_places_totals_and_the_tie_rule(client):
+    play_the_season()
+    competition = season()
+    page = client.get(competition.get_absolute_url())
+    assert page.status_code == 200
+    shown = text(page)
+    order = [
+        shown.index(name) for name in ("Esha &amp; Farid", "Anu &amp; Biju", "Gita &amp; Hari")
+    ]
+    assert order == sorted(order)
+    assert "ahead on the latest night" in shown
+    assert "The best 2 nights of 4 count." in shown
+    assert "Not ranked yet" in shown and "Indu &amp; Jacob" in shown
+    for name in ("print", "projector"):
+        assert client.get(reverse(f"competitions:{name}", args=[competition.pk])).status_code == 200
+
+
+def test_a_line_page_lists_its_nights_counted_and_dropped(client):
+    play_the_season()
+    competition = season()
+    team = Team.objects.get(name="Anu & Biju")
+    page = client.get(reverse("competitions:line", args=[competition.pk, team.pk]))
+    assert page.status_code == 200
+    shown = text(page)
+    assert shown.count("Counted") == 2 and shown.count("Dropped") == 2
+    assert client.get(reverse("competitions:line", args=[competition.pk, 10**6])).status_code == 404
+
+
+def test_the_organiser_makes_a_season_in_one_form(client, organiser):
+    answer = client.post(
+        reverse("competitions:new"),
+        {
+            "name": "Spring league",
+            "starts_on": "2026-03-01",
+            "ends_on": "2026-05-31",
+            "counts": "all",
+            "ranks": "players",
+            "method": "places",
+            "preset": "five",
+            "minimum": "2",
+            "best": "8",
+        },
+    )
+    made = Competition.objects.get(name="Spring league")
+    assert answer.status_code == 302 and answer["Location"] == made.get_absolute_url()
+    assert (made.place_points, made.best, made.minimum, made.club) == (
+        [5, 4, 3, 2, 1],
+        8,
+        2,
+        known.home(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"ends_on": "2026-02-01"}, "is before the first day"),
+        ({"preset": "custom", "place_points": "10, 12"}, "cannot rise"),
+        ({"preset": "custom", "place_points": "ten"}, "as whole numbers"),
+        ({"counts": "events"}, "Choose at least one tournament"),
+        ({"counts": "form", "form": ""}, "Choose the form of play"),
+    ],
+)
+def test_a_season_that_cannot_be_is_refused_by_name_and_nothing_saved(
+    client, organiser, changes, says
+):
+    form = {
+        "name": "Spring league",
+        "starts_on": "2026-03-01",
+        "ends_on": "2026-05-31",
+        "counts": "all",
+        "ranks": "teams",
+        "method": "places",
+        "preset": "ten",
+        "minimum": "1",
+        **changes,
+    }
+    answer = client.post(reverse("competitions:new"), form)
+    assert answer.status_code == 200
+    assert says in text(answer)
+    assert not Competition.objects.exists()
+
+
+def test_a_visitor_and_another_clubs_organiser_cannot_write(client):
+    competition = season()
+    url = reverse("competitions:edit", args=[competition.pk])
+    assert client.get(url).status_code == 302  # to log in
+    other = Club.objects.create(name="Gulf 56", slug="gulf")
+    user = User.objects.create_user("gulf", password="pw")
+    other.organisers.add(user)
+    client.force_login(user)
+    # On a site of two clubs the season is at its club's address.
+    assert client.post(competition.get_absolute_url() + "delete/").status_code == 403
+    assert Competition.objects.filter(pk=competition.pk).exists()
+
+
+def test_a_circuit_counts_chosen_tournaments_of_two_clubs(client):
+    gulf = Club.objects.create(name="Gulf 56", slug="gulf")
+    home_cup = tournaments.create_tournament(name="Home cup", starts_on=dt.date(2026, 2, 1))
+    gulf_cup = tournaments.create_tournament(
+        name="Gulf cup", starts_on=dt.date(2026, 2, 8), club=gulf
+    )
+    circuit = save_competition(
+        club=None,
+        terms=Terms(
+            name="Kerala circuit",
+            starts_on=dt.date(2026, 1, 1),
+            ends_on=dt.date(2026, 12, 31),
+            counts=Competition.Counts.EVENTS,
+            ranks=Competition.Ranks.PLAYERS,
+            method=seasons.PLACES,
+            place_points=(10, 6),
+        ),
+        events=[home_cup, gulf_cup],
+    )
+    assert circuit.get_absolute_url() == f"/circuits/{circuit.pk}/"
+    page = client.get(circuit.get_absolute_url())
+    assert page.status_code == 200
+    assert "Results not final yet" in text(page)  # neither cup has finished
+    # Listed at each club whose tournament it counts.
+    gulf_list = client.get("/clubs/gulf/competitions/")
+    assert "Kerala circuit" in text(gulf_list)
+    # A club's competition of another club's tournament is refused.
+    with pytest.raises(CompetitionError, match="another club"):
+        save_competition(
+            club=known.home(),
+            terms=Terms(
+                name="Home season",
+                starts_on=dt.date(2026, 1, 1),
+                ends_on=dt.date(2026, 12, 31),
+                counts=Competition.Counts.EVENTS,
+                ranks=Competition.Ranks.TEAMS,
+                method=seasons.PLACES,
+                place_points=(3, 1),
+            ),
+            events=[gulf_cup],
+        )
+    assert Tournament.objects.count() == 2
