@@ -49,6 +49,16 @@ SITE_PAGES = {
     "club_new",
     "ranking",  # the federation's: every club's rated players, on purpose
     "api:ranking",
+    # The federation's circuits: public, written by the site's administrators only (a club's
+    # organiser is refused: tests/competitions/test_pages.py).
+    "circuits:list",
+    "circuits:new",
+    "circuits:detail",
+    "circuits:edit",
+    "circuits:delete",
+    "circuits:print",
+    "circuits:projector",
+    "circuits:line",
 }
 # What the home club's world is called: none of it may show on Gulf's pages.
 HOME_NAMES = ("Onam cup", "Anu", "Biju", "Chitra", "Withdrawn link game", "Zara")

@@ -173,3 +173,11 @@ def test_a_circuit_counts_chosen_tournaments_of_two_clubs(client):
             events=[gulf_cup],
         )
     assert Tournament.objects.count() == 2
+
+
+def test_a_clubs_organiser_cannot_make_or_change_a_circuit(client, organiser):
+    before = Competition.objects.count()
+    assert client.get("/circuits/new/").status_code == 403
+    form = {"name": "Mine", "starts_on": "2026-01-01", "ends_on": "2026-02-01", "counts": "events"}
+    assert client.post("/circuits/new/", form).status_code == 403
+    assert Competition.objects.count() == before
