@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.clubs.addresses import club_of
+from club.competitions.pages import player_lines
 from club.games.idempotency import one_time
 from club.games.models import Player
 from club.games.other_clubs import PlayersOfOtherClubs
@@ -277,6 +278,7 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # The figures of the forms of play the player has played, each labelled.
     context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
     context["live_version"] = version
+    context["seasons"] = player_lines(player.pk, club)  # their line in the club's seasons
     context["can_write"] = may_write(request)
     # A player of several clubs is changed by a site administrator only: the page says so
     # instead of offering buttons that would be refused.

@@ -14,7 +14,7 @@ from club.clubs import known
 from club.clubs.models import Club
 from club.competitions.models import Competition
 from club.competitions.services import CompetitionError, Terms, save_competition
-from club.games.models import Team
+from club.games.models import Player, Team
 from club.scoring import seasons
 from club.tournaments import services as tournaments
 from club.tournaments.models import Tournament
@@ -181,3 +181,11 @@ def test_a_clubs_organiser_cannot_make_or_change_a_circuit(client, organiser):
     form = {"name": "Mine", "starts_on": "2026-01-01", "ends_on": "2026-02-01", "counts": "events"}
     assert client.post("/circuits/new/", form).status_code == 403
     assert Competition.objects.count() == before
+
+
+def test_a_players_page_shows_their_line_in_the_clubs_seasons(client):
+    play_the_season()
+    competition = season(ranks=Competition.Ranks.PLAYERS, starts_on=dt.date(2026, 1, 1))
+    esha = Player.objects.get(name="Esha")
+    shown = text(client.get(esha.get_absolute_url()))
+    assert f"{competition.name} : place 1 of 8, 16 (shared) 4 nights" in shown

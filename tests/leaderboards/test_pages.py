@@ -150,8 +150,9 @@ QUERIES = {
     "register": 3,  # work owed to the boards (none), its count and one page
     # key (4), then the page with the tournaments being played now, the player's forms and
     # the clubs the player plays in with their figures at each (one small query by the
-    # player: the same at any size)
-    "player profile": 15,
+    # player: the same at any size), and the club's latest seasons of players (at most
+    # three, their tables made only when there are some)
+    "player profile": 16,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}
 
