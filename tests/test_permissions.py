@@ -171,6 +171,8 @@ RULES = {
     "api:player_board": (PUBLIC, ["get"], None),
     "api:team_board": (PUBLIC, ["get"], None),
     "api:ranking": (PUBLIC, ["get"], None),
+    "api:competitions": (PUBLIC, ["get"], None),
+    "api:competition": (PUBLIC, ["get"], "competition"),
 }
 
 

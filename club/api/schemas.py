@@ -47,6 +47,7 @@ class Index(Schema):
     players: str
     player_board: str
     team_board: str
+    competitions: str
 
 
 class Paged(Schema):
@@ -262,3 +263,93 @@ class Ranked(Schema):
 class Ranking(Paged):
     minimum_games: int = Field(description="Rated games a player needs to be listed.")
     results: list[Ranked]
+
+
+# --- Competitions: seasons and circuits -------------------------------------------------
+
+
+class CompetitionSummary(Schema):
+    id: int
+    name: str
+    circuit: bool = Field(
+        description="A circuit of the federation (chosen tournaments of several clubs); "
+        "else a club's season."
+    )
+    club: str | None = Field(description="The club's short name; null for a circuit.")
+    starts_on: datetime.date
+    ends_on: datetime.date
+    counts: Literal["all", "form", "events"] = Field(
+        description="What it counts: all the club's games and tournaments in its days, "
+        "those of one form of play (`form`), or chosen tournaments."
+    )
+    form: Literal["", "tables", "points", "kodi"] = Field(
+        description="The form of play counted (with `counts` form; else empty)."
+    )
+    ranks: Literal["teams", "players"]
+    page: str = Field(description="The competition's public page.")
+    url: str = Field(description="This competition in the API.")
+
+
+class CompetitionPage(Paged):
+    results: list[CompetitionSummary]
+
+
+class CompetitionRule(Schema):
+    method: Literal["places", "match_points"] = Field(
+        description="A night's score: the points of the place (`place_points`), or the "
+        "match points earned that night."
+    )
+    place_points: list[int] = Field(
+        description="Points for 1st, 2nd, ... place; a place past the list scores 0, and "
+        "places shared split the points of the places they span."
+    )
+    best: int | None = Field(description="Only the best N nights count; null: every night.")
+    minimum: int = Field(description="Nights a line needs to be ranked.")
+    final_within_days: int | None = Field(
+        description="Results are due this many days after the night; null: no deadline."
+    )
+    late_counts: bool = Field(description="Results past their deadline count all the same.")
+
+
+class CompetitionNight(Schema):
+    key: str = Field(description="The night's key, as the table's lines name it.")
+    day: datetime.date
+    event: bool = Field(description="A tournament; else a club night (a day's games).")
+    tournament: int | None = Field(description="The tournament's id, for an event.")
+    name: str | None = Field(description="The tournament's name, for an event.")
+    club: str | None = Field(description="The short name of the club that played it.")
+    state: Literal["counted", "waiting", "late", "late_dropped"] = Field(
+        description="counted; waiting (not finished, or not final); late (past its "
+        "deadline, counted); late_dropped (past its deadline, not counted)."
+    )
+    counts: bool = Field(description="The night is in the table.")
+    lines: int = Field(description="How many lines it placed.")
+    page: str | None = Field(description="The tournament's public page, for an event.")
+
+
+class CompetitionLine(Schema):
+    place: int | None = Field(description="Null: fewer nights than the minimum, not ranked.")
+    shared: bool = Field(description="The place is shared with the lines level with it.")
+    id: int = Field(description="The team's or player's id.")
+    name: str
+    total: float = Field(description="The sum of the counted nights' scores.")
+    total_exact: str = Field(description='The total written exactly ("12", "12.5", "43/3").')
+    scores: dict[str, float] = Field(description="Each night's score, by night key.")
+    counted: list[str] = Field(description="The keys of the nights that count, in order.")
+    dropped: list[str] = Field(description="The keys of the nights dropped (best N).")
+    nights: int = Field(description="The nights the line played.")
+    won: int = Field(description="Nights won: placed first alone.")
+    decided_by: Literal["", "won", "head_to_head", "latest", "shared"] = Field(
+        description="What set the line apart from those level with it on total: nights "
+        "won, head to head, the latest night; shared: level on all three; empty: none was."
+    )
+
+
+class CompetitionDetail(CompetitionSummary):
+    rule: CompetitionRule
+    nights: list[CompetitionNight] = Field(
+        description="Every night and event of its days, in order, those not counted too."
+    )
+    table: list[CompetitionLine] = Field(
+        description="Its table as of now: the ranked lines, then those under the minimum."
+    )

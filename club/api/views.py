@@ -24,7 +24,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from ninja import Field, NinjaAPI, Path, Query, Status
 
-from club.api import boards
+from club.api import boards, competitions
 from club.api import schemas as out
 from club.api.common import Pages, answered, by_id, paged
 from club.archive.export import game_object
@@ -54,7 +54,8 @@ api = ClubAPI(
     version="1",
     description=(
         "What the club's public pages show, read-only: games with every deal's "
-        "settlement, tournaments with their stages, draws and standings. Game and "
+        "settlement, tournaments with their stages, draws and standings, seasons and "
+        "circuits with their tables. Game and "
         "tournament objects carry the `fiftysix-results/1` archive's own field names. "
         "Answers have an ETag (304 when unchanged); a client may make 600 requests a "
         "minute (429 past that)."
@@ -82,6 +83,7 @@ def index(request: HttpRequest):
         "players": reverse("api:players"),
         "player_board": reverse("api:player_board"),
         "team_board": reverse("api:team_board"),
+        "competitions": reverse("api:competitions"),
     }
 
 
@@ -266,3 +268,4 @@ def tournament(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
 
 
 api.add_router("/", boards.router)
+api.add_router("/", competitions.router)

@@ -55,6 +55,7 @@ def test_the_index_names_every_part(client):
         "players": "/api/v1/players/",
         "player_board": "/api/v1/leaderboards/players/",
         "team_board": "/api/v1/leaderboards/teams/",
+        "competitions": "/api/v1/competitions/",
     }
     for url in index.values():  # each answers
         assert client.get(url).status_code == 200, url
