@@ -108,7 +108,7 @@ class Chip:
 
 def night_title(night: made.NightOf, circuit: bool) -> str:
     if night.tournament is None:
-        return _("Club night, %(day)s") % {"day": date_format(night.day, "j M Y")}
+        return _("Club night")
     if circuit and night.club_id:
         return f"{night.tournament.name} · {known.by_id(night.club_id).name}"
     return night.tournament.name
@@ -162,7 +162,11 @@ def table_page(competition: Competition, found: made.Table | None = None) -> dic
     found = found or made.competition_table(competition)
     circuit = competition.is_circuit
     titles = {night.key: night_title(night, circuit) for night in found.nights}
-    rows = [_row(line, found, titles) for line in found.lines]
+    dated = {
+        night.key: f"{date_format(night.day, 'j M Y')} · {titles[night.key]}"
+        for night in found.nights
+    }
+    rows = [_row(line, found, dated) for line in found.lines]
     ranked = [row for row in rows if row["place"] is not None]
     return {
         "competition": competition,
