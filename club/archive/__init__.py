@@ -40,8 +40,10 @@ Where things are (each name is imported from the module that defines it, as in
   rules, form of play and end of a game or a tournament), ``parse_teams`` (their teams),
   ``parse_tournaments`` (a tournament), ``parse_sittings`` (its sittings and
   substitutions), ``parse_players`` (a document's players list), ``parse_club`` (whose
-  results a file holds, checked against the club it is imported into) and ``computed``
-  (a file's computed fields compared with the rules');
+  results a file holds, checked against the club it is imported into),
+  ``parse_competitions`` (the club's competitions: written, checked, and stored once the
+  file's tournaments are) and ``computed`` (a file's computed fields compared with the
+  rules');
 - ``load``: storing a checked file; ``publish``: the web import's preview;
 - ``export``: JSON and CSV of a club's games, from ``stored_games`` (the stored games
   read a chunk at a time); ``tournament_export``: a tournament's document and CSV

@@ -28,6 +28,7 @@ from club.archive.format import (
     _quoted,
 )
 from club.archive.parse_club import parse_club
+from club.archive.parse_competitions import parse_competitions
 from club.archive.parse_games import (
     parse_game,
 )
@@ -87,7 +88,7 @@ def outline_documents(text: Text, counted: list[int] | None = None) -> list[dict
                     counted.append(0)
                 pairs = []
             case Pair(key, value):
-                kept = key in ("format", "club", "players", "games")
+                kept = key in ("format", "club", "players", "competitions", "games")
                 pairs.append((key, value if kept else None))
             case GamesClose():
                 pairs.append(("games", []))
@@ -141,12 +142,14 @@ def _check_document(data: object, number: int | None) -> dict:
             raise error(
                 _(
                     "“%(key)s” is not a field of a results file (the fields are format, "
-                    "club, players, tournament and games)."
+                    "club, players, competitions, tournament and games)."
                 )
                 % {"key": key}
             )
     if "club" in data:
         parse_club(data["club"], number)
+    if "competitions" in data:
+        parse_competitions(data["competitions"], number)
     if "games" not in data:
         raise error(_("The file has no “games” list."))
     if not isinstance(data["games"], list):

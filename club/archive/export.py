@@ -1,7 +1,8 @@
 """Writing archives: a club's games as JSON or CSV, streamed as it is made from the
 stored games read in chunks (``stored_games``). A tournament's exports build on these
 (``tournament_export``). Each JSON document says whose results it holds (its "club",
-club.archive.parse_club)."""
+club.archive.parse_club); a club's, its competitions too when it has some
+(club.archive.parse_competitions)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from club.archive.format import (
     replayed_document,
 )
 from club.archive.parse_club import club_object
+from club.archive.parse_competitions import competitions_list
 from club.archive.register import games_players
 from club.archive.stored_games import (
     _GAME_FIELDS,
@@ -200,9 +202,13 @@ def _document_json(head: dict, games: Iterable[_ExportGame], pad: str = "") -> I
 
 def stream_json(club: Club | None = None) -> Iterator[str]:
     """Every game of the club (the home club when None), oldest first, as a
-    ``fiftysix-results/1`` document that says whose it is, in pieces."""
+    ``fiftysix-results/1`` document that says whose it is, in pieces; with the club's
+    competitions when it has some (a club without any writes the file it always wrote)."""
     club = club if club is not None else clubs.home()
     head = {"format": FORMAT, "club": club_object(club), "players": games_players(club)}
+    competitions = competitions_list(club)
+    if competitions:
+        head["competitions"] = competitions
     yield from _document_json(head, _export_games(_all_game_chunks(club)))
     yield "\n"
 

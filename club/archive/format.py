@@ -45,8 +45,10 @@ MAX_TEAM_NAME = max_length(Team, "name")
 # House rules are bounded by the rules core (core.MAX_TABLES, MAX_BAND_TABLES,
 # MAX_FACTOR, MAX_DEAL_LIMIT), the same bounds as the forms'.
 
-# "club": whose results these are (club.archive.parse_club), written by every export.
-DOCUMENT_KEYS = ("format", "club", "players", "tournament", "games")
+# "club": whose results these are (club.archive.parse_club), written by every export;
+# "competitions": the club's seasons, their rules and what they count
+# (club.archive.parse_competitions), written only by a club's export of a club that has some.
+DOCUMENT_KEYS = ("format", "club", "players", "competitions", "tournament", "games")
 GAME_INPUT_KEYS = (
     "label",
     "tables_per_team",
@@ -125,10 +127,12 @@ class ArchiveError(Exception):
         field: str | None = None,
         tournament: str | None = None,
         document: int | None = None,
+        competition: str | None = None,
     ):
         self.problem = problem
         self.tournament = tournament
         self.document = document
+        self.competition = competition  # the name of the competition at fault
         self.label = label
         self.index = index
         self.number = number
@@ -140,6 +144,8 @@ class ArchiveError(Exception):
         parts = []
         if self.document is not None:
             parts.append(_("Document %(number)d of the list") % {"number": self.document})
+        if self.competition is not None:
+            parts.append(_("Competition “%(name)s”") % {"name": _cut(self.competition)})
         if self.tournament:
             parts.append(_('Tournament "%(name)s"') % {"name": self.tournament})
         elif self.tournament is not None:

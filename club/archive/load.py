@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
 
 from django.db import DatabaseError, transaction
@@ -41,6 +41,11 @@ from club.archive.format import (
     _Place,
 )
 from club.archive.parse_club import check_publishing_into
+from club.archive.parse_competitions import (
+    CompetitionsStored,
+    file_competitions,
+    store_competitions,
+)
 from club.archive.parse_players import ListedPlayer, file_players
 from club.archive.parse_tournaments import (
     TournamentSpec,
@@ -78,6 +83,8 @@ class ImportSummary:
     players_here: int = 0
     players_listed: int = 0  # in the file's players list
     aliased: int = 0  # earlier identifiers given to players here (a clash, a member number)
+    # The file's competitions: added, changed or here already (club.archive.parse_competitions).
+    competitions: CompetitionsStored = CompetitionsStored()
     # Who is who, for the preview (club.archive.publish): the listed players matched, and
     # what the writer found and added of the players and teams it seated.
     people: whos_who.WhosWho | None = field(default=None, compare=False, repr=False)
@@ -191,7 +198,23 @@ def summary_lines(summary: ImportSummary, file: str) -> list[str]:
         % {"name": name}
         for name in summary.tournaments
     )
-    return lines
+    return lines + _competition_lines(summary.competitions)
+
+
+def _competition_lines(competitions: CompetitionsStored) -> list[str]:
+    """What the import did with the file's competitions, one line each."""
+    return [
+        *(_("Added the competition “%(name)s”.") % {"name": name} for name in competitions.added),
+        *(
+            _("The competition “%(name)s” now has the file's rule and tournaments.")
+            % {"name": name}
+            for name in competitions.changed
+        ),
+        *(
+            _("The competition “%(name)s” is here already, as the file has it.") % {"name": name}
+            for name in competitions.same
+        ),
+    ]
 
 
 def _entry(team: TeamSpec, registered: Team | None) -> starting.TeamEntry:
@@ -368,6 +391,7 @@ def import_text(
     documents = outline_documents(text, counted)
     club = club if club is not None else clubs.home()
     check_publishing_into(documents, club)
+    competitions = file_competitions(documents)
     listed = file_players(documents)
     total = sum(counted)
     # The club's players and no games (a roster, at the venue): the club's identifiers
@@ -394,9 +418,11 @@ def import_text(
             (lambda done: progress("write", done, total)) if progress is not None else None,
             names,
         )
+        writer.flush()  # the file's games and tournaments, before what counts them
+        stored = store_competitions(competitions, club, user)
         writer.announce()
         writer.members()
-    return _summary(plans, kept, len(listed), people, writer.known)
+    return replace(_summary(plans, kept, len(listed), people, writer.known), competitions=stored)
 
 
 def _told(note: Note | None, progress: Progress | None, total: int) -> Note:

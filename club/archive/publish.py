@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from club.archive.documents import CheckEvent, DocumentStarts, GameChecked
 from club.archive.load import Choices, Progress, Undecided, import_text
+from club.archive.parse_competitions import CompetitionsStored
 from club.archive.reading import Text
 from club.clubs.models import Club
 from club.games import whos_who
@@ -100,10 +101,17 @@ class Preview:
     decide: bool = False  # clashes wait for the organiser's word: nothing can be imported yet
     refused: str = ""  # why a choice cannot stand, asked again
     aliased: int = 0  # earlier identifiers the import gives players here
+    # The file's competitions, new, changed by the file, or here as it has them.
+    competitions: CompetitionsStored = CompetitionsStored()
 
     @property
     def adds_anything(self) -> bool:
-        return not self.decide and (self.games > 0 or self.players_new > 0 or self.aliased > 0)
+        return not self.decide and (
+            self.games > 0
+            or self.players_new > 0
+            or self.aliased > 0
+            or self.competitions.saved > 0
+        )
 
     @property
     def clashes(self) -> list[PersonLine]:
@@ -196,6 +204,7 @@ def preview_text(
         teams_new=sum(team.new for team in teams),
         teams_here=sum(not team.new for team in teams),
         aliased=summary.aliased,
+        competitions=summary.competitions,
     )
 
 
