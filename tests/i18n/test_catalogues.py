@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from club.clubs.models import Club
+from club.competitions.models import Competition
 from club.games.models import Game, Player, Team
 from club.tournaments.models import Tournament
 from tests.test_permissions import (
@@ -228,6 +229,7 @@ def data_words():
         *Tournament.objects.values_list("name", flat=True),
         *Tournament.objects.values_list("venue", flat=True),
         *Club.objects.values_list("name", flat=True),
+        *Competition.objects.values_list("name", flat=True),
     ]
     words = {word for name in names for word in NOT_WORDS.split(name) if word}
     # Codes and letters shown as they are in every language: card ranks, formats.
