@@ -1,0 +1,88 @@
+"""A season's kept pages (club.web.pages) are never stale: each write that changes what the
+table shows moves the page's key in its own transaction, so the next reading shows it,
+and a kept page equals a fresh render."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import caches
+from django.test import Client
+from django.urls import reverse
+
+from club.competitions.services import Terms, save_competition
+from club.games.models import Game, Team
+from club.games.services import Deal, edit_deal, load_seating
+from tests.competitions.test_season_by_hand import play_the_season, season
+
+pytestmark = pytest.mark.django_db
+
+
+def kept(url: str) -> str:
+    """Read twice: the second answer comes from the pages cache (and equals the first)."""
+    first, second = Client().get(url), Client().get(url)
+    assert first.status_code == 200
+    assert first.content == second.content and first["ETag"] == second["ETag"]
+    return second.text
+
+
+def first_place(page: str) -> str:
+    row = page.split('<tr class="leader">', 1)[1]
+    return row.split("</a>", 1)[0].rsplit(">", 1)[1]
+
+
+@pytest.fixture
+def the_season():
+    games = play_the_season()
+    return games, season()
+
+
+def test_a_kept_table_equals_a_fresh_render(the_season):
+    _games, competition = the_season
+    for url in (
+        competition.get_absolute_url(),
+        reverse("competitions:print", args=[competition.pk]),
+        reverse("competitions:projector", args=[competition.pk]),
+    ):
+        cached = kept(url)
+        caches["pages"].clear()
+        assert Client().get(url).text == cached
+
+
+def test_a_correction_to_an_old_night_shows_at_the_next_reading(the_season):
+    games, competition = the_season
+    url = competition.get_absolute_url()
+    assert first_place(kept(url)) == "Esha &amp; Farid"
+    # Night 3: Esha & Farid's win over Anu & Biju becomes Anu & Biju's (Anu declares 40).
+    game = games[4]
+    seating = load_seating(game)
+    anu = next(p for p in seating.players if p.name == "Anu")
+    edit_deal(
+        game=game,
+        number=1,
+        entry=Deal(points={0: 16, 1: 40}, declarer=seating.seat_of(anu.pk), bid=40, trump="hearts"),
+    )
+    assert first_place(kept(url)) == "Anu &amp; Biju"
+
+
+def test_a_rename_a_game_deleted_and_the_rule_changed_show_at_once(the_season):
+    games, competition = the_season
+    url = competition.get_absolute_url()
+    assert "Chitra &amp; Dev" in kept(url)
+    team = Team.objects.get(name="Chitra & Dev")
+    team.name = "Chithra & Dev"
+    team.save()  # a team saved moves the token of its players' clubs (club.games.versions)
+    assert "Chithra &amp; Dev" in kept(url)
+    Game.objects.get(pk=games[-1].pk).delete()  # night 4's D v B: night 4 stays (C v A)
+    assert "The best 2 nights of 4 count." in kept(url)
+    terms = Terms(
+        name=competition.name,
+        starts_on=competition.starts_on,
+        ends_on=competition.ends_on,
+        counts=competition.counts,
+        ranks=competition.ranks,
+        method=competition.method,
+        place_points=(10, 6, 4, 2),
+    )
+    save_competition(club=competition.club, terms=terms, competition=competition)
+    page = kept(url)
+    assert "The best 2 nights" not in page and "Indu &amp; Jacob" in page
