@@ -58,7 +58,7 @@ class CompetitionForm(forms.Form):
     )
     ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
     counts = forms.ChoiceField(
-        label=_("What counts"),
+        label=_("Games and tournaments"),
         choices=Competition.Counts.choices,
         initial=Competition.Counts.ALL,
         widget=forms.RadioSelect,

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -57,10 +58,15 @@ class Terms:
     late_counts: bool = False
 
 
+def _day(day: dt.date) -> str:
+    """A day in the reader's words: "1 March 2026"."""
+    return date_format(day, "j F Y")
+
+
 def _checked(club: Club | None, terms: Terms, events: list[Tournament]) -> None:
     if terms.ends_on < terms.starts_on:
         raise CompetitionError(
-            str(ENDS_BEFORE_START) % {"end": terms.ends_on, "start": terms.starts_on},
+            str(ENDS_BEFORE_START) % {"end": _day(terms.ends_on), "start": _day(terms.starts_on)},
             field="ends_on",
         )
     if (terms.ends_on - terms.starts_on).days > MAX_DAYS:
@@ -88,9 +94,9 @@ def _checked_events(club: Club | None, terms: Terms, events: list[Tournament]) -
                 str(NOT_IN_SPAN)
                 % {
                     "name": event.name,
-                    "day": event.starts_on,
-                    "start": terms.starts_on,
-                    "end": terms.ends_on,
+                    "day": _day(event.starts_on),
+                    "start": _day(terms.starts_on),
+                    "end": _day(terms.ends_on),
                 },
                 field="events",
             )
