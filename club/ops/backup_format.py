@@ -5,7 +5,9 @@ every table the site keeps, for all its clubs: its logins, its clubs with their
 organisers and their players (version 10), players with their identifiers and the
 identifiers of records merged into them, teams, games with their club, deals,
 piles, ledger, history, scorer links and waiting deals, tournaments with their
-club, entries, sittings, byes, standings and events, and the ratings. Rows keep
+club, entries, sittings, byes, standings and events, the clubs' competitions and the
+federation's circuits with the tournaments each counts (version 11; never their tables,
+which are made from the games at each reading), and the ratings. Rows keep
 their primary keys and clubs their short names, so every URL (``/games/<id>/``,
 ``/clubs/<slug>/tournaments/<id>/``, ``/s/<secret>/``) still leads to the same page
 after a restore. References to a login (an organiser of a club too) are written as
@@ -44,6 +46,7 @@ from django.db import models
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from club.clubs.models import Club
+from club.competitions.models import Competition
 from club.games.models import (
     Change,
     Game,
@@ -78,11 +81,11 @@ from club.tournaments.models import (
 )
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 10
+VERSION = 11
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/ops/test_backup_format.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -139,6 +142,9 @@ def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
         Bye,
         Standing,
         TournamentEvent,
+        # After the clubs and the tournaments they count (a circuit's are several clubs').
+        Competition,
+        Competition.events.through,
         PlayerRating,
         RatingChange,
         RatingsState,

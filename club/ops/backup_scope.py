@@ -6,8 +6,9 @@ of one club only, which its organisers take from its pages: its manifest carries
 
 - the club's own rows (``CLUB_PATHS``): the club, its organisers (who they are), its
   members, its games with everything under them (teams at the table, deals, piles,
-  ledger, history, scorer links, waiting and rejected deals) and its tournaments with
-  everything under them;
+  ledger, history, scorer links, waiting and rejected deals), its tournaments with
+  everything under them, and its competitions with the tournaments each counts (its own:
+  a circuit of the federation counts several clubs' tournaments, and is the site's);
 - of the rows the site's clubs share (``SHARED``), those the club's rows name: its
   organisers' logins, its members and any other player its games name, their earlier
   identifiers, and the teams its games and tournaments seat;
@@ -63,6 +64,9 @@ CLUB_PATHS = {
     "tournaments.bye": "sitting__tournament__club",
     "tournaments.standing": "tournament__club",
     "tournaments.tournamentevent": "tournament__club",
+    # A circuit has no club: only the site's backup holds it.
+    "competitions.competition": "club",
+    "competitions.competition_events": "competition__club",
 }
 # Rows the site's clubs share: a club backup holds those its own rows name.
 SHARED = ("auth.user", "games.player", "games.playeralias", "games.team")

@@ -73,6 +73,11 @@ _VERSION_9 = {"games.player": ("identifier",)}
 _VERSION_10 = {"games.game": ("club",), "tournaments.tournament": ("club",)}
 
 
+# Version 11 keeps the clubs' competitions and the federation's circuits, and the
+# tournaments each counts (tables of their own); it changes no column of an older table, so
+# a version 10 backup lacks nothing but those tables, and restores with no competition.
+
+
 def _joined(older: dict, *later_versions: dict) -> dict:
     """The columns an older version lacks, joined with the later versions' (one table may
     lack several)."""
@@ -104,6 +109,7 @@ MISSING_IN = {
     7: _joined(_VERSION_8, _VERSION_9, _VERSION_10),
     8: _joined(_VERSION_9, _VERSION_10),
     9: dict(_VERSION_10),
+    10: {},
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
 TABLE_SINCE = {
@@ -115,6 +121,8 @@ TABLE_SINCE = {
     "clubs.club": 10,
     "clubs.club_organisers": 10,
     "games.membership": 10,
+    "competitions.competition": 11,
+    "competitions.competition_events": 11,
 }
 # The tables of the clubs: a file without them is of a site of one club, the home club.
 CLUBS_SINCE = TABLE_SINCE["clubs.club"]

@@ -77,11 +77,33 @@ def _insert_new(model: type[models.Model], instance: models.Model) -> int:
     return pk
 
 
+def advance_sequence(model: type[models.Model]) -> None:
+    """Move PostgreSQL's id sequence of ``model`` past the rows written under their ids,
+    never back, so that a row written under a new id gets one no row has (SQLite's counters
+    only go up by themselves)."""
+    if connection.vendor != "postgresql":
+        return
+    quote = connection.ops.quote_name
+    table, column = model._meta.db_table, str(model._meta.pk.column)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [quote(table), column])
+        (sequence,) = cursor.fetchone()
+        if sequence is None:
+            return
+        cursor.execute(
+            f"SELECT setval(%s, GREATEST((SELECT last_value FROM {sequence}), "
+            f"(SELECT COALESCE(MAX({quote(column)}), 1) FROM {quote(table)})))",
+            [sequence],
+        )
+
+
 def add(model: type[models.Model], objects: list) -> dict[int, int]:
     """Add ``objects`` to the site, each under its own id when no row has it, else a new
     one; {the file's id: the site's}."""
     taken = taken_ids(model, [instance.pk for instance in objects])
     insert(model, [instance for instance in objects if instance.pk not in taken])
+    if taken:  # the new ids come after those just written under their own
+        advance_sequence(model)
     ids = {instance.pk: instance.pk for instance in objects if instance.pk not in taken}
     for instance in objects:
         if instance.pk in taken:
@@ -94,6 +116,8 @@ def add_rows(model: type[models.Model], objects: list) -> None:
     under new ones."""
     taken = taken_ids(model, [instance.pk for instance in objects])
     insert(model, [instance for instance in objects if instance.pk not in taken])
+    if taken:  # the new ids come after those just written under their own
+        advance_sequence(model)
     insert(model, [instance for instance in objects if instance.pk in taken], keep_ids=False)
 
 

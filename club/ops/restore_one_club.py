@@ -11,8 +11,10 @@ Then, in one transaction:
   own), the clubs that hold nothing give way, as to a site's backup, and the club comes
   back with its ids, so its addresses still lead to the same pages;
 - on a site that has a club of its short name (the same club, on the site it was taken
-  from), the club's games, tournaments, members and organisers are replaced by the
-  file's, ids and all; its name, languages and time zone are the file's;
+  from), the club's games, tournaments, competitions, members and organisers are replaced
+  by the file's, ids and all; its name, languages and time zone are the file's; the
+  federation's circuits, which no club's backup holds, count again those of its
+  tournaments the file brings back;
 - on a site without it, it is added beside the site's clubs, when its rows' ids are
   free.
 
@@ -38,6 +40,7 @@ from django.utils.translation import gettext as _
 
 from club.clubs import known
 from club.clubs.models import Club
+from club.competitions.models import Competition
 from club.games.models import Game, Player, Team
 from club.games.services import recount_contracts
 from club.games.versions import new_generation
@@ -64,6 +67,7 @@ from club.ops.restore_matching import (
     Players,
     add,
     add_rows,
+    advance_sequence,
     insert,
     logins_named,
     match_aliases,
@@ -80,7 +84,7 @@ USERS = get_user_model()._meta.label_lower
 CLUB_COLUMNS = {key: path for key, path in CLUB_PATHS.items() if path == "club"}
 # The club's rows that may come back under new ids (no address names them): their ids
 # are kept where free, and may be another club's row's.
-NEW_IDS = ("clubs.club_organisers", "games.membership")
+NEW_IDS = ("clubs.club_organisers", "games.membership", "competitions.competition_events")
 # Ids of a clash named in a refusal; the rest are counted.
 SHOWN_IDS = 5
 
@@ -284,6 +288,7 @@ def _write(tables: dict[str, list[dict]], club_row: dict) -> tuple[Club, str, Pl
     players = match_players(built["games.player"], site_club.pk, name)
     match_aliases(built["games.playeralias"], players, name)
     teams = match_teams(built["games.team"], players)
+    counted = _counted_by_circuits(site_club)
     _empty(site_club)  # the club's rows the file brings back (none, for a club it adds)
     _refuse_taken_ids(built, name)
     maps = {Club: {club_row["id"]: site_club.pk}, Player: players.ids, Team: teams}
@@ -296,6 +301,7 @@ def _write(tables: dict[str, list[dict]], club_row: dict) -> tuple[Club, str, Pl
                 insert(model, built[key])
     connection.check_constraints(table_names=[model._meta.db_table for _key, model in TABLES])
     _advance_sequences()
+    _count_again(counted, site_club)  # new rows: after the ids written under their own
     return site_club, how, players
 
 
@@ -333,7 +339,9 @@ def _place_club(club: Club) -> tuple[Club, str]:
     how = "over" if site_club is not None else "added"
     if _new_site():
         # The clubs that hold nothing give way, as to a site's backup (migrate's home club).
-        bare = Club._base_manager.filter(organisers__isnull=True).exclude(slug=club.slug)
+        bare = Club._base_manager.filter(
+            organisers__isnull=True, competitions__isnull=True
+        ).exclude(slug=club.slug)
         bare.delete()
         how = "new site"
     named = Club._base_manager.filter(name=club.name).exclude(slug=club.slug).first()
@@ -356,12 +364,41 @@ def _place_club(club: Club) -> tuple[Club, str]:
     return site_club, how
 
 
+def _counted_by_circuits(club: Club) -> list[tuple[int, int]]:
+    """Which of the club's tournaments the federation's circuits count, (circuit,
+    tournament): the site's rows, which a club's backup does not hold."""
+    return list(
+        Competition.events.through._base_manager.filter(
+            competition__club__isnull=True, tournament__club=club
+        ).values_list("competition_id", "tournament_id")
+    )
+
+
+def _count_again(counted: list[tuple[int, int]], club: Club) -> None:
+    """The circuits count again those of the club's tournaments the file brought back
+    (under their ids); one the file does not hold is no longer there to count."""
+    back = set(
+        Tournament._base_manager.filter(
+            club=club, pk__in={tournament for _circuit, tournament in counted}
+        ).values_list("pk", flat=True)
+    )
+    through = Competition.events.through
+    through._base_manager.bulk_create(
+        [
+            through(competition_id=circuit, tournament_id=tournament)
+            for circuit, tournament in counted
+            if tournament in back
+        ]
+    )
+
+
 def _empty(club: Club) -> None:
-    """Take out the club's games, tournaments, members and organisers (what the file
-    brings back); the site's players, teams and logins stay. The club's rating changes go
-    first, all at once: each game deleted with its changes would re-rate every game of the
-    site after it, and the restore rates the site again once at its end."""
+    """Take out the club's games, tournaments, competitions, members and organisers (what
+    the file brings back); the site's players, teams, logins and circuits stay. The club's
+    rating changes go first, all at once: each game deleted with its changes would re-rate
+    every game of the site after it, and the restore rates the site again once at its end."""
     RatingChange.objects.filter(game__club=club).delete()
+    Competition._base_manager.filter(club=club).delete()
     Tournament._base_manager.filter(club=club).delete()
     Game._base_manager.filter(club=club).delete()
     for key in ("games.membership", "clubs.club_organisers"):
@@ -378,8 +415,19 @@ def _refuse_taken_ids(built: dict[str, list], club: str) -> None:
         if not taken:
             continue
         owners = model._base_manager.filter(pk__in=taken[:SHOWN_IDS])
-        clubs = sorted(set(owners.values_list(f"{CLUB_PATHS[key]}__name", flat=True)))
+        names = set(owners.values_list(f"{CLUB_PATHS[key]}__name", flat=True))
+        clubs = sorted(name for name in names if name is not None)
         shown = ", ".join(map(str, taken[:SHOWN_IDS])) + ("…" if len(taken) > SHOWN_IDS else "")
+        if None in names:  # a circuit of the federation, which is no club's
+            clashes.append(
+                _("%(table)s %(ids)s (of %(owners)s)")
+                % {
+                    "table": _table_name(key),
+                    "ids": shown,
+                    "owners": ", ".join([*clubs, _("the federation's circuits")]),
+                }
+            )
+            continue
         clashes.append(
             _("%(table)s %(ids)s (%(clubs)s's)")
             % {"table": _table_name(key), "ids": shown, "clubs": ", ".join(clubs)}
@@ -400,21 +448,8 @@ def _refuse_taken_ids(built: dict[str, list], club: str) -> None:
 def _advance_sequences() -> None:
     """Move PostgreSQL's id sequences past the rows written under their ids, never back
     (SQLite's counters only go up by themselves)."""
-    if connection.vendor != "postgresql":
-        return
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        for _key, model in TABLES:
-            table, column = model._meta.db_table, str(model._meta.pk.column)
-            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [quote(table), column])
-            (sequence,) = cursor.fetchone()
-            if sequence is None:
-                continue
-            cursor.execute(
-                f"SELECT setval(%s, GREATEST((SELECT last_value FROM {sequence}), "
-                f"(SELECT COALESCE(MAX({quote(column)}), 1) FROM {quote(table)})))",
-                [sequence],
-            )
+    for _key, model in TABLES:
+        advance_sequence(model)
 
 
 def _derive(club_id: int, *, proved: bool) -> None:

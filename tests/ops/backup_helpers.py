@@ -412,6 +412,7 @@ TABLES_ADDED = {
     8: ("tournaments.substitution",),
     9: ("games.playeralias",),
     10: ("clubs.club", "clubs.club_organisers", "games.membership"),
+    11: ("competitions.competition", "competitions.competition_events"),
 }
 
 

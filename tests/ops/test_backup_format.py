@@ -16,7 +16,7 @@ from tests.ops.backup_helpers import User
 def test_every_table_of_the_club_is_in_the_backup():
     club_models = {
         model
-        for app in ("clubs", "games", "tournaments", "leaderboards")
+        for app in ("clubs", "games", "tournaments", "competitions", "leaderboards")
         for model in apps.get_app_config(app).get_models(include_auto_created=True)
     }
     backed_up = {model for _key, model in backup_format.TABLES}
@@ -31,8 +31,8 @@ def test_every_table_of_the_club_is_in_the_backup():
 
 def test_the_columns_of_each_version_are_pinned():
     # A model change fails this test: bump backup_format.VERSION, keep reading the older versions.
-    assert backup_format.VERSION == 10
-    assert backup_format.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+    assert backup_format.VERSION == 11
+    assert backup_format.READABLE_VERSIONS == {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
     assert backup_format.columns(1) == VERSION_1_COLUMNS
     assert backup_format.columns(2) == VERSION_2_COLUMNS
     assert backup_format.columns(3) == VERSION_3_COLUMNS
@@ -42,7 +42,8 @@ def test_the_columns_of_each_version_are_pinned():
     assert backup_format.columns(7) == VERSION_7_COLUMNS
     assert backup_format.columns(8) == VERSION_8_COLUMNS
     assert backup_format.columns(9) == VERSION_9_COLUMNS
-    assert backup_format.columns() == backup_format.columns(10) == VERSION_10_COLUMNS
+    assert backup_format.columns(10) == VERSION_10_COLUMNS
+    assert backup_format.columns() == backup_format.columns(11) == VERSION_11_COLUMNS
 
 
 def test_the_clubs_come_before_what_they_hold():
@@ -61,7 +62,22 @@ def test_the_clubs_come_before_what_they_hold():
     assert order.index("clubs.club") < order.index("games.game")
     assert order.index("clubs.club") < order.index("tournaments.tournament")
     assert [key for key, _model in backup_format.tables_of(9)] == [
-        key for key in order if not key.startswith("clubs.") and key != "games.membership"
+        key
+        for key in order
+        if not key.startswith(("clubs.", "competitions.")) and key != "games.membership"
+    ]
+
+
+def test_the_competitions_come_after_the_clubs_and_tournaments_they_count():
+    """A competition is a club's (or a circuit, no club's) and counts tournaments, perhaps of
+    several clubs: its rows, then the tournaments each counts, after all of those."""
+    order = [key for key, _model in backup_format.TABLES]
+    competition = order.index("competitions.competition")
+    assert order.index("competitions.competition_events") == competition + 1
+    assert competition > order.index("tournaments.tournament")
+    assert competition > order.index("clubs.club") and competition > order.index("auth.user")
+    assert [key for key, _model in backup_format.tables_of(10)] == [
+        key for key in order if not key.startswith("competitions.")
     ]
 
 
@@ -377,4 +393,31 @@ VERSION_10_COLUMNS = {
     "games.membership": ["id", "club", "player", "since"],
     "games.game": _after(VERSION_9_COLUMNS["games.game"], "id", ["club"]),
     "tournaments.tournament": _after(VERSION_9_COLUMNS["tournaments.tournament"], "id", ["club"]),
+}
+
+
+# Version 11 keeps the clubs' competitions and the federation's circuits (a competition
+# of no club), and the tournaments each counts; never a table, which is made at each reading.
+VERSION_11_COLUMNS = {
+    **VERSION_10_COLUMNS,
+    "competitions.competition": [
+        "id",
+        "club",
+        "name",
+        "starts_on",
+        "ends_on",
+        "counts",
+        "form",
+        "ranks",
+        "method",
+        "place_points",
+        "best",
+        "minimum",
+        "final_within_days",
+        "late_counts",
+        "created_at",
+        "updated_at",
+        "created_by",
+    ],
+    "competitions.competition_events": ["id", "competition", "tournament"],
 }
