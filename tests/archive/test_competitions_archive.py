@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
 
 from club.archive.export import export_document, export_json
 from club.archive.format import ArchiveError
@@ -30,7 +31,12 @@ from club.archive.tournament_export import export_tournament_json
 from club.clubs import known
 from club.clubs.models import Club
 from club.competitions.models import Competition
-from club.competitions.services import Terms, delete_competition, save_competition
+from club.competitions.services import (
+    CompetitionError,
+    Terms,
+    delete_competition,
+    save_competition,
+)
 from club.competitions.table import competition_table
 from club.games.models import Game, Player, Team
 from club.scoring import seasons
@@ -515,16 +521,25 @@ def test_a_list_of_competitions_the_file_gets_wrong_is_refused(competitions, mes
     assert refused(json.dumps(document, ensure_ascii=False)) == message
 
 
+def the_service_says(**changes) -> str:
+    """What the competitions' service says of the Winter league so changed (undone)."""
+    with pytest.raises(CompetitionError) as info, transaction.atomic():
+        save_competition(club=known.home(), terms=terms(**changes), events=[cup()])
+    message = info.value.message
+    return message[0].lower() + message[1:]
+
+
 def test_what_the_competitions_service_refuses_an_import_refuses_in_its_words():
-    """Checked as the import stores them, after the file's games: those are not kept."""
-    demo_club()
-    games = Game.objects.count()
+    """Checked as the import stores them, after the file's games: those are undone too."""
+    import_results(fixture("demo_tournaments.json"))  # the file's four games are new here
+    late_start = the_service_says(starts_on=dt.date(2025, 11, 2))
+    assert "“Kerala Piravi Cup 2025” starts on" in late_start
     assert refused(a_club_file(winter(starts_on="2025-11-02"))) == (
-        "Competition “Winter league”, events: “Kerala Piravi Cup 2025” starts on 2025-11-01, "
-        "outside the competition's days (2025-11-02 to 2026-03-31)."
+        f"Competition “Winter league”, events: {late_start}"
     )
+    too_long = the_service_says(ends_on=dt.date(2029, 3, 31))
     assert refused(a_club_file(winter(ends_on="2029-03-31"))) == (
-        "Competition “Winter league”, ends_on: a competition spans at most 1098 days."
+        f"Competition “Winter league”, ends_on: {too_long}"
     )
     assert refused(
         a_club_file(winter(events=[{"name": "Kerala Piravi Cup", "starts_on": CUP[1]}]))
@@ -532,8 +547,7 @@ def test_what_the_competitions_service_refuses_an_import_refuses_in_its_words():
         "Competition “Winter league”, events[1]: there is no tournament “Kerala Piravi Cup” "
         "starting on 2025-11-01 in this club."
     )
-    # The four games of the file were written before the competitions: undone with them.
-    assert Game.objects.count() == games
+    assert not Game.objects.filter(label="Sunday big table").exists()
 
 
 def test_the_command_line_says_what_it_did_with_the_competitions(tmp_path):
