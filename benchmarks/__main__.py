@@ -52,7 +52,8 @@ def manage(*args: str, env: dict) -> None:
 
 
 def prepare(preset: str, url: str) -> None:
-    """Migrate and generate the preset's club unless the database holds one already."""
+    """Migrate and generate the preset's club unless the database holds one already, and
+    the season of club nights on top of it unless it holds that too."""
     env = {**os.environ, "DATABASE_URL": url}
     if url.startswith("postgres"):
         ensure_postgres_database(url)
@@ -65,8 +66,21 @@ def prepare(preset: str, url: str) -> None:
     if found in ("", "0"):
         print(f"==> generating the {preset} club into {url}", flush=True)
         manage("generate_club", "--preset", preset, env=env)
-        return
-    # A club generated before the leaderboard figures were kept: compute them once.
+    else:
+        _figures_kept(env)
+    # The season of club nights (benchmarks/season.py), on top of the preset's history.
+    season = _ask(
+        "from club.competitions.models import Competition;"
+        "print(Competition.objects.filter(name__startswith='S56 Season ').count())",
+        env,
+    )
+    if season in ("", "0"):
+        print(f"==> adding a season of 40 club nights to the {preset} club", flush=True)
+        manage("generate_club", "--preset", "season", env=env)
+
+
+def _figures_kept(env: dict) -> None:
+    """A club generated before the leaderboard figures were kept: compute them once."""
     kept = _ask(
         "from club.leaderboards.models import PlayerTotals;print(PlayerTotals.objects.exists())",
         env,

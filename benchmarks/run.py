@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import connection
 
 from benchmarks import scenarios as sc
+from benchmarks.season import season_scenarios
 from club.games.views import live_version as game_version
 from club.tournaments.selectors import live_version as tournament_version
 from club.web import after
@@ -354,6 +355,8 @@ def run_all(
             lambda: pub.get(f"{c}/games/{game.pk}/embed/"),
             kept=True,
         )
+        # A season of 40 club nights: its table made at each reading, its pages, the API.
+        season_scenarios(run, pub)
         run("admin: games", "GET the admin's game list", lambda: org.get("/admin/games/game/"))
         run("boards' index", "GET /leaderboards/, public", lambda: pub.get(f"{c}/leaderboards/"))
         run(

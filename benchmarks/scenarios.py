@@ -45,6 +45,7 @@ from club.tournaments.models import (
 )
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+SEASON_TAG = "S56 Season "  # the games of generate_club's season (club/ops/synthetic_season.py)
 WON = "SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END)"
 
 
@@ -142,7 +143,10 @@ def find_world() -> World:
         .first()
     )
     counts: dict[int, int] = {}
-    seats = GameTeam.objects.filter(game__club=tournament.club_id)
+    # The club's history: the harness's season (benchmarks/season.py) is measured apart.
+    seats = GameTeam.objects.filter(game__club=tournament.club_id).exclude(
+        game__label__startswith=SEASON_TAG
+    )
     for first, second in seats.values_list("first_player_id", "second_player_id"):
         counts[first] = counts.get(first, 0) + 1
         counts[second] = counts.get(second, 0) + 1
