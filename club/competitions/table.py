@@ -126,7 +126,10 @@ def _tournament_nights(competition: Competition, players: bool) -> list[NightOf]
         if competition.final_within_days is None:
             final_at = timezone.now() if tournament.status == Tournament.Status.FINISHED else None
         else:
-            final_at = finalised.get(tournament.pk) if tournament.is_final else None
+            # A tournament imported final was made final here when it was imported.
+            final_at = (
+                finalised.get(tournament.pk, tournament.created_at) if tournament.is_final else None
+            )
         due = _due(competition, day, _zone(tournament.club_id))
         nights.append(
             NightOf(

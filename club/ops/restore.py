@@ -541,6 +541,7 @@ def _derive(version: int, *, proved: bool) -> None:
         _rebuild_points_standings()
     if not proved:
         _refuse(restore_checks.standing_problems())
+        _refuse(restore_checks.competition_problems())
     if missing.get("games.scorerlink"):
         _expire_finished_links()
 

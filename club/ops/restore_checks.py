@@ -42,11 +42,20 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.competitions.models import Competition
+from club.competitions.services import (
+    A_CIRCUIT_COUNTS_EVENTS,
+    CHOOSE_EVENTS,
+    CHOOSE_FORM,
+    FORMS,
+    NOT_THE_CLUBS,
+)
 from club.games import services
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, LedgerEntry, Pile, Player, Round
 from club.ops.backup_format import column
 from club.scoring import rules as core
 from club.scoring import standings as ranking
+from club.scoring.seasons import SeasonError
 from club.scoring.standings import StandingsError
 from club.tournaments.models import STANDING_FIGURES, Standing, Tournament, TournamentTeam
 from club.tournaments.services import (
@@ -605,3 +614,30 @@ def _figure_problems(
                     "found": _figure(found),
                     "expected": _figure(wanted),
                 }
+
+
+def competition_problems(club_id: int | None = None) -> Iterator[str]:
+    """What in the restored competitions (of every club, or of the club ``club_id``) the
+    table could not be made by: a rule the competitions' service would refuse, a form of
+    play it does not know, a club's season counting another club's tournament."""
+    found = (
+        Competition.objects.all()
+        if club_id is None
+        else Competition.objects.filter(club_id=club_id)
+    )
+    for competition in found.order_by("pk").prefetch_related("events"):
+        where = _("Competition “%(name)s”") % {"name": competition.name}
+        try:
+            competition.rule()
+        except (SeasonError, TypeError, ValueError) as error:
+            reason = error.translated(_) if isinstance(error, SeasonError) else str(error)
+            yield f"{where}: {reason}"
+        if competition.counts == Competition.Counts.FORM and competition.form not in FORMS:
+            yield f"{where}: " + str(CHOOSE_FORM)
+        if competition.counts not in Competition.Counts.values:
+            yield f"{where}: " + str(
+                A_CIRCUIT_COUNTS_EVENTS if competition.club_id is None else CHOOSE_EVENTS
+            )
+        for event in competition.events.all():
+            if competition.club_id is not None and event.club_id != competition.club_id:
+                yield f"{where}: " + str(NOT_THE_CLUBS) % {"name": event.name}

@@ -462,6 +462,7 @@ def _derive(club_id: int, *, proved: bool) -> None:
     rebuild_ratings()  # a rating counts every club's games, in the order they finished
     if not proved:
         _refuse(restore_checks.standing_problems(club_id))
+        _refuse(restore_checks.competition_problems(club_id))
 
 
 def _refuse(problems) -> None:

@@ -12,6 +12,7 @@ only with ``--with-organisers``.
 
 from __future__ import annotations
 
+import datetime
 import json
 from io import StringIO
 
@@ -22,11 +23,15 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 
+from club.clubs import known
+from club.competitions.models import Competition
+from club.competitions.services import Terms, save_competition
 from club.games.models import Game, GameTeam, LedgerEntry, Round
 from club.leaderboards.models import PlayerRating
 from club.ops import backup
 from club.ops.management.commands.restore_club import Command as RestoreCommand
 from club.ops.restore import club_is_empty
+from club.scoring import seasons
 from club.tournaments.models import Standing
 from tests.ops.backup_helpers import _retable, build_club
 
@@ -426,3 +431,37 @@ def test_a_login_made_a_clubs_organiser_is_named_and_refused_without_the_flag(
     club = apps.get_model("clubs", "Club").objects.get(slug=home["slug"])
     assert list(club.organisers.values_list("username", flat=True)) == ["pat"]
     assert club.is_organised_by(User.objects.get(username="pat"))
+
+
+def test_a_forged_competition_rule_is_refused_naming_the_competition(db, tmp_path):
+    """Points that rise from a place to the next: a rule no season could be made with."""
+    with transaction.atomic():
+        build_club()
+        save_competition(
+            club=known.home(),
+            terms=Terms(
+                name="Winter league",
+                starts_on=datetime.date(2026, 1, 1),
+                ends_on=datetime.date(2026, 3, 31),
+                counts=Competition.Counts.ALL,
+                ranks=Competition.Ranks.TEAMS,
+                method=seasons.PLACES,
+                place_points=(10, 6, 4),
+            ),
+        )
+        document = json.loads(backup.make_backup().text)
+        transaction.set_rollback(True)
+    _retable(
+        document,
+        "competitions.competition",
+        lambda rows: rows[0].__setitem__("place_points", [4, 6, 10]),
+    )
+    path = _write(tmp_path, document)
+    with pytest.raises(CommandError) as refused:
+        _restore(path, *UNSIGNED)
+    message = str(refused.value)
+    assert (
+        "Competition “Winter league”: The points cannot rise from a place to the next." in message
+    )
+    assert "Nothing was restored" in message
+    assert club_is_empty()
