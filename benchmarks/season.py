@@ -56,12 +56,13 @@ def find_season() -> Season | None:
 
 def sql_season(competition: Competition) -> None:
     """The rows the table is made from: each team at each game of the club's days, with
-    the game's start, state and rules, the team's place, tables, score and contracts."""
+    the game's start, state and rules, the team's place, tables, score and contracts (the
+    time each game finished is read only for a deadline, which the season has not)."""
     zone = zoneinfo.ZoneInfo(known.by_id(competition.club_id).time_zone)
     start = dt.datetime.combine(competition.starts_on, dt.time(), tzinfo=zone)
     end = dt.datetime.combine(competition.ends_on + dt.timedelta(days=1), dt.time(), tzinfo=zone)
     fetch(
-        f"SELECT t.game_id, g.created_at, g.status, g.finished_at, g.tables_per_team, "
+        f"SELECT t.game_id, g.created_at, g.status, g.tables_per_team, "
         f"g.scoring, t.team_id, t.place, t.tables, t.score, t.declared, t.made, "
         f"t.first_player_id, t.second_player_id, t.third_player_id, t.fourth_player_id "
         f"FROM {table(GameTeam)} t JOIN {table(Game)} g ON g.id = t.game_id "
