@@ -14,12 +14,14 @@ club's index of games by day), the standings of the tournaments counted, and the
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import zoneinfo
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.core.cache import caches
 from django.db.models import Max, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -250,98 +252,69 @@ def _sitters(
 
 
 # --- club nights ------------------------------------------------------------------------
+#
+# A club night's places are worked out from its games (club.scoring.standings), which is
+# most of a season's cost: forty nights of fifteen games took 18 ms at every reading. So
+# each night's places are kept in the pages cache under a key that says exactly which
+# games, as last changed, it was placed from (a merge of two players, which moves their
+# seats, moves their games' last change too; a rename changes no id): a correction to one
+# night places that night again, the others are read back. Kept places are those a fresh
+# placing gives; tests/competitions holds them to it.
 
-# A team's row at a game: game, the day the game started (in the club's time zone),
-# status, tables each team started with, scoring, then the team's: team, place, tables,
-# score, declared, made, and its four seats; last, with a deadline, when the game finished.
-_GAME_ROW = (
-    "game_id",
-    "day",
-    "game__status",
-    "game__tables_per_team",
-    "game__scoring",
-    "team_id",
-    "place",
-    "tables",
-    "score",
-    "declared",
-    "made",
-    *SEATS,
-)
+NIGHTS_CACHE = "pages"
+NIGHT_TIMEOUT = 7 * 24 * 3600  # a key no longer asked for ages out; an exact key needs no expiry
+
+# A team's row of a game: team, place, tables, score, declared, made, then its four seats.
+_TEAM_ROW = ("game_id", "team_id", "place", "tables", "score", "declared", "made", *SEATS)
 
 
 @dataclass
 class _Game:
+    game: int
     day: dt.date
     state: str
-    result: ranking.GameResult | None = None
-    seats: list[tuple] = field(default_factory=list)  # (team, place, seat ids...)
+    changed: dt.datetime
+    tables_start: int
+    scoring: str
 
 
-def _club_games(competition: Competition, club_id: int, players: bool) -> dict[int, _Game]:
-    """The club's games outside tournaments started in the span, each with its day and its
-    state (counted, waiting, late), and the result of each counted (its seats too, for a
-    table of players).
-
-    The day is the database's (the start in the club's time zone), and when a game
-    finished is read only when there is a deadline: turning each row's two times into
-    Python's took a third of the query's time for a season of 600 games."""
+def _club_games(competition: Competition, club_id: int) -> list[_Game]:
+    """The club's games outside tournaments started in the span, each with its day (the
+    database's: the start in the club's time zone) and its state (counted, waiting, late).
+    When a game finished is read only when there is a deadline."""
     zone = _zone(club_id)
-    found = GameTeam.objects.filter(
-        game__club_id=club_id,
-        game__created_at__gte=_start_of(competition.starts_on, zone),
-        game__created_at__lt=_start_of(competition.ends_on + dt.timedelta(days=1), zone),
-        game__sitting_entry__isnull=True,
+    found = Game.objects.filter(
+        club_id=club_id,
+        created_at__gte=_start_of(competition.starts_on, zone),
+        created_at__lt=_start_of(competition.ends_on + dt.timedelta(days=1), zone),
+        sitting_entry__isnull=True,
     )
     if competition.counts == Competition.Counts.FORM:
-        found = found.filter(_form_q(competition.form, "game__"))
+        found = found.filter(_form_q(competition.form))
     deadline = competition.final_within_days is not None
-    columns = (*_GAME_ROW, "game__finished_at") if deadline else _GAME_ROW
-    found = found.annotate(day=TruncDate("game__created_at", tzinfo=zone))
-    rows: dict[int, list[tuple]] = defaultdict(list)
-    for row in found.order_by("game_id", "position").values_list(*columns):
-        rows[row[0]].append(row)
-    games = {}
+    columns = ["id", "day", "status", "updated_at", "tables_per_team", "scoring"]
+    found = found.annotate(day=TruncDate("created_at", tzinfo=zone)).order_by("id")
     now = timezone.now()
-    for game_id, members in rows.items():
-        _id, day, status, tables_start, scoring = members[0][:5]
+    games = []
+    for row in found.values_list(*columns, *(["finished_at"] if deadline else [])):
+        game_id, day, status, changed, tables_start, scoring = row[:6]
         final_at = None
         if status == Game.Status.FINISHED:
             # With no deadline only whether it finished counts, as for a tournament.
-            final_at = members[0][-1] if deadline else now
-        game = _Game(day, _state(competition, final_at, _due(competition, day, zone)))
-        if game.state in (COUNTED, LATE_COUNTED):
-            game.result = _game_result(game_id, tables_start, scoring, [m[5:11] for m in members])
-            if players:
-                game.seats = [(m[5], m[6] or len(members), *m[11:15]) for m in members]
-        games[game_id] = game
+            final_at = row[6] if deadline else now
+        state = _state(competition, final_at, _due(competition, day, zone))
+        games.append(_Game(game_id, day, state, changed, tables_start, scoring))
     return games
-
-
-def _game_result(game_id: int, tables_start: int, scoring: str, teams: list[tuple]):
-    """A game's result from its teams' rows (team, place, tables, score, declared, made)."""
-    count = len(teams)
-    return ranking.GameResult(
-        game=game_id,
-        teams=tuple([team[0] for team in teams]),
-        places={team[0]: team[1] or count for team in teams},
-        tables_start=tables_start,
-        tables_end={team[0]: team[2] for team in teams},
-        declared={team[0]: team[4] for team in teams},
-        made={team[0]: team[5] for team in teams},
-        scores={team[0]: team[3] for team in teams} if scoring == Scoring.POINTS else None,
-    )
 
 
 def _club_nights(competition: Competition, players: bool) -> list[NightOf]:
     if competition.club_id is None or competition.counts == Competition.Counts.EVENTS:
         return []
     by_day: dict[dt.date, list[_Game]] = defaultdict(list)
-    for game in _club_games(competition, competition.club_id, players).values():
+    for game in _club_games(competition, competition.club_id):
         by_day[game.day].append(game)
-    nights = []
+    nights, counted = [], {}
     for day, games in sorted(by_day.items()):
-        counted = [game for game in games if game.result is not None]
         states = {game.state for game in games}
         state = next(
             (s for s in (LATE_COUNTED, COUNTED, LATE_DROPPED, WAITING) if s in states), WAITING
@@ -349,29 +322,109 @@ def _club_nights(competition: Competition, players: bool) -> list[NightOf]:
         night = NightOf(
             key=f"n{day.isoformat()}", day=day, club_id=competition.club_id, state=state
         )
-        if counted:
-            _place_night(night, counted, players)
         nights.append(night)
+        placed = [game for game in games if game.state in (COUNTED, LATE_COUNTED)]
+        if placed:
+            counted[night.key] = (night, placed)
+    if counted:
+        _placed_nights(competition.club_id, counted, players)
     return nights
 
 
-def _place_night(night: NightOf, games: list[_Game], players: bool) -> None:
-    """The night's places, as a tournament of its games would have them."""
-    results = [game.result for game in games if game.result is not None]
+def _night_key(club_id: int, players: bool, games: list[_Game]) -> str:
+    """The key of a night's places: the club, teams or players, and its counted games as
+    last changed."""
+    made = ",".join(f"{game.game}.{int(game.changed.timestamp() * 1e6)}" for game in games)
+    digest = hashlib.sha256(made.encode()).hexdigest()[:32]
+    return f"season-night|{club_id}|{'p' if players else 't'}|{digest}"
+
+
+def _placed_nights(
+    club_id: int, counted: dict[str, tuple[NightOf, list[_Game]]], players: bool
+) -> None:
+    """Each counted night's places: kept ones read back, the others placed and kept."""
+    cache = caches[NIGHTS_CACHE]
+    keys = {key: _night_key(club_id, players, games) for key, (_n, games) in counted.items()}
+    kept = cache.get_many(list(keys.values()))
+    missing = [key for key in counted if keys[key] not in kept]
+    fresh = _place_nights([counted[key] for key in missing], players) if missing else {}
+    if fresh:
+        cache.set_many({keys[key]: _kept(fresh[key]) for key in fresh}, NIGHT_TIMEOUT)
+    for key, (night, _games) in counted.items():
+        night.results = fresh[key] if key in fresh else _unkept(kept[keys[key]])
+
+
+def _kept(results: dict[int, seasons.Result]) -> list[tuple]:
+    return [
+        (line, r.place, r.sharing, r.points.numerator, r.points.denominator)
+        for line, r in results.items()
+    ]
+
+
+def _unkept(rows: list[tuple]) -> dict[int, seasons.Result]:
+    return {
+        line: seasons.Result(place, sharing, Fraction(numerator, denominator))
+        for line, place, sharing, numerator, denominator in rows
+    }
+
+
+def _place_nights(
+    nights: list[tuple[NightOf, list[_Game]]], players: bool
+) -> dict[str, dict[int, seasons.Result]]:
+    """The places of ``nights``, from their games' rows (one query for them all)."""
+    of_game = {game.game: game for _night, games in nights for game in games}
+    rows: dict[int, list[tuple]] = defaultdict(list)
+    for row in (
+        GameTeam.objects.filter(game_id__in=list(of_game))
+        .order_by("game_id", "position")
+        .values_list(*_TEAM_ROW)
+    ):
+        rows[row[0]].append(row[1:])
+    placed = {}
+    for night, games in nights:
+        results = [_game_result(of_game[game.game], rows[game.game]) for game in games]
+        seats = [
+            (game.game, team[0], team[1] or len(rows[game.game]), *team[6:10])
+            for game in games
+            for team in rows[game.game]
+        ]
+        placed[night.key] = _night_places(results, seats if players else None)
+    return placed
+
+
+def _game_result(game: _Game, teams: list[tuple]) -> ranking.GameResult:
+    """A game's result from its teams' rows (team, place, tables, score, declared, made)."""
+    count = len(teams)
+    return ranking.GameResult(
+        game=game.game,
+        teams=tuple([team[0] for team in teams]),
+        places={team[0]: team[1] or count for team in teams},
+        tables_start=game.tables_start,
+        tables_end={team[0]: team[2] for team in teams},
+        declared={team[0]: team[4] for team in teams},
+        made={team[0]: team[5] for team in teams},
+        scores={team[0]: team[3] for team in teams} if game.scoring == Scoring.POINTS else None,
+    )
+
+
+def _night_places(
+    results: list[ranking.GameResult], seats: list[tuple] | None
+) -> dict[int, seasons.Result]:
+    """A night's places, as a tournament of its games would have them: of its teams, or
+    (given the seats) of its players."""
     teams = sorted({team for result in results for team in result.teams})
     rows = ranking.standings(teams, results)
     sharing: dict[int, int] = defaultdict(int)
     for row in rows:
         sharing[row.place] += 1
-    if not players:
-        for row in rows:
-            night.results[row.team] = seasons.Result(row.place, sharing[row.place], row.points)
-        return
+    if seats is None:
+        return {row.team: seasons.Result(row.place, sharing[row.place], row.points) for row in rows}
     place_of = {row.team: row.place for row in rows}
-    seat_rows = [(game_id, *seat) for game_id, game in enumerate(games) for seat in game.seats]
-    for player, held, points in _sitters(seat_rows, ranking.DEFAULT_POINTS):
+    placed = {}
+    for player, held, points in _sitters(seats, ranking.DEFAULT_POINTS):
         place = min(place_of[team] for team in held)
-        night.results[player] = seasons.Result(place, sharing[place], points)
+        placed[player] = seasons.Result(place, sharing[place], points)
+    return placed
 
 
 # --- the table --------------------------------------------------------------------------

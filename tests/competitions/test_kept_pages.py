@@ -10,8 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from club.competitions.services import Terms, save_competition
-from club.games.models import Game, Team
+from club.competitions.table import competition_table
+from club.games.models import Game, Player, Team
 from club.games.services import Deal, edit_deal, load_seating
+from club.leaderboards import merge
 from tests.competitions.test_season_by_hand import play_the_season, season
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +88,39 @@ def test_a_rename_a_game_deleted_and_the_rule_changed_show_at_once(the_season):
     save_competition(club=competition.club, terms=terms, competition=competition)
     page = kept(url)
     assert "The best 2 nights" not in page and "Indu &amp; Jacob" in page
+
+
+def _lines(competition) -> list[tuple]:
+    table = competition_table(competition)
+    return [
+        (line.line, line.place, line.total, line.counted, line.dropped, line.decided_by)
+        for line in table.lines
+    ]
+
+
+def fresh(competition) -> list[tuple]:
+    caches["pages"].clear()
+    return _lines(competition)
+
+
+def test_a_nights_kept_places_equal_a_fresh_placing_after_every_change(the_season):
+    games, competition = the_season
+    players = season(name="Players", ranks="players")
+    for each in (competition, players):
+        assert _lines(each) == _lines(each) == fresh(each)  # kept, then read back
+    # A correction to night 3: only that night is placed again, and the table is exact.
+    game = games[4]
+    seating = load_seating(game)
+    anu = next(p for p in seating.players if p.name == "Anu")
+    edit_deal(
+        game=game,
+        number=1,
+        entry=Deal(points={0: 16, 1: 40}, declarer=seating.seat_of(anu.pk), bid=40, trump="hearts"),
+    )
+    for each in (competition, players):
+        kept_lines = _lines(each)
+        assert kept_lines == fresh(each)
+    # Two players merged: their seats change, and the merge moves their games' last change.
+    _lines(players)
+    merge.merge_players(keep=Player.objects.get(name="Esha"), fold=Player.objects.get(name="Indu"))
+    assert _lines(players) == fresh(players)
