@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -62,6 +63,12 @@ def _competition(request: HttpRequest, pk: int) -> Competition:
     return get_object_or_404(Competition, pk=pk, club=_owner(request))
 
 
+def _line_base(request: HttpRequest, pk: int) -> str:
+    """The address of the competition's lines, less the line's id."""
+    namespace = "circuits" if _circuits(request) else "competitions"
+    return reverse(f"{namespace}:line", args=[pk, 0]).removesuffix("0/")
+
+
 def _version(request: HttpRequest, pk: int, **_kwargs):
     return pages.version(pk, _owner(request))
 
@@ -93,6 +100,7 @@ def competition_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = pages.table_page(competition)
     context.update(live_version=live, can_write=_writer(request), circuit_pages=_circuits(request))
+    context["line_base"] = _line_base(request, pk)
     polled = "version" in request.GET
     template = "competitions/detail.html#live" if polled else "competitions/detail.html"
     return render(request, template, context)
