@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from club.clubs import known
 from club.clubs.models import Club
 from club.competitions import table as made
+from club.competitions.forms import FORM_CHOICES as FORM_NAMES
 from club.competitions.models import Competition
 from club.games.models import Game
 from club.games.versions import club_version, every_club_version
@@ -29,16 +30,16 @@ STATES = {
     made.LATE_COUNTED: gettext_lazy("Late, counted"),
     made.LATE_DROPPED: gettext_lazy("Late, not counted"),
 }
+# What separated a line from the others of its total (the same words above and below).
 DECIDED = {
-    seasons.WON: gettext_lazy("ahead on nights won"),
-    seasons.HEAD_TO_HEAD: gettext_lazy("ahead head to head"),
-    seasons.LATEST: gettext_lazy("ahead on the latest night"),
-    seasons.SHARED: gettext_lazy("level on everything: the place is shared"),
+    seasons.WON: gettext_lazy("equal total: placed by nights won"),
+    seasons.HEAD_TO_HEAD: gettext_lazy("equal total: placed head to head"),
+    seasons.LATEST: gettext_lazy("equal total: placed by the latest night"),
 }
 TIES = gettext_lazy(
-    "Level totals are parted by nights won (first place alone), then head to head (who "
-    "placed higher in the nights they both played), then the latest night (from the last "
-    "night back, the better place first). Lines level on all three share the place."
+    "Equal totals are separated by the nights won (first place alone), then head to head "
+    "(who placed higher in the nights both played), then the latest night (from the last "
+    "night back, the better place first). Equal on all three, they share the place."
 )
 PER_PAGE = 30
 PROJECTOR_ROWS = 12  # lines a projector's panel shows at once
@@ -73,6 +74,21 @@ def version(competition_pk: int, club: Club | None):
     if club is None:
         return token, every_club_version
     return token, lambda: club_version(club)
+
+
+def needs_words(competition: Competition) -> str:
+    """How many nights a team or a player needs to be ranked."""
+    if competition.ranks == Competition.Ranks.PLAYERS:
+        return ngettext(
+            "A player needs %(count)d night to be ranked.",
+            "A player needs %(count)d nights to be ranked.",
+            competition.minimum,
+        ) % {"count": competition.minimum}
+    return ngettext(
+        "A team needs %(count)d night to be ranked.",
+        "A team needs %(count)d nights to be ranked.",
+        competition.minimum,
+    ) % {"count": competition.minimum}
 
 
 # --- the lists ----------------------------------------------------------------------------
@@ -114,14 +130,27 @@ def night_title(night: made.NightOf, circuit: bool) -> str:
     return night.tournament.name
 
 
-def rule_words(competition: Competition, nights: int) -> list[str]:
+def counts_words(competition: Competition, events: list[str]) -> str:
+    """What the competition counts, in a sentence."""
+    if competition.counts == Competition.Counts.EVENTS:
+        return _("It counts these tournaments: %(names)s.") % {"names": ", ".join(events)}
+    if competition.counts == Competition.Counts.FORM:
+        form = str(dict(FORM_NAMES).get(competition.form, competition.form))
+        return _("It counts the club's games and tournaments of one form of play: %(form)s.") % {
+            "form": form
+        }
+    return _("It counts all the club's games and tournaments in its days.")
+
+
+def rule_words(competition: Competition, nights: int, events: list[str] | None = None) -> list[str]:
     """The competition's rule, a sentence a part."""
-    said = []
+    said = [counts_words(competition, events or [])]
     if competition.method == seasons.PLACES:
         said.append(
             _("A night scores points for its place: %(points)s; a place after the last scores 0.")
             % {"points": ", ".join(str(value) for value in competition.place_points)}
         )
+        said.append(_("Places shared split the points of the places they span."))
     else:
         said.append(_("A night scores the match points earned in it."))
     if competition.best is not None:
@@ -134,14 +163,7 @@ def rule_words(competition: Competition, nights: int) -> list[str]:
             % {"best": competition.best, "nights": nights}
         )
     if competition.minimum > 1:
-        said.append(
-            ngettext(
-                "A line needs %(count)d night to be ranked.",
-                "A line needs %(count)d nights to be ranked.",
-                competition.minimum,
-            )
-            % {"count": competition.minimum}
-        )
+        said.append(needs_words(competition))
     if competition.final_within_days is not None:
         late = (
             _("late results count") if competition.late_counts else _("late results do not count")
@@ -185,7 +207,12 @@ def table_page(competition: Competition, found: made.Table | None = None) -> dic
             for night in found.nights
         ],
         "counted_nights": len(found.counted_nights),
-        "rule": rule_words(competition, len(found.counted_nights)),
+        "needs": needs_words(competition),
+        "rule": rule_words(
+            competition,
+            len(found.counted_nights),
+            [titles[night.key] for night in found.nights if night.tournament is not None],
+        ),
         "ties": TIES,
         "players": competition.ranks == Competition.Ranks.PLAYERS,
     }
@@ -201,7 +228,8 @@ def _row(line: seasons.Line, found: made.Table, titles: dict[str, str]) -> dict:
         "total": figure(line.total),
         "nights": line.nights,
         "won": line.won,
-        "decided": DECIDED.get(line.decided_by, ""),
+        # A place shared says so by its "="; what set a line apart from its total's others:
+        "decided": "" if line.decided_by == seasons.SHARED else DECIDED.get(line.decided_by, ""),
         "chips": [
             Chip(figure(score), key in counted, titles[key]) for key, score in line.scores.items()
         ],

@@ -22,7 +22,10 @@ from club.scoring.messages import Refusal
 from club.tournaments.models import Tournament
 
 # The refusals, in the organiser's words (the tests compare with them).
-NAME_TAKEN = gettext_lazy("There is already a competition named “%(name)s”.")
+NAME_TAKEN = gettext_lazy("The club already has a season named “%(name)s”: choose another name.")
+CIRCUIT_NAME_TAKEN = gettext_lazy(
+    "There is already a circuit named “%(name)s”: choose another name."
+)
 ENDS_BEFORE_START = gettext_lazy("The last day (%(end)s) is before the first day (%(start)s).")
 CHOOSE_FORM = gettext_lazy("Choose the form of play whose games count.")
 CHOOSE_EVENTS = gettext_lazy("Choose at least one tournament to count.")
@@ -123,7 +126,8 @@ def save_competition(
     events = list(events) if terms.counts == Competition.Counts.EVENTS else []
     _checked(club, terms, events)
     if _name_taken(club, terms.name, competition):
-        raise CompetitionError(str(NAME_TAKEN) % {"name": terms.name}, field="name")
+        taken = NAME_TAKEN if club is not None else CIRCUIT_NAME_TAKEN
+        raise CompetitionError(str(taken) % {"name": terms.name}, field="name")
     touched = _clubs_shown(competition) if competition is not None else set()
     if competition is None:
         competition = Competition(club=club, created_by=user if user and user.pk else None)

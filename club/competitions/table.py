@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.core.cache import caches
-from django.db.models import Max, Q
+from django.db.models import Min, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -47,6 +47,7 @@ class NightOf:
 
     key: str
     day: dt.date
+    order: int = 0  # a day's club night first, then its tournaments by id
     tournament: Tournament | None = None  # None: a club night
     club_id: int | None = None
     state: str = COUNTED
@@ -127,16 +128,18 @@ def _tournament_nights(competition: Competition, players: bool) -> list[NightOf]
         day = tournament.ends_on or tournament.starts_on
         if competition.final_within_days is None:
             final_at = timezone.now() if tournament.status == Tournament.Status.FINISHED else None
+        elif tournament.is_final:
+            # When it was first made final (made final again after a correction, it is
+            # still on time); imported already final, it was final by its last day.
+            final_at = finalised.get(tournament.pk) or _start_of(day, _zone(tournament.club_id))
         else:
-            # A tournament imported final was made final here when it was imported.
-            final_at = (
-                finalised.get(tournament.pk, tournament.created_at) if tournament.is_final else None
-            )
+            final_at = None
         due = _due(competition, day, _zone(tournament.club_id))
         nights.append(
             NightOf(
                 key=f"t{tournament.pk}",
                 day=tournament.starts_on,
+                order=tournament.pk,
                 tournament=tournament,
                 club_id=tournament.club_id,
                 state=_state(competition, final_at, due),
@@ -152,22 +155,31 @@ def _tournament_nights(competition: Competition, players: bool) -> list[NightOf]
 
 
 def _finalised_at(tournaments: list[Tournament]) -> dict[int, dt.datetime]:
-    """When each tournament's results were last made final."""
+    """When each tournament's results were first made final."""
     return dict(
         TournamentEvent.objects.filter(
             tournament__in=[t.pk for t in tournaments if t.is_final],
             action=TournamentEvent.Action.FINALISED,
         )
         .values("tournament_id")
-        .annotate(at=Max("made_at"))
+        .annotate(at=Min("made_at"))
         .values_list("tournament_id", "at")
         .order_by()
     )
 
 
+def exact(points) -> Fraction:
+    """A standing's points as they were before they were kept to the cent: a game's points
+    are split among at most four teams sharing places, so every total is a whole number of
+    twelfths, and the nearest twelfth to the kept figure is the total (4/3 kept as 1.33)."""
+    return Fraction(round(Fraction(points) * 12), 12)
+
+
 def _teams_in_tournaments(nights: dict[int, NightOf]) -> None:
+    """Each team's place and points in each tournament, by its standings: a team registered
+    that played no game has no night in it (docs/rules.md section F.4)."""
     rows = list(
-        Standing.objects.filter(tournament__in=list(nights))
+        Standing.objects.filter(tournament__in=list(nights), games__gt=0)
         .order_by()
         .values_list("tournament_id", "entry__team_id", "place", "points")
     )
@@ -176,7 +188,7 @@ def _teams_in_tournaments(nights: dict[int, NightOf]) -> None:
         sharing[tournament, place] += 1
     for tournament, team, place, points in rows:
         nights[tournament].results[team] = seasons.Result(
-            place, sharing[tournament, place], Fraction(points)
+            place, sharing[tournament, place], exact(points)
         )
 
 
@@ -186,7 +198,7 @@ def _players_in_tournaments(nights: dict[int, NightOf]) -> None:
     standing = {}
     sharing: dict[tuple[int, int], int] = defaultdict(int)
     for tournament, team, place in (
-        Standing.objects.filter(tournament__in=list(nights))
+        Standing.objects.filter(tournament__in=list(nights), games__gt=0)
         .order_by()
         .values_list("tournament_id", "entry__team_id", "place")
     ):
@@ -435,14 +447,14 @@ def competition_table(competition: Competition) -> Table:
     players = competition.ranks == Competition.Ranks.PLAYERS
     nights = sorted(
         _club_nights(competition, players) + _tournament_nights(competition, players),
-        key=lambda night: (night.day, night.key),
+        key=lambda night: (night.day, night.order, night.key),
     )
     counted = [night for night in nights if night.counts and night.results]
     ids = sorted({line for night in counted for line in night.results})
     names = _names(ids, players)
     order = sorted(ids, key=lambda line: (names.get(line, "").casefold(), line))
     lines = seasons.table(
-        [seasons.Night(night.key, night.day, night.results) for night in counted],
+        [seasons.Night(night.key, night.day, night.results, night.order) for night in counted],
         competition.rule(),
         order,
     )

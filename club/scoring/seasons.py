@@ -39,6 +39,7 @@ order rows came out of the database.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -96,6 +97,7 @@ class Night:
     key: str
     day: date
     results: Mapping[int, Result]
+    order: int = 0  # nights of one day in this order (then by key): a number, never text
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,7 @@ def _counted(
 def table(nights: Sequence[Night], rule: Rule, order: Sequence[int]) -> list[Line]:
     """The competition's table: ``order`` lists every line, in the order lines that share
     a place are shown in (by name); a line of a night missing from it is refused."""
-    ordered = sorted(nights, key=lambda night: (night.day, night.key))
+    ordered = sorted(nights, key=lambda night: (night.day, night.order, night.key))
     rank = {night.key: at for at, night in enumerate(ordered)}
     if len(rank) != len(ordered):
         raise SeasonError(_("A night is listed twice."))
@@ -229,52 +231,72 @@ def _placed(lines: list[Line], nights: Sequence[Night]) -> list[Line]:
 
 def _split(rows: list[Line], key: Callable[[Line], Any]) -> list[list[Line]]:
     """``rows`` in groups of equal ``key``, smallest key first, each group in the given
-    order (sorted is stable)."""
+    order (sorted is stable); ``key`` is asked once a row."""
+    keyed = sorted(((key(row), at, row) for at, row in enumerate(rows)), key=lambda k: k[:2])
     groups: list[list[Line]] = []
-    for row in sorted(rows, key=key):
-        if groups and key(groups[-1][0]) == key(row):
+    last: Any = object()
+    for value, _at, row in keyed:
+        if groups and value == last:
             groups[-1].append(row)
         else:
             groups.append([row])
+        last = value
     return groups
 
 
 def _broken(group: list[Line], nights: Sequence[Night]) -> list[tuple[list[Line], str]]:
-    """A group level on total, split by nights won, head to head and the latest night:
-    each part with the rule that set it apart (``shared`` for a part still level)."""
+    """A group level on total, split by nights won, head to head and the latest night: each
+    part with the rule that set it apart from the rest of the group (a part of lines still
+    level among themselves shares its place, and says what set it apart all the same);
+    ``shared`` for a group no rule splits."""
     if len(group) == 1:
         return [(group, "")]
     parts: list[tuple[list[Line], str]] = []
-    for by_won in _split(group, lambda row: -row.won):
-        if len(by_won) == 1:
-            parts.append((by_won, WON))
+    by_won = _split(group, lambda row: -row.won)
+    for won_part in by_won:
+        if len(won_part) == 1:
+            parts.append((won_part, WON))
             continue
-        for by_meeting in _head_to_head(by_won):
-            if len(by_meeting) == 1:
-                parts.append((by_meeting, HEAD_TO_HEAD))
+        by_meeting = _head_to_head(won_part)
+        for meeting_part in by_meeting:
+            if len(meeting_part) == 1:
+                parts.append((meeting_part, HEAD_TO_HEAD))
                 continue
-            for by_latest in _split(by_meeting, _latest_key(nights)):
-                parts.append((by_latest, LATEST if len(by_latest) == 1 else SHARED))
+            by_latest = _split(meeting_part, _latest_key(nights))
+            for latest_part in by_latest:
+                if len(by_latest) > 1:
+                    parts.append((latest_part, LATEST))
+                elif len(by_meeting) > 1:
+                    parts.append((latest_part, HEAD_TO_HEAD))
+                elif len(by_won) > 1:
+                    parts.append((latest_part, WON))
+                else:
+                    parts.append((latest_part, SHARED))
     return parts
 
 
-def _meetings(row: Line, group: list[Line]) -> int:
-    """Head to head: +1 for each night and each other line of ``group`` ``row`` placed
-    above in it, -1 for each it placed below."""
-    score = 0
-    for other in group:
-        if other.line == row.line:
-            continue
-        for key, result in row.places.items():
-            theirs = other.places.get(key)
-            if theirs is not None and theirs.place != result.place:
-                score += 1 if result.place < theirs.place else -1
+def _meetings(group: list[Line]) -> dict[int, int]:
+    """Head to head within ``group``: for each line, +1 for each night and each other line
+    of the group it placed above in it, -1 for each it placed below (each night's places
+    sorted once, so a large group costs no more than its nights' sorting)."""
+    score = {row.line: 0 for row in group}
+    keys = {key for row in group for key in row.places}
+    for key in keys:
+        places = sorted(row.places[key].place for row in group if key in row.places)
+        for row in group:
+            result = row.places.get(key)
+            if result is None:
+                continue
+            above = bisect_left(places, result.place)
+            below = len(places) - bisect_right(places, result.place)
+            score[row.line] += below - above
     return score
 
 
 def _head_to_head(group: list[Line]) -> list[list[Line]]:
     """``group`` split by head to head, again within any smaller group still level."""
-    parts = _split(group, lambda row: -_meetings(row, group))
+    met = _meetings(group)
+    parts = _split(group, lambda row: -met[row.line])
     if len(parts) == 1:
         return parts
     out: list[list[Line]] = []

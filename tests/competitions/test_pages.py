@@ -45,7 +45,7 @@ def test_the_table_shows_places_totals_and_the_tie_rule(client):
         shown.index(name) for name in ("Esha &amp; Farid", "Anu &amp; Biju", "Gita &amp; Hari")
     ]
     assert order == sorted(order)
-    assert "ahead on the latest night" in shown
+    assert "equal total: placed by the latest night" in shown
     assert "The best 2 nights of 4 count." in shown
     assert "Not ranked yet" in shown and "Indu &amp; Jacob" in shown
     for name in ("print", "projector"):

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
 from club.clubs import known
 from club.competitions.models import Competition
 from club.competitions.services import Terms, save_competition
-from club.competitions.table import competition_table
+from club.competitions.table import competition_table, exact
+from club.games.models import Player, Team
 from club.scoring import seasons
-from club.tournaments.models import TournamentEvent
-from club.tournaments.services.lifecycle import finish_tournament, make_final
+from club.tournaments.models import Standing, TournamentEvent, TournamentTeam
+from club.tournaments.services.lifecycle import finish_tournament, make_final, reopen
 from tests.competitions.test_season_by_hand import play_the_season
 from tests.tournaments.test_substitution_night import play_the_night
 
@@ -90,7 +93,8 @@ def test_with_a_deadline_a_tournament_counts_once_final_and_on_time(the_night):
     made_final.update(made_at=dt.datetime(2027, 1, 30, tzinfo=dt.UTC))  # weeks late
     late = competition_table(competition)
     assert late.nights[0].state == "late_dropped" and not late.lines
-    # A tournament imported already final was made final here when it was imported.
+    # A tournament imported already final (no record of when it was made final) was final
+    # by its last day.
     made_final.delete()
     assert competition_table(competition).nights[0].state == "counted"
 
@@ -101,3 +105,55 @@ def test_a_season_of_all_counts_the_club_nights_and_the_tournaments(the_night):
     table = competition_table(save_competition(club=known.home(), terms=terms))
     assert [night.key for night in table.nights][-1] == f"t{the_night.pk}"
     assert len(table.counted_nights) == 5  # four club nights and the tournament
+
+
+def test_reopened_and_made_final_again_it_stays_on_time(the_night):
+    competition = save_competition(
+        club=known.home(), terms=replace(TERMS, final_within_days=2), events=[the_night]
+    )
+    make_final(tournament=the_night)
+    first = TournamentEvent.objects.get(action=TournamentEvent.Action.FINALISED)
+    reopen(tournament=the_night, reason="A typo in a team's name")
+    finish_tournament(tournament=the_night)
+    make_final(tournament=the_night)
+    # Made final again weeks later: the first time it was made final counts.
+    TournamentEvent.objects.filter(action=TournamentEvent.Action.FINALISED).exclude(
+        pk=first.pk
+    ).update(made_at=dt.datetime(2027, 1, 30, tzinfo=dt.UTC))
+    assert competition_table(competition).nights[0].state == "counted"
+
+
+def test_a_team_registered_that_never_played_has_no_night(the_night):
+    team = Team.objects.create(
+        name="Ghosts",
+        first_player=Player.objects.create(name="Casper"),
+        second_player=Player.objects.create(name="Wraith"),
+    )
+    entry = TournamentTeam.objects.create(tournament=the_night, team=team)
+    Standing.objects.create(
+        tournament=the_night,
+        entry=entry,
+        place=7,
+        points=0,
+        games=0,
+        won=0,
+        net_tables=0,
+        declared=0,
+        made=0,
+    )
+    # (Rows made directly: the service refuses a team for a finished tournament.)
+    competition = save_competition(club=known.home(), terms=TERMS, events=[the_night])
+    assert "Ghosts" not in lines(competition)
+
+
+@pytest.mark.parametrize(
+    ("kept", "points"),
+    [
+        ("1.33", Fraction(4, 3)),
+        ("3.99", Fraction(4)),
+        ("2.67", Fraction(8, 3)),
+        ("0.25", Fraction(1, 4)),
+    ],
+)
+def test_a_standings_points_are_read_back_exact(kept, points):
+    assert exact(Decimal(kept)) == points

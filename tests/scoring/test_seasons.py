@@ -189,3 +189,16 @@ def test_the_order_nights_and_lines_come_in_changes_no_place(season, shuffler):
     shuffler.shuffle(order)
     after = {row.line: (row.place, row.total, row.shared) for row in table(nights, rule, order)}
     assert after == before
+
+
+def test_lines_still_level_among_themselves_say_what_set_them_apart_from_the_rest():
+    # Two pairs of partners, each pair always placed together: the four have 11 each, no
+    # night won alone, one meeting each way; the latest night puts 3 and 4 first.
+    nights = [night(1, {1: 1, 2: 1, 3: 3, 4: 3}), night(2, {3: 1, 4: 1, 1: 3, 2: 3})]
+    rows = table(nights, Rule(PLACES, (10, 6, 4, 2)), [1, 2, 3, 4])
+    assert [(row.line, row.place, row.shared, row.decided_by) for row in rows] == [
+        (3, 1, True, seasons.LATEST),
+        (4, 1, True, seasons.LATEST),
+        (1, 3, True, seasons.LATEST),
+        (2, 3, True, seasons.LATEST),
+    ]

@@ -31,9 +31,8 @@ def season_lines(rows: list[dict], line_url: str | None) -> SafeString:
         name = text(row["name"])
         if line_url:
             name = f'<a href="{text(line_url)}{row["line"]}/">{name}</a>'
-        decided = row["decided"] if not row["shared"] else ""
-        if decided:
-            name += f' <small class="muted decided">{text(decided)}</small>'
+        if row["decided"]:
+            name += f' <small class="muted decided">{text(row["decided"])}</small>'
         leader = LEADER if row["place"] == 1 else ""
         lines.append(
             f"<tr{leader}>"
