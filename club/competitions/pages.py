@@ -4,11 +4,11 @@ line's nights, the rule written out, and the token their kept pages are keyed by
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Max
+from django.db.models import Count, Max, Q, Sum
+from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -22,6 +22,7 @@ from club.competitions.models import Competition
 from club.games.models import Game
 from club.games.versions import club_version, every_club_version
 from club.scoring import seasons
+from club.tournaments.models import Tournament
 from club.web.paging import Page, page_of
 
 STATES = {
@@ -47,33 +48,57 @@ SHOWN_ON_A_PAGE = 3  # the competitions a player's page shows their line in
 
 
 def figure(value: Fraction) -> str:
-    """6 -> "6", 13/2 -> "6.5", 4/3 -> "1.33"."""
+    """6 -> "6", 13/2 -> "6.5" ("6,5" where the reader writes so), 4/3 -> "1.33"."""
     if value.denominator == 1:
         return str(value.numerator)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return floatformat(float(value), "-2")
+
+
+def _stamp(moment) -> int:
+    return int(moment.timestamp() * 1_000_000) if moment else 0
 
 
 def version(competition_pk: int, club: Club | None):
-    """A competition page's key (club.web.pages): the competition's last change and the
-    newest change to a game it may count, then the club's token (the federation's for a
-    circuit), which moves on a tournament saved, a game deleted, a name changed."""
+    """A competition page's key (club.web.pages), as ``(own, rest)``.
+
+    ``own``, the token its live parts poll by: the competition's last change, the newest
+    change to a game it may count, and its tournaments' results (their results version,
+    how many finished and made final); ``rest``: the club's time zone (its nights' days)
+    and the club's token (the federation's for a circuit), which moves on a tournament
+    saved, a game deleted, a name changed."""
     row = (
         Competition.objects.filter(pk=competition_pk, club=club)
-        .values_list("updated_at", "counts")
+        .values_list("updated_at", "counts", "starts_on", "ends_on")
         .first()
     )
     if row is None:
         return None
-    changed, counts = row
+    changed, counts, starts_on, ends_on = row
     if club is None or counts == Competition.Counts.EVENTS:
         games = Game.objects.filter(sitting_entry__sitting__tournament__competitions=competition_pk)
+        events = Tournament.objects.filter(competitions=competition_pk)
     else:
         games = Game.objects.filter(club=club)
+        events = Tournament.objects.filter(club=club, starts_on__range=(starts_on, ends_on))
     newest = games.aggregate(newest=Max("updated_at"))["newest"]
-    token = f"{int(changed.timestamp() * 1e6)}.{int(newest.timestamp() * 1e6) if newest else 0}"
+    results = events.aggregate(
+        version=Sum("results_version"),
+        finished=Count("pk", filter=Q(status=Tournament.Status.FINISHED)),
+        final=Count("pk", filter=Q(is_final=True)),
+    )
+    own = ".".join(
+        str(part)
+        for part in (
+            _stamp(changed),
+            _stamp(newest),
+            results["version"] or 0,
+            results["finished"],
+            results["final"],
+        )
+    )
     if club is None:
-        return token, every_club_version
-    return token, lambda: club_version(club)
+        return own, every_club_version
+    return own, lambda: f"{known.by_id(club.pk).time_zone}|{club_version(club)}"
 
 
 def needs_words(competition: Competition) -> str:
@@ -272,14 +297,12 @@ def _detail(found: made.Table, line: int, circuit: bool) -> list[dict]:
 
 
 def player_lines(player_pk: int, club: Club) -> list[dict]:
-    """The player's line in the club's latest competitions of players (at most three, those
-    running first): where they stand, with the competition's link."""
-    today = timezone.localdate()
-    shown = (
-        Competition.objects.filter(club=club, ranks=Competition.Ranks.PLAYERS)
-        .filter(starts_on__lte=today, ends_on__gte=today - dt.timedelta(days=365))
-        .order_by("-ends_on", "-id")[:SHOWN_ON_A_PAGE]
-    )
+    """The player's line in the club's latest competitions of players (at most three, by
+    their last day): where they stand, with the competition's link. Not by today's date,
+    which the page's key does not hold."""
+    shown = Competition.objects.filter(club=club, ranks=Competition.Ranks.PLAYERS).order_by(
+        "-ends_on", "-id"
+    )[:SHOWN_ON_A_PAGE]
     lines = []
     for competition in shown:
         found = made.competition_table(competition)

@@ -1,5 +1,5 @@
 """A club's competitions (``competitions:``) and the federation's circuits (``circuits:``):
-the same pages, under their own addresses."""
+the same pages under their own addresses, each kept under its own writes."""
 
 from django.urls import path
 
@@ -7,15 +7,29 @@ from club.competitions import views
 
 app_name = "competitions"
 
-urlpatterns = [
-    path("", views.competition_list, name="list"),
-    path("new/", views.competition_new, name="new"),
-    path("<int:pk>/", views.competition_detail, name="detail"),
-    path("<int:pk>/edit/", views.competition_edit, name="edit"),
-    path("<int:pk>/delete/", views.competition_delete, name="delete"),
-    path("<int:pk>/print/", views.competition_print, name="print"),
-    path("<int:pk>/projector/", views.competition_projector, name="projector"),
-    path("<int:pk>/lines/<int:line>/", views.competition_line, name="line"),
-]
 
-circuits = (urlpatterns, "circuits")
+def _patterns(detail, line, printed, projector) -> list:
+    return [
+        path("", views.competition_list, name="list"),
+        path("new/", views.competition_new, name="new"),
+        path("<int:pk>/", detail, name="detail"),
+        path("<int:pk>/edit/", views.competition_edit, name="edit"),
+        path("<int:pk>/delete/", views.competition_delete, name="delete"),
+        path("<int:pk>/print/", printed, name="print"),
+        path("<int:pk>/projector/", projector, name="projector"),
+        path("<int:pk>/lines/<int:line>/", line, name="line"),
+    ]
+
+
+urlpatterns = _patterns(
+    views.competition_detail,
+    views.competition_line,
+    views.competition_print,
+    views.competition_projector,
+)
+circuits = (
+    _patterns(
+        views.circuit_detail, views.circuit_line, views.circuit_print, views.circuit_projector
+    ),
+    "circuits",
+)

@@ -24,7 +24,7 @@ from club.competitions.services import CompetitionError, delete_competition, sav
 from club.games.idempotency import one_time
 from club.web.auth import is_organiser, may_write
 from club.web.kept import page_query
-from club.web.pages import cached_page
+from club.web.pages import cached_page, of_every_club
 from club.web.paging import kept_query, page_number
 from club.web.posts import show_refusal
 
@@ -70,16 +70,24 @@ def _line_base(request: HttpRequest, pk: int) -> str:
 
 
 def _version(request: HttpRequest, pk: int, **_kwargs):
-    return pages.version(pk, _owner(request))
+    """A season's kept pages' key: its club's (club.competitions.pages.version)."""
+    return pages.version(pk, club_of(request))
+
+
+@of_every_club
+def _circuit_version(request: HttpRequest, pk: int, **_kwargs):
+    """A circuit's: the federation's, its memo following every club's writes at whatever
+    address it is read."""
+    return pages.version(pk, None)
 
 
 def _live(request: HttpRequest, pk: int) -> str:
-    """The token the table's live parts poll by."""
+    """The token the table's live parts poll by (the kept page's own: a poll that holds it
+    gets 204 from club.web.pages without reaching the view)."""
     found = pages.version(pk, _owner(request))
     if found is None:
         raise Http404
-    token, owner_token = found
-    return f"{token}|{owner_token()}"
+    return found[0]
 
 
 @require_safe
@@ -91,9 +99,7 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     return render(request, "competitions/list.html", context)
 
 
-@require_safe
-@cached_page(_version)
-def competition_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def _detail(request: HttpRequest, pk: int) -> HttpResponse:
     competition = _competition(request, pk)
     live = _live(request, pk)
     if request.GET.get("version") == live:
@@ -106,9 +112,7 @@ def competition_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_safe
-@cached_page(_version)
-def competition_line(request: HttpRequest, pk: int, line: int) -> HttpResponse:
+def _line(request: HttpRequest, pk: int, line: int) -> HttpResponse:
     """A team's or a player's line: each of its nights, its place and score, counted or
     dropped (the team's page of the competition)."""
     competition = _competition(request, pk)
@@ -119,17 +123,13 @@ def competition_line(request: HttpRequest, pk: int, line: int) -> HttpResponse:
     return render(request, "competitions/line.html", context)
 
 
-@require_safe
-@cached_page(_version)
-def competition_print(request: HttpRequest, pk: int) -> HttpResponse:
+def _print(request: HttpRequest, pk: int) -> HttpResponse:
     context = pages.table_page(_competition(request, pk))
     context["circuit_pages"] = _circuits(request)
     return render(request, "competitions/print.html", context)
 
 
-@require_safe
-@cached_page(_version)
-def competition_projector(request: HttpRequest, pk: int) -> HttpResponse:
+def _projector(request: HttpRequest, pk: int) -> HttpResponse:
     competition = _competition(request, pk)
     live = _live(request, pk)
     if request.GET.get("version") == live:
@@ -193,3 +193,19 @@ def competition_delete(request: HttpRequest, pk: int) -> HttpResponse:
     delete_competition(competition)
     messages.success(request, _("“%(name)s” deleted.") % {"name": competition.name})
     return redirect("circuits:list" if _circuits(request) else "competitions:list")
+
+
+def _kept(body, version_of):
+    return require_safe(cached_page(version_of)(body))
+
+
+# Each page twice: a season's, kept under its club's writes, and a circuit's, under every
+# club's (a circuit shows several clubs' tournaments).
+competition_detail = _kept(_detail, _version)
+competition_line = _kept(_line, _version)
+competition_print = _kept(_print, _version)
+competition_projector = _kept(_projector, _version)
+circuit_detail = _kept(_detail, _circuit_version)
+circuit_line = _kept(_line, _circuit_version)
+circuit_print = _kept(_print, _circuit_version)
+circuit_projector = _kept(_projector, _circuit_version)

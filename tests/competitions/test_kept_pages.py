@@ -4,16 +4,26 @@ and a kept page equals a fresh render."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.core.cache import caches
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
+from club.clubs import known
+from club.clubs.models import Club
+from club.competitions.models import Competition
 from club.competitions.services import Terms, save_competition
 from club.competitions.table import competition_table
 from club.games.models import Game, Player, Team
 from club.games.services import Deal, edit_deal, load_seating
 from club.leaderboards import merge
+from club.scoring import seasons
+from club.tournaments import services as tournaments
+from club.web import pages as kept_pages
+from club.web.writes import writes_of
 from tests.competitions.test_season_by_hand import play_the_season, season
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +134,57 @@ def test_a_nights_kept_places_equal_a_fresh_placing_after_every_change(the_seaso
     _lines(players)
     merge.merge_players(keep=Player.objects.get(name="Esha"), fold=Player.objects.get(name="Indu"))
     assert _lines(players) == fresh(players)
+
+
+def test_a_poll_that_holds_the_tables_version_is_answered_204_until_it_moves(the_season):
+    games, competition = the_season
+    url = competition.get_absolute_url()
+    page = kept(url)
+    live = page.split('data-live-version="', 1)[1].split('"', 1)[0]
+    assert Client().get(url, {"version": live}).status_code == 204
+    edit_deal(
+        game=games[0],
+        number=1,
+        entry=Deal(
+            points={0: 40, 1: 16},
+            declarer=load_seating(games[0]).seat_of(Player.objects.get(name="Anu").pk),
+            bid=28,
+            trump="hearts",
+        ),
+    )
+    assert Client().get(url, {"version": live}).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_circuit_read_at_a_clubs_address_follows_the_other_clubs_writes(settings):
+    """A circuit shows several clubs' tournaments: its memo (club.web.pages) follows every
+    club's writes, at the site's address and at a club's."""
+    settings.PAGES_WRITE_COUNTER = True
+    kept_pages._seen.clear()
+    home = known.home()
+    gulf = Club.objects.create(name="Gulf 56", slug="gulf")
+    home_cup = tournaments.create_tournament(name="Home cup", starts_on=dt.date(2026, 2, 1))
+    gulf_cup = tournaments.create_tournament(
+        name="Gulf cup", starts_on=dt.date(2026, 2, 8), club=gulf
+    )
+    circuit = save_competition(
+        club=None,
+        terms=Terms(
+            name="Kerala circuit",
+            starts_on=dt.date(2026, 1, 1),
+            ends_on=dt.date(2026, 12, 31),
+            counts=Competition.Counts.EVENTS,
+            ranks=Competition.Ranks.PLAYERS,
+            method=seasons.PLACES,
+            place_points=(10, 6),
+        ),
+        events=[home_cup, gulf_cup],
+    )
+    urls = [f"/clubs/{home.slug}/circuits/{circuit.pk}/", f"/circuits/{circuit.pk}/"]
+    for url in urls * 2:
+        assert "Gulf cup" in kept(url)
+    with writes_of(gulf.pk), transaction.atomic():  # a write of Gulf's, at Gulf's address
+        gulf_cup.name = "Gulf grand cup"
+        gulf_cup.save()
+    for url in urls:
+        assert "Gulf grand cup" in kept(url)
