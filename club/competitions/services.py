@@ -35,6 +35,15 @@ NOT_IN_SPAN = gettext_lazy(
     "“%(name)s” starts on %(day)s, outside the competition's days (%(start)s to %(end)s)."
 )
 TOO_LONG = gettext_lazy("A competition spans at most %(days)d days.")
+CHOOSE_COUNTS = gettext_lazy(
+    "Choose what counts: all the club's games and tournaments, one form of play, or chosen "
+    "tournaments."
+)
+CHOOSE_RANKS = gettext_lazy("Choose whether teams or players are ranked.")
+DUE_TOO_LATE = gettext_lazy("Results are due within %(days)d days of the night at most.")
+MAX_DUE = 365
+OUT_OF_YEARS = gettext_lazy("Give days between the years %(first)d and %(last)d.")
+FIRST_YEAR, LAST_YEAR = 1900, 2199  # a club's seasons are of its own time
 MAX_DAYS = 3 * 366  # a season, or a circuit, is a year or so: not a club's whole history
 FORMS = (TABLES, POINTS, KODI)
 
@@ -66,33 +75,58 @@ def _day(day: dt.date) -> str:
     return date_format(day, "j F Y")
 
 
-def _checked(club: Club | None, terms: Terms, events: list[Tournament]) -> None:
-    if terms.ends_on < terms.starts_on:
+def check_days(starts_on: dt.date, ends_on: dt.date) -> None:
+    """The span's days: within the years a club plays in, the last not before the first,
+    a few years at most (each refused naming what)."""
+    for field, day in (("starts_on", starts_on), ("ends_on", ends_on)):
+        if not FIRST_YEAR <= day.year <= LAST_YEAR:
+            raise CompetitionError(
+                str(OUT_OF_YEARS) % {"first": FIRST_YEAR, "last": LAST_YEAR}, field=field
+            )
+    if ends_on < starts_on:
         raise CompetitionError(
-            str(ENDS_BEFORE_START) % {"end": _day(terms.ends_on), "start": _day(terms.starts_on)},
+            str(ENDS_BEFORE_START) % {"end": _day(ends_on), "start": _day(starts_on)},
             field="ends_on",
         )
-    if (terms.ends_on - terms.starts_on).days > MAX_DAYS:
+    if (ends_on - starts_on).days > MAX_DAYS:
         raise CompetitionError(str(TOO_LONG) % {"days": MAX_DAYS}, field="ends_on")
+
+
+def check_terms(
+    club: Club | None, terms: Terms, events: list[Tournament], *, events_in_span: bool = True
+) -> None:
+    """Everything a competition's terms must be (the form, the archive and a restore all
+    come through here), refused with the first thing wrong, named. A restore does not ask
+    its tournaments to start in its days (``events_in_span``): a tournament's days may
+    have been changed since it was chosen."""
+    check_days(terms.starts_on, terms.ends_on)
+    if terms.counts not in Competition.Counts.values:
+        raise CompetitionError(str(CHOOSE_COUNTS), field="counts")
+    if terms.ranks not in Competition.Ranks.values:
+        raise CompetitionError(str(CHOOSE_RANKS), field="ranks")
+    if terms.final_within_days is not None and not 0 <= terms.final_within_days <= MAX_DUE:
+        raise CompetitionError(str(DUE_TOO_LATE) % {"days": MAX_DUE}, field="final_within_days")
     if club is None and terms.counts != Competition.Counts.EVENTS:
         raise CompetitionError(str(A_CIRCUIT_COUNTS_EVENTS), field="counts")
     if terms.counts == Competition.Counts.FORM and terms.form not in FORMS:
         raise CompetitionError(str(CHOOSE_FORM), field="form")
     if terms.counts == Competition.Counts.EVENTS:
-        _checked_events(club, terms, events)
+        _checked_events(club, terms, events, events_in_span)
     try:
         seasons.Rule(terms.method, terms.place_points, best=terms.best, minimum=terms.minimum)
     except seasons.SeasonError as error:
         raise CompetitionError(error.translated(_), field=error.field or "method") from error
 
 
-def _checked_events(club: Club | None, terms: Terms, events: list[Tournament]) -> None:
+def _checked_events(
+    club: Club | None, terms: Terms, events: list[Tournament], in_span: bool
+) -> None:
     if not events:
         raise CompetitionError(str(CHOOSE_EVENTS), field="events")
     for event in events:
         if club is not None and event.club_id != club.pk:
             raise CompetitionError(str(NOT_THE_CLUBS) % {"name": event.name}, field="events")
-        if not terms.starts_on <= event.starts_on <= terms.ends_on:
+        if in_span and not terms.starts_on <= event.starts_on <= terms.ends_on:
             raise CompetitionError(
                 str(NOT_IN_SPAN)
                 % {
@@ -124,7 +158,7 @@ def save_competition(
     """Make a competition of ``club`` (None: a circuit of the federation) or change
     ``competition``; refused whole, naming what is wrong, before anything is saved."""
     events = list(events) if terms.counts == Competition.Counts.EVENTS else []
-    _checked(club, terms, events)
+    check_terms(club, terms, events)
     if _name_taken(club, terms.name, competition):
         taken = NAME_TAKEN if club is not None else CIRCUIT_NAME_TAKEN
         raise CompetitionError(str(taken) % {"name": terms.name}, field="name")

@@ -43,19 +43,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.competitions.models import Competition
-from club.competitions.services import (
-    A_CIRCUIT_COUNTS_EVENTS,
-    CHOOSE_EVENTS,
-    CHOOSE_FORM,
-    FORMS,
-    NOT_THE_CLUBS,
-)
+from club.competitions.services import CompetitionError, Terms, check_terms
 from club.games import services
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, LedgerEntry, Pile, Player, Round
 from club.ops.backup_format import column
 from club.scoring import rules as core
 from club.scoring import standings as ranking
-from club.scoring.seasons import SeasonError
 from club.scoring.standings import StandingsError
 from club.tournaments.models import STANDING_FIGURES, Standing, Tournament, TournamentTeam
 from club.tournaments.services import (
@@ -616,28 +609,45 @@ def _figure_problems(
                 }
 
 
+# A competition's terms as its row holds them (its points for each place apart).
+TERMS_FIELDS = (
+    "name",
+    "starts_on",
+    "ends_on",
+    "counts",
+    "ranks",
+    "method",
+    "form",
+    "best",
+    "minimum",
+    "final_within_days",
+    "late_counts",
+)
+
+
 def competition_problems(club_id: int | None = None) -> Iterator[str]:
     """What in the restored competitions (of every club, or of the club ``club_id``) the
-    table could not be made by: a rule the competitions' service would refuse, a form of
-    play it does not know, a club's season counting another club's tournament."""
+    competitions' service would refuse (club.competitions.services.check_terms: its days,
+    what it counts and ranks, its rule, its tournaments), named: a table could not be made
+    by it."""
     found = (
         Competition.objects.all()
         if club_id is None
         else Competition.objects.filter(club_id=club_id)
     )
-    for competition in found.order_by("pk").prefetch_related("events"):
+    for competition in found.order_by("pk").select_related("club").prefetch_related("events"):
         where = _("Competition “%(name)s”") % {"name": competition.name}
+        terms = Terms(
+            **{field: getattr(competition, field) for field in TERMS_FIELDS},
+            place_points=tuple(competition.place_points)
+            if isinstance(competition.place_points, list)
+            else competition.place_points,
+        )
         try:
-            competition.rule()
-        except (SeasonError, TypeError, ValueError) as error:
-            reason = error.translated(_) if isinstance(error, SeasonError) else str(error)
-            yield f"{where}: {reason}"
-        if competition.counts == Competition.Counts.FORM and competition.form not in FORMS:
-            yield f"{where}: " + str(CHOOSE_FORM)
-        if competition.counts not in Competition.Counts.values:
-            yield f"{where}: " + str(
-                A_CIRCUIT_COUNTS_EVENTS if competition.club_id is None else CHOOSE_EVENTS
+            check_terms(
+                competition.club, terms, list(competition.events.all()), events_in_span=False
             )
-        for event in competition.events.all():
-            if competition.club_id is not None and event.club_id != competition.club_id:
-                yield f"{where}: " + str(NOT_THE_CLUBS) % {"name": event.name}
+        except CompetitionError as error:
+            yield f"{where}: {error.message}"
+        except (TypeError, ValueError, AttributeError):
+            yield f"{where}: " + _("its rule is not one a season can be scored by.")

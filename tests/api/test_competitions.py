@@ -316,9 +316,9 @@ def test_a_season_and_the_list_answer_as_the_schema_says(live_server):
 # --- What it costs: the same queries whatever the number of nights ----------------------
 
 # A season: its key (the season's last change, the newest change to a game of the club,
-# its tournaments' results; the club's token), the season, then its table: the club's games of its days, the rows of
-# the nights whose places are not kept yet (all of them on a first reading), the
-# tournaments it counts, and the names of its lines.
+# its tournaments' results; the club's token), the season, then its table: the club's
+# games of its days, the rows of the nights whose places are not kept yet (all of them on
+# a first reading), the tournaments it counts, and the names of its lines.
 COMPETITION = 9
 # A circuit at a club's address: its key (no season of the club has the id; a circuit that
 # counts the club; its last change, its games' newest change and its tournaments'

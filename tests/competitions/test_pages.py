@@ -96,6 +96,13 @@ def test_the_organiser_makes_a_season_in_one_form(client, organiser):
         ({"preset": "custom", "place_points": "ten"}, "as whole numbers"),
         ({"counts": "events"}, "Choose at least one tournament"),
         ({"counts": "form", "form": ""}, "Choose the form of play"),
+        ({"ends_on": "9999-12-31"}, "Give days between the years 1900 and 2199."),
+        ({"starts_on": "0001-01-01"}, "Give days between the years 1900 and 2199."),
+        ({"preset": "custom", "place_points": "1" * 23}, "A place scores at most 9999 points."),
+        ({"place_points": "12, 7, 3"}, "You typed your own points"),
+        ({"form": "kodi"}, "A form of play counts only when"),
+        ({"late_counts": "on"}, "Late results need a deadline"),
+        ({"final_within_days": "999"}, "Enter a whole number from 0 to 365."),
     ],
 )
 def test_a_season_that_cannot_be_is_refused_by_name_and_nothing_saved(

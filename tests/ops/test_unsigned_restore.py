@@ -433,8 +433,16 @@ def test_a_login_made_a_clubs_organiser_is_named_and_refused_without_the_flag(
     assert club.is_organised_by(User.objects.get(username="pat"))
 
 
-def test_a_forged_competition_rule_is_refused_naming_the_competition(db, tmp_path):
-    """Points that rise from a place to the next: a rule no season could be made with."""
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("place_points", [4, 6, 10], "The points cannot rise from a place to the next."),
+        ("ranks", "pairs", "Choose whether teams or players are ranked."),
+        ("ends_on", "9999-12-31", "Give days between the years 1900 and 2199."),
+    ],
+)
+def test_a_forged_competition_is_refused_naming_it(db, tmp_path, field, value, said):
+    """A rule, a choice or a day no season could be made with."""
     with transaction.atomic():
         build_club()
         save_competition(
@@ -454,14 +462,12 @@ def test_a_forged_competition_rule_is_refused_naming_the_competition(db, tmp_pat
     _retable(
         document,
         "competitions.competition",
-        lambda rows: rows[0].__setitem__("place_points", [4, 6, 10]),
+        lambda rows: rows[0].__setitem__(field, value),
     )
     path = _write(tmp_path, document)
     with pytest.raises(CommandError) as refused:
         _restore(path, *UNSIGNED)
     message = str(refused.value)
-    assert (
-        "Competition “Winter league”: The points cannot rise from a place to the next." in message
-    )
+    assert f"Competition “Winter league”: {said}" in message
     assert "Nothing was restored" in message
     assert club_is_empty()
