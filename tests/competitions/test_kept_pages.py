@@ -4,8 +4,6 @@ and a kept page equals a fresh render."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.core.cache import caches
 from django.db import transaction
@@ -13,17 +11,14 @@ from django.test import Client
 from django.urls import reverse
 
 from club.clubs import known
-from club.clubs.models import Club
-from club.competitions.models import Competition
 from club.competitions.services import Terms, save_competition
 from club.competitions.table import competition_table
 from club.games.models import Game, Player, Team
 from club.games.services import Deal, edit_deal, load_seating
 from club.leaderboards import merge
-from club.scoring import seasons
-from club.tournaments import services as tournaments
 from club.web import pages as kept_pages
 from club.web.writes import writes_of
+from tests.competitions.circuits import a_circuit_of_two_clubs
 from tests.competitions.test_season_by_hand import play_the_season, season
 
 pytestmark = pytest.mark.django_db
@@ -161,25 +156,8 @@ def test_a_circuit_read_at_a_clubs_address_follows_the_other_clubs_writes(settin
     club's writes, at the site's address and at a club's."""
     settings.PAGES_WRITE_COUNTER = True
     kept_pages._seen.clear()
-    home = known.home()
-    gulf = Club.objects.create(name="Gulf 56", slug="gulf")
-    home_cup = tournaments.create_tournament(name="Home cup", starts_on=dt.date(2026, 2, 1))
-    gulf_cup = tournaments.create_tournament(
-        name="Gulf cup", starts_on=dt.date(2026, 2, 8), club=gulf
-    )
-    circuit = save_competition(
-        club=None,
-        terms=Terms(
-            name="Kerala circuit",
-            starts_on=dt.date(2026, 1, 1),
-            ends_on=dt.date(2026, 12, 31),
-            counts=Competition.Counts.EVENTS,
-            ranks=Competition.Ranks.PLAYERS,
-            method=seasons.PLACES,
-            place_points=(10, 6),
-        ),
-        events=[home_cup, gulf_cup],
-    )
+    made = a_circuit_of_two_clubs()
+    home, gulf, gulf_cup, circuit = known.home(), made.gulf, made.gulf_cup, made.circuit
     urls = [f"/clubs/{home.slug}/circuits/{circuit.pk}/", f"/circuits/{circuit.pk}/"]
     for url in urls * 2:
         assert "Gulf cup" in kept(url)

@@ -16,8 +16,8 @@ from club.competitions.models import Competition
 from club.competitions.services import CompetitionError, Terms, save_competition
 from club.games.models import Player, Team
 from club.scoring import seasons
-from club.tournaments import services as tournaments
 from club.tournaments.models import Tournament
+from tests.competitions.circuits import a_circuit_of_two_clubs
 from tests.competitions.test_season_by_hand import play_the_season, season
 
 pytestmark = pytest.mark.django_db
@@ -139,24 +139,8 @@ def test_a_visitor_and_another_clubs_organiser_cannot_write(client):
 
 
 def test_a_circuit_counts_chosen_tournaments_of_two_clubs(client):
-    gulf = Club.objects.create(name="Gulf 56", slug="gulf")
-    home_cup = tournaments.create_tournament(name="Home cup", starts_on=dt.date(2026, 2, 1))
-    gulf_cup = tournaments.create_tournament(
-        name="Gulf cup", starts_on=dt.date(2026, 2, 8), club=gulf
-    )
-    circuit = save_competition(
-        club=None,
-        terms=Terms(
-            name="Kerala circuit",
-            starts_on=dt.date(2026, 1, 1),
-            ends_on=dt.date(2026, 12, 31),
-            counts=Competition.Counts.EVENTS,
-            ranks=Competition.Ranks.PLAYERS,
-            method=seasons.PLACES,
-            place_points=(10, 6),
-        ),
-        events=[home_cup, gulf_cup],
-    )
+    made = a_circuit_of_two_clubs()
+    circuit, gulf_cup = made.circuit, made.gulf_cup
     assert circuit.get_absolute_url() == f"/circuits/{circuit.pk}/"
     page = client.get(circuit.get_absolute_url())
     assert page.status_code == 200
