@@ -51,7 +51,7 @@ def figure(value: Fraction) -> str:
     """6 -> "6", 13/2 -> "6.5" ("6,5" where the reader writes so), 4/3 -> "1.33"."""
     if value.denominator == 1:
         return str(value.numerator)
-    return floatformat(float(value), "-2")
+    return floatformat(float(value), "-1" if (value * 10).denominator == 1 else "-2")
 
 
 def _stamp(moment) -> int:
