@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from club.scoring.messages import TranslatableError, _
@@ -170,12 +171,36 @@ def night_score(rule: Rule, result: Result) -> Fraction:
 
 def _counted(
     scores: Mapping[str, Fraction], rank: Mapping[str, int], best: int | None
-) -> tuple[set[str], set[str]]:
-    """The nights that count (the best ``best``, the later first among equal scores)."""
+) -> tuple[set[str], set[str], Fraction]:
+    """The nights that count (the best ``best``, the later first among equal scores), those
+    dropped, and the total of those counted. Each score is weighed as a whole number over
+    the scores' common denominator: the fractions' own order and sum, at the speed of
+    whole numbers (a season's forty scores a line sorted as fractions took most of its
+    table's time)."""
+    common = lcm(*(score.denominator for score in scores.values()))
+    whole = {key: score.numerator * (common // score.denominator) for key, score in scores.items()}
     if best is None or len(scores) <= best:
-        return set(scores), set()
-    ordered = sorted(scores, key=lambda key: (-scores[key], -rank[key]))
-    return set(ordered[:best]), set(ordered[best:])
+        counted, dropped = set(scores), set()
+    else:
+        ordered = sorted(whole, key=lambda key: (-whole[key], -rank[key]))
+        counted, dropped = set(ordered[:best]), set(ordered[best:])
+    return counted, dropped, Fraction(sum(whole[key] for key in counted), common)
+
+
+def _scorer(rule: Rule) -> Callable[[Result], Fraction]:
+    """:func:`night_score` under ``rule``; under ``places`` each place and sharing is
+    worked out once a table (a season's 1,200 results share a few dozen)."""
+    if rule.method == MATCH_POINTS:
+        return lambda result: night_score(rule, result)
+    known: dict[tuple[int, int], Fraction] = {}
+
+    def score(result: Result) -> Fraction:
+        at = (result.place, result.sharing)
+        if at not in known:
+            known[at] = night_score(rule, result)
+        return known[at]
+
+    return score
 
 
 def table(nights: Sequence[Night], rule: Rule, order: Sequence[int]) -> list[Line]:
@@ -189,15 +214,16 @@ def table(nights: Sequence[Night], rule: Rule, order: Sequence[int]) -> list[Lin
     if len(known) != len(order):
         raise SeasonError(_("A line is listed twice."))
     lines: dict[int, Line] = {}
+    score = _scorer(rule)
     for line in order:
         results = {n.key: n.results[line] for n in ordered if line in n.results}
-        scores = {key: night_score(rule, result) for key, result in results.items()}
-        counted, dropped = _counted(scores, rank, rule.best)
+        scores = {key: score(result) for key, result in results.items()}
+        counted, dropped, total = _counted(scores, rank, rule.best)
         lines[line] = Line(
             line=line,
             place=None,
             shared=False,
-            total=sum((scores[key] for key in counted), Fraction(0)),
+            total=total,
             scores=scores,
             counted=tuple(key for key in scores if key in counted),
             dropped=tuple(key for key in scores if key in dropped),
