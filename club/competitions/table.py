@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.core.cache import caches
-from django.db.models import Min, Q
-from django.db.models.functions import TruncDate
+from django.db.models import Min, Q, TextField
+from django.db.models.functions import Cast, TruncDate
 from django.utils import timezone
 
 from club.clubs import known
@@ -285,7 +285,7 @@ class _Game:
     game: int
     day: dt.date
     state: str
-    changed: dt.datetime
+    changed: str  # its last change as the database writes it (only ever part of a key)
     tables_start: int
     scoring: str
 
@@ -304,8 +304,12 @@ def _club_games(competition: Competition, club_id: int) -> list[_Game]:
     if competition.counts == Competition.Counts.FORM:
         found = found.filter(_form_q(competition.form))
     deadline = competition.final_within_days is not None
-    columns = ["id", "day", "status", "updated_at", "tables_per_team", "scoring"]
-    found = found.annotate(day=TruncDate("created_at", tzinfo=zone)).order_by("id")
+    columns = ["id", "day", "status", "changed", "tables_per_team", "scoring"]
+    # The last change read as text: a key needs it only to differ when it moves, and a
+    # season's 600 times read as text cost no time zone's work (a third of the query).
+    found = found.annotate(
+        day=TruncDate("created_at", tzinfo=zone), changed=Cast("updated_at", TextField())
+    ).order_by("id")
     now = timezone.now()
     games = []
     for row in found.values_list(*columns, *(["finished_at"] if deadline else [])):
@@ -346,7 +350,7 @@ def _club_nights(competition: Competition, players: bool) -> list[NightOf]:
 def _night_key(club_id: int, players: bool, games: list[_Game]) -> str:
     """The key of a night's places: the club, teams or players, and its counted games as
     last changed."""
-    made = ",".join(f"{game.game}.{int(game.changed.timestamp() * 1e6)}" for game in games)
+    made = ",".join(f"{game.game}.{game.changed}" for game in games)
     digest = hashlib.sha256(made.encode()).hexdigest()[:32]
     return f"season-night|{club_id}|{'p' if players else 't'}|{digest}"
 
