@@ -274,7 +274,9 @@ def _sitters(
 # placing gives; tests/competitions holds them to it.
 
 NIGHTS_CACHE = "pages"
-NIGHT_TIMEOUT = 7 * 24 * 3600  # a key no longer asked for ages out; an exact key needs no expiry
+# A key no longer asked for ages out (an exact key needs no expiry): after one to two
+# weeks, each night's own, so that nights placed together are not all placed again at once.
+NIGHT_TIMEOUT = 7 * 24 * 3600
 
 # A team's row of a game: team, place, tables, score, declared, made, then its four seats.
 _TEAM_ROW = ("game_id", "team_id", "place", "tables", "score", "declared", "made", *SEATS)
@@ -365,10 +367,16 @@ def _placed_nights(
     missing = [key for key in counted if keys[key] not in kept]
     fresh = _place_nights([counted[key] for key in missing], players) if missing else {}
     if fresh:
-        cache.set_many({keys[key]: _kept(fresh[key]) for key in fresh}, NIGHT_TIMEOUT)
+        for key in fresh:
+            cache.set(keys[key], _kept(fresh[key]), NIGHT_TIMEOUT + _spread(keys[key]))
     known: dict[tuple, seasons.Result] = {}
     for key, (night, _games) in counted.items():
         night.results = fresh[key] if key in fresh else _unkept(kept[keys[key]], known)
+
+
+def _spread(key: str) -> int:
+    """Up to a week more for the night of ``key`` (the same for the same night)."""
+    return int(key[-8:], 16) % NIGHT_TIMEOUT
 
 
 def _kept(results: dict[int, seasons.Result]) -> list[tuple]:

@@ -71,20 +71,29 @@ def _line_base(request: HttpRequest, pk: int) -> str:
 
 def _version(request: HttpRequest, pk: int, **_kwargs):
     """A season's kept pages' key: its club's (club.competitions.pages.version)."""
-    return pages.version(pk, club_of(request))
+    return _read_version(request, pk, club_of(request))
 
 
 @of_every_club
 def _circuit_version(request: HttpRequest, pk: int, **_kwargs):
     """A circuit's: the federation's, its memo following every club's writes at whatever
     address it is read."""
-    return pages.version(pk, None)
+    return _read_version(request, pk, None)
+
+
+def _read_version(request: HttpRequest, pk: int, owner: Club | None):
+    """The key, read once a request: the view's live token is its own part."""
+    found = pages.version(pk, owner)
+    request._competition_version = found  # type: ignore[attr-defined]  # the request's own
+    return found
 
 
 def _live(request: HttpRequest, pk: int) -> str:
     """The token the table's live parts poll by (the kept page's own: a poll that holds it
     gets 204 from club.web.pages without reaching the view)."""
-    found = pages.version(pk, _owner(request))
+    found = getattr(request, "_competition_version", None)
+    if found is None:  # not read yet (a signed-in reader's page is not kept)
+        found = pages.version(pk, _owner(request))
     if found is None:
         raise Http404
     return found[0]

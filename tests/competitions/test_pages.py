@@ -8,6 +8,9 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.clubs import known
@@ -18,7 +21,7 @@ from club.games.models import Player, Team
 from club.scoring import seasons
 from club.tournaments.models import Tournament
 from tests.competitions.circuits import a_circuit_of_two_clubs
-from tests.competitions.test_season_by_hand import play_the_season, season
+from tests.competitions.test_season_by_hand import NIGHTS, play, play_the_season, season
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +183,29 @@ def test_a_players_page_shows_their_line_in_the_clubs_seasons(client):
     esha = Player.objects.get(name="Esha")
     shown = text(client.get(esha.get_absolute_url()))
     assert f"{competition.name} : place 1 of 8, 16 (shared) 4 nights" in shown
+
+
+def _queries(client, url) -> int:
+    caches["pages"].clear()  # a first render, every night placed
+    with CaptureQueriesContext(connection) as done:
+        assert client.get(url).status_code == 200
+    return len(done.captured_queries)
+
+
+def test_a_seasons_pages_read_as_many_queries_whatever_its_nights(client):
+    play_the_season()
+    competition = season(best=None)
+    urls = [
+        competition.get_absolute_url(),
+        reverse("competitions:line", args=[competition.pk, Team.objects.get(name="Anu & Biju").pk]),
+        reverse("competitions:print", args=[competition.pk]),
+        reverse("competitions:projector", args=[competition.pk]),
+    ]
+    before = [_queries(client, url) for url in urls]
+    # Key (3: the season, its games' newest change, its tournaments' results; the club's
+    # token), the season, its games, the rows of the nights not kept, the tournaments it
+    # counts, the names: the same for a line, the printout and the projector.
+    assert before == [9, 9, 9, 9]
+    for number, winner, loser, bid in NIGHTS:  # four more nights, a week after the first four
+        play(number + 4, winner, loser, bid)
+    assert [_queries(client, url) for url in urls] == before
