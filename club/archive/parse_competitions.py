@@ -426,19 +426,6 @@ def _tournaments_counted(
 def _as_it_is(competition: Competition, terms: Terms, events: list[Tournament]) -> bool:
     """Whether the club's competition is the file's already: the same rule, the same days,
     the same tournaments."""
-    stored = Terms(
-        name=competition.name,
-        starts_on=competition.starts_on,
-        ends_on=competition.ends_on,
-        counts=competition.counts,
-        ranks=competition.ranks,
-        method=competition.method,
-        place_points=tuple(competition.place_points),
-        form=competition.form,
-        best=competition.best,
-        minimum=competition.minimum,
-        final_within_days=competition.final_within_days,
-        late_counts=competition.late_counts,
-    )
+    stored = Terms.of(competition)
     held = set(competition.events.values_list("pk", flat=True))
     return stored == terms and held == {tournament.pk for tournament in events}

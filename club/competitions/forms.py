@@ -170,23 +170,9 @@ class CompetitionForm(forms.Form):
             ),
             CUSTOM,
         )
+        terms = Terms.of(competition).__dict__
         return {
-            **{
-                name: getattr(competition, name)
-                for name in (
-                    "name",
-                    "starts_on",
-                    "ends_on",
-                    "counts",
-                    "form",
-                    "ranks",
-                    "method",
-                    "best",
-                    "minimum",
-                    "final_within_days",
-                    "late_counts",
-                )
-            },
+            **{name: value for name, value in terms.items() if name != "place_points"},
             "events": list(competition.events.all()),
             "preset": preset,
             "place_points": points_words(competition.place_points) if preset == CUSTOM else "",

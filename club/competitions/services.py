@@ -69,6 +69,26 @@ class Terms:
     final_within_days: int | None = None
     late_counts: bool = False
 
+    @classmethod
+    def of(cls, competition: Competition) -> Terms:
+        """A competition's terms as its row holds them (its points a list as stored; what a
+        forged backup holds instead is kept as it is, for the checks to refuse)."""
+        points = competition.place_points
+        return cls(
+            name=competition.name,
+            starts_on=competition.starts_on,
+            ends_on=competition.ends_on,
+            counts=competition.counts,
+            ranks=competition.ranks,
+            method=competition.method,
+            place_points=tuple(points) if isinstance(points, list) else points,
+            form=competition.form,
+            best=competition.best,
+            minimum=competition.minimum,
+            final_within_days=competition.final_within_days,
+            late_counts=competition.late_counts,
+        )
+
 
 def _day(day: dt.date) -> str:
     """A day in the reader's words: "1 March 2026"."""

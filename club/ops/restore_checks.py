@@ -609,22 +609,6 @@ def _figure_problems(
                 }
 
 
-# A competition's terms as its row holds them (its points for each place apart).
-TERMS_FIELDS = (
-    "name",
-    "starts_on",
-    "ends_on",
-    "counts",
-    "ranks",
-    "method",
-    "form",
-    "best",
-    "minimum",
-    "final_within_days",
-    "late_counts",
-)
-
-
 def competition_problems(club_id: int | None = None) -> Iterator[str]:
     """What in the restored competitions (of every club, or of the club ``club_id``) the
     competitions' service would refuse (club.competitions.services.check_terms: its days,
@@ -637,15 +621,12 @@ def competition_problems(club_id: int | None = None) -> Iterator[str]:
     )
     for competition in found.order_by("pk").select_related("club").prefetch_related("events"):
         where = _("Competition “%(name)s”") % {"name": competition.name}
-        terms = Terms(
-            **{field: getattr(competition, field) for field in TERMS_FIELDS},
-            place_points=tuple(competition.place_points)
-            if isinstance(competition.place_points, list)
-            else competition.place_points,
-        )
         try:
             check_terms(
-                competition.club, terms, list(competition.events.all()), events_in_span=False
+                competition.club,
+                Terms.of(competition),
+                list(competition.events.all()),
+                events_in_span=False,
             )
         except CompetitionError as error:
             yield f"{where}: {error.message}"
