@@ -170,6 +170,8 @@ class CompetitionForm(forms.Form):
             ),
             CUSTOM,
         )
+        if competition.method != seasons.PLACES:
+            preset = "ten"  # the points a change to scoring by place would start from
         terms = Terms.of(competition).__dict__
         return {
             **{name: value for name, value in terms.items() if name != "place_points"},

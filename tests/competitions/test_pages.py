@@ -209,3 +209,19 @@ def test_a_seasons_pages_read_as_many_queries_whatever_its_nights(client):
     for number, winner, loser, bid in NIGHTS:  # four more nights, a week after the first four
         play(number + 4, winner, loser, bid)
     assert [_queries(client, url) for url in urls] == before
+
+
+def test_a_season_of_match_points_changes_to_places_with_the_forms_own_points(client, organiser):
+    competition = season(method=seasons.MATCH_POINTS, place_points=())
+    url = reverse("competitions:edit", args=[competition.pk])
+    form = client.get(url).context["form"]
+    assert form.initial["preset"] == "ten" and form.initial["place_points"] == ""
+    posted = {
+        key: ("" if value is None else value)
+        for key, value in form.initial.items()
+        if key not in ("events", "late_counts")
+    }
+    answer = client.post(url, {**posted, "method": seasons.PLACES})
+    assert answer.status_code == 302
+    competition.refresh_from_db()
+    assert competition.place_points == list(seasons.PRESETS["ten"])
