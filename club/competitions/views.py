@@ -8,7 +8,6 @@ the circuits (``circuits:``, the site's own pages, which only its administrators
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +21,7 @@ from club.competitions.forms import CompetitionForm
 from club.competitions.models import Competition
 from club.competitions.services import CompetitionError, delete_competition, save_competition
 from club.games.idempotency import one_time
-from club.web.auth import is_organiser, may_write
+from club.web.auth import is_organiser, may_write, written_by
 from club.web.kept import page_query
 from club.web.pages import cached_page, of_every_club
 from club.web.paging import kept_query, page_number
@@ -46,17 +45,8 @@ def _writer(request: HttpRequest) -> bool:
     return may_write(request)
 
 
-def _written_by_organisers(view):
-    def only_organisers(request: HttpRequest, *args, **kwargs):
-        if _writer(request):
-            return view(request, *args, **kwargs)
-        if request.user.is_authenticated:
-            return render(request, "not_organiser.html", status=403)
-        return redirect_to_login(request.get_full_path())
-
-    only_organisers.__name__ = view.__name__
-    only_organisers.__doc__ = view.__doc__
-    return only_organisers
+# A season's forms are its club's organisers'; a circuit's the site's administrators'.
+_written_by_organisers = written_by(_writer)
 
 
 def _competition(request: HttpRequest, pk: int) -> Competition:

@@ -4,6 +4,7 @@ may write")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -32,17 +33,25 @@ def may_write(request: HttpRequest) -> bool:
     return known
 
 
-def organiser_required(view):
-    """The view is the club's organisers': a visitor is sent to log in; someone logged in
-    who does not organise this club is told so (403), not sent to log in again."""
+def written_by(may: Callable[[HttpRequest], bool]):
+    """A decorator: the view is for those ``may(request)`` lets write; a visitor is sent to
+    log in, someone logged in whom it does not let is told so (403), not sent to log in
+    again."""
 
-    @wraps(view)
-    def only_organisers(request: HttpRequest, *args, **kwargs):
-        if may_write(request):
-            return view(request, *args, **kwargs)
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            return render(request, "not_organiser.html", status=403)
-        return redirect_to_login(request.get_full_path())
+    def decorator(view):
+        @wraps(view)
+        def only_writers(request: HttpRequest, *args, **kwargs):
+            if may(request):
+                return view(request, *args, **kwargs)
+            user = getattr(request, "user", None)
+            if user is not None and user.is_authenticated:
+                return render(request, "not_organiser.html", status=403)
+            return redirect_to_login(request.get_full_path())
 
-    return only_organisers
+        return only_writers
+
+    return decorator
+
+
+# The view is the club's organisers' (and the site's administrators').
+organiser_required = written_by(may_write)
