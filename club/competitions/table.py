@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import zoneinfo
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,7 +34,7 @@ from club.scoring import seasons
 from club.scoring import standings as ranking
 from club.scoring.rules import Scoring
 from club.tournaments.models import Standing, Tournament, TournamentEvent
-from club.tournaments.services.standings import scheme_of
+from club.tournaments.services.standings import Member, game_result, scheme_of
 
 # A night's state on the table's page.
 COUNTED, WAITING, LATE_COUNTED, LATE_DROPPED = "counted", "waiting", "late", "late_dropped"
@@ -175,17 +175,21 @@ def exact(points) -> Fraction:
     return Fraction(round(Fraction(points) * 12), 12)
 
 
-def _teams_in_tournaments(nights: dict[int, NightOf]) -> None:
-    """Each team's place and points in each tournament, by its standings: a team registered
-    that played no game has no night in it (docs/rules.md section F.4)."""
+def _standings(nights: dict[int, NightOf]) -> tuple[list[tuple], Counter]:
+    """The standings of the tournaments of ``nights`` (tournament, team, place, points), a
+    team registered that played no game left out (docs/rules.md section F.4), and how many
+    teams share each place of each."""
     rows = list(
         Standing.objects.filter(tournament__in=list(nights), games__gt=0)
         .order_by()
         .values_list("tournament_id", "entry__team_id", "place", "points")
     )
-    sharing: dict[tuple[int, int], int] = defaultdict(int)
-    for tournament, _team, place, _points in rows:
-        sharing[tournament, place] += 1
+    return rows, Counter((tournament, place) for tournament, _team, place, _points in rows)
+
+
+def _teams_in_tournaments(nights: dict[int, NightOf]) -> None:
+    """Each team's place and points in each tournament, by its standings."""
+    rows, sharing = _standings(nights)
     for tournament, team, place, points in rows:
         nights[tournament].results[team] = seasons.Result(
             place, sharing[tournament, place], exact(points)
@@ -195,15 +199,8 @@ def _teams_in_tournaments(nights: dict[int, NightOf]) -> None:
 def _players_in_tournaments(nights: dict[int, NightOf]) -> None:
     """A player's result in each tournament: the best place of the teams they sat for, and
     the points of the games they sat at (by the tournament's points for a place)."""
-    standing = {}
-    sharing: dict[tuple[int, int], int] = defaultdict(int)
-    for tournament, team, place in (
-        Standing.objects.filter(tournament__in=list(nights), games__gt=0)
-        .order_by()
-        .values_list("tournament_id", "entry__team_id", "place")
-    ):
-        standing[tournament, team] = place
-        sharing[tournament, place] += 1
+    rows, sharing = _standings(nights)
+    standing = {(tournament, team): place for tournament, team, place, _points in rows}
     games = (
         GameTeam.objects.filter(
             game__sitting_entry__sitting__tournament__in=list(nights),
@@ -416,7 +413,15 @@ def _place_nights(
         rows[row[0]].append(row[1:])
     placed = {}
     for night, games in nights:
-        results = [_game_result(of_game[game.game], rows[game.game]) for game in games]
+        results = [
+            game_result(
+                game.game,
+                game.tables_start,
+                [Member(*team[:6]) for team in rows[game.game]],
+                game.scoring == Scoring.POINTS,
+            )
+            for game in games
+        ]
         seats = [
             (game.game, team[0], team[1] or len(rows[game.game]), *team[6:10])
             for game in games
@@ -426,21 +431,6 @@ def _place_nights(
     return placed
 
 
-def _game_result(game: _Game, teams: list[tuple]) -> ranking.GameResult:
-    """A game's result from its teams' rows (team, place, tables, score, declared, made)."""
-    count = len(teams)
-    return ranking.GameResult(
-        game=game.game,
-        teams=tuple([team[0] for team in teams]),
-        places={team[0]: team[1] or count for team in teams},
-        tables_start=game.tables_start,
-        tables_end={team[0]: team[2] for team in teams},
-        declared={team[0]: team[4] for team in teams},
-        made={team[0]: team[5] for team in teams},
-        scores={team[0]: team[3] for team in teams} if game.scoring == Scoring.POINTS else None,
-    )
-
-
 def _night_places(
     results: list[ranking.GameResult], seats: list[tuple] | None
 ) -> dict[int, seasons.Result]:
@@ -448,9 +438,7 @@ def _night_places(
     (given the seats) of its players."""
     teams = sorted({team for result in results for team in result.teams})
     rows = ranking.standings(teams, results)
-    sharing: dict[int, int] = defaultdict(int)
-    for row in rows:
-        sharing[row.place] += 1
+    sharing = Counter(row.place for row in rows)
     if seats is None:
         return {row.team: seasons.Result(row.place, sharing[row.place], row.points) for row in rows}
     place_of = {row.team: row.place for row in rows}

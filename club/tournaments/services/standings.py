@@ -46,8 +46,8 @@ def results_changed(game: Game, was_finished: bool = True) -> None:
         of_game.update(results_version=F("results_version") + 1)  # none if not a tournament's
 
 
-class _Member(NamedTuple):
-    """A registered team's result at one game of the tournament."""
+class Member(NamedTuple):
+    """A team's result at one game (of the tournament; a season's club night's too)."""
 
     entry: int
     place: int | None
@@ -74,16 +74,16 @@ def game_results(
         )
     points = tournament.scoring == core.Scoring.POINTS  # every game is scored as its tournament
     return [
-        _game_result(game_id, tables_start, members, points)
+        game_result(game_id, tables_start, members, points)
         for game_id, (tables_start, members) in _finished_games(tournament, entry_of).items()
     ]
 
 
 def _finished_games(
     tournament: Tournament, entry_of: dict[int, int]
-) -> dict[int, tuple[int, list[_Member]]]:
+) -> dict[int, tuple[int, list[Member]]]:
     """Each finished game of the tournament: the tables each team started with, its teams."""
-    games: dict[int, tuple[int, list[_Member]]] = {}
+    games: dict[int, tuple[int, list[Member]]] = {}
     for game_id, status, tables_start, team, place, tables, score, declared, made in (
         GameTeam.objects.filter(game__sitting_entry__sitting__tournament=tournament)
         .order_by("game_id", "position")
@@ -101,13 +101,13 @@ def _finished_games(
     ):
         if status == Game.Status.FINISHED:
             games.setdefault(game_id, (tables_start, []))[1].append(
-                _Member(entry_of[team], place, tables, score, declared, made)
+                Member(entry_of[team], place, tables, score, declared, made)
             )
     return games
 
 
-def _game_result(
-    game_id: int, tables_start: int, members: list[_Member], points: bool
+def game_result(
+    game_id: int, tables_start: int, members: list[Member], points: bool
 ) -> ranking.GameResult:
     """One finished game as the standings calculator reads it (scores on a points sheet)."""
     return ranking.GameResult(
