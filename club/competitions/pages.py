@@ -204,20 +204,29 @@ def rule_words(competition: Competition, nights: int, events: list[str] | None =
     return said
 
 
-def table_page(competition: Competition, found: made.Table | None = None) -> dict:
-    """The competition's table as its page, its print and its projector show it."""
-    found = found or made.competition_table(competition)
-    circuit = competition.is_circuit
+def _titles(found: made.Table, circuit: bool) -> tuple[dict[str, str], dict[str, str]]:
+    """Each night's title, and the same after its day (a chip's hint)."""
     titles = {night.key: night_title(night, circuit) for night in found.nights}
     dated = {
         night.key: f"{date_format(night.day, 'j M Y')} · {titles[night.key]}"
         for night in found.nights
     }
+    return titles, dated
+
+
+def _rule(competition: Competition, found: made.Table, titles: dict[str, str]) -> list[str]:
+    events = [titles[night.key] for night in found.nights if night.tournament is not None]
+    return rule_words(competition, len(found.counted_nights), events)
+
+
+def table_page(competition: Competition) -> dict:
+    """The competition's table as its page, its print and its projector show it."""
+    found = made.competition_table(competition)
+    titles, dated = _titles(found, competition.is_circuit)
     rows = [_row(line, found, dated) for line in found.lines]
-    ranked = [row for row in rows if row["place"] is not None]
     return {
         "competition": competition,
-        "rows": ranked,
+        "rows": [row for row in rows if row["place"] is not None],
         "unranked": [row for row in rows if row["place"] is None],
         "nights": [
             {
@@ -233,11 +242,7 @@ def table_page(competition: Competition, found: made.Table | None = None) -> dic
         ],
         "counted_nights": len(found.counted_nights),
         "needs": needs_words(competition),
-        "rule": rule_words(
-            competition,
-            len(found.counted_nights),
-            [titles[night.key] for night in found.nights if night.tournament is not None],
-        ),
+        "rule": _rule(competition, found, titles),
         "ties": TIES,
         "players": competition.ranks == Competition.Ranks.PLAYERS,
     }
@@ -265,32 +270,32 @@ def line_page(competition: Competition, line: int) -> dict | None:
     """One line's nights: each night's place and score, counted or dropped; None when the
     competition has no such line."""
     found = made.competition_table(competition)
-    context = table_page(competition, found)
-    row = next((row for row in context["rows"] + context["unranked"] if row["line"] == line), None)
-    if row is None:
+    mine = next((each for each in found.lines if each.line == line), None)
+    if mine is None:
         return None
-    return {**context, "row": row, "detail": _detail(found, line, competition.is_circuit)}
+    titles, dated = _titles(found, competition.is_circuit)
+    return {
+        "competition": competition,
+        "row": _row(mine, found, dated),
+        "detail": _detail(found, mine, titles),
+        "rule": _rule(competition, found, titles),
+    }
 
 
-def _detail(found: made.Table, line: int, circuit: bool) -> list[dict]:
-    mine = next(each for each in found.lines if each.line == line)
+def _detail(found: made.Table, mine: seasons.Line, titles: dict[str, str]) -> list[dict]:
     counted = set(mine.counted)
-    shown = []
-    for night in found.nights:
-        result = mine.places.get(night.key)
-        if result is None:
-            continue
-        shown.append(
-            {
-                "day": night.day,
-                "title": night_title(night, circuit),
-                "place": result.place,
-                "shared": result.sharing > 1,
-                "score": figure(mine.scores[night.key]),
-                "counted": night.key in counted,
-            }
-        )
-    return shown
+    return [
+        {
+            "day": night.day,
+            "title": titles[night.key],
+            "place": result.place,
+            "shared": result.sharing > 1,
+            "score": figure(mine.scores[night.key]),
+            "counted": night.key in counted,
+        }
+        for night in found.nights
+        if (result := mine.places.get(night.key)) is not None
+    ]
 
 
 # --- a player's lines -----------------------------------------------------------------
