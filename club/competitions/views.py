@@ -98,17 +98,25 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     return render(request, "competitions/list.html", context)
 
 
-def _detail(request: HttpRequest, pk: int) -> HttpResponse:
+def _polled(request: HttpRequest, pk: int, template: str, more) -> HttpResponse:
+    """A table that keeps itself up to date: 204 to a poll that already shows its token,
+    else the page (to a poll, its live part), its context given what ``more`` adds."""
     competition = _competition(request, pk)
     live = _live(request, pk)
     if request.GET.get("version") == live:
         return HttpResponse(status=204)
     context = pages.table_page(competition)
-    context.update(live_version=live, can_write=_writer(request), circuit_pages=_circuits(request))
-    context["line_base"] = _line_base(request, pk)
-    polled = "version" in request.GET
-    template = "competitions/detail.html#live" if polled else "competitions/detail.html"
-    return render(request, template, context)
+    context.update(live_version=live, circuit_pages=_circuits(request), **more(context))
+    return render(request, f"{template}#live" if "version" in request.GET else template, context)
+
+
+def _detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _polled(
+        request,
+        pk,
+        "competitions/detail.html",
+        lambda _context: {"can_write": _writer(request), "line_base": _line_base(request, pk)},
+    )
 
 
 def _line(request: HttpRequest, pk: int, line: int) -> HttpResponse:
@@ -129,19 +137,13 @@ def _print(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _projector(request: HttpRequest, pk: int) -> HttpResponse:
-    competition = _competition(request, pk)
-    live = _live(request, pk)
-    if request.GET.get("version") == live:
-        return HttpResponse(status=204)
-    context = pages.table_page(competition)
-    context.update(live_version=live, circuit_pages=_circuits(request))
-    context["row_pages"] = [
-        context["rows"][at : at + pages.PROJECTOR_ROWS]
-        for at in range(0, max(len(context["rows"]), 1), pages.PROJECTOR_ROWS)
-    ]
-    polled = "version" in request.GET
-    template = "competitions/projector.html#live" if polled else "competitions/projector.html"
-    return render(request, template, context)
+    return _polled(request, pk, "competitions/projector.html", _panels)
+
+
+def _panels(context: dict) -> dict:
+    """The projector's ranked lines, a panel at a time (one panel when there are none)."""
+    rows, size = context["rows"], pages.PROJECTOR_ROWS
+    return {"row_pages": [rows[at : at + size] for at in range(0, max(len(rows), 1), size)]}
 
 
 def _form_page(request: HttpRequest, competition: Competition | None) -> HttpResponse:
