@@ -144,18 +144,7 @@ def table_of(competition: Competition) -> dict:
 
 def rule_of(competition: Competition) -> tuple:
     return (
-        competition.name,
-        competition.starts_on,
-        competition.ends_on,
-        competition.counts,
-        competition.form,
-        competition.ranks,
-        competition.method,
-        competition.place_points,
-        competition.best,
-        competition.minimum,
-        competition.final_within_days,
-        competition.late_counts,
+        Terms.of(competition),
         sorted(competition.events.values_list("name", "starts_on")),
     )
 
