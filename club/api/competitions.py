@@ -50,13 +50,11 @@ def _club_or_site(request: HttpRequest) -> Club | None:
 def shown_at(club: Club | None) -> QuerySet[Competition]:
     """The competitions an address shows: a club's own seasons and the circuits that count
     one of its tournaments; at the site's own address (``club`` None), the circuits."""
-    circuits = Q(club__isnull=True)
     if club is None:
-        return Competition.objects.filter(circuits)
-    counting = Competition.events.through.objects.filter(tournament__club=club).values(
-        "competition_id"
+        return Competition.objects.filter(club__isnull=True)
+    return Competition.objects.filter(
+        Q(club=club) | Q(pk__in=pages.circuits_counting(club).values("pk"))
     )
-    return Competition.objects.filter(Q(club=club) | (circuits & Q(pk__in=counting)))
 
 
 def competition_version(request: HttpRequest, pk: int):

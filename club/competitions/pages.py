@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -119,6 +119,13 @@ def needs_words(competition: Competition) -> str:
 # --- the lists ----------------------------------------------------------------------------
 
 
+def circuits_counting(club: Club) -> QuerySet[Competition]:
+    """The federation's circuits that count one of ``club``'s tournaments (listed at the
+    club's address, on its page and in the API)."""
+    counting = Competition.events.through.objects.filter(tournament__club=club)
+    return Competition.objects.filter(club=None, pk__in=counting.values("competition_id"))
+
+
 def competitions_of(club: Club | None, number: int, query: str = "") -> dict:
     """A club's competitions (the latest first) and the circuits that count its tournaments;
     on the site's page (no club), the circuits."""
@@ -127,11 +134,7 @@ def competitions_of(club: Club | None, number: int, query: str = "") -> dict:
     page: Page = page_of(own, number, PER_PAGE, query)
     circuits: list[Competition] = []
     if club is not None:
-        circuits = list(
-            Competition.objects.filter(club=None, events__club=club)
-            .distinct()
-            .order_by("-ends_on", "name", "id")[:PER_PAGE]
-        )
+        circuits = list(circuits_counting(club).order_by("-ends_on", "name", "id")[:PER_PAGE])
     return {"competitions": page.items, "page": page, "circuits": circuits, "today": today}
 
 
