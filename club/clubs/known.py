@@ -49,13 +49,17 @@ class Clubs:
 
 _kept: Clubs | None = None
 _lock = threading.Lock()
+# Counts the forgettings: a reading begun before the clubs were forgotten (another thread's,
+# while a club was saved or the database emptied) is not kept, as it may name a club gone.
+_forgotten = 0
 # Set when a club is saved or deleted in this process (the tests forget the clubs then).
 changed = False
 
 
 def forget(**_kwargs) -> None:
     """Read the clubs again on next need (a club was saved or deleted, or a test ended)."""
-    global _kept
+    global _kept, _forgotten
+    _forgotten += 1
     _kept = None
 
 
@@ -87,7 +91,10 @@ def clubs() -> Clubs:
     kept = _kept
     if kept is None or time.monotonic() - kept.read_at > KEEP_SECONDS:
         with _lock:
-            kept = _kept = _read()
+            began = _forgotten
+            kept = _read()
+            if began == _forgotten:
+                _kept = kept
     return kept
 
 

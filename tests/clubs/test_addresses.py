@@ -152,3 +152,21 @@ def test_a_clubs_pages_offer_its_languages(client, gulf):
         "th",
         "es",
     }
+
+
+def test_a_reading_begun_before_the_clubs_were_forgotten_is_not_kept(db, monkeypatch):
+    """Another thread read the clubs while a club was deleted (or a test's database
+    emptied): what it read is its own answer, never the process's list."""
+    gone = Club.objects.create(name="Gone 56", slug="gone")
+    known.forget()
+    read = known._read
+
+    def read_then_lose_a_club():
+        clubs = read()
+        gone.delete()  # its signal forgets the clubs while this reading is on its way
+        return clubs
+
+    monkeypatch.setattr(known, "_read", read_then_lose_a_club)
+    assert "gone" in known.clubs().by_slug
+    monkeypatch.setattr(known, "_read", read)
+    assert "gone" not in known.clubs().by_slug
