@@ -7,7 +7,8 @@ identifiers of records merged into them, teams, games with their club, deals,
 piles, ledger, history, scorer links and waiting deals, tournaments with their
 club, entries, sittings, byes, standings and events, the clubs' competitions and the
 federation's circuits with the tournaments each counts (version 11; never their tables,
-which are made from the games at each reading), and the ratings. Rows keep
+which are made from the games at each reading), how each sitting was drawn and its clock
+(version 12), and the ratings. Rows keep
 their primary keys and clubs their short names, so every URL (``/games/<id>/``,
 ``/clubs/<slug>/tournaments/<id>/``, ``/s/<secret>/``) still leads to the same page
 after a restore. References to a login (an organiser of a club too) are written as
@@ -81,11 +82,11 @@ from club.tournaments.models import (
 )
 
 FORMAT = "fiftysix-club-backup"
-VERSION = 11
+VERSION = 12
 # Versions this code can read. A change to any backed-up model changes the
 # columns (tests/ops/test_backup_format.py pins them): bump VERSION and teach restore to
 # read the older versions still in the clubs' cupboards.
-READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 # Versions 1 and 2 carry no signature; every later version does.
 FIRST_SIGNED_VERSION = 3
 SIGNATURE_ALGORITHM = "hmac-sha256"

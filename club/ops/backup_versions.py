@@ -78,6 +78,11 @@ _VERSION_10 = {"games.game": ("club",), "tournaments.tournament": ("club",)}
 # a version 10 backup lacks nothing but those tables, and restores with no competition.
 
 
+# Version 12 keeps how each sitting was drawn and its clock (the length the director set,
+# when time is up); an older backup's sittings restore with no explanation and no clock.
+_VERSION_12 = {"tournaments.sitting": ("explained", "minutes", "ends_at")}
+
+
 def _joined(older: dict, *later_versions: dict) -> dict:
     """The columns an older version lacks, joined with the later versions' (one table may
     lack several)."""
@@ -89,7 +94,7 @@ def _joined(older: dict, *later_versions: dict) -> dict:
 
 
 def _before_6(older: dict) -> dict:
-    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8, _VERSION_9, _VERSION_10)
+    return _joined(older, _VERSION_6, _VERSION_7, _VERSION_8, _VERSION_9, _VERSION_10, _VERSION_12)
 
 
 MISSING_IN = {
@@ -105,11 +110,12 @@ MISSING_IN = {
     3: _before_6({**_FORMS_OF_PLAY, **_VERSION_5}),
     4: _before_6(_VERSION_5),
     5: _before_6({}),
-    6: _joined(_VERSION_7, _VERSION_8, _VERSION_9, _VERSION_10),
-    7: _joined(_VERSION_8, _VERSION_9, _VERSION_10),
-    8: _joined(_VERSION_9, _VERSION_10),
-    9: dict(_VERSION_10),
-    10: {},
+    6: _joined(_VERSION_7, _VERSION_8, _VERSION_9, _VERSION_10, _VERSION_12),
+    7: _joined(_VERSION_8, _VERSION_9, _VERSION_10, _VERSION_12),
+    8: _joined(_VERSION_9, _VERSION_10, _VERSION_12),
+    9: _joined(_VERSION_10, _VERSION_12),
+    10: dict(_VERSION_12),
+    11: dict(_VERSION_12),
 }
 # Tables a backup holds from the version named on: an older one restores them empty.
 TABLE_SINCE = {

@@ -236,6 +236,13 @@ class Sitting(models.Model):
     absent = models.JSONField(_("not checked in"), default=list, blank=True)
     created_at = models.DateTimeField(_("drawn"), auto_now_add=True)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    # How the draw was made, as the draw saw it when it was made (the standings and the
+    # earlier games change afterwards): kept with the sitting, shown on its pages.
+    explained = models.JSONField(_("how it was drawn"), default=dict, blank=True)
+    # The sitting's clock: the length the director set, and the moment it runs out (the
+    # server's time; the phones show what is left of it).
+    minutes = models.PositiveSmallIntegerField(_("length in minutes"), null=True, blank=True)
+    ends_at = models.DateTimeField(_("time is up at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("sitting")

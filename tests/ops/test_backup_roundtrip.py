@@ -113,7 +113,7 @@ def test_the_backup_is_complete_deterministic_and_private(tmp_path):
     document = json.loads(path.read_text(encoding="utf-8"))
     manifest = document["manifest"]
     assert manifest["format"] == "fiftysix-club-backup"
-    assert manifest["version"] == 11
+    assert manifest["version"] == 12
     assert manifest["app_version"] == "0.1.0"
     assert datetime.datetime.fromisoformat(manifest["created_at"]) <= timezone.now()
     for key, model in backup_format.TABLES:

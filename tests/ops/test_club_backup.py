@@ -155,7 +155,7 @@ def test_a_clubs_backup_says_whose_it_is_and_is_signed_as_a_sites(two_clubs):
         "sha256",
         "signature",
     ]
-    assert manifest["format"] == "fiftysix-club-backup" and manifest["version"] == 11
+    assert manifest["format"] == "fiftysix-club-backup" and manifest["version"] == 12
     assert manifest["scope"] == {"club": "gulf"}
     assert manifest["signature"] == {"algorithm": "hmac-sha256", "value": _hmac(manifest)}
     assert backup_format.signature_verifies(manifest)

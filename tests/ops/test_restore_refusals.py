@@ -30,8 +30,8 @@ from tests.tournaments.helpers import make_tournament
 
 BAD_FILES = {
     "unknown version": (
-        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 12)),
-        "version 12 of the backup format",
+        lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", 13)),
+        "version 13 of the backup format",
     ),
     "version as text": (
         lambda text: _tamper(text, lambda d: _set(d["manifest"], "version", "1")),
@@ -93,7 +93,7 @@ BAD_FILES = {
     ),
     "no signature": (
         lambda text: _tamper(text, lambda d: d["manifest"].pop("signature")),
-        "no signature, though every backup of version 11 carries one",
+        "no signature, though every backup of version 12 carries one",
     ),
     "an unsigned version 2": (
         lambda text: _tamper(text, _unsigned_version_2),
