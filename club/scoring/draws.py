@@ -67,6 +67,8 @@ __all__ = [
     "Draw",
     "DrawError",
     "check_draw",
+    "drawn_in_order",
+    "preferred_byes",
     "propose_draw",
     "table_labels",
 ]
@@ -208,6 +210,20 @@ def propose_draw(
     return Draw(games=games, byes=byes, rematches=rematches)
 
 
+def drawn_in_order(ranking: Sequence[int] | None, history: Sequence[Sequence[int]]) -> bool:
+    """Whether a sitting is drawn in standings order (Swiss) rather than at random: it is
+    once a ranking is given and some game has been played."""
+    return ranking is not None and any(len(game) > 0 for game in history)
+
+
+def preferred_byes(
+    order: Sequence[int], byes_so_far: Mapping[int, int], count: int
+) -> tuple[int, ...]:
+    """The ``count`` teams of ``order`` a bye goes to first: the fewest byes so far, then
+    the lowest placed. The draw gives it to others only to avoid a rematch."""
+    return tuple(order[index] for index in next(_bye_choices(order, byes_so_far, count)))
+
+
 def _order(
     teams: Sequence[int],
     ranking: Sequence[int] | None,
@@ -216,7 +232,7 @@ def _order(
 ) -> list[int]:
     """The teams in the order the games are made in: the ranking once games have been
     played (a Swiss sitting), else shuffled."""
-    if ranking is not None and any(len(game) > 0 for game in history):
+    if drawn_in_order(ranking, history):
         return list(ranking)
     order = list(teams)
     rng.shuffle(order)
