@@ -23,7 +23,7 @@ from club.games.idempotency import one_time
 from club.games.link_views import link_rows, sheet_context
 from club.games.models import PLAYER_FIELDS, GameTeam
 from club.games.services import Seating
-from club.tournaments import calling_time
+from club.tournaments import calling_time, draw_words
 from club.tournaments.forms import (
     AdjustSittingForm,
     DrawForm,
@@ -65,8 +65,16 @@ def _sitting(request: HttpRequest, pk: int, number: int) -> Sitting:
     )
 
 
+def _how_drawn(sitting: Sitting, names: dict[int, str]) -> dict | None:
+    """How the sitting was drawn, in the reader's words (none for one drawn before)."""
+    stage_title = sitting.stage.title if sitting.stage_id is not None else ""
+    return draw_words.explanation(sitting.explained, names, sitting.proposal, stage_title)
+
+
 def _sitting_page(request: HttpRequest, sitting: Sitting, form=None, status: int = 200):
     context = sitting_page(sitting)
+    names = {entry.pk: entry.team.name for entry in [*context["entries"], *context["absent"]]}
+    context["how_drawn"] = _how_drawn(sitting, names)
     if sitting.status == Sitting.Status.PROPOSED and may_write(request):
         context["adjust_form"] = form or AdjustSittingForm(
             sitting=sitting, entries=context["entries"]
@@ -262,10 +270,20 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         sheet = sheet_context(game, Seating(by_game.get(game.pk, []), game.rules))
         sheet["links"] = codes.get(game.pk, [])
         sheets.append(sheet)
+    names = (
+        dict(TournamentTeam.objects.filter(tournament_id=pk).values_list("pk", "team__name"))
+        if sitting.explained
+        else {}
+    )
     response = render(
         request,
         "tournaments/sitting_sheets.html",
-        {"sitting": sitting, "tournament": sitting.tournament, "sheets": sheets},
+        {
+            "sitting": sitting,
+            "tournament": sitting.tournament,
+            "sheets": sheets,
+            "how_drawn": _how_drawn(sitting, names),
+        },
     )
     if codes:
         add_never_cache_headers(response)  # the links' secrets: no copy in any cache

@@ -2,7 +2,9 @@
 
 One draw at a time: a sitting proposed stays the tournament's draw until it is
 confirmed (club.tournaments.services.sittings) or discarded, and drawing again
-returns it.
+returns it. A sitting keeps how it was drawn (``Sitting.explained``, from
+club.scoring.draw_notes) as the draw saw the standings and the earlier games; a
+draw adjusted by hand keeps it, with what the director changed.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.games.models import PLAYER_FIELDS, Game, GameTeam
-from club.scoring import draws
+from club.scoring import draw_notes, draws
 from club.tournaments import checkin, stages
 from club.tournaments.models import (
     Bye,
@@ -106,10 +108,10 @@ def propose_sitting(
     number = tournament.sittings.count() + 1
     stage = stages.current_stage(tournament)
     if stage is not None and stage.kind != Stage.Kind.SITTINGS:
-        draw, absent = _stage_draw(tournament, stage, number, game_size)
+        draw, absent, explained = _stage_draw(tournament, stage, number, game_size)
     else:
         absent = checkin.absent_from(tournament, number)
-        draw = _swiss_draw(tournament, game_size, rng, absent)
+        draw, explained = _swiss_draw(tournament, game_size, rng, absent)
     sitting = Sitting.objects.create(
         tournament=tournament,
         number=number,
@@ -118,6 +120,7 @@ def propose_sitting(
         proposal=[list(game) for game in draw.games],
         proposed_byes=list(draw.byes),
         absent=sorted(absent),
+        explained=explained,
     )
     log(tournament, TournamentEvent.Action.DRAWN, user, sitting=sitting)
     return sitting
@@ -125,9 +128,9 @@ def propose_sitting(
 
 def _stage_draw(
     tournament: Tournament, stage: Stage, number: int, game_size: int
-) -> tuple[draws.Draw, set[int]]:
-    """The sitting a chart or a bracket gives, and the teams it leaves out for not
-    checking in (with check-in, the teams it seats must be here)."""
+) -> tuple[draws.Draw, set[int], dict]:
+    """The sitting a chart or a bracket gives, the teams it leaves out for not checking
+    in (with check-in, the teams it seats must be here), and how it was drawn."""
     if game_size != 2:
         raise TournamentError(
             str(STAGE_GAMES_OF_TWO),
@@ -138,12 +141,20 @@ def _stage_draw(
     absent = checkin.absent_of_stage(tournament, number, stage, draw)
     if absent:
         draw = stages.stage_draw(stage, withdrawn | absent)
-    return draw, absent
+    if not stage.charted:
+        return draw, absent, draw_notes.explain_stage(draw, bracket=True, absent=sorted(absent))
+    row = stage.chart[stage.sittings.count()]  # the row stage_draw drew
+    explained = draw_notes.explain_stage(
+        draw, bracket=False, chart_games=row["games"], chart_byes=row["byes"], absent=sorted(absent)
+    )
+    return draw, absent, explained
 
 
-def _swiss_draw(tournament: Tournament, game_size: int, rng, absent: set[int]) -> draws.Draw:
+def _swiss_draw(
+    tournament: Tournament, game_size: int, rng, absent: set[int]
+) -> tuple[draws.Draw, dict]:
     """A Swiss (or, first, random) draw of every team still in and present
-    (club.scoring.draws)."""
+    (club.scoring.draws), and how it was drawn (club.scoring.draw_notes)."""
     entries = [
         entry
         for entry in tournament.entries.filter(withdrawn_at=None).values_list("id", flat=True)
@@ -151,19 +162,23 @@ def _swiss_draw(tournament: Tournament, game_size: int, rng, absent: set[int]) -
     ]
     history = _history(tournament)
     ranking_order = None
+    points = {}
     if history:
-        ranking_order = [
-            entry
-            for entry in Standing.objects.filter(tournament=tournament, entry__withdrawn_at=None)
+        points = {
+            entry: value
+            for entry, value in Standing.objects.filter(
+                tournament=tournament, entry__withdrawn_at=None
+            )
             .order_by("place", "entry__team__name")
-            .values_list("entry_id", flat=True)
+            .values_list("entry_id", "points")
             if entry not in absent
-        ]
+        }
+        ranking_order = list(points)
     byes_so_far = Counter(
         Bye.objects.filter(sitting__tournament=tournament).values_list("entry_id", flat=True)
     )
     try:
-        return draws.propose_draw(
+        draw = draws.propose_draw(
             entries,
             ranking=ranking_order,
             history=history,
@@ -173,6 +188,16 @@ def _swiss_draw(tournament: Tournament, game_size: int, rng, absent: set[int]) -
         )
     except draws.DrawError as error:
         raise TournamentError(error.translated(_), field="game_size") from error
+    explained = draw_notes.explain_draw(
+        draw,
+        ranking=ranking_order,
+        history=history,
+        byes_so_far=byes_so_far,
+        scores=points,
+        game_size=game_size,
+        absent=sorted(absent),
+    )
+    return draw, explained
 
 
 def _check_seatable(seated: list[int], names: dict, withdrawn: set[int], absent: set[int]):
@@ -215,7 +240,11 @@ def adjust_sitting(*, sitting: Sitting, games: list[list[int]], byes: list[int],
         raise TournamentError(error.translated(_, names), field="games") from error
     sitting.proposal = [list(game) for game in games]
     sitting.proposed_byes = list(byes)
-    sitting.save(update_fields=["proposal", "proposed_byes"])
+    if sitting.explained:  # what the draw did is kept; what the director changed is added
+        sitting.explained = draw_notes.adjusted(
+            sitting.explained, games, byes, history=_history(tournament)
+        )
+    sitting.save(update_fields=["proposal", "proposed_byes", "explained"])
     log(tournament, TournamentEvent.Action.ADJUSTED, user, sitting=sitting)
     return sitting
 
