@@ -141,12 +141,20 @@ def _out(line: dict, teams: _Teams) -> SafeString:
         return _say(
             _("%(team)s: not checked in, so left out of the draw (no game, no bye)."), team=team
         )
+    if how == "lowest" and not line["byes"]:
+        return _say(
+            _(
+                "%(team)s has the bye: byes go to the teams that have had none, the lowest "
+                "placed first."
+            ),
+            team=team,
+        )
     if how == "lowest":
         message = ngettext(
             "%(team)s has the bye: byes go to the teams with the fewest byes so far, the "
-            "lowest placed first (it had %(count)d bye before).",
+            "lowest placed first, and it had had %(count)d.",
             "%(team)s has the bye: byes go to the teams with the fewest byes so far, the "
-            "lowest placed first (it had %(count)d byes before).",
+            "lowest placed first, and it had had %(count)d.",
             line["byes"],
         )
         return _say(message, team=team, count=line["byes"])
