@@ -24,6 +24,7 @@ from club.games.people import Membership as Membership
 from club.games.people import Player
 from club.games.people import PlayerAlias as PlayerAlias  # the models of the app, one module
 from club.games.records import ClubVersion as ClubVersion
+from club.games.records import DirectorCall as DirectorCall
 from club.games.records import PendingDeal as PendingDeal
 from club.games.records import RejectedDeal as RejectedDeal
 from club.games.records import ScorerLink as ScorerLink

@@ -1,6 +1,6 @@
 """What the tables' phones and the pages leave beside the games: scorer links, deals
-waiting for another team's confirmation or rejected by it, the one-time keys of the
-forms sent, and the club's version that cached pages are kept under.
+waiting for another team's confirmation or rejected by it, the director's calls, the
+one-time keys of the forms sent, and the club's version that cached pages are kept under.
 
 Models of the games app, as ``club.games.models`` holds them (it imports them from
 here): their games and teams are named as the app's models, ``games.Game``.
@@ -137,6 +137,77 @@ class RejectedDeal(models.Model):
             "number": self.number,
             "game": self.game,
         }
+
+
+class DirectorCall(models.Model):
+    """A table calling the director, from its scorer's page: open until the director marks
+    it answered or the table takes it back (club.games.calls). A game has one open call at
+    most: a second tap finds the first."""
+
+    class Reason(models.TextChoices):
+        # What a 56 table calls the director for (docs/at-the-table.md).
+        MISDEAL = "misdeal", _("Misdeal")
+        CARD_SHOWN = "card_shown", _("A card shown, or a revoke")
+        BIDDING = "bidding", _("The bidding is disputed")
+        SCORE = "score", _("The count or the score is disputed")
+        LEAVING = "leaving", _("A player must leave the table")
+        OTHER = "other", _("Something else")
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="director_calls")
+    # The phone that called (a team's link, where each team has its own).
+    scorer_link = models.ForeignKey(
+        ScorerLink,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("called through scorer link"),
+    )
+    # Given after the call, with one more tap; none when the table gave none.
+    reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices, blank=True)
+    made_at = models.DateTimeField(_("called at"))
+    withdrawn_at = models.DateTimeField(_("taken back at"), null=True, blank=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+    # Moves with every change (made, a reason, taken back, answered): the token of the
+    # pages that show calls (the director's board, the organisers' calls) reads it.
+    changed_at = models.DateTimeField(_("last change"))
+
+    class Meta:
+        verbose_name = _("director call")
+        verbose_name_plural = _("director calls")
+        ordering = ["made_at", "id"]
+        constraints = [
+            # One open call a game: a second tap, or a second phone of the table, finds it.
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(answered_at__isnull=True, withdrawn_at__isnull=True),
+                name="directorcall_one_open_per_game",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(answered_at__isnull=True) | models.Q(withdrawn_at__isnull=True),
+                name="directorcall_answered_or_withdrawn",
+            ),
+        ]
+        indexes = [
+            # A game's latest call (its scorer's page), and a club's or a tournament's calls
+            # open or changed lately (the board, the calls page): by game, newest change.
+            models.Index(fields=["game", "-changed_at"], name="directorcall_game_changed"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Director called to %(game)s") % {"game": self.game}
+
+    @property
+    def is_open(self) -> bool:
+        return self.answered_at is None and self.withdrawn_at is None
 
 
 class SubmittedForm(models.Model):

@@ -50,6 +50,7 @@ from club.clubs.models import Club
 from club.competitions.models import Competition
 from club.games.models import (
     Change,
+    DirectorCall,
     Game,
     GameTeam,
     HouseRules,
@@ -133,6 +134,7 @@ def _tables() -> tuple[tuple[str, type[models.Model]], ...]:
         Change,
         PendingDeal,
         RejectedDeal,
+        DirectorCall,
         Tournament,
         TournamentTeam,
         CheckIn,

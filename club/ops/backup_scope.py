@@ -6,9 +6,10 @@ of one club only, which its organisers take from its pages: its manifest carries
 
 - the club's own rows (``CLUB_PATHS``): the club, its organisers (who they are), its
   members, its games with everything under them (teams at the table, deals, piles,
-  ledger, history, scorer links, waiting and rejected deals), its tournaments with
-  everything under them, and its competitions with the tournaments each counts (its own:
-  a circuit of the federation counts several clubs' tournaments, and is the site's);
+  ledger, history, scorer links, waiting and rejected deals, calls for the director), its
+  tournaments with everything under them, and its competitions with the tournaments each
+  counts (its own: a circuit of the federation counts several clubs' tournaments, and is
+  the site's);
 - of the rows the site's clubs share (``SHARED``), those the club's rows name: its
   organisers' logins, its members and any other player its games name, their earlier
   identifiers, and the teams its games and tournaments seat;
@@ -54,6 +55,7 @@ CLUB_PATHS = {
     "games.change": "game__club",
     "games.pendingdeal": "game__club",
     "games.rejecteddeal": "game__club",
+    "games.directorcall": "game__club",
     "tournaments.tournament": "club",
     "tournaments.tournamentteam": "tournament__club",
     "tournaments.checkin": "entry__tournament__club",

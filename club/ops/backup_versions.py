@@ -79,7 +79,8 @@ _VERSION_10 = {"games.game": ("club",), "tournaments.tournament": ("club",)}
 
 
 # Version 12 keeps how each sitting was drawn and its clock (the length the director set,
-# when time is up); an older backup's sittings restore with no explanation and no clock.
+# when time is up), and the tables' calls for the director (a table of its own); an older
+# backup's sittings restore with no explanation and no clock, and no call.
 _VERSION_12 = {"tournaments.sitting": ("explained", "minutes", "ends_at")}
 
 
@@ -129,6 +130,7 @@ TABLE_SINCE = {
     "games.membership": 10,
     "competitions.competition": 11,
     "competitions.competition_events": 11,
+    "games.directorcall": 12,
 }
 # The tables of the clubs: a file without them is of a site of one club, the home club.
 CLUBS_SINCE = TABLE_SINCE["clubs.club"]

@@ -467,6 +467,10 @@ class TournamentEvent(models.Model):
         SUBSTITUTED = "sub", _("Player substituted")
         RETURNED = "sub_back", _("Player back")
         SUBSTITUTION_UNDONE = "sub_undo", _("Substitution undone")
+        # The sitting's clock (club.tournaments.clock): the note holds the minutes.
+        CLOCK_SET = "clock", _("Clock set, in minutes")
+        CLOCK_ADDED = "clock_add", _("Minutes added to the clock")
+        CLOCK_STOPPED = "clock_stop", _("Clock stopped")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)

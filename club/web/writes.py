@@ -46,11 +46,13 @@ from django.http import HttpRequest
 ALIAS = "pages"  # the cache the counters live in, beside the pages
 WRITES = "writes"  # the site's counter (the one counter of before, under its old key)
 EVERY = "writes|every"  # moved by every write: the pages of no club read it
-# Rows no page shows: a session, a one-time key, a login attempt.
+# Rows no kept page shows: a session, a one-time key, a login attempt, a table's call for
+# the director (shown on organisers' pages and the table's own, never kept).
 UNSEEN = frozenset(
     {
         "django_session",
         "games_submittedform",
+        "games_directorcall",
         "axes_accessattempt",
         "axes_accesslog",
         "axes_accessfailurelog",

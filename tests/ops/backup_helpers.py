@@ -30,7 +30,7 @@ from django.test import Client
 
 from club.clubs.addresses import part_of
 from club.clubs.models import Club
-from club.games import links
+from club.games import calls, links
 from club.games.models import (
     Change,
     Game,
@@ -118,6 +118,11 @@ def build_club() -> User:
     links.issue_links(game=linked, user=organiser)
     [link] = links.issue_links(game=linked, user=organiser)  # the first one is revoked
     submit_deal(game=linked, number=1, entry=_deal(linked, 1, [10, 46], bid=40), link=link)
+    # The director called: once through a team's link, answered; once open, with a reason.
+    answered, _new = calls.call_director(game=waiting, link=first_link, reason="score")
+    calls.answer_call(call=answered, user=organiser)
+    calls.call_director(game=linked, link=link)
+    calls.call_director(game=linked, reason="misdeal")
 
     tournament = make_tournament(name="Backup Open", teams=5, user=organiser)
     sitting = tournaments.propose_sitting(
@@ -159,6 +164,7 @@ def add_second_club() -> Club:
         club=gulf,
     )
     record_deal(game=game, number=1, entry=_deal(game, 1, [20, 36]), user=rashid)
+    calls.call_director(game=game, reason="leaving")
     tournament = make_tournament(name="Backup Open", teams=3, user=rashid, club=gulf)
     sitting = tournaments.propose_sitting(tournament=tournament, user=rashid, rng=random.Random(6))
     tournaments.confirm_sitting(sitting=sitting, user=rashid, rng=random.Random(7))
@@ -413,6 +419,7 @@ TABLES_ADDED = {
     9: ("games.playeralias",),
     10: ("clubs.club", "clubs.club_organisers", "games.membership"),
     11: ("competitions.competition", "competitions.competition_events"),
+    12: ("games.directorcall",),
 }
 
 

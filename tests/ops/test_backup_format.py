@@ -65,7 +65,8 @@ def test_the_clubs_come_before_what_they_hold():
     assert [key for key, _model in backup_format.tables_of(9)] == [
         key
         for key in order
-        if not key.startswith(("clubs.", "competitions.")) and key != "games.membership"
+        if not key.startswith(("clubs.", "competitions."))
+        and key not in ("games.membership", "games.directorcall")
     ]
 
 
@@ -78,8 +79,20 @@ def test_the_competitions_come_after_the_clubs_and_tournaments_they_count():
     assert competition > order.index("tournaments.tournament")
     assert competition > order.index("clubs.club") and competition > order.index("auth.user")
     assert [key for key, _model in backup_format.tables_of(10)] == [
-        key for key in order if not key.startswith("competitions.")
+        key for key in order if not key.startswith("competitions.") and key != "games.directorcall"
     ]
+
+
+def test_the_calls_for_the_director_come_after_the_games_links_and_logins_they_name():
+    """Version 12's table of calls names a game, the scorer link it was made through and
+    the organiser who answered it: a restore writes it after all three."""
+    order = [key for key, _model in backup_format.TABLES]
+    calls = order.index("games.directorcall")
+    assert calls > order.index("games.game")
+    assert calls > order.index("games.scorerlink")
+    assert calls > order.index("auth.user")
+    assert "games.directorcall" not in dict(backup_format.tables_of(11))
+    assert "games.directorcall" in dict(backup_format.tables_of(12))
 
 
 VERSION_1_COLUMNS = {
@@ -431,5 +444,17 @@ VERSION_12_COLUMNS = {
         "explained",
         "minutes",
         "ends_at",
+    ],
+    # The tables' calls for the director (a table of its own).
+    "games.directorcall": [
+        "id",
+        "game",
+        "scorer_link",
+        "reason",
+        "made_at",
+        "withdrawn_at",
+        "answered_at",
+        "answered_by",
+        "changed_at",
     ],
 }

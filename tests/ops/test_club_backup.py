@@ -21,6 +21,7 @@ from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import (
     Change,
+    DirectorCall,
     Game,
     GameTeam,
     Membership,
@@ -44,6 +45,7 @@ PRIVATE = {
     "games.change": Change,
     "games.pendingdeal": PendingDeal,
     "games.rejecteddeal": RejectedDeal,
+    "games.directorcall": DirectorCall,
     "tournaments.tournament": Tournament,
     "tournaments.tournamentteam": TournamentTeam,
     "tournaments.sitting": Sitting,
