@@ -38,6 +38,7 @@ STATIC_FILES = (
     "js/offline.js",
     "js/queue.js",
     "js/rules.js",
+    "js/share.js",
     "django_htmx/htmx-2.min.js",
     "django_htmx/django-htmx.js",
     "fonts/noto-sans-latin-400-normal.woff2",

@@ -3,10 +3,11 @@
 A page anyone may read (a game, a tournament's standings, its live fragment)
 is rendered once per version and kept in the ``pages`` cache (local memory, or
 a shared Redis by ``DJANGO_CACHE_URL``). The key holds everything that changes
-its bytes: the path and query (but the live poll's ``version``), the version
-the view's ``version_of`` reads from the database (the object's own token and
-the club's, club.games.versions), the language, and whether htmx asked for a
-fragment. A write that changes what a page shows moves its version in the same
+its bytes: the address it was asked at (a page's link preview names itself
+absolutely: club.web.preview), the path and query (but the live poll's
+``version``), the version the view's ``version_of`` reads from the database (the
+object's own token and the club's, club.games.versions), the language, and
+whether htmx asked for a fragment. A write that changes what a page shows moves its version in the same
 transaction, so the next request builds a new key: a cached page is exact by
 construction, and nothing needs deleting.
 
@@ -127,6 +128,8 @@ def _memo(request: HttpRequest, values: tuple[int, ...]) -> str:
 def _key(request: HttpRequest, version: str) -> str:
     query = sorted((k, v) for k, v in request.GET.items() if k != "version")
     parts = [
+        # The address it was asked at: a page's link preview names itself absolutely.
+        f"{request.scheme}://{request.get_host()}",
         request.path,
         repr(query),
         version,
@@ -149,6 +152,7 @@ class KeptPageRequest(HttpRequest):
     then leaves out what is the reader's own (the CSRF token)."""
 
     cached_page: bool
+    page_version: str
 
 
 def cached_page(version_of):
@@ -189,7 +193,10 @@ def cached_page(version_of):
                     if memo is not None and hit is None:
                         _remember(cache, memo, (own, None, None))
                     return HttpResponse(status=204)
-                key = _key(request, f"{own}|{rest()}")
+                version = f"{own}|{rest()}"
+                # The page's link preview names its picture by it (club.web.preview).
+                request.page_version = version
+                key = _key(request, version)
                 etag = f'W/"{key[:32]}"'  # weak: the gzipped and the plain copy are one page
                 kept = None
             if etag in request.headers.get("If-None-Match", ""):
