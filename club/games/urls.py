@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/new/", views.game_new, name="new"),
     path("games/<int:pk>/", views.game_detail, name="detail"),
     path("games/<int:pk>/embed/", views.game_embed, name="embed"),
+    path("games/<int:pk>/preview.png", views.game_picture, name="preview"),
     path("games/<int:pk>/deals/", views.deal_record, name="record"),
     path("games/<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="edit"),
     path("games/<int:pk>/deals/undo/", views.deal_undo, name="undo"),

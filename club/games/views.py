@@ -18,6 +18,7 @@ from club.games.forms import NewGameForm, form_of_play_words
 from club.games.idempotency import one_time
 from club.games.models import Game, Player
 from club.games.other_clubs import PlayersOfOtherClubs
+from club.games.previews import game_card, game_preview
 from club.games.selectors import attach_seating, game_page, in_play_before
 from club.games.services import (
     GameClosed,
@@ -34,6 +35,7 @@ from club.web.installable import deal_sent
 from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import page_number
+from club.web.preview import picture
 from club.web.requests import HtmxHttpRequest
 
 
@@ -142,12 +144,18 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("version") == live_version(game):
         return HttpResponse(status=204)  # a live poll: nothing changed since it last looked
     context = game_page(game)
+    if not request.htmx:  # the page's head and its Share button (club.web.preview)
+        context["preview"] = game_preview(request, game, context["seating"].teams, game_version)
     if may_write(request) and not game.is_finished:
         context["form"] = _deal_form(context)
         if game.require_confirmation:  # a deal sent through a link may wait for the other team
             context["waiting"] = _waiting_card(game, context["seating"])
     template = "games/detail.html#live" if request.htmx else "games/detail.html"
     return render(request, template, context)
+
+
+# The picture a shared game's link shows (club/games/previews.py), kept under its version.
+game_picture = picture(game_version, game_card)
 
 
 def _waiting_card(game: Game, seating) -> dict | None:

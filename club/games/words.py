@@ -156,6 +156,19 @@ def table_title(label: str) -> str:
     return _("Table %(number)s") % {"number": int(found[1])}
 
 
+def sitting_game(label: str) -> dict | None:
+    """A sitting's game's label read back: its tournament, its sitting's number and its
+    table in the reader's words; None for any other label."""
+    found = _SITTING_GAME.fullmatch(label)
+    if found is None:
+        return None
+    return {
+        "tournament": found["tournament"],
+        "number": int(found["number"]),
+        "table": table_title(found["table"]),
+    }
+
+
 def game_title(label: str) -> str:
     """A game's label in the reader's words: a sitting's game says its sitting and table
     in the reader's language; any other label is shown as it is."""
