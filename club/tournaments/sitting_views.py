@@ -29,10 +29,11 @@ from club.tournaments.forms import (
     DrawForm,
 )
 from club.tournaments.models import Sitting, Tournament, TournamentTeam
+from club.tournaments.previews import sitting_preview
 from club.tournaments.selectors.sittings import draw_entries, sitting_page
 from club.tournaments.services.draw import adjust_sitting, discard_sitting, propose_sitting
 from club.tournaments.services.sittings import confirm_sitting, issue_sitting_links
-from club.tournaments.views import detail_page
+from club.tournaments.views import detail_page, tournament_version
 from club.tournaments.writes import TournamentError
 from club.web.auth import may_write, organiser_required
 from club.web.net import phones_cannot_reach
@@ -73,6 +74,8 @@ def _how_drawn(sitting: Sitting, names: dict[int, str]) -> dict | None:
 
 def _sitting_page(request: HttpRequest, sitting: Sitting, form=None, status: int = 200):
     context = sitting_page(sitting)
+    # The page's head and its Share button (club.web.preview).
+    context["preview"] = sitting_preview(request, context, tournament_version)
     names = {entry.pk: entry.team.name for entry in [*context["entries"], *context["absent"]]}
     context["how_drawn"] = _how_drawn(sitting, names)
     if sitting.status == Sitting.Status.PROPOSED and may_write(request):

@@ -34,6 +34,7 @@ from club.tournaments.forms import (
     TournamentForm,
 )
 from club.tournaments.models import Standing, Tournament
+from club.tournaments.previews import sitting_card, standings_card, tournament_preview
 from club.tournaments.selectors import board
 from club.tournaments.selectors.live import (
     embed_context,
@@ -57,6 +58,7 @@ from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import page_number
 from club.web.posts import show_refusal
+from club.web.preview import picture
 from club.web.requests import HtmxHttpRequest
 
 
@@ -122,6 +124,8 @@ def detail_page(request: HttpRequest, tournament: Tournament, status: int = 200,
     organiser = may_write(request)
     context = tournament_page(tournament, organiser=organiser)
     context["form_of_play"] = form_of_play_words(tournament)
+    # The page's head and its Share button (club.web.preview).
+    context["preview"] = tournament_preview(request, context, tournament_version)
     if organiser:
         size = tournament.team_size
         context["register_form"] = forms.get("register_form") or RegisterTeamForm(team_size=size)
@@ -164,6 +168,12 @@ def _player_version(request: HttpRequest, pk: int, player: int):
     club = club_of(request)
     version = seats.page_version(pk, club.pk)
     return None if version is None else (version, lambda: club_version(club))
+
+
+# The pictures a shared tournament's or sitting's link shows (club/tournaments/previews.py),
+# kept under the tournament pages' version.
+tournament_picture = picture(tournament_version, standings_card)
+sitting_picture = picture(tournament_version, sitting_card)
 
 
 @cached_page(tournament_version)
