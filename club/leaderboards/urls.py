@@ -10,6 +10,7 @@ urlpatterns = [
     path("players/merge/", views.player_merge, name="merge"),
     path("players/import/", views.player_import, name="import"),
     path("players/<int:pk>/", views.player_profile, name="player"),
+    path("players/<int:pk>/preview.png", views.player_picture, name="player_preview"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/active/", views.player_active, name="player_active"),
     # The boards' index is the players' board, whose tabs lead to the teams'.

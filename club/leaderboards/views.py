@@ -34,6 +34,7 @@ from club.leaderboards.forms import (
     PlayerForm,
     RegisterSearchForm,
 )
+from club.leaderboards.previews import player_card, player_preview
 from club.leaderboards.services import importing, register
 from club.leaderboards.services.importing import PlayerImportError
 from club.leaderboards.services.register import SHARED_PLAYER, RegisterError
@@ -44,6 +45,7 @@ from club.web.kept import page_query
 from club.web.pages import cached_page
 from club.web.paging import kept_query, page_number, page_of
 from club.web.posts import show_refusal
+from club.web.preview import picture
 from club.web.requests import HtmxHttpRequest
 from club.web.uploads import takes_upload
 
@@ -280,12 +282,18 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context["live_version"] = version
     context["seasons"] = player_lines(player.pk, club)  # their line in the club's seasons
     context["can_write"] = may_write(request)
+    if not request.htmx:  # the page's head and its Share button (club.web.preview)
+        context["preview"] = player_preview(request, context, profile_version)
     # A player of several clubs is changed by a site administrator only: the page says so
     # instead of offering buttons that would be refused.
     context["shared"] = len(context["clubs"]) > 1 and not request.user.is_staff
     if context["shared"]:
         context["shared_note"] = SHARED_PLAYER % {"name": player.name}
     return render(request, _partial(request, "leaderboards/player.html", "live"), context)
+
+
+# The picture a shared profile's link shows (club/leaderboards/previews.py).
+player_picture = picture(profile_version, player_card)
 
 
 def _columns(shown: list[str]) -> list[tuple[str, str]]:
