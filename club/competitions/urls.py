@@ -8,7 +8,7 @@ from club.competitions import views
 app_name = "competitions"
 
 
-def _patterns(detail, line, printed, projector) -> list:
+def _patterns(detail, line, printed, projector, pictured) -> list:
     return [
         path("", views.competition_list, name="list"),
         path("new/", views.competition_new, name="new"),
@@ -18,6 +18,7 @@ def _patterns(detail, line, printed, projector) -> list:
         path("<int:pk>/print/", printed, name="print"),
         path("<int:pk>/projector/", projector, name="projector"),
         path("<int:pk>/lines/<int:line>/", line, name="line"),
+        path("<int:pk>/preview.png", pictured, name="preview"),
     ]
 
 
@@ -26,10 +27,15 @@ urlpatterns = _patterns(
     views.competition_line,
     views.competition_print,
     views.competition_projector,
+    views.competition_picture,
 )
 circuits = (
     _patterns(
-        views.circuit_detail, views.circuit_line, views.circuit_print, views.circuit_projector
+        views.circuit_detail,
+        views.circuit_line,
+        views.circuit_print,
+        views.circuit_projector,
+        views.circuit_picture,
     ),
     "circuits",
 )

@@ -19,6 +19,7 @@ from club.clubs.models import Club
 from club.competitions import pages
 from club.competitions.forms import CompetitionForm
 from club.competitions.models import Competition
+from club.competitions.previews import competition_card, competition_preview
 from club.competitions.services import CompetitionError, delete_competition, save_competition
 from club.games.idempotency import one_time
 from club.web.auth import is_organiser, may_write, written_by
@@ -26,6 +27,7 @@ from club.web.kept import page_query
 from club.web.pages import cached_page, of_every_club
 from club.web.paging import kept_query, page_number
 from club.web.posts import show_refusal
+from club.web.preview import picture
 
 
 def _circuits(request: HttpRequest) -> bool:
@@ -115,8 +117,27 @@ def _detail(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         "competitions/detail.html",
-        lambda _context: {"can_write": _writer(request), "line_base": _line_base(request, pk)},
+        lambda context: {
+            "can_write": _writer(request),
+            "line_base": _line_base(request, pk),
+            **_preview(request, context),
+        },
     )
+
+
+def _preview(request: HttpRequest, context: dict) -> dict:
+    """The page's head and its Share button (club.web.preview); none in a poll's part."""
+    if "version" in request.GET:
+        return {}
+    circuit = _circuits(request)
+    version_of = _circuit_version if circuit else _version
+    image = "circuits:preview" if circuit else "competitions:preview"
+    return {"preview": competition_preview(request, context, version_of, image)}
+
+
+def _card(request: HttpRequest, pk: int):
+    """The picture of the table (club/competitions/previews.py)."""
+    return competition_card(request, _competition(request, pk))
 
 
 def _line(request: HttpRequest, pk: int, line: int) -> HttpResponse:
@@ -210,3 +231,6 @@ circuit_detail = _kept(_detail, _circuit_version)
 circuit_line = _kept(_line, _circuit_version)
 circuit_print = _kept(_print, _circuit_version)
 circuit_projector = _kept(_projector, _circuit_version)
+# The pictures a shared table's link shows, kept under the same versions.
+competition_picture = picture(_version, _card)
+circuit_picture = picture(_circuit_version, _card)
