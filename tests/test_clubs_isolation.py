@@ -59,6 +59,7 @@ SITE_PAGES = {
     "circuits:print",
     "circuits:projector",
     "circuits:line",
+    "circuits:preview",
 }
 # What the home club's world is called: none of it may show on Gulf's pages.
 HOME_NAMES = ("Onam cup", "Anu", "Biju", "Chitra", "Withdrawn link game", "Zara")

@@ -62,6 +62,13 @@ RULES = {
     "games:rules": (PUBLIC, ["get"], None),
     "games:new": (ORGANISER, ["get", "post"], None),
     "games:detail": (PUBLIC, ["get"], "game"),
+    # The pictures of the public pages' link previews (club.web.preview), as public as they.
+    "games:preview": (PUBLIC, ["get"], "game"),
+    "tournaments:preview": (PUBLIC, ["get"], "tournament"),
+    "tournaments:sitting_preview": (PUBLIC, ["get"], "sitting"),
+    "leaderboards:player_preview": (PUBLIC, ["get"], "player"),
+    "competitions:preview": (PUBLIC, ["get"], "competition"),
+    "circuits:preview": (PUBLIC, ["get"], "circuit"),
     "games:record": (ORGANISER, ["post"], "game"),
     "games:edit": (ORGANISER, ["get", "post"], "deal"),
     "games:undo": (ORGANISER, ["post"], "game"),

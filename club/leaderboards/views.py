@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.clubs import known
 from club.clubs.addresses import club_of
 from club.competitions.pages import player_lines
 from club.games.idempotency import one_time
@@ -25,7 +26,7 @@ from club.games.models import Player
 from club.games.other_clubs import PlayersOfOtherClubs
 from club.games.people import Membership
 from club.games.versions import club_version
-from club.leaderboards import merge, profile, selectors
+from club.leaderboards import merge, night, profile, selectors
 from club.leaderboards.forms import (
     BoardForm,
     ImportForm,
@@ -255,7 +256,8 @@ def profile_version(request: HttpRequest, pk: int):
     if player is None:
         return None
     live = f"{selectors.live_version(player, club=club)}.{player.clubs}"
-    return live, lambda: club_version(club)
+    # The club's time zone decides the day of each night its page reviews (night.py).
+    return live, lambda: f"{known.by_id(club.pk).time_zone}|{club_version(club)}"
 
 
 def board_version(request: HttpRequest):
@@ -265,7 +267,7 @@ def board_version(request: HttpRequest):
     return selectors.live_version(club=club), lambda: club_version(club)
 
 
-@page_query("page")
+@page_query("page", "night", "from", "to")
 @cached_page(profile_version)
 def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     club = club_of(request)
@@ -281,6 +283,8 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
     context["live_version"] = version
     context["seasons"] = player_lines(player.pk, club)  # their line in the club's seasons
+    # A night (?night=) or a span (?from=&to=) of their games at the club, in review.
+    context["night"] = night.night_review(player, club, night.asked_of(request.GET))
     context["can_write"] = may_write(request)
     if not request.htmx:  # the page's head and its Share button (club.web.preview)
         context["preview"] = player_preview(request, context, profile_version)

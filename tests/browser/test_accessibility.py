@@ -36,6 +36,15 @@ world = test_permissions.fresh_world
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 NOT_PAGES = {"health", "tournaments:live", "service_worker", "manifest"}
+# The pictures of the link previews (club.web.preview): a PNG each, no page of their own.
+PICTURES = {
+    "games:preview",
+    "tournaments:preview",
+    "tournaments:sitting_preview",
+    "leaderboards:player_preview",
+    "competitions:preview",
+    "circuits:preview",
+}
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 RUN_AXE = """async (tags) => {
   const found = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
@@ -68,7 +77,7 @@ def pages_for(role: str, world) -> list[str]:
         # tests/api/test_docs.py).
         if rule in readable
         and "get" in methods
-        and name not in NOT_PAGES
+        and name not in NOT_PAGES | PICTURES
         and (name == "archive:import" or not name.startswith(("archive:", "api:")))
     ]
 

@@ -151,8 +151,10 @@ QUERIES = {
     # key (4), then the page with the tournaments being played now, the player's forms and
     # the clubs the player plays in with their figures at each (one small query by the
     # player: the same at any size), and the club's latest seasons of players (at most
-    # three, their tables made only when there are some)
-    "player profile": 16,
+    # three, their tables made only when there are some), and the player's latest night
+    # in review (club.leaderboards.night: the night and the one before, its seats, its
+    # deals counted by kind)
+    "player profile": 19,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}
 

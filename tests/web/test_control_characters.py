@@ -69,6 +69,8 @@ READS = {
     "leaderboards:player": ["page", "version"],
     "leaderboards:player_board": BOARD,
     "leaderboards:team_board": BOARD,
+    # A link preview's picture: its version and its language (club.web.preview).
+    **{name: ["v", "lang"] for name in RULES if name.endswith("preview")},
 }
 
 

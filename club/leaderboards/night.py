@@ -1,0 +1,520 @@
+"""A player's night in review, or a span of nights: their finished games at a club that
+started on those days (in the club's time zone), with the results, the contracts by bid
+band, the doubled deals, the tables, points or kodis won, the rating change and the
+partner it went best with.
+
+*A night* is a day in the club's time zone: the games that started on it, as a season's
+club night is (docs/rules.md section F.2). Only finished games are reviewed (a game still
+being played is said to be, and counted once it finishes). *A span* is from one day to
+another, both included, at most :data:`MAX_SPAN_DAYS` days.
+
+*At a club's address the review is the club's*: the club's games, their deals and the
+rating change they made. A night the player spent at another club is reviewed on their
+page at that club's address (the page links their clubs); no page adds the nights of
+several clubs together. The figures above it on the page are the federation's; the
+night, as the games listed below it, is the club's.
+
+The counting is :mod:`club.scoring.review`'s; this reads what it needs for the days
+asked only, in a bounded number of queries whatever the player's history (two for a
+span, three for a night): the seats of the games, each with its tables won and lost from
+the ledger and the player's rating change; their deals, counted in the database a row per
+kind of deal (whose, bid, doubling, made), not a row per deal; and for a night, the
+nights before and after it (when none is asked, the latest night and the one before).
+A game's figures are the boards' (:mod:`club.leaderboards.figures`): the tests hold the
+review to the maintained figures of the same games.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import zoneinfo
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce, TruncDate
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from club.clubs import known
+from club.clubs.models import Club
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, LedgerEntry, Player, Round, in_a_seat
+from club.games.words import KODI, POINTS, form_of
+from club.leaderboards.forms import FORMS
+from club.leaderboards.models import RatingChange
+from club.leaderboards.profile import form_badge
+from club.scoring import review
+from club.scoring.review import Contracts, DealSeen, Partnership
+
+MAX_SPAN_DAYS = 366  # a span is a year at most: its deals are read at each reading
+SHOWN_GAMES = 60  # a span's games listed; the counts cover them all
+# The days a date may name: a day further out has no start the database can hold.
+FIRST_DAY, LAST_DAY = dt.date(1900, 1, 1), dt.date(9998, 12, 31)
+_ISO_DAY = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
+_SHOWN_CHARACTERS = 40  # of what was typed, in a message that names it
+
+NOT_A_DAY = gettext_lazy(
+    "“%(value)s” is not a day of the calendar: give it as year-month-day, such as 2026-03-14."
+)
+OUT_OF_RANGE = gettext_lazy("%(value)s is outside the days a night may be: 1900 to 9998.")
+BACKWARDS = gettext_lazy(
+    "The span starts on %(start)s, after its last day, %(end)s: give the earlier day first."
+)
+TOO_LONG = gettext_lazy(
+    "A span is at most %(most)d days; %(start)s to %(end)s is %(days)d days. Give a shorter span."
+)
+NO_START = gettext_lazy("The span has a last day but no first day: give both.")
+NO_END = gettext_lazy("The span has a first day but no last day: give both.")
+
+
+# --- What was asked -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The days the page asks for: a night (``start`` alone), a span, or neither (the
+    player's latest night); with the refusals of what it could not read."""
+
+    start: dt.date | None = None
+    end: dt.date | None = None
+    span: bool = False
+    errors: tuple[str, ...] = ()
+    typed: Mapping[str, str] = field(default_factory=dict)  # the fields as sent, for the form
+
+
+def _day(value: str) -> tuple[dt.date | None, str | None]:
+    """The day ``value`` names (year-month-day), or the refusal that names it."""
+    shown = value[:_SHOWN_CHARACTERS]
+    if not _ISO_DAY.match(value):
+        return None, NOT_A_DAY % {"value": shown}
+    try:
+        day = dt.date.fromisoformat(value)
+    except ValueError:
+        return None, NOT_A_DAY % {"value": shown}
+    if not FIRST_DAY <= day <= LAST_DAY:
+        return None, OUT_OF_RANGE % {"value": shown}
+    return day, None
+
+
+def _shown(day: dt.date) -> str:
+    return date_format(day, "DATE_FORMAT")
+
+
+def _span(first: str, last: str) -> Asked:
+    typed = {"from": first, "to": last}
+    if not first or not last:
+        return Asked(span=True, errors=(str(NO_END if first else NO_START),), typed=typed)
+    (start, start_error), (end, end_error) = _day(first), _day(last)
+    errors = [error for error in (start_error, end_error) if error]
+    if start is None or end is None:
+        return Asked(span=True, errors=tuple(errors), typed=typed)
+    if start > end:
+        refusal = BACKWARDS % {"start": _shown(start), "end": _shown(end)}
+        return Asked(span=True, errors=(refusal,), typed=typed)
+    days = (end - start).days + 1
+    if days > MAX_SPAN_DAYS:
+        refusal = TOO_LONG % {
+            "most": MAX_SPAN_DAYS,
+            "start": _shown(start),
+            "end": _shown(end),
+            "days": days,
+        }
+        return Asked(span=True, errors=(refusal,), typed=typed)
+    return Asked(start=start, end=end, span=True, typed=typed)
+
+
+def asked_of(query: Mapping[str, str]) -> Asked:
+    """What ``query`` asks (``?night=`` a day; ``?from=&to=`` a span, which wins over a
+    night sent with it; neither, the latest night). A field sent empty is not sent."""
+    first, last = query.get("from", "").strip(), query.get("to", "").strip()
+    if first or last:
+        return _span(first, last)
+    night = query.get("night", "").strip()
+    if not night:
+        return Asked()
+    day, error = _day(night)
+    if day is None:
+        return Asked(errors=(str(error),), typed={"night": night})
+    return Asked(start=day, end=day, typed={"night": night})
+
+
+# --- What the review shows ----------------------------------------------------------
+
+
+def signed(value: int) -> str:
+    """A count won or lost: "+4", "-2", "0"."""
+    return f"+{value}" if value > 0 else str(value)
+
+
+WON, LEVEL, LOST = "won", "level", "lost"
+
+
+@dataclass
+class NightGame:
+    """One game of the night, as the player's seat saw it."""
+
+    seat: GameTeam
+    partners: list[Player]
+    opponents: list[GameTeam]
+    form: str  # words.TABLES, POINTS or KODI
+    rating_delta: float | None = None
+    tables_won: int = 0  # tables and kodi games: the ledger's moves for the seat
+    tables_lost: int = 0
+    points_for: int = 0  # a points sheet's
+    points_against: int = 0
+    kodis_taken: int = 0  # a kodi game's
+    kodis_given: int = 0
+
+    @property
+    def game(self) -> Game:
+        return self.seat.game
+
+    @property
+    def teams(self) -> int:
+        return len(self.opponents) + 1
+
+    @property
+    def result(self) -> str:
+        """Won (the first place alone), level (a shared first place) or lost."""
+        if self.game.winner_id == self.seat.pk:
+            return WON
+        return LEVEL if self.seat.place == 1 else LOST
+
+    @property
+    def rating_shown(self) -> str:
+        """The change to the rating, whole, signed: "+12", "-3" (as the profile's games)."""
+        return "" if self.rating_delta is None else signed(round(self.rating_delta))
+
+    @property
+    def badge(self) -> str:
+        """W, = (level), L, or the place of a game of three or four (profile.form_badge)."""
+        return form_badge(self.seat.place, self.teams, won=self.result == WON)
+
+    @property
+    def amount(self) -> str:
+        """What the game won or lost, in its form's count: "+4 tables", "31–25 points",
+        "1 kodi taken, 2 given"."""
+        if self.form == POINTS:
+            return _("%(for)d–%(against)d points") % {
+                "for": self.points_for,
+                "against": self.points_against,
+            }
+        if self.form == KODI:
+            return ngettext(
+                "%(taken)d kodi taken, %(given)d given",
+                "%(taken)d kodis taken, %(given)d given",
+                self.kodis_taken,
+            ) % {"taken": self.kodis_taken, "given": self.kodis_given}
+        net = self.tables_won - self.tables_lost
+        return ngettext("%(net)s table", "%(net)s tables", abs(net)) % {"net": signed(net)}
+
+
+@dataclass
+class FormTotals:
+    """The night's games of one form of play, and what they won and lost."""
+
+    form: str
+    name: str
+    played: int = 0
+    won: int = 0
+    level: int = 0
+    tables_won: int = 0
+    tables_lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    kodis_taken: int = 0
+    kodis_given: int = 0
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won - self.level
+
+    @property
+    def tables_net(self) -> int:
+        return self.tables_won - self.tables_lost
+
+    @property
+    def points_difference(self) -> int:
+        return self.points_for - self.points_against
+
+    def add(self, game: NightGame) -> None:
+        self.played += 1
+        self.won += game.result == WON
+        self.level += game.result == LEVEL
+        for name in (
+            "tables_won",
+            "tables_lost",
+            "points_for",
+            "points_against",
+            "kodis_taken",
+            "kodis_given",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(game, name))
+
+
+@dataclass
+class NightReview:
+    asked: Asked
+    start: dt.date | None  # the days reviewed (None: there was nothing to review)
+    end: dt.date | None
+    games: list[NightGame] = field(default_factory=list)  # those listed (SHOWN_GAMES)
+    played: int = 0
+    forms: list[FormTotals] = field(default_factory=list)
+    contracts: Contracts | None = None
+    rating_change: float | None = None  # None: no game of the night was rated
+    rated: int = 0
+    partners: list[Partnership] = field(default_factory=list)  # the best first
+    best: list[Partnership] = field(default_factory=list)
+    previous: dt.date | None = None  # the player's nights either side of a night
+    following: dt.date | None = None
+    playing: int = 0  # games of the night still being played
+
+    max_span_days = MAX_SPAN_DAYS
+
+    @property
+    def span(self) -> bool:
+        return self.asked.span
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        return self.asked.errors
+
+    @property
+    def won(self) -> int:
+        return sum(totals.won for totals in self.forms)
+
+    @property
+    def level(self) -> int:
+        return sum(totals.level for totals in self.forms)
+
+    @property
+    def lost(self) -> int:
+        return sum(totals.lost for totals in self.forms)
+
+    @property
+    def rating_shown(self) -> str:
+        return "" if self.rating_change is None else signed(round(self.rating_change))
+
+    @property
+    def summary(self) -> str:
+        """The results in a few words: "3 games: 2 won, 1 lost"."""
+        games = ngettext("%(count)d game", "%(count)d games", self.played) % {"count": self.played}
+        parts = [_("%(count)d won") % {"count": self.won}]
+        if self.level:
+            parts.append(_("%(count)d level") % {"count": self.level})
+        parts.append(_("%(count)d lost") % {"count": self.lost})
+        return _("%(games)s: %(results)s") % {"games": games, "results": ", ".join(parts)}
+
+    @property
+    def more_games(self) -> int:
+        """Games of the span not listed (the counts hold them)."""
+        return self.played - len(self.games)
+
+
+# --- Reading it -----------------------------------------------------------------------
+
+
+def _zone(club: Club) -> zoneinfo.ZoneInfo:
+    return zoneinfo.ZoneInfo(known.by_id(club.pk).time_zone)
+
+
+def _start_of(day: dt.date, zone: zoneinfo.ZoneInfo) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(), tzinfo=zone)
+
+
+def _seated(player: Player, club: Club) -> QuerySet[GameTeam]:
+    """The player's seats at the club's games."""
+    return GameTeam.objects.filter(in_a_seat(player), game__club=club)
+
+
+def _played(player: Player, club: Club) -> QuerySet[GameTeam]:
+    """The player's seats at the club's finished games."""
+    return _seated(player, club).filter(game__status=Game.Status.FINISHED)
+
+
+def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> list[dt.date]:
+    """The player's latest night at the club and the night before it (one query)."""
+    days = (
+        _played(player, club)
+        .annotate(day=TruncDate("game__created_at", tzinfo=zone))
+        .order_by("-day")
+        .values_list("day", flat=True)
+        .distinct()
+    )
+    return list(days[:2])
+
+
+def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:
+    """The player's nights before and after the night: one query, two subqueries."""
+    assert found.start is not None
+    start, end = _start_of(found.start, zone), _start_of(found.start + dt.timedelta(1), zone)
+    played = _played(player, club)
+    before = played.filter(game__created_at__lt=start).order_by("-game__created_at")
+    after = played.filter(game__created_at__gte=end).order_by("game__created_at")
+    previous, following = (
+        Club.objects.filter(pk=club.pk)
+        .annotate(
+            before=Subquery(before.values("game__created_at")[:1]),
+            after=Subquery(after.values("game__created_at")[:1]),
+        )
+        .values_list("before", "after")
+        .get()
+    )
+    found.previous = previous.astimezone(zone).date() if previous else None
+    found.following = following.astimezone(zone).date() if following else None
+
+
+def _sum(queryset: QuerySet, column: str) -> Coalesce:
+    """The sum of ``column`` over ``queryset``, as a correlated subquery (0 for no row)."""
+    value = queryset.order_by().annotate(
+        value=Func(F(column), function="SUM", output_field=IntegerField())
+    )
+    return Coalesce(Subquery(value.values("value")[:1]), Value(0), output_field=IntegerField())
+
+
+def _seats(days: QuerySet[GameTeam], player: Player) -> list[GameTeam]:
+    """Every seat of the games of the player's seats ``days``, finished or being played,
+    with its players, its tables won and lost (its ledger's moves) and the change the game
+    made to the player's rating: one query."""
+    moves = LedgerEntry.objects.filter(game_team=OuterRef("pk"))
+    change = RatingChange.objects.filter(game=OuterRef("game_id"), player=player)
+    return list(
+        GameTeam.objects.filter(game__in=days.values("game_id"))
+        .select_related("game", "team", *PLAYER_FIELDS)
+        .annotate(
+            tables_won=_sum(moves.filter(change__gt=0), "change"),
+            tables_lost=_sum(moves.filter(change__lt=0), "change"),
+            rating_delta=Subquery(
+                change.annotate(delta=F("after") - F("before")).values("delta")[:1]
+            ),
+        )
+        .order_by("game__created_at", "game_id", "position")
+    )
+
+
+def _games(seats: list[GameTeam], player: Player) -> list[NightGame]:
+    """The player's games from every seat of them, in the order they started. A game's
+    points and kodis for and against are the boards' (club.leaderboards.figures): the
+    seat's, and the other seats' together."""
+    by_game: dict[int, list[GameTeam]] = {}
+    for seat in seats:
+        by_game.setdefault(seat.game_id, []).append(seat)
+    games = []
+    for at_game in by_game.values():
+        mine = next(seat for seat in at_game if player.pk in seat.player_ids)
+        others = [seat for seat in at_game if seat.pk != mine.pk]
+        game = NightGame(
+            seat=mine,
+            partners=[other for other in mine.players if other.pk != player.pk],
+            opponents=others,
+            form=form_of(mine.game),
+            rating_delta=mine.rating_delta,  # type: ignore[attr-defined]  # annotated
+        )
+        if game.form == POINTS:  # a points sheet's ledger holds the points scored
+            game.points_for = mine.score
+            game.points_against = sum(seat.score for seat in others)
+        else:
+            game.tables_won = mine.tables_won  # type: ignore[attr-defined]  # annotated
+            game.tables_lost = -mine.tables_lost  # type: ignore[attr-defined]  # annotated
+        if game.form == KODI:
+            game.kodis_taken = mine.kodis
+            game.kodis_given = sum(seat.kodis for seat in others)
+        games.append(game)
+    return games
+
+
+def _contracts(mine: QuerySet[GameTeam], player: Player) -> Contracts:
+    """The deals of the games, counted in the database a row per kind (whose, bid,
+    doubling, made), whatever the number of deals: the player's team declared a deal
+    when its declaring seat holds the player."""
+    ours = GameTeam.objects.filter(in_a_seat(player), pk=OuterRef("declaring_team_id"))
+    kinds = (
+        Round.objects.filter(game__in=mine.values("game_id"))
+        .annotate(ours=Exists(ours))
+        .values("ours", "bid", "made", "doubling", "thani", "all_pass")
+        .annotate(deals=Count("pk"))
+        .order_by()
+    )
+    return review.count_contracts(
+        DealSeen(
+            ours=row["ours"],
+            bid=row["bid"],
+            made=row["made"],
+            doubling=row["doubling"],
+            thani=row["thani"],
+            all_pass=row["all_pass"],
+            count=row["deals"],
+        )
+        for row in kinds
+    )
+
+
+def _partners(games: list[NightGame]) -> list[Partnership]:
+    partners: dict[int, Partnership] = {}
+    for game in games:
+        for partner in game.partners:
+            kept = partners.setdefault(partner.pk, Partnership(partner.pk, partner.name))
+            kept.played += 1
+            kept.won += game.result == WON
+            kept.tables_net += game.tables_won - game.tables_lost
+    return review.ranked_partnerships(partners.values())
+
+
+def _review_days(found: NightReview, player: Player, club: Club, zone) -> None:
+    """Fill ``found`` with the review of its days (``start`` to ``end``): two queries."""
+    assert found.start is not None and found.end is not None
+    days = _seated(player, club).filter(
+        game__created_at__gte=_start_of(found.start, zone),
+        game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
+    )
+    seats = _seats(days, player)
+    found.playing = len({seat.game_id for seat in seats if not seat.game.is_finished})
+    games = _games([seat for seat in seats if seat.game.is_finished], player)
+    if not games:
+        return
+    mine = days.filter(game__status=Game.Status.FINISHED)
+    names = dict(FORMS)
+    forms = {form: FormTotals(form, str(names[form])) for form, _name in FORMS}
+    for game in games:
+        forms[game.form].add(game)
+    found.forms = [totals for totals in forms.values() if totals.played]
+    found.played = len(games)
+    found.games = games[:SHOWN_GAMES]
+    found.contracts = _contracts(mine, player)
+    deltas = [game.rating_delta for game in games if game.rating_delta is not None]
+    found.rated = len(deltas)
+    found.rating_change = sum(deltas) if deltas else None
+    found.partners = _partners(games)
+    found.best = review.best_partners(found.partners)
+
+
+def night_review(player: Player, club: Club, asked: Asked) -> NightReview | None:
+    """The review the page shows for ``asked`` at ``club``'s address; None when nothing
+    was asked and the player has no finished game at the club (the page shows no night)."""
+    zone = _zone(club)
+    if asked.errors:
+        return NightReview(asked=asked, start=None, end=None)
+    if asked.start is None:  # the latest night, and the one before it
+        latest = _latest_nights(player, club, zone)
+        if not latest:
+            return None
+        found = NightReview(asked=asked, start=latest[0], end=latest[0])
+        found.previous = latest[1] if len(latest) > 1 else None
+    else:
+        found = NightReview(asked=asked, start=asked.start, end=asked.end)
+        if not asked.span:
+            _around(found, player, club, zone)
+    _review_days(found, player, club, zone)
+    return found
