@@ -57,6 +57,7 @@ from club.leaderboards.models import RatingChange
 from club.leaderboards.profile import form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
+from club.scoring.rules import Doubling
 
 MAX_SPAN_DAYS = 366  # a span is a year at most: its deals are read at each reading
 SHOWN_GAMES = 60  # a span's games listed; the counts cover them all
@@ -452,7 +453,7 @@ def _contracts(mine: QuerySet[GameTeam], player: Player) -> Contracts:
             ours=row["ours"],
             bid=row["bid"],
             made=row["made"],
-            doubling=row["doubling"],
+            doubling=Doubling(row["doubling"]),
             thani=row["thani"],
             all_pass=row["all_pass"],
             count=row["deals"],

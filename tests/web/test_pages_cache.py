@@ -17,8 +17,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from club.clubs import known
 from club.games import links
-from club.games.models import Player
+from club.games.models import Game, Player
 from club.games.services import (
     Deal,
     edit_deal,
@@ -229,6 +230,38 @@ def test_a_profile_and_the_leaderboard_follow_a_finished_game():
     assert 'class="form-badges"' in kept(profile)  # the form badge of the game just won
     register.update_player(player=anu, name="Anu Varghese")
     assert "Anu Varghese" in kept(board) and "Anu Varghese" in kept(profile)
+
+
+def _night_of(page: str) -> str:
+    """The night in review of a player's page (leaderboards/_night.html)."""
+    return page.split('id="night"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_profiles_night_is_kept_under_its_date_and_follows_a_new_game():
+    first = start_game(2, rules=core.Rules(tables_per_team=1), label="Night one")
+    record_deal(game=first, number=1, entry=made(first, 1, points=(56, 0)))
+    started = datetime.datetime(2026, 3, 14, 20, 0, tzinfo=datetime.UTC)
+    Game.objects.filter(pk=first.pk).update(created_at=started)
+    anu = Player.objects.get(name="Anu")
+    night = f"{anu.get_absolute_url()}?night=2026-03-14"
+    span = f"{anu.get_absolute_url()}?from=2026-03-01&to=2026-03-31"
+    other = f"{anu.get_absolute_url()}?night=2026-03-13"
+    pages = {url: kept(url) for url in (night, span, other)}
+    assert "Night one" in _night_of(pages[night]) and "Night one" in _night_of(pages[span])
+    assert "finished no game" in _night_of(pages[other])  # keyed by its date
+    caches["pages"].clear()
+    for url, page in pages.items():
+        assert read(url) == page  # a kept page equals a fresh render
+    second = start_game(2, rules=core.Rules(tables_per_team=1), label="Night two")
+    record_deal(game=second, number=1, entry=made(second, 1, points=(56, 0)))
+    Game.objects.filter(pk=second.pk).update(created_at=started + datetime.timedelta(hours=1))
+    assert "Night two" in _night_of(kept(night)) and "Night two" in _night_of(kept(span))
+    # The club's time zone decides the night's day: 20:00 UTC is the 15th in Kolkata.
+    home = known.home()
+    home.time_zone = "Asia/Kolkata"
+    home.save()
+    assert "finished no game" in _night_of(kept(night))
+    assert "Night one" in _night_of(kept(f"{anu.get_absolute_url()}?night=2026-03-15"))
 
 
 def test_a_kept_page_goes_out_gzipped_once_and_reads_the_same():
