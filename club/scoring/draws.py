@@ -232,7 +232,7 @@ def _order(
 ) -> list[int]:
     """The teams in the order the games are made in: the ranking once games have been
     played (a Swiss sitting), else shuffled."""
-    if drawn_in_order(ranking, history):
+    if ranking is not None and drawn_in_order(ranking, history):
         return list(ranking)
     order = list(teams)
     rng.shuffle(order)

@@ -68,7 +68,7 @@ def _sitting(request: HttpRequest, pk: int, number: int) -> Sitting:
 
 def _how_drawn(sitting: Sitting, names: dict[int, str]) -> dict | None:
     """How the sitting was drawn, in the reader's words (none for one drawn before)."""
-    stage_title = sitting.stage.title if sitting.stage_id is not None else ""
+    stage_title = sitting.stage.title if sitting.stage is not None else ""
     return draw_words.explanation(sitting.explained, names, sitting.proposal, stage_title)
 
 
