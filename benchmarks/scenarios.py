@@ -10,9 +10,11 @@ middleware (``benchmarks/urls.py``).
 
 from __future__ import annotations
 
+import datetime as dt
 import statistics
 import time
 import tracemalloc
+import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,9 +30,20 @@ from club.clubs import known
 from club.clubs.addresses import part_of
 from club.clubs.models import Club
 from club.games import services as scoring
-from club.games.models import Change, Game, GameTeam, LedgerEntry, Pile, Player, Round, Team
+from club.games.models import (
+    Change,
+    Game,
+    GameTeam,
+    LedgerEntry,
+    Pile,
+    Player,
+    Round,
+    Team,
+    in_a_seat,
+)
 from club.leaderboards import figures
 from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
+from club.leaderboards.night import MAX_SPAN_DAYS
 from club.leaderboards.profile import PROFILE_GAMES
 from club.leaderboards.selectors import PER_PAGE
 from club.scoring import rules as core
@@ -388,6 +401,16 @@ def sql_tournament_board(tournament_id: int) -> None:
         f"ORDER BY r.rating DESC, LOWER(p.name) LIMIT {PER_PAGE}",
         [tournament_id],
     )
+
+
+def nights_of(world: World) -> tuple[str, str]:
+    """The busiest player's latest night at the club (a day in its time zone), and the first
+    day of the longest span ending on it: the profile's night in review and span measured."""
+    started = GameTeam.objects.filter(
+        in_a_seat(world.player), game__club=world.club, game__status=Game.Status.FINISHED
+    ).aggregate(latest=Max("game__created_at"))["latest"]
+    night = started.astimezone(zoneinfo.ZoneInfo(world.club.time_zone)).date()
+    return night.isoformat(), (night - dt.timedelta(days=MAX_SPAN_DAYS - 1)).isoformat()
 
 
 def sql_profile(player_id: int) -> None:

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import (
     Count,
-    Exists,
     F,
     Func,
     IntegerField,
@@ -43,7 +42,7 @@ from django.db.models import (
     Subquery,
     Value,
 )
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models.functions import Coalesce
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -345,16 +344,28 @@ def _played(player: Player, club: Club) -> QuerySet[GameTeam]:
     return _seated(player, club).filter(game__status=Game.Status.FINISHED)
 
 
+# The latest games read to find the latest night and the one before it: a night is rarely
+# a dozen of a player's games; a longer one is read past by a query of the nights around it.
+LATEST_READ = 40
+
+
 def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> list[dt.date]:
-    """The player's latest night at the club and the night before it (one query)."""
-    days = (
+    """The player's latest night at the club and, when one of the latest
+    :data:`LATEST_READ` games started before it, the night before it (one query, which
+    reads the player's games in the order they started, with no day counted in SQL)."""
+    started = (
         _played(player, club)
-        .annotate(day=TruncDate("game__created_at", tzinfo=zone))
-        .order_by("-day")
-        .values_list("day", flat=True)
-        .distinct()
+        .order_by("-game__created_at")
+        .values_list("game__created_at", flat=True)[:LATEST_READ]
     )
-    return list(days[:2])
+    nights: list[dt.date] = []
+    for moment in started:
+        day = moment.astimezone(zone).date()
+        if day not in nights:
+            nights.append(day)
+            if len(nights) == 2:
+                break
+    return nights
 
 
 def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:
@@ -385,6 +396,27 @@ def _sum(queryset: QuerySet, column: str) -> Coalesce:
     return Coalesce(Subquery(value.values("value")[:1]), Value(0), output_field=IntegerField())
 
 
+# What the review reads of a seat, its game, its team and its players.
+SEAT_FIELDS = (
+    *(f"{name}_id" for name in PLAYER_FIELDS),
+    *(f"{name}__name" for name in PLAYER_FIELDS),
+    "game_id",
+    "team_id",
+    "position",
+    "place",
+    "score",
+    "kodis",
+    "game__label",
+    "game__club_id",
+    "game__winner_id",
+    "game__status",
+    "game__scoring",
+    "game__kodi",
+    "game__created_at",
+    "team__name",
+)
+
+
 def _seats(days: QuerySet[GameTeam], player: Player) -> list[GameTeam]:
     """Every seat of the games of the player's seats ``days``, finished or being played,
     with its players, its tables won and lost (its ledger's moves) and the change the game
@@ -394,6 +426,7 @@ def _seats(days: QuerySet[GameTeam], player: Player) -> list[GameTeam]:
     return list(
         GameTeam.objects.filter(game__in=days.values("game_id"))
         .select_related("game", "team", *PLAYER_FIELDS)
+        .only(*SEAT_FIELDS)
         .annotate(
             tables_won=_sum(moves.filter(change__gt=0), "change"),
             tables_lost=_sum(moves.filter(change__lt=0), "change"),
@@ -436,21 +469,19 @@ def _games(seats: list[GameTeam], player: Player) -> list[NightGame]:
     return games
 
 
-def _contracts(mine: QuerySet[GameTeam], player: Player) -> Contracts:
-    """The deals of the games, counted in the database a row per kind (whose, bid,
-    doubling, made), whatever the number of deals: the player's team declared a deal
-    when its declaring seat holds the player."""
-    ours = GameTeam.objects.filter(in_a_seat(player), pk=OuterRef("declaring_team_id"))
+def _contracts(mine: QuerySet[GameTeam], ours: set[int]) -> Contracts:
+    """The deals of the games, counted in the database a row per kind (declaring seat,
+    bid, doubling, made), not a row per deal: a deal is the player's team's when its
+    declaring seat is one of ``ours``, the player's seats."""
     kinds = (
         Round.objects.filter(game__in=mine.values("game_id"))
-        .annotate(ours=Exists(ours))
-        .values("ours", "bid", "made", "doubling", "thani", "all_pass")
+        .values("declaring_team_id", "bid", "made", "doubling", "thani", "all_pass")
         .annotate(deals=Count("pk"))
         .order_by()
     )
     return review.count_contracts(
         DealSeen(
-            ours=row["ours"],
+            ours=row["declaring_team_id"] in ours,
             bid=row["bid"],
             made=row["made"],
             doubling=Doubling(row["doubling"]),
@@ -493,7 +524,7 @@ def _review_days(found: NightReview, player: Player, club: Club, zone) -> None:
     found.forms = [totals for totals in forms.values() if totals.played]
     found.played = len(games)
     found.games = games[:SHOWN_GAMES]
-    found.contracts = _contracts(mine, player)
+    found.contracts = _contracts(mine, {game.seat.pk for game in games})
     deltas = [game.rating_delta for game in games if game.rating_delta is not None]
     found.rated = len(deltas)
     found.rating_change = sum(deltas) if deltas else None
@@ -512,7 +543,10 @@ def night_review(player: Player, club: Club, asked: Asked) -> NightReview | None
         if not latest:
             return None
         found = NightReview(asked=asked, start=latest[0], end=latest[0])
-        found.previous = latest[1] if len(latest) > 1 else None
+        if len(latest) > 1:
+            found.previous = latest[1]
+        else:  # the latest games were all of one night: is there one before?
+            _around(found, player, club, zone)
     else:
         found = NightReview(asked=asked, start=asked.start, end=asked.end)
         if not asked.span:
