@@ -243,9 +243,10 @@ class TestQueryCounts:
     def test_the_proposed_sitting(self, client, django_assert_num_queries, sittings):
         tournament, sitting = self.tournament_with(sittings)
         url = reverse("tournaments:sitting", args=[tournament.pk, sitting.number])
-        # The sitting, the teams it may seat (their names serve the explanation too), and
-        # the pairs that met before (two), for the rematches in the draw.
-        with django_assert_num_queries(4):
+        # The sitting, the teams it may seat (their names serve the explanation too), the
+        # pairs that met before (two), for the rematches in the draw, and the version of
+        # the page's link preview (two).
+        with django_assert_num_queries(6):
             page = client.get(url)
         assert how_drawn(page.text)["Score groups"]
 
@@ -256,7 +257,7 @@ class TestQueryCounts:
         tournament, sitting = self.tournament_with(sittings)
         services.confirm_sitting(sitting=sitting, rng=rng())
         args = [tournament.pk, sitting.number]
-        with django_assert_num_queries(6):
+        with django_assert_num_queries(8):
             page = client.get(reverse("tournaments:sitting", args=args))
         assert how_drawn(page.text)["Score groups"]
         # The explanation's one: the teams' names.
