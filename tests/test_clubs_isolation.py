@@ -174,3 +174,45 @@ def test_a_polls_answer_and_a_clubs_suggestions_are_its_own(two_clubs):
     page = gulf_organiser.get(reverse_in(gulf, "tournaments:detail", kwargs={"pk": cup.pk}))
     assert page.status_code == 200
     assert not set(page.context["player_names"]) & {"Anu", "Biju", "Chitra", "Dev"}
+
+
+def test_another_clubs_organiser_neither_sees_nor_answers_a_call(two_clubs):
+    """A table of the home club calls the director: Gulf's organiser's calls page says no
+    table calls, and their answer, at either club's address, leaves the call open."""
+    from club.games import calls
+    from club.games.models import DirectorCall
+
+    world, home, gulf, gulf_organiser = two_clubs
+    call = world["call"]
+    assert call.is_open
+    page = gulf_organiser.get(reverse_in(gulf, "games:calls"))
+    assert page.status_code == 200 and "No table is calling the director." in page.text
+    assert page.context["calls"] == {"open": [], "answered": []}
+    version = calls.calls_token(calls.club_calls(gulf.pk))
+    # The home club's call moves nothing of Gulf's page: its poll stays "nothing new".
+    calls.give_reason(call=call, reason="score")
+    assert (
+        gulf_organiser.get(reverse_in(gulf, "games:calls"), {"version": version}).status_code == 204
+    )
+    for club in (gulf, home):
+        response = gulf_organiser.post(
+            reverse_in(club, "games:call_answer", kwargs={"pk": call.pk}),
+            {"idempotency_key": str(uuid.uuid4())},
+        )
+        assert response.status_code in (302, 403, 404), club
+        if response.status_code == 302:
+            assert "/accounts/login/" in response["Location"]
+    call.refresh_from_db()
+    assert call.is_open and DirectorCall.objects.get(pk=call.pk).answered_by is None
+    # The home club's organisers see it on their page.
+    home_page = Client()
+    home_page.force_login(_home_organiser(home))
+    assert "calls the director" in home_page.get(reverse_in(home, "games:calls")).text
+
+
+def _home_organiser(home):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(username="home-organiser", password="pw")
+    home.organisers.add(user)
+    return user

@@ -16,8 +16,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.competitions.models import Competition
 from club.competitions.services import Terms, save_competition
+from club.games.calls import answer_call, call_director
 from club.games.links import issue_links, revoke_link
-from club.games.models import Change, Game, Player, Round, ScorerLink, Team
+from club.games.models import Change, DirectorCall, Game, Player, Round, ScorerLink, Team
 from club.games.services import Deal, end_game, load_seating, record_deal
 from club.scoring import seasons
 from club.tournaments import services as tournaments
@@ -85,6 +86,12 @@ RULES = {
     "games:scorer_send": (SCORER, ["post"], "token"),
     "games:scorer_confirm": (SCORER, ["post"], "token_deal"),
     "games:scorer_reject": (SCORER, ["post"], "token_deal"),
+    # A table's call for the director, through its link; the organisers answer it.
+    "games:scorer_table": (SCORER, ["get"], "token"),
+    "games:scorer_call": (SCORER, ["post"], "token"),
+    "games:scorer_call_withdraw": (SCORER, ["post"], "token"),
+    "games:calls": (ORGANISER, ["get"], None),
+    "games:call_answer": (ORGANISER, ["post"], "call"),
     "tournaments:list": (PUBLIC, ["get"], None),
     "tournaments:new": (ORGANISER, ["get", "post"], None),
     "tournaments:detail": (PUBLIC, ["get"], "tournament"),
@@ -115,6 +122,7 @@ RULES = {
     "tournaments:confirm": (ORGANISER, ["post"], "sitting"),
     "tournaments:discard": (ORGANISER, ["post"], "sitting"),
     "tournaments:call_time": (ORGANISER, ["post"], "sitting"),
+    "tournaments:sitting_clock": (ORGANISER, ["post"], "sitting"),
     "tournaments:sitting_links": (ORGANISER, ["post"], "sitting"),
     "tournaments:sitting_links_print": (ORGANISER, ["get"], "sitting"),
     "archive:export_json": (PUBLIC, ["get"], "tournament"),
@@ -212,6 +220,9 @@ def build_world() -> dict:
     )
     [link] = issue_links(game=game)
     [other_link] = issue_links(game=other)
+    # The table calls the director, with a reason; the other table's earlier call answered.
+    call, _made = call_director(game=game, link=link, reason="misdeal")
+    answer_call(call=call_director(game=other, link=other_link)[0])
     withdrawn = issue_links(game=start_game(2, label="Withdrawn link game"))[0]
     revoke_link(link=withdrawn)
     # A knockout stage drawn for after the sitting, not yet confirmed.
@@ -241,6 +252,7 @@ def build_world() -> dict:
         "other_link": other_link,
         "withdrawn": withdrawn,
         "player": Player.objects.get(name="Anu"),
+        "call": call,
     }
 
 
@@ -331,6 +343,7 @@ def kwargs_for(key, world):
         "player": {"pk": world["player"].pk},
         "team": {"pk": world["game"].teams.first().team_id},
         "token": {"token": world["link"].token},
+        "call": {"pk": world["call"].pk},
         "captain": {"key": captain_key(world["tournament"].entries.order_by("pk").first())},
         "token_deal": {"token": world["link"].token, "number": 2},
         "competition": {"pk": world["season"].pk},
@@ -356,6 +369,10 @@ def fingerprint():
         ScorerLink.objects.filter(revoked_at__isnull=True).count(),
         list(Substitution.objects.order_by("pk").values_list("player_in", "returned_from")),
         list(Competition.objects.order_by("pk").values_list("name", "best", "updated_at")),
+        list(
+            DirectorCall.objects.order_by("pk").values_list("reason", "answered_at", "withdrawn_at")
+        ),
+        list(Sitting.objects.order_by("pk").values_list("minutes", "ends_at")),
     )
 
 
@@ -556,6 +573,8 @@ def test_posts_through_dead_scorer_links_store_nothing(world, client):
         reverse("games:scorer_send", args=[world["withdrawn"].token]),
         reverse("games:scorer_send", args=["no-such-link"]),
         reverse("games:scorer_confirm", args=["x" * 600, 1]),
+        reverse("games:scorer_call", args=[world["withdrawn"].token]),
+        reverse("games:scorer_call_withdraw", args=["no-such-link"]),
     ):
         response = client.post(url, {"idempotency_key": str(uuid.uuid4())})
         assert response.status_code in (403, 404), url

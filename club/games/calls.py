@@ -137,11 +137,16 @@ def calls_token(calls: QuerySet, now: datetime.datetime | None = None) -> str:
     """A token that moves whenever a call of ``calls`` is made, given a reason, taken back
     or answered, or an answered one leaves the page: one query, of the calls shown only."""
     found = _shown(calls, now or timezone.now()).aggregate(
-        count=Count("id"), newest=Max("changed_at"), last=Max("id")
+        count=Count("id"),
+        answered=Count("answered_at"),
+        reasons=Count("id", filter=~Q(reason="")),
+        newest=Max("changed_at"),
+        last=Max("id"),
     )
     newest = found["newest"]
     stamp = int(newest.timestamp() * 1_000_000) if newest else 0
-    return f"{found['count']}.{found['last'] or 0}.{stamp}"
+    counts = f"{found['count']}.{found['answered']}.{found['reasons']}"
+    return f"{counts}.{found['last'] or 0}.{stamp}"
 
 
 def shown_calls(calls: QuerySet, now: datetime.datetime | None = None) -> dict[str, list[dict]]:

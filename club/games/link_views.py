@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh
 
 from club.clubs.addresses import club_of
-from club.games import links, services
+from club.games import calls, links, services
 from club.games.deal_form import DealForm, RejectForm, typed_entry
 from club.games.idempotency import answer_kept, one_time
 from club.games.links import LinkError
@@ -181,6 +181,7 @@ def _scorer_context(
     # The tables and the last deal, not every deal.
     context = game_page(game, seating=seating, whole=False)
     context["link"] = link
+    context.update(calls.table_status(game))  # the call for the director, the sitting's clock
     context["waiting"] = waiting = links.waiting_deal(game) if game.require_confirmation else None
     seating = context["seating"]
     if waiting is not None:

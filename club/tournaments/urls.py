@@ -2,6 +2,7 @@ from django.urls import path
 
 from club.tournaments import (
     checkin_views,
+    clock_views,
     sitting_views,
     stage_views,
     substitution_views,
@@ -39,6 +40,7 @@ urlpatterns = [
     path("<int:pk>/sittings/<int:number>/confirm/", sitting_views.sitting_confirm, name="confirm"),
     path("<int:pk>/sittings/<int:number>/discard/", sitting_views.sitting_discard, name="discard"),
     path("<int:pk>/sittings/<int:number>/time/", sitting_views.sitting_call_time, name="call_time"),
+    path("<int:pk>/sittings/<int:number>/clock/", clock_views.sitting_clock, name="sitting_clock"),
     path(
         "<int:pk>/sittings/<int:number>/sheets/",
         sitting_views.sitting_sheets,

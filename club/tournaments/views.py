@@ -24,7 +24,7 @@ from club.games.forms import form_of_play_words
 from club.games.idempotency import one_time
 from club.games.models import PLAYER_FIELDS, Player, Scoring
 from club.games.versions import club_version
-from club.tournaments import checkin, seats, stages
+from club.tournaments import checkin, clock_views, seats, stages
 from club.tournaments.forms import (
     DrawForm,
     RegisterTeamForm,
@@ -206,12 +206,27 @@ def tournament_embed(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, template, embed_context(tournament, version))
 
 
-@cached_page(tournament_version)
+def _projector_token(live: str, newest_event: int) -> str:
+    """The projector's poll token: the live token and the newest line of history, which a
+    clock set, changed or stopped adds (club.tournaments.clock): the projector shows it."""
+    return f"{live}.{newest_event}"
+
+
+def projector_version(request: HttpRequest, pk: int, **_kwargs):
+    """The projector's key: the tournament's pages' (:func:`tournament_version`), with the
+    newest line of history in its own token, so that its poll fetches a clock just set."""
+    club = club_of(request)
+    tokens = page_tokens(pk, club.pk)
+    if tokens is None:
+        return None
+    return _projector_token(*tokens), lambda: str(club_version(club))
+
+
+@cached_page(projector_version)
 def tournament_projector(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk, club=club_of(request))
-    version = None
+    version = _projector_token(*(page_tokens(tournament.pk) or (live_version(tournament), 0)))
     if "version" in request.GET or request.htmx:
-        version = live_version(tournament)
         if _not_modified(request, version):
             return HttpResponse(status=204)
         template = "tournaments/projector.html#live"
@@ -234,6 +249,7 @@ def director_board(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = board.director_board(tournament, sitting, version=version)
     context["check_ins"] = checkin.check_in_list(tournament)
+    context.update(clock_views.board_context())
     template = "tournaments/board.html#live" if request.htmx else "tournaments/board.html"
     return render(request, template, context)
 

@@ -35,7 +35,7 @@ world = test_permissions.fresh_world
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-NOT_PAGES = {"health", "tournaments:live", "service_worker", "manifest"}
+NOT_PAGES = {"health", "tournaments:live", "games:scorer_table", "service_worker", "manifest"}
 # The pictures of the link previews (club.web.preview): a PNG each, no page of their own.
 PICTURES = {
     "games:preview",
@@ -71,10 +71,10 @@ def pages_for(role: str, world) -> list[str]:
     return [
         reverse(name, kwargs=kwargs_for(key, world))
         for name, (rule, methods, key) in RULES.items()
-        # Not the health check, the live fragment the tournament page polls (checked
-        # inside that page), the downloads (archive:, but its import page) nor the API
-        # (api:): no page of their own (the API's docs page is Swagger UI's,
-        # tests/api/test_docs.py).
+        # Not the health check, the live fragments the tournament page and the scorer's
+        # page poll (checked inside those pages), the downloads (archive:, but its import
+        # page) nor the API (api:): no page of their own (the API's docs page is Swagger
+        # UI's, tests/api/test_docs.py).
         if rule in readable
         and "get" in methods
         and name not in NOT_PAGES | PICTURES

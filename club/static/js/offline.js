@@ -424,6 +424,36 @@
     if (dealPost(event.detail.elt) && !controlled() && queueReady()) event.detail.timeout = SEND_WAIT_MS;
   });
 
+  // Calling the director (scorer.html's #table-status) needs the network now: a call is
+  // never kept on the phone to send later, as a deal is, nor read from a kept copy. With
+  // no network (none known, none answering, or a copy the phone kept) the page says so:
+  // call the director by voice.
+  function callForm(elt) {
+    return !!(elt && elt.closest && elt.closest("form[data-director-call]"));
+  }
+  function noCall(shown) {
+    var note = document.querySelector("#table-status [data-call-offline]");
+    if (note) note.hidden = !shown;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!callForm(event.detail.elt) || navigator.onLine) return;
+    event.preventDefault();
+    noCall(true);
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (callForm(event.detail.elt)) noCall(true);
+  });
+  document.addEventListener("htmx:timeout", function (event) {
+    if (callForm(event.detail.elt)) noCall(true);
+  });
+  function callNote() {
+    noCall(!navigator.onLine || !!root.dataset.keptAt);
+  }
+  window.addEventListener("online", callNote);
+  window.addEventListener("offline", callNote);
+  document.addEventListener("DOMContentLoaded", callNote);
+  document.addEventListener("htmx:load", callNote);
+
   // Under the deal form of a page no service worker can keep: it works with no network
   // while it stays open, not once closed.
   function openOnlyHint() {

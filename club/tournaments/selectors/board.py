@@ -1,4 +1,6 @@
-"""The director's board: every table of the sitting in play, what needs attention first."""
+"""The director's board: every table of the sitting in play, what needs attention first:
+the tables calling the director on top, then the tables by state; the sitting's clock,
+and once time is up the tables still playing."""
 
 from __future__ import annotations
 
@@ -7,10 +9,12 @@ from typing import Any
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from club.games.models import Game, GameTeam, PendingDeal, Round
+from club.games import calls
+from club.games.models import DirectorCall, Game, GameTeam, PendingDeal, Round
 from club.games.selectors import url_maker
 from club.tournaments.models import CheckIn, Sitting, SittingGame, Tournament
 from club.tournaments.selectors.live import live_version, page_tokens
+from club.web.countdown import countdown
 
 # The states of a table, in the order the board puts them: what needs the director first.
 WAITING, NOT_STARTED, PLAYING, FINISHED = "waiting", "not_started", "playing", "finished"
@@ -27,10 +31,23 @@ def current_sitting(tournament: Tournament) -> Sitting | None:
     )
 
 
+def tournament_calls(tournament: Tournament):
+    """The calls of the tournament's tables (the board shows those open or lately answered)."""
+    return DirectorCall.objects.filter(game__sitting_entry__sitting__tournament=tournament)
+
+
+def _clock_token(sitting: Sitting | None, now) -> str:
+    """The sitting's clock as the board shows it: set, changed, stopped, or run out."""
+    if sitting is None or sitting.ends_at is None:
+        return "-"
+    return f"{int(sitting.ends_at.timestamp())}.{int(now >= sitting.ends_at)}"
+
+
 def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
     """Changes with any result, any line of the tournament's history (a draw, a team in or
-    out), any deal sent for confirmation, any check-in, and every minute (the board says
-    how long each table has been quiet)."""
+    out, the clock set), any deal sent for confirmation, any check-in, any call for the
+    director made, given a reason, taken back or answered, the moment time is up, and
+    every minute (the board says how long each table has been quiet)."""
     pending: dict[str, Any] = (
         PendingDeal.objects.filter(game__sitting_entry__sitting=sitting).aggregate(
             newest=Max("sent_at"), count=Count("id"), disputed=Count("counter_by")
@@ -39,7 +56,8 @@ def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
         else {"newest": None, "count": 0, "disputed": 0}
     )
     stamp = int(pending["newest"].timestamp()) if pending["newest"] else 0
-    minute = int(timezone.now().timestamp() // 60)
+    now = timezone.now()
+    minute = int(now.timestamp() // 60)
     waiting = f"{pending['count']}.{pending['disputed']}"
     live, event = page_tokens(tournament.pk) or (live_version(tournament), 0)
     checked = ""
@@ -49,7 +67,9 @@ def board_version(tournament: Tournament, sitting: Sitting | None) -> str:
         )
         newest = int(found["newest"].timestamp() * 1000) if found["newest"] else 0
         checked = f".{found['count']}.{newest}"
-    return f"{live}.{event}.{waiting}.{stamp}.{minute}{checked}"
+    called = calls.calls_token(tournament_calls(tournament), now)
+    clock = _clock_token(sitting, now)
+    return f"{live}.{event}.{waiting}.{stamp}.{minute}{checked}.{called}.{clock}"
 
 
 def director_board(
@@ -60,18 +80,22 @@ def director_board(
     A table is waiting (a deal sent through a scorer link waits for the other
     team), not started (no deal yet), playing (deal N of the limit) or finished.
     ``sitting`` is :func:`current_sitting`, which the caller has read for the
-    board's token. Five queries whatever the number of tables.
+    board's token. Six queries whatever the number of tables or of past calls.
     """
+    now = timezone.now()
+    shown = calls.shown_calls(tournament_calls(tournament), now)
     context: dict[str, object] = {
         "tournament": tournament,
         "sitting": sitting,
         "tables": [],
         "counts": {},
+        "calls": shown,
+        "clock": None,
+        "still_playing": [],
     }
     context["board_version"] = version or board_version(tournament, sitting)
     if sitting is None:
         return context
-    now = timezone.now()
     tables = _tables(sitting)
     _add_teams(tables)
     _add_pending_deals(tables)
@@ -86,6 +110,13 @@ def director_board(
         ),
     )
     context["tables"] = rows
+    _name_calling_tables(shown, tables)
+    clock = context["clock"] = countdown(sitting.ends_at, now)
+    if clock is not None and clock["up"]:
+        # Time is up: the tables still playing, in table order, for the director to call time.
+        context["still_playing"] = sorted(
+            (t for t in rows if t["state"] != FINISHED), key=lambda t: t["position"]
+        )
     context["counts"] = {
         state: sum(1 for t in rows if t["state"] == state)
         for state in (WAITING, NOT_STARTED, PLAYING, FINISHED)
@@ -178,3 +209,13 @@ def _set_states(tables: dict[int, dict], started, now) -> None:
         since = since or table["last_deal_at"] or started
         table["since"] = since
         table["quiet_minutes"] = max(0, int((now - since).total_seconds() // 60))
+
+
+def _name_calling_tables(shown: dict[str, list[dict]], tables: dict[int, dict]) -> None:
+    """A call from a table of the sitting in play is named by its table and teams, as the
+    board names the tables; a call from an earlier sitting's game keeps its game's label."""
+    for call in (*shown["open"], *shown["answered"]):
+        table = tables.get(call["game"])
+        if table is not None:
+            call["table_label"] = table["table_label"]
+            call["teams"] = table["teams"]

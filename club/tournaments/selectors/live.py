@@ -22,6 +22,7 @@ from club.tournaments.models import (
     Tournament,
     TournamentEvent,
 )
+from club.web.countdown import countdown
 
 
 def format_points(value: Decimal) -> str:
@@ -132,10 +133,11 @@ def _confirmed_sittings(tournament: Tournament, confirmed: dict) -> dict[int, di
             "url": sitting_url(number),
             "games": [],
             "byes": [],
+            "ends_at": ends_at,  # its clock, which the projector shows
         }
-        for pk, number, kind in Sitting.objects.filter(**confirmed)
+        for pk, number, kind, ends_at in Sitting.objects.filter(**confirmed)
         .order_by("-number")
-        .values_list("pk", "number", "stage__kind")
+        .values_list("pk", "number", "stage__kind", "ends_at")
     }
 
 
@@ -259,4 +261,7 @@ def projector_context(tournament: Tournament, version: str | None = None) -> dic
     context["game_pages"] = _pages(context["in_progress"])
     sittings = context["sittings"]
     context["sitting_title"] = sittings[0]["title"] if sittings else ""
+    # The sitting in play's clock, as a page kept for everyone carries it: the moment time
+    # is up, never the seconds left as rendered (club.web.countdown).
+    context["clock"] = countdown(sittings[0]["ends_at"], kept=True) if sittings else None
     return context
