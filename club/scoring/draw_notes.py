@@ -156,18 +156,31 @@ def _swiss(
     game_size: int,
 ) -> Notes:
     groups = _groups(ranking, scores)
-    group_of = {team: at for at, group in enumerate(groups) for team in group["teams"]}
     byes = set(draw.byes)
     seated = [team for team in ranking if team not in byes]
-    # The groups with a team at a table, and after each the seated teams down to it.
+    return {
+        "groups": groups,
+        "moved": _moved(draw, ranking, groups, seated, game_size),
+        "avoided": _avoided(draw, seated, met, game_size),
+        "rematches": _rematches(draw.games, met, ranking.index),
+    }
+
+
+def _moved(
+    draw: Draw, ranking: list[int], groups: list[Notes], seated: list[int], game_size: int
+) -> list[Notes]:
+    """Each team at a table of another group than its own, and why (module docstring)."""
+    group_of = {team: at for at, group in enumerate(groups) for team in group["teams"]}
+    # The groups with a team at a table; after each, whether the seated teams down to it
+    # can fill whole tables (if not, the line under it is crossed by the numbers).
     playing = sorted({group_of[team] for team in seated})
     rank = {group: at for at, group in enumerate(playing)}
-    below: list[int] = []
+    counts = Counter(group_of[team] for team in seated)
+    uneven = []
+    down_to = 0
     for group in playing:
-        seated_in = sum(1 for team in groups[group]["teams"] if team not in byes)
-        below.append((below[-1] if below else 0) + seated_in)
-    uneven = [count % game_size != 0 for count in below]
-
+        down_to += counts[group]
+        uneven.append(down_to % game_size != 0)
     moved = []
     for table, game in enumerate(draw.games, start=1):
         tally = Counter(group_of[team] for team in game)
@@ -192,31 +205,39 @@ def _swiss(
                 lines = range(rank[own] - 1, rank[home] - 1, -1)
             forced = next((at for at in lines if uneven[at]), None)
             if forced is not None:
-                line["why"] = "count"
-                line["above"] = groups[playing[forced]]["score"]
+                line |= {"why": "count", "above": groups[playing[forced]]["score"]}
             moved.append(line)
+    return moved
 
+
+def _avoided(
+    draw: Draw, seated: list[int], met: set[frozenset[int]], game_size: int
+) -> list[list[int]]:
+    """Pairs that met, at one table had the seated teams been cut in standings order,
+    and not at one table now."""
     together = {frozenset(pair) for game in draw.games for pair in combinations(game, 2)}
     avoided = []
     for start in range(0, len(seated), game_size):
         for pair in combinations(seated[start : start + game_size], 2):
             if frozenset(pair) in met and frozenset(pair) not in together:
                 avoided.append(list(pair))
-    return {
-        "groups": groups,
-        "moved": moved,
-        "avoided": avoided,
-        "rematches": _rematches(draw.games, met, ranking.index),
-    }
+    return avoided
 
 
 def _swiss_byes(draw: Draw, ranking: list[int], byes_so_far: Mapping[int, int]) -> list[Notes]:
+    """Each bye: ``lowest`` when no team placed lower with as few byes plays, else
+    ``rematch``, in place of the teams the bye would have gone to that are placed lower
+    and play."""
     first_choice = preferred_byes(ranking, byes_so_far, len(draw.byes))
-    instead = [team for team in first_choice if team not in draw.byes]
+    place = {team: at for at, team in enumerate(ranking)}
     out = []
     for team in draw.byes:
-        line = {"team": team, "why": "bye", "how": "lowest", "byes": byes_so_far.get(team, 0)}
-        if team not in first_choice:
+        byes = byes_so_far.get(team, 0)
+        line = {"team": team, "why": "bye", "how": "lowest", "byes": byes}
+        instead = [
+            other for other in first_choice if other not in draw.byes and place[other] > place[team]
+        ]
+        if instead:
             line |= {"how": "rematch", "instead": instead}
         out.append(line)
     return out
