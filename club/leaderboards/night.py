@@ -349,11 +349,14 @@ def _played(player: Player, club: Club) -> QuerySet[GameTeam]:
 LATEST_READ = 40
 
 
-def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> list[dt.date]:
+def _latest_nights(
+    player: Player, club: Club, zone: zoneinfo.ZoneInfo
+) -> tuple[list[dt.date], bool]:
     """The player's latest night at the club and, when one of the latest
-    :data:`LATEST_READ` games started before it, the night before it (one query, which
-    reads the player's games in the order they started, with no day counted in SQL)."""
-    started = (
+    :data:`LATEST_READ` games started before it, the night before it; and whether more
+    games were left unread (one query, which reads the player's games in the order they
+    started, with no day counted in SQL)."""
+    started = list(
         _played(player, club)
         .order_by("-game__created_at")
         .values_list("game__created_at", flat=True)[:LATEST_READ]
@@ -365,7 +368,7 @@ def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> list[
             nights.append(day)
             if len(nights) == 2:
                 break
-    return nights
+    return nights, len(started) == LATEST_READ
 
 
 def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:
@@ -539,13 +542,13 @@ def night_review(player: Player, club: Club, asked: Asked) -> NightReview | None
     if asked.errors:
         return NightReview(asked=asked, start=None, end=None)
     if asked.start is None:  # the latest night, and the one before it
-        latest = _latest_nights(player, club, zone)
+        latest, more = _latest_nights(player, club, zone)
         if not latest:
             return None
         found = NightReview(asked=asked, start=latest[0], end=latest[0])
         if len(latest) > 1:
             found.previous = latest[1]
-        else:  # the latest games were all of one night: is there one before?
+        elif more:  # the games read were all of the latest night: is there one before?
             _around(found, player, club, zone)
     else:
         found = NightReview(asked=asked, start=asked.start, end=asked.end)
