@@ -13,6 +13,7 @@ from django.db import connection
 from benchmarks import scenarios as sc
 from benchmarks.season import season_scenarios
 from club.games.views import live_version as game_version
+from club.tournaments.selectors import board
 from club.tournaments.selectors import live_version as tournament_version
 from club.web import after
 
@@ -193,6 +194,31 @@ def run_all(
             "director's board",
             "GET board, organiser",
             lambda: org.get(f"{c}/tournaments/{t.pk}/board/"),
+        )
+        # At the table: three tables calling the director, 200 calls answered hours ago,
+        # the sitting's clock running (the board polls every second).
+        token = sc.add_bench_calls(world)
+        board_url = f"{c}/tournaments/{t.pk}/board/"
+        run(
+            "director's board, calls",
+            "GET board, 3 calls open, 200 past, the clock running",
+            lambda: org.get(board_url),
+        )
+        polled = board.board_version(t, board.current_sitting(t))
+        run(
+            "director's board poll",
+            "GET board?version=current → 204, every second",
+            lambda: org.get(board_url, {"version": polled}, **sc.HTMX),
+        )
+        run(
+            "director calls",
+            "GET the club's open calls, organiser",
+            lambda: org.get(f"{c}/calls/"),
+        )
+        run(
+            "a table's call and clock",
+            "GET its part of the scorer's page, every 3 s",
+            lambda: pub.get(f"{c}/s/{token}/table/", **sc.HTMX),
         )
         registered = t.entries.order_by("pk").first()
         run(

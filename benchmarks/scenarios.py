@@ -29,9 +29,11 @@ from django.utils import timezone
 from club.clubs import known
 from club.clubs.addresses import part_of
 from club.clubs.models import Club
+from club.games import calls, links
 from club.games import services as scoring
 from club.games.models import (
     Change,
+    DirectorCall,
     Game,
     GameTeam,
     LedgerEntry,
@@ -247,6 +249,31 @@ def add_bench_games(world: World, fresh: int) -> None:
     seating = scoring.load_seating(world.long_game)
     for number in range(1, 61):
         scoring.record_deal(game=world.long_game, number=number, entry=_deal(seating, number))
+
+
+def add_bench_calls(world: World, past: int = 200) -> str:
+    """The harness's sitting at the table: its clock running, three tables calling the
+    director, and ``past`` calls answered hours ago that no page reads again; returns the
+    scorer link of the first table calling, for its phone's part of the page."""
+    assert world.bench_sitting is not None and world.long_game is not None
+    now = timezone.now()
+    Sitting.objects.filter(pk=world.bench_sitting.pk).update(
+        minutes=45, ends_at=now + dt.timedelta(minutes=45)
+    )
+    calling = [world.long_game, *world.fresh_games[:2]]
+    DirectorCall.objects.bulk_create(
+        DirectorCall(
+            game=calling[number % len(calling)],
+            made_at=now - dt.timedelta(hours=3, minutes=number),
+            changed_at=now - dt.timedelta(hours=3, minutes=number),
+            answered_at=now - dt.timedelta(hours=3, minutes=number),
+        )
+        for number in range(past)
+    )
+    [link] = links.issue_links(game=calling[0])
+    for game in calling:
+        calls.call_director(game=game, link=link if game is calling[0] else None)
+    return link.token
 
 
 def _add_bench_stages(world: World, sitting: Sitting) -> None:
