@@ -32,7 +32,7 @@ SAID = 3  # the lines a description names; the picture shows ROWS
 
 
 def _place(row: dict) -> str:
-    return f"={row['place']}" if row["shared"] else str(row["place"])
+    return f"{row['place']}=" if row["shared"] else str(row["place"])
 
 
 def _heading(counted: int) -> str:

@@ -9,6 +9,7 @@ query of its own); the picture reads the few rows it shows.
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -37,8 +38,8 @@ SAID = 3  # the teams a description names; the picture shows ROWS
 
 
 def _place(row: dict) -> str:
-    """A place as the standings write it: "=2" when shared."""
-    return f"={row['place']}" if row["shared"] else str(row["place"])
+    """A place as the standings write it: "2=" when shared."""
+    return f"{row['place']}=" if row["shared"] else str(row["place"])
 
 
 def _heading(tournament: Tournament, finished_sittings: int) -> str:
@@ -247,7 +248,9 @@ def sitting_card(request: HttpRequest, pk: int, number: int) -> Card:
         number=number,
     )
     games = list(
-        sitting.games.select_related("game").prefetch_related("game__teams__team")
+        sitting.games.select_related("game").prefetch_related(
+            Prefetch("game__teams", queryset=GameTeam.objects.select_related("team"))
+        )
         if sitting.status == Sitting.Status.CONFIRMED
         else []
     )

@@ -7,9 +7,9 @@ its bytes: the address it was asked at (a page's link preview names itself
 absolutely: club.web.preview), the path and query (but the live poll's
 ``version``), the version the view's ``version_of`` reads from the database (the
 object's own token and the club's, club.games.versions), the language, and
-whether htmx asked for a fragment. A write that changes what a page shows moves its version in the same
-transaction, so the next request builds a new key: a cached page is exact by
-construction, and nothing needs deleting.
+whether htmx asked for a fragment. A write that changes what a page shows moves
+its version in the same transaction, so the next request builds a new key: a
+cached page is exact by construction, and nothing needs deleting.
 
 Only visitors without a session or a message waiting are served from it: an
 organiser's or a signed-in player's page has their name, forms and one-time

@@ -38,6 +38,7 @@ from django.views.decorators.http import require_safe
 from club.web.cards import HEIGHT, WIDTH, Card, draw
 from club.web.fonts import cut_points, shaping
 from club.web.net import public_url
+from club.web.pages import served_from_cache
 from club.web.release import current
 
 ALIAS = "pages"  # the kept pages' cache: a picture is kept beside its page
@@ -67,10 +68,16 @@ class Preview:
 
 def page_version(request: HttpRequest, version_of: VersionOf, **kwargs) -> str | None:
     """The page's kept version, ``own|rest``: as club.web.pages read it for this request
-    (``request.page_version``), else read now; None for a page that does not exist."""
+    (``request.page_version``), else read now; None for a page that does not exist.
+
+    A signed-in reader's page is nobody else's, and no messaging app ever reads it (an
+    app fetches a shared address with no session): its picture is named without a
+    version ("") rather than read again for a head no app sees."""
     kept = getattr(request, "page_version", None)
     if kept is not None:
         return kept
+    if not served_from_cache(request):
+        return ""
     found = version_of(request, **kwargs)
     if found is None:
         return None
@@ -127,7 +134,8 @@ def link_preview(
 ) -> Preview:
     """The page's preview: ``image`` is the path of its picture's view (club-scoped, as
     ``reverse`` makes it), ``version`` the page's kept version (:func:`page_version`)."""
-    query = urlencode({"v": tag(version), "lang": translation.get_language()})
+    named = {"v": tag(version)} if version else {}
+    query = urlencode({**named, "lang": translation.get_language()})
     return Preview(
         title=title,
         description=_short(description),
