@@ -413,20 +413,22 @@ def run_all(
             lambda: sc.sql_profile(player.pk),
             kept=True,
         )
-        # The profile's night in review (club.leaderboards.night): a night, and a year's span.
-        night, since = sc.nights_of(world)
-        run(
-            "player profile, a night",
-            "GET ?night=, the busiest player's latest",
-            lambda: pub.get(f"{c}/players/{player.pk}/", {"night": night}),
-            kept=True,
-        )
-        run(
-            "player profile, a span",
-            "GET ?from=&to=, the year to that night",
-            lambda: pub.get(f"{c}/players/{player.pk}/", {"from": since, "to": night}),
-            kept=True,
-        )
+        # The profile's night in review (club.leaderboards.night): a night of 4 games, and
+        # a year's span, the player's other games a night each before it.
+        with sc.nights_apart(world):
+            night, since = sc.nights_of(world)
+            run(
+                "player profile, a night",
+                "GET ?night=, the busiest player's latest, 4 games",
+                lambda: pub.get(f"{c}/players/{player.pk}/", {"night": night}),
+                kept=True,
+            )
+            run(
+                "player profile, a span",
+                "GET ?from=&to=, the year to that night, a game a night",
+                lambda: pub.get(f"{c}/players/{player.pk}/", {"from": since, "to": night}),
+                kept=True,
+            )
         run(
             "export JSON",
             "GET export.json, one tournament",

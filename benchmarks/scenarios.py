@@ -16,6 +16,7 @@ import time
 import tracemalloc
 import zoneinfo
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -428,6 +429,37 @@ def sql_tournament_board(tournament_id: int) -> None:
         f"ORDER BY r.rating DESC, LOWER(p.name) LIMIT {PER_PAGE}",
         [tournament_id],
     )
+
+
+NIGHT_GAMES = 4  # the busiest player's night measured: its games, the same at every preset
+
+
+@contextmanager
+def nights_apart(world: World):
+    """Within it, the busiest player's finished games at the club are a night each, but
+    the latest :data:`NIGHT_GAMES`, which are the latest night; put back after.
+
+    ``generate_club`` starts every game on the day it runs, so its whole history is one
+    night: the night measured at large would be the player's whole history, not a night."""
+    games = list(
+        Game.objects.filter(
+            pk__in=GameTeam.objects.filter(
+                in_a_seat(world.player), game__club=world.club, game__status=Game.Status.FINISHED
+            ).values("game_id")
+        )
+        .order_by("-created_at", "-id")
+        .values_list("pk", "created_at")
+    )
+    latest = games[0][1]
+    try:
+        with transaction.atomic():
+            for back, (pk, _started) in enumerate(games[NIGHT_GAMES:], start=1):
+                Game.objects.filter(pk=pk).update(created_at=latest - dt.timedelta(days=back))
+        yield
+    finally:
+        with transaction.atomic():
+            for pk, started in games:
+                Game.objects.filter(pk=pk).update(created_at=started)
 
 
 def nights_of(world: World) -> tuple[str, str]:
