@@ -226,8 +226,8 @@ def _avoided(
 
 def _swiss_byes(draw: Draw, ranking: list[int], byes_so_far: Mapping[int, int]) -> list[Notes]:
     """Each bye: ``lowest`` when no team placed lower with as few byes plays, else
-    ``rematch``, in place of the teams the bye would have gone to that are placed lower
-    and play."""
+    ``rematch``, in place of the teams the bye would have gone to that are placed lower,
+    had as few byes, and play."""
     first_choice = preferred_byes(ranking, byes_so_far, len(draw.byes))
     place = {team: at for at, team in enumerate(ranking)}
     out = []
@@ -235,7 +235,11 @@ def _swiss_byes(draw: Draw, ranking: list[int], byes_so_far: Mapping[int, int]) 
         byes = byes_so_far.get(team, 0)
         line = {"team": team, "why": "bye", "how": "lowest", "byes": byes}
         instead = [
-            other for other in first_choice if other not in draw.byes and place[other] > place[team]
+            other
+            for other in first_choice
+            if other not in draw.byes
+            and place[other] > place[team]
+            and byes_so_far.get(other, 0) == byes
         ]
         if instead:
             line |= {"how": "rematch", "instead": instead}
