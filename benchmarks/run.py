@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import connection
 
 from benchmarks import scenarios as sc
+from benchmarks.previews import preview_scenarios
 from benchmarks.season import season_scenarios
 from club.games.views import live_version as game_version
 from club.tournaments.selectors import board
@@ -383,6 +384,8 @@ def run_all(
         )
         # A season of 40 club nights: its table made at each reading, its pages, the API.
         season_scenarios(run, pub)
+        # The link previews' pictures, drawn and kept (club/web/preview.py).
+        preview_scenarios(run, world)
         run("admin: games", "GET the admin's game list", lambda: org.get("/admin/games/game/"))
         run("boards' index", "GET /leaderboards/, public", lambda: pub.get(f"{c}/leaderboards/"))
         run(
