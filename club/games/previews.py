@@ -133,13 +133,15 @@ def game_card(request: HttpRequest, pk: int) -> Card:
         )
         for team in placed(teams)
     )
-    where = _where(game)
     kind = _("Game")
+    deals = ngettext("%(count)d deal", "%(count)d deals", game.deals_played) % {
+        "count": game.deals_played
+    }
     return Card(
         kicker=f"{site_name(request)} · {kind}",
-        title=game.title,
-        subtitle=" · ".join(part for part in (_status(game, teams), where, _day(game)) if part),
+        title=game.title,  # a tournament's game: its tournament, sitting and table
+        subtitle=f"{_status(game, teams)} · {_day(game)}",
         rows=rows,
-        note=summary(game, teams) if len(rows) > 5 else "",
+        note=deals if game.deals_played else "",
         language=get_language(),
     )
