@@ -62,7 +62,7 @@ MAX_SPAN_DAYS = 366  # a span is a year at most: its deals are read at each read
 SHOWN_GAMES = 60  # a span's games listed; the counts cover them all
 # The days a date may name: a day further out has no start the database can hold.
 FIRST_DAY, LAST_DAY = dt.date(1900, 1, 1), dt.date(9998, 12, 31)
-_ISO_DAY = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
+_ISO_DAY = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 _SHOWN_CHARACTERS = 40  # of what was typed, in a message that names it
 
 NOT_A_DAY = gettext_lazy(

@@ -297,6 +297,8 @@ def test_a_day_with_no_games_says_so(anus_night):
         ({"from": "2026-03-01"}, "The span has a first day but no last day"),
         ({"from": "", "to": "2026-03-01"}, "The span has a last day but no first day"),
         ({"from": "2026-02-29", "to": "2026-03-01"}, "“2026-02-29” is not a day of the calendar"),
+        ({"night": "２０２６-０３-１４"}, "“２０２６-０３-１４” is not a day of the calendar"),
+        ({"night": "2026-03-14T20:00"}, "“2026-03-14T20:00” is not a day of the calendar"),
     ],
 )
 def test_bad_dates_are_named_not_ignored(anus_night, query, message):
