@@ -470,9 +470,7 @@ def test_another_clubs_night_is_not_shown_at_a_clubs_address():
     assert review(gulf_page).context["night"].start == dt.date(2026, 3, 20)
 
 
-def test_a_latest_night_longer_than_the_games_read_finds_the_night_before(
-    anus_night, monkeypatch
-):
+def test_a_latest_night_longer_than_the_games_read_finds_the_night_before(anus_night, monkeypatch):
     """The latest games read are all of the latest night: the night before is asked for."""
     monkeypatch.setattr(night, "LATEST_READ", 1)
     anu = Player.objects.get(name="Anu")
