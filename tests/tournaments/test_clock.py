@@ -204,7 +204,8 @@ def test_when_time_is_up_the_board_lists_the_tables_still_playing_beside_call_ti
         # The moment time is up moves the board's token: its poll fetches the list.
         assert organiser_client.get(board, {"version": version}).status_code == 200
         page = organiser_client.get(board).text
-    assert 'data-seconds-left="0"' in page and "Time is up." in page
+    assert 'data-seconds-left="0"' in page
+    assert '<b class="countdown-up" data-countdown-up>Time is up</b>' in page
     assert "2 tables are still playing:" in page
     listed = page[page.index('class="still-playing"') :]
     listed = listed[: listed.index("</ul>")]
