@@ -102,6 +102,12 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The club's time zone: a game's day is the day it started there, whichever zone
+        is active where the day is worked out (a request, a command, work after an answer)."""
+        return zoneinfo.ZoneInfo(self.time_zone)
+
     def is_organised_by(self, user) -> bool:
         """Whether ``user`` is one of this club's organisers (who may write in it, with the
         site's administrators: club.web.auth.is_organiser)."""

@@ -12,8 +12,10 @@ boards and the site's totals equal the count from the deals, and drift() finds n
 from __future__ import annotations
 
 import datetime
+import importlib
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -320,3 +322,48 @@ def test_the_migration_files_an_existing_sites_figures_under_each_club():
     assert figures.drift() == []
     assert (_played("Anu", gulf), _played("Anu", known.home())) == ((1, 0), (1, 1))
     assert_in_step()
+
+
+def test_a_games_day_on_the_boards_is_the_day_it_started_at_its_club():
+    """At 22:30 on 4 December in London it is 02:30 on the 5th in Dubai: a Gulf game begun
+    then is the 5th's on the boards, though its figures are counted where the site's own
+    zone (UTC) is active (after the answer, in a command), and a rebuild agrees."""
+    gulf = Club.objects.create(name="Gulf 56", slug="gulf", time_zone="Asia/Dubai")
+    game = _game("G", gulf, ("Anu", "Esha"), ("Gita", "Hari"))
+    started = datetime.datetime(2026, 12, 4, 22, 30, tzinfo=datetime.UTC)
+    Game.objects.filter(pk=game.pk).update(created_at=started)
+    game.refresh_from_db()
+    _win(game, 1, 0, "Anu")
+    days = set(PlayerGameFigures.objects.filter(game=game).values_list("played_on", flat=True))
+    assert days == {datetime.date(2026, 12, 5)}
+    figures.rebuild_all()
+    days = set(TeamGameFigures.objects.filter(game=game).values_list("played_on", flat=True))
+    assert days == {datetime.date(2026, 12, 5)}
+    on_the_fifth = Filters(start=datetime.date(2026, 12, 5), end=datetime.date(2026, 12, 5))
+    assert [row.name for row in selectors.player_board(on_the_fifth, club=gulf)]
+
+
+def test_the_upgrade_files_each_counted_game_under_its_clubs_day():
+    """Figures counted before a game's day was its club's were filed under the day in the
+    zone active then; the upgrade files them again (run here on today's tables)."""
+    upgrade = importlib.import_module("club.leaderboards.migrations.0009_a_games_day_at_its_club")
+    gulf = Club.objects.create(name="Gulf 56", slug="gulf", time_zone="Asia/Dubai")
+    game = _game("G", gulf, ("Anu", "Esha"), ("Gita", "Hari"))
+    Game.objects.filter(pk=game.pk).update(
+        created_at=datetime.datetime(2026, 12, 4, 22, 30, tzinfo=datetime.UTC)
+    )
+    _win(game, 1, 0, "Anu")
+    home_game = _game("H", known.home(), ("Indu", "Jacob"), ("Kiran", "Lal"))
+    _win(home_game, 1, 0, "Indu")
+    home_day = PlayerGameFigures.objects.filter(game=home_game).values("played_on")[:1].get()
+    wrong = datetime.date(2026, 12, 4)
+    PlayerGameFigures.objects.filter(game=game).update(played_on=wrong)
+    TeamGameFigures.objects.filter(game=game).update(played_on=wrong)
+    upgrade.file_each_game_under_its_clubs_day(apps, None)
+    for model in (PlayerGameFigures, TeamGameFigures):
+        assert set(model.objects.filter(game=game).values_list("played_on", flat=True)) == {
+            datetime.date(2026, 12, 5)
+        }
+    assert PlayerGameFigures.objects.filter(game=home_game).values("played_on")[:1].get() == (
+        home_day
+    )

@@ -14,6 +14,7 @@ from collections import defaultdict
 from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 
+from club.clubs import known
 from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round
 from club.games.words import KODI, POINTS, form_named
 from club.leaderboards.models import PlayerGameFigures, TeamGameFigures
@@ -179,7 +180,9 @@ def _rows(
         where = {
             "game_id": game_id,
             "tournament_id": seat["game__sitting_entry__sitting__tournament_id"],
-            "played_on": timezone.localdate(seat["game__created_at"]),
+            "played_on": timezone.localdate(
+                seat["game__created_at"], known.by_id(seat["game__club_id"]).zone
+            ),
             "form": form[game_id],
             "club_id": seat["game__club_id"],
         }

@@ -6,9 +6,13 @@ game at a time in Python. :func:`club.leaderboards.figures.drift` compares the t
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from django.db import connection
+from django.db.models import Case, When
 from django.db.models.functions import TruncDate
 
+from club.clubs import known
 from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round
 from club.games.words import KODI, POINTS, TABLES
 from club.leaderboards import team_ratings
@@ -91,13 +95,28 @@ def _team_sources_sql(games_sql: str) -> str:
 GAME_ROW_COLUMNS = ", ".join((*FIELDS, "game_id", "tournament_id", "played_on", "form", "club_id"))
 
 
+def _day_at_its_club() -> Case:
+    """A game's start date in its club's time zone: one branch a zone the clubs keep,
+    whatever zone is active where the rebuild runs."""
+    clubs_of_zone: dict[str, list[int]] = defaultdict(list)
+    for club in known.clubs().by_slug.values():
+        clubs_of_zone[club.time_zone].append(club.pk)
+    return Case(
+        *(
+            When(club_id__in=pks, then=TruncDate("created_at", tzinfo=known.by_id(pks[0]).zone))
+            for pks in clubs_of_zone.values()
+        ),
+        default=TruncDate("created_at", tzinfo=known.home().zone),
+    )
+
+
 def _insert_team_rows(cursor) -> None:
     """Every finished game's team rows, in one statement."""
-    # The games counted, with their start date in the club's time zone (the ORM
+    # The games counted, with their start date in their club's time zone (the ORM
     # writes the time-zone arithmetic of each database).
     games_sql, games_params = (
         Game.objects.filter(status=Game.Status.FINISHED)
-        .annotate(day=TruncDate("created_at"))
+        .annotate(day=_day_at_its_club())
         .values("id", "day", "scoring", "kodi", "winner_id", "club_id")
         .query.sql_with_params()
     )
