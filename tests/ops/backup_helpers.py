@@ -203,6 +203,9 @@ _CSRF = [
     (re.compile(r"Printed [^<]*"), "Printed"),
     # The projector and the director's board show a clock (data-clock), to the minute.
     (re.compile(r"(data-clock[^>]*>)[0-9]{2}:[0-9]{2}<"), r"\1<"),
+    # A link preview's picture is named by the page's version, which is the club's token
+    # (new on a restore, so that no copy of an old page is served for the restored one).
+    (re.compile(r"preview\.png\?v=[0-9a-f]+"), "preview.png?v="),
 ]
 
 
