@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -23,7 +22,7 @@ from club.games.models import DirectorCall
 from club.tournaments import clock
 from club.tournaments import services as tournaments
 from club.tournaments.models import Sitting
-from tests.browser.conftest import ORGANISER_PASSWORD, PHONE
+from tests.browser.conftest import ORGANISER_PASSWORD, PHONE, SCREENSHOTS
 from tests.browser.test_accessibility import AXE, RUN_AXE, TAGS
 from tests.tournaments.helpers import make_tournament, rng
 
@@ -33,7 +32,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-SHOTS = Path("/work/shots")
+SHOTS = SCREENSHOTS
 LATENCY_TARGET = 2.0  # seconds from the scorer's tap to the call on the director's board
 
 
