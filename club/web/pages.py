@@ -62,7 +62,9 @@ _seen: dict[tuple[str, ...], tuple[int, ...]] = {}
 _locks_guard = threading.Lock()
 
 
-def _lock(key: str) -> threading.Lock:
+def key_lock(key: str) -> threading.Lock:
+    """This process's lock for making what is kept under ``key``: one reader makes it,
+    the others wait for it and find it kept."""
     with _locks_guard:
         if len(_locks) > 4096:  # keys of old versions: their renders are long done
             _locks.clear()
@@ -210,7 +212,7 @@ def cached_page(version_of):
             except Exception:  # the shared cache is down: render, as if nothing were kept
                 return view(request, *args, **kwargs)
             if kept is None:
-                with _lock(key):
+                with key_lock(key):
                     kept = cache.get(key)
                     if kept is None:
                         request.cached_page = True  # base.html: no CSRF token, no session

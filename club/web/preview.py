@@ -38,7 +38,7 @@ from django.views.decorators.http import require_safe
 from club.web.cards import HEIGHT, WIDTH, Card, draw
 from club.web.fonts import cut_points, shaping
 from club.web.net import public_url
-from club.web.pages import served_from_cache
+from club.web.pages import key_lock, served_from_cache
 from club.web.release import current
 
 ALIAS = "pages"  # the kept pages' cache: a picture is kept beside its page
@@ -146,23 +146,34 @@ def link_preview(
     )
 
 
+def _asked_language(request: HttpRequest) -> str | None:
+    """The language the picture's address names, if it is one of the site's."""
+    asked = request.GET.get("lang", "")
+    return asked if asked in dict(settings.LANGUAGES) else None
+
+
 def _language(request: HttpRequest) -> str:
     """The picture's language: its address's ``lang`` (the page's), else the reader's."""
-    asked = request.GET.get("lang", "")
-    language = asked if asked in dict(settings.LANGUAGES) else translation.get_language()
-    return drawn_in(language)
+    return drawn_in(_asked_language(request) or translation.get_language())
 
 
 def _key(request: HttpRequest, version: str, language: str) -> str:
-    parts = ("picture", request.path, version, language, current())
-    return "picture|" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+    """The picture's key: its view and the objects it shows (never the address as typed:
+    ``/games/05/`` is ``/games/5/``, and may not make a second picture), its club, version
+    and language."""
+    match = request.resolver_match
+    view = match.view_name if match is not None else request.path
+    shown = sorted((name, str(value)) for name, value in (match.kwargs if match else {}).items())
+    club = getattr(request, "club", None)
+    parts = ("picture", view, repr(shown), str(club.pk if club else ""), version, language)
+    return "picture|" + hashlib.sha256("\x1f".join((*parts, current())).encode()).hexdigest()
 
 
 def _headers(request: HttpRequest, response: HttpResponse, etag: str, fresh: bool) -> None:
     response["ETag"] = etag
     # Asked for by its own version, the picture never changes; else it is the current one.
     response["Cache-Control"] = FOR_A_YEAR if fresh else "public, no-cache"
-    if "lang" not in request.GET:  # the reader's language chose it
+    if _asked_language(request) is None:  # the reader's language chose it
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
 
 
@@ -204,10 +215,17 @@ def _kept_or_drawn(request: HttpRequest, version: str, language: str, card) -> b
         kept = None
     if kept is not None:
         return kept
-    with translation.override(language):
-        png = draw(card())
-    try:
-        cache.set(key, png, TIMEOUT)
-    except Exception:  # the shared cache is down: the next reader draws it again
-        pass
+    with key_lock(key):  # readers of a new picture at once: one draws, the others find it
+        try:
+            kept = cache.get(key)
+        except Exception:
+            kept = None
+        if kept is not None:
+            return kept
+        with translation.override(language):
+            png = draw(card())
+        try:
+            cache.set(key, png, TIMEOUT)
+        except Exception:  # the shared cache is down: the next reader draws it again
+            pass
     return png

@@ -33,6 +33,7 @@ from club.leaderboards.models import PlayerTotals
 from club.tournaments import services as tournaments
 from club.tournaments.models import Standing
 from club.tournaments.selectors.live import format_points
+from club.web import preview
 from club.web.preview import tag
 from tests.competitions.test_season_by_hand import play_the_season, season
 from tests.factories import start_game
@@ -177,6 +178,22 @@ def test_a_kept_picture_is_the_picture_drawn_afresh(client, cup):
         fresh = client.get(url).content
     assert fresh == kept
     assert len(kept_reads) < len(fresh_reads)  # kept: its version read, nothing drawn
+
+
+def test_one_picture_is_drawn_whatever_its_address_adds(client, cup, monkeypatch):
+    """``/tournaments/05/preview.png`` is the picture of tournament 5: kept once, drawn
+    once, however its address is written; a language the site has not is the reader's."""
+    drawn = []
+    real = preview.draw
+    monkeypatch.setattr(preview, "draw", lambda card: drawn.append(card) or real(card))
+    caches["pages"].clear()
+    plain = reverse("tournaments:preview", args=[cup.pk])
+    padded = plain.replace(f"/{cup.pk}/", f"/00{cup.pk}/")
+    assert padded != plain
+    answers = [client.get(url) for url in (plain, padded, f"{padded}?lang=xx")]
+    assert [answer.status_code for answer in answers] == [200, 200, 200]
+    assert len({answer.content for answer in answers}) == 1 and len(drawn) == 1
+    assert "Accept-Language" in answers[-1]["Vary"]  # "xx": the reader's language chose it
 
 
 def test_a_result_that_changes_names_a_new_picture(client):
