@@ -66,6 +66,15 @@ def _sitting(request: HttpRequest, pk: int, number: int) -> Sitting:
     )
 
 
+def _entry_names(sitting: Sitting) -> dict[int, str]:
+    """The names of every team of the tournament, if the sitting's draw is explained: the
+    explanation may name a team the draw left out (a chart's opponent who withdrew)."""
+    if not sitting.explained:
+        return {}
+    entries = TournamentTeam.objects.filter(tournament_id=sitting.tournament_id)
+    return dict(entries.values_list("pk", "team__name"))
+
+
 def _how_drawn(sitting: Sitting, names: dict[int, str]) -> dict | None:
     """How the sitting was drawn, in the reader's words (none for one drawn before)."""
     stage_title = sitting.stage.title if sitting.stage is not None else ""
@@ -76,8 +85,7 @@ def _sitting_page(request: HttpRequest, sitting: Sitting, form=None, status: int
     context = sitting_page(sitting)
     # The page's head and its Share button (club.web.preview).
     context["preview"] = sitting_preview(request, context, tournament_version)
-    names = {entry.pk: entry.team.name for entry in [*context["entries"], *context["absent"]]}
-    context["how_drawn"] = _how_drawn(sitting, names)
+    context["how_drawn"] = _how_drawn(sitting, _entry_names(sitting))
     if sitting.status == Sitting.Status.PROPOSED and may_write(request):
         context["adjust_form"] = form or AdjustSittingForm(
             sitting=sitting, entries=context["entries"]
@@ -273,11 +281,6 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         sheet = sheet_context(game, Seating(by_game.get(game.pk, []), game.rules))
         sheet["links"] = codes.get(game.pk, [])
         sheets.append(sheet)
-    names = (
-        dict(TournamentTeam.objects.filter(tournament_id=pk).values_list("pk", "team__name"))
-        if sitting.explained
-        else {}
-    )
     response = render(
         request,
         "tournaments/sitting_sheets.html",
@@ -285,7 +288,7 @@ def sitting_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "sitting": sitting,
             "tournament": sitting.tournament,
             "sheets": sheets,
-            "how_drawn": _how_drawn(sitting, names),
+            "how_drawn": _how_drawn(sitting, _entry_names(sitting)),
         },
     )
     if codes:

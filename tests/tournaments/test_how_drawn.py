@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from club.tournaments import checkin, services, stages
 from club.tournaments.models import Sitting
+from club.tournaments.services.teams import withdraw_team
 from tests.tournaments.helpers import make_tournament, play_sitting, rng
 
 pytestmark = pytest.mark.django_db
@@ -243,10 +244,11 @@ class TestQueryCounts:
     def test_the_proposed_sitting(self, client, django_assert_num_queries, sittings):
         tournament, sitting = self.tournament_with(sittings)
         url = reverse("tournaments:sitting", args=[tournament.pk, sitting.number])
-        # The sitting, the teams it may seat (their names serve the explanation too), the
-        # pairs that met before (two), for the rematches in the draw, and the version of
-        # the page's link preview (two).
-        with django_assert_num_queries(6):
+        # The sitting, the teams it may seat, the pairs that met before (two), for the
+        # rematches in the draw, the names of every team of the tournament (the
+        # explanation's: it may name a team the draw left out), and the version of the
+        # page's link preview (two).
+        with django_assert_num_queries(7):
             page = client.get(url)
         assert how_drawn(page.text)["Score groups"]
 
@@ -257,10 +259,31 @@ class TestQueryCounts:
         tournament, sitting = self.tournament_with(sittings)
         services.confirm_sitting(sitting=sitting, rng=rng())
         args = [tournament.pk, sitting.number]
-        with django_assert_num_queries(8):
+        with django_assert_num_queries(9):  # and the names of every team, as above
             page = client.get(reverse("tournaments:sitting", args=args))
         assert how_drawn(page.text)["Score groups"]
         # The explanation's one: the teams' names.
         with django_assert_num_queries(5):
             printout = client.get(reverse("tournaments:sitting_sheets", args=args))
         assert how_drawn(printout.text)["Score groups"]
+
+
+def test_a_chart_bye_names_the_opponent_who_withdrew(client):
+    """The team a chart paired with one that has withdrawn sits out; the page names the
+    withdrawn team, though the draw left it out, as the printout does."""
+    tournament = make_tournament(teams=4)
+    stage = stages.add_stage(tournament=tournament, kind="round_robin", rng=rng())
+    stages.confirm_stage(stage=stage)
+    first, gone = stage.chart[0]["games"][0]
+    withdraw_team(entry=tournament.entries.get(pk=gone))
+    services.propose_sitting(tournament=tournament, rng=rng())
+    names = dict(tournament.entries.values_list("pk", "team__name"))
+    args = [tournament.pk, 1]
+    for url in (
+        reverse("tournaments:sitting", args=args),
+        reverse("tournaments:sitting_sheets", args=args),
+    ):
+        [line] = [
+            line for line in how_drawn(client.get(url).text)["Sitting out"] if names[first] in line
+        ]
+        assert names[gone] in line and "no longer registered" not in line
