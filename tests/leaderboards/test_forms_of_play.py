@@ -108,6 +108,8 @@ def test_a_profile_line_of_a_points_sheet_gives_the_teams_points_not_tables(clie
     international_session()  # Dev's team makes 28 in all 18 deals: 18 points to 0
     for name, points in (("Dev", "18 points"), ("Anu", "0 points")):
         page = client.get(reverse("leaderboards:player", args=[Player.objects.get(name=name).pk]))
-        result = page.text.split('<div class="profile-result">', 1)[1].split("</div>", 1)[0]
+        # The profile's list of games (the night in review above it says "18–0 points").
+        games = page.text.split("<h2>Games</h2>", 1)[1]
+        result = games.split('<div class="profile-result">', 1)[1].split("</div>", 1)[0]
         assert f'<span class="small">{points}</span>' in result
         assert "tables" not in result

@@ -56,7 +56,9 @@ print(game.pk, f"{int(game.updated_at.timestamp())}.{game.updated_at.microsecond
 def get(port: int, path: str) -> tuple[int, str]:
     connection = http.client.HTTPConnection(HOST, port, timeout=10)
     try:
-        connection.request("GET", path, headers={"Host": f"{HOST}:{port}"})
+        # Both servers stand behind one address, as behind the site's proxy: a page names
+        # that address in its link preview, whichever server made it.
+        connection.request("GET", path, headers={"Host": HOST})
         response = connection.getresponse()
         return response.status, response.read().decode()
     finally:
