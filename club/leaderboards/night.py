@@ -326,10 +326,6 @@ class NightReview:
 # --- Reading it -----------------------------------------------------------------------
 
 
-def _zone(club: Club) -> zoneinfo.ZoneInfo:
-    return zoneinfo.ZoneInfo(known.by_id(club.pk).time_zone)
-
-
 def _start_of(day: dt.date, zone: zoneinfo.ZoneInfo) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(), tzinfo=zone)
 
@@ -538,7 +534,7 @@ def _review_days(found: NightReview, player: Player, club: Club, zone) -> None:
 def night_review(player: Player, club: Club, asked: Asked) -> NightReview | None:
     """The review the page shows for ``asked`` at ``club``'s address; None when nothing
     was asked and the player has no finished game at the club (the page shows no night)."""
-    zone = _zone(club)
+    zone = known.by_id(club.pk).zone
     if asked.errors:
         return NightReview(asked=asked, start=None, end=None)
     if asked.start is None:  # the latest night, and the one before it

@@ -6,6 +6,7 @@ game at a time in Python. :func:`club.leaderboards.figures.drift` compares the t
 
 from __future__ import annotations
 
+import zoneinfo
 from collections import defaultdict
 
 from django.db import connection
@@ -13,6 +14,7 @@ from django.db.models import Case, When
 from django.db.models.functions import TruncDate
 
 from club.clubs import known
+from club.clubs.models import Club
 from club.games.models import Doubling, Game, GameTeam, LedgerEntry, Round
 from club.games.words import KODI, POINTS, TABLES
 from club.leaderboards import team_ratings
@@ -99,12 +101,13 @@ def _day_at_its_club() -> Case:
     """A game's start date in its club's time zone: one branch a zone the clubs keep,
     whatever zone is active where the rebuild runs."""
     clubs_of_zone: dict[str, list[int]] = defaultdict(list)
-    for club in known.clubs().by_slug.values():
-        clubs_of_zone[club.time_zone].append(club.pk)
+    # Read here, not from this process's list: another process may have added a club.
+    for pk, zone in Club.objects.order_by("pk").values_list("pk", "time_zone"):
+        clubs_of_zone[zone].append(pk)
     return Case(
         *(
-            When(club_id__in=pks, then=TruncDate("created_at", tzinfo=known.by_id(pks[0]).zone))
-            for pks in clubs_of_zone.values()
+            When(club_id__in=pks, then=TruncDate("created_at", tzinfo=zoneinfo.ZoneInfo(zone)))
+            for zone, pks in clubs_of_zone.items()
         ),
         default=TruncDate("created_at", tzinfo=known.home().zone),
     )
