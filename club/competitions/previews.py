@@ -23,16 +23,13 @@ from club.web.preview import (
     VersionOf,
     link_preview,
     page_version,
+    place_of,
     points_unit,
     ranked_line,
     site_name,
 )
 
 SAID = 3  # the lines a description names; the picture shows ROWS
-
-
-def _place(row: dict) -> str:
-    return f"{row['place']}=" if row["shared"] else str(row["place"])
 
 
 def _heading(counted: int) -> str:
@@ -46,7 +43,7 @@ def summary(context: dict) -> str:
     rows, counted = context["rows"], context["counted_nights"]
     if not rows:
         return _heading(counted) + "."
-    lines = ", ".join(ranked_line(_place(row), row["name"], row["total"]) for row in rows[:SAID])
+    lines = ", ".join(ranked_line(place_of(row), row["name"], row["total"]) for row in rows[:SAID])
     more = "…" if len(rows) > SAID else ""
     return _("%(heading)s: %(teams)s") % {"heading": _heading(counted), "teams": lines + more}
 
@@ -86,7 +83,7 @@ def competition_card(request: HttpRequest, competition: Competition) -> Card:
         subtitle=" · ".join([_heading(context["counted_nights"]), span]),
         rows=tuple(
             Row(
-                lead=_place(row),
+                lead=place_of(row),
                 name=row["name"],
                 figure=row["total"],
                 unit=points_unit(row["total"]),

@@ -29,17 +29,13 @@ from club.web.preview import (
     VersionOf,
     link_preview,
     page_version,
+    place_of,
     points_unit,
     ranked_line,
     site_name,
 )
 
 SAID = 3  # the teams a description names; the picture shows ROWS
-
-
-def _place(row: dict) -> str:
-    """A place as the standings write it: "2=" when shared."""
-    return f"{row['place']}=" if row["shared"] else str(row["place"])
 
 
 def _heading(tournament: Tournament, finished_sittings: int) -> str:
@@ -61,7 +57,7 @@ def standings_summary(tournament: Tournament, rows: list[dict], finished_sitting
             "No game finished yet; %(count)d teams registered.",
             len(rows),
         ) % {"count": len(rows)}
-    teams = ", ".join(ranked_line(_place(row), row["team"], row["points"]) for row in rows[:SAID])
+    teams = ", ".join(ranked_line(place_of(row), row["team"], row["points"]) for row in rows[:SAID])
     more = "…" if len(rows) > SAID else ""
     return _("%(heading)s: %(teams)s") % {
         "heading": _heading(tournament, finished_sittings),
@@ -139,7 +135,7 @@ def standings_card(request: HttpRequest, pk: int) -> Card:
         subtitle=" · ".join([_heading(tournament, finished), *_when_and_where(tournament)]),
         rows=tuple(
             Row(
-                lead=_place(row),
+                lead=place_of(row),
                 name=row["team"],
                 figure=row["points"],
                 unit=points_unit(row["points"]),

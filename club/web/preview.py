@@ -111,6 +111,11 @@ def _short(text: str, most: int = DESCRIPTION_LENGTH) -> str:
     return cut.rstrip(" ,;:·") + "…"
 
 
+def place_of(row: dict) -> str:
+    """A place as the standings and tables write it: "2=" when shared."""
+    return f"{row['place']}=" if row["shared"] else str(row["place"])
+
+
 def ranked_line(place: str, name: str, points: str) -> str:
     """One line of a ranking in a description: "1 Anu & Biju 9 pts"."""
     return _("%(place)s %(name)s %(points)s pts") % {"place": place, "name": name, "points": points}
