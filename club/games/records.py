@@ -200,6 +200,10 @@ class DirectorCall(models.Model):
             # A game's latest call (its scorer's page), and a club's or a tournament's calls
             # open or changed lately (the board, the calls page): by game, newest change.
             models.Index(fields=["game", "-changed_at"], name="directorcall_game_changed"),
+            # The calls a page shows, read from here and never from the club's games: the
+            # calls open (answered and taken back both empty), and those answered since a
+            # moment (a range of answered_at). Both a few rows, whatever the history.
+            models.Index(fields=["answered_at", "withdrawn_at"], name="directorcall_shown"),
         ]
 
     def __str__(self) -> str:
