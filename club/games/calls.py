@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, F, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -51,6 +51,13 @@ def _reason(reason: str) -> str:
     return reason
 
 
+def _locked_game(game_id: int) -> Game:
+    """The game's row, locked: every change of a game's calls takes it first, and only it,
+    so a reason, a call taken back and an answer at the same moment queue one behind the
+    other (SQLite, which has no row lock, writes one transaction at a time)."""
+    return Game.objects.select_for_update().get(pk=game_id)
+
+
 def call_director(
     *, game: Game, link: ScorerLink | None = None, reason: str = ""
 ) -> tuple[DirectorCall, bool]:
@@ -58,20 +65,21 @@ def call_director(
 
     A game that has a call open keeps it: the call is returned as it is, given
     ``reason`` when one is sent. The game's row is locked first, so two phones of one
-    table calling at once make one call (SQLite, which has no row lock, has the
-    constraint: the second insert fails, and the first call is read).
+    table calling at once make one call (and should the constraint still refuse the
+    second insert, the first call is read).
     """
     reason = _reason(reason)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = _locked_game(game.pk)
         if game.is_finished:
             raise CallError(str(GAME_OVER))
         found = _open(DirectorCall.objects.filter(game=game)).first()
+        now = timezone.now()
         if found is not None:
             if reason and reason != found.reason:
-                give_reason(call=found, reason=reason)
+                found.reason, found.changed_at = reason, now
+                found.save(update_fields=["reason", "changed_at"])
             return found, False
-        now = timezone.now()
         try:
             with transaction.atomic():
                 call = DirectorCall.objects.create(
@@ -87,21 +95,18 @@ def call_director(
 
 
 def give_reason(*, call: DirectorCall, reason: str) -> DirectorCall:
-    """The reason of an open call (or another one in its place)."""
-    reason = _reason(reason)
-    updated = _open(DirectorCall.objects.filter(pk=call.pk)).update(
-        reason=reason, changed_at=timezone.now()
-    )
-    if not updated:
-        raise CallError(str(NO_OPEN_CALL))
-    call.refresh_from_db()
-    return call
+    """The reason of the table's open call (or another one in its place). A table whose
+    call was taken back or answered a moment before gets a new call with that reason: a
+    player tapping a reason wants the director."""
+    found, _made = call_director(game=call.game, link=call.scorer_link, reason=reason)
+    return found
 
 
 def withdraw_call(*, game: Game) -> DirectorCall:
     """The table takes its open call back: it leaves the board."""
     with transaction.atomic():
-        call = _open(DirectorCall.objects.select_for_update().filter(game=game)).first()
+        _locked_game(game.pk)
+        call = _open(DirectorCall.objects.filter(game_id=game.pk)).first()
         if call is None:
             raise CallError(str(NO_OPEN_CALL))
         call.withdrawn_at = call.changed_at = timezone.now()
@@ -113,7 +118,8 @@ def answer_call(*, call: DirectorCall, user=None) -> DirectorCall:
     """An organiser marks the call answered. A call answered already stays as it was
     (two directors tapping at once); one the table took back is refused."""
     with transaction.atomic():
-        call = DirectorCall.objects.select_for_update().get(pk=call.pk)
+        _locked_game(call.game_id)
+        call = DirectorCall.objects.get(pk=call.pk)
         if call.withdrawn_at is not None:
             raise CallError(str(TAKEN_BACK))
         if call.answered_at is None:
@@ -127,7 +133,9 @@ def answer_call(*, call: DirectorCall, user=None) -> DirectorCall:
 
 
 def _shown(calls: QuerySet, now: datetime.datetime) -> QuerySet:
-    """Of ``calls``, those a page shows: open, or answered within :data:`RECENT`."""
+    """Of ``calls``, those a page shows: open, or answered within :data:`RECENT`. Read
+    through the calls' own indexes (the open ones, the answered ones by when), so a page
+    reads these few calls, never the club's past ones nor its games."""
     return calls.filter(
         Q(answered_at__isnull=True, withdrawn_at__isnull=True) | Q(answered_at__gte=now - RECENT)
     )
@@ -135,8 +143,10 @@ def _shown(calls: QuerySet, now: datetime.datetime) -> QuerySet:
 
 def calls_token(calls: QuerySet, now: datetime.datetime | None = None) -> str:
     """A token that moves whenever a call of ``calls`` is made, given a reason, taken back
-    or answered, or an answered one leaves the page: one query, of the calls shown only."""
-    found = _shown(calls, now or timezone.now()).aggregate(
+    or answered, or an answered one leaves the page, and every minute while a call is
+    open (the page says how long each has waited): one query, of the calls shown only."""
+    now = now or timezone.now()
+    found = _shown(calls, now).aggregate(
         count=Count("id"),
         answered=Count("answered_at"),
         reasons=Count("id", filter=~Q(reason="")),
@@ -146,13 +156,15 @@ def calls_token(calls: QuerySet, now: datetime.datetime | None = None) -> str:
     newest = found["newest"]
     stamp = int(newest.timestamp() * 1_000_000) if newest else 0
     counts = f"{found['count']}.{found['answered']}.{found['reasons']}"
-    return f"{counts}.{found['last'] or 0}.{stamp}"
+    waiting = found["count"] - found["answered"]  # the calls shown and not answered: open
+    minute = f".{int(now.timestamp() // 60)}" if waiting else ""
+    return f"{counts}.{found['last'] or 0}.{stamp}{minute}"
 
 
 def shown_calls(calls: QuerySet, now: datetime.datetime | None = None) -> dict[str, list[dict]]:
     """The calls a page shows, in one query: ``open``, oldest first (the one waiting
-    longest first), and ``answered`` lately, newest first. Each a plain row: its game, the
-    game's label, the team whose phone called, the reason's words, when."""
+    longest first), and ``answered`` lately, the last answered first. Each a plain row: its
+    game, the game's label, the team whose phone called, the reason's words, when."""
     now = now or timezone.now()
     reasons = dict(DirectorCall.Reason.choices)
     rows = (
@@ -184,13 +196,21 @@ def shown_calls(calls: QuerySet, now: datetime.datetime | None = None) -> dict[s
         }
         shown["open" if row["answered_at"] is None else "answered"].append(call)
     shown["open"] = shown["open"][:SHOWN]
-    shown["answered"] = shown["answered"][::-1][:SHOWN]
+    shown["answered"].sort(key=lambda call: (call["answered_at"], call["id"]), reverse=True)
+    shown["answered"] = shown["answered"][:SHOWN]
     return shown
 
 
 def club_calls(club_id: int) -> QuerySet:
-    """Every call of the club's games (the organisers' calls page reads those shown)."""
-    return DirectorCall.objects.filter(game__club_id=club_id)
+    """The club's calls, for the organisers' calls page, which reads those :func:`_shown`.
+
+    The page starts from the calls (the index of those open or answered since a moment)
+    and looks at the game of each for its club, never at the club's games, which grow
+    with its history: the club is compared as ``club_id + 0``, which no index of the games
+    answers, so SQLite (which has no figures of the tables' sizes to go by) cannot choose
+    to start from the club's games instead. PostgreSQL starts from the calls either way.
+    """
+    return DirectorCall.objects.alias(club=F("game__club_id") + 0).filter(club=club_id)
 
 
 def table_call(game: Game, now: datetime.datetime | None = None) -> dict:

@@ -8,6 +8,8 @@ Time is fixed with ``django.utils.timezone.now`` patched where a page says it.
 from __future__ import annotations
 
 import datetime
+import re
+import threading
 import uuid
 from contextlib import contextmanager
 from unittest import mock
@@ -20,7 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.games import calls, links
-from club.games.models import DirectorCall, SubmittedForm
+from club.games.models import DirectorCall, Game, SubmittedForm
 from club.games.services import end_game
 from club.tournaments import selectors
 from club.tournaments import services as tournaments
@@ -342,3 +344,161 @@ def test_the_boards_queries_do_not_grow_with_past_calls(organiser_client):
     assert counted() == before
     shown = [q["sql"] for q in read.captured_queries if "games_directorcall" in q["sql"]]
     assert len(shown) == 2  # the board's token and the calls it shows
+
+
+# --- What the review found -----------------------------------------------------------------
+
+
+def test_the_calls_page_moves_on_with_the_minutes_while_a_call_is_open(organiser_client, link):
+    with at(NOW):
+        calls.call_director(game=link.game, link=link)
+        first = organiser_client.get(reverse("games:calls"))
+    assert "Called at 20:40, just now" in first.text
+    version = first.context["calls_version"]
+    with at(later(0.5)):  # the same minute: nothing to send
+        assert organiser_client.get(reverse("games:calls"), {"version": version}).status_code == 204
+    with at(later(7)):
+        polled = organiser_client.get(reverse("games:calls"), {"version": version}, headers=HTMX)
+    assert polled.status_code == 200 and "Called at 20:40, 7 minutes ago" in polled.text
+    # With no call open the minutes change nothing on the page: the poll stays quiet.
+    with at(later(8)):
+        calls.answer_call(call=DirectorCall.objects.get())
+        quiet = organiser_client.get(reverse("games:calls")).context["calls_version"]
+    with at(later(9)):
+        assert organiser_client.get(reverse("games:calls"), {"version": quiet}).status_code == 204
+
+
+def test_calls_answered_lately_are_listed_the_last_answered_first(organiser_client, link):
+    other = start_game(2, label="Verandah table 5")
+    with at(NOW):
+        first, _made = calls.call_director(game=link.game, link=link)
+    with at(later(1)):
+        second, _made = calls.call_director(game=other)
+    with at(later(2)):
+        calls.answer_call(call=second)
+    with at(later(3)):
+        calls.answer_call(call=first)
+        shown = calls.shown_calls(calls.club_calls(link.game.club_id))
+        page = organiser_client.get(reverse("games:calls")).text
+    assert [call["id"] for call in shown["answered"]] == [first.pk, second.pk]
+    done = page[page.index("Calls answered lately") :]
+    assert done.index("Church hall table 2") < done.index("Verandah table 5")
+
+
+def _calls_page_queries(client) -> tuple[int, int]:
+    with at(later(3)), CaptureQueriesContext(connection) as page:
+        response = client.get(reverse("games:calls"))
+    assert response.status_code == 200 and "1 table calls the director" in response.text
+    with at(later(3)), CaptureQueriesContext(connection) as poll:
+        again = client.get(reverse("games:calls"), {"version": response.context["calls_version"]})
+    assert again.status_code == 204
+    return len(page), len(poll)
+
+
+def test_the_calls_page_reads_the_calls_shown_never_the_clubs_games(organiser_client, link):
+    start_game(2, label="Verandah table 5")
+    start_game(2, label="Porch table 1")
+    with at(NOW):
+        calls.call_director(game=link.game, link=link)
+    before = _calls_page_queries(organiser_client)
+    # Sixty finished games of past nights, each with a call answered long ago.
+    for number in range(60):
+        past = start_game(2, label=f"Past table {number}")
+        with at(NOW - datetime.timedelta(days=1, minutes=number)):
+            call, _made = calls.call_director(game=past)
+            calls.answer_call(call=call)
+        end_game(game=past)
+    assert _calls_page_queries(organiser_client) == before
+    if connection.vendor != "sqlite":
+        return  # PostgreSQL plans by the tables' sizes: see docs/developers (checked by hand)
+    # SQLite starts from the calls' index, and looks at each call's game by its key.
+    shown = calls._shown(calls.club_calls(link.game.club_id), NOW)
+    for query in (shown.values("id", "game__label"), shown.values("id").order_by()):
+        sql, params = query.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+            plan = " | ".join(row[-1] for row in cursor.fetchall())
+        assert "USING INDEX directorcall_shown (answered_at=? AND withdrawn_at=?)" in plan
+        assert "USING INDEX directorcall_shown (answered_at>?)" in plan
+        assert "SEARCH games_game USING INTEGER PRIMARY KEY" in plan, plan
+        assert "club_id" not in plan, plan
+
+
+def test_a_reason_just_after_the_call_was_taken_back_or_answered_calls_again(client, link):
+    game = link.game
+    call, _made = calls.call_director(game=game, link=link)
+    calls.withdraw_call(game=game)
+    reasoned = calls.give_reason(call=call, reason="misdeal")
+    assert reasoned.pk != call.pk and reasoned.is_open and reasoned.reason == "misdeal"
+    calls.answer_call(call=reasoned)
+    answer = client.post(url(link), {**key(), "reason": "score"}, headers=HTMX)
+    assert "Director called at" in answer.text and "This table has no call open" not in answer.text
+    assert DirectorCall.objects.filter(answered_at=None, withdrawn_at=None).get().reason == "score"
+
+
+def _waits_for_the_games_row(game, change) -> None:
+    """``change`` waits while another transaction holds ``game``'s row, and then runs."""
+    held, release, done = threading.Event(), threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.pk)
+            held.set()
+            release.wait(10)
+        connection.close()
+
+    def run() -> None:
+        change()
+        done.set()
+        connection.close()
+
+    holder, changer = threading.Thread(target=hold), threading.Thread(target=run)
+    holder.start()
+    assert held.wait(10)
+    changer.start()
+    waited = not done.wait(0.5)
+    release.set()
+    holder.join(10)
+    changer.join(10)
+    assert waited, "the change did not wait for the game's row"
+    assert done.is_set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reason_taking_back_and_answering_wait_for_the_games_row():
+    """Each change of a game's calls locks the game's row first, as a call does, so a
+    reason arriving as the call is taken back or answered queues behind it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no row lock: one transaction writes at a time")
+    game = start_game(2, label="Church hall table 2")
+    call, _made = calls.call_director(game=game)
+    _waits_for_the_games_row(game, lambda: calls.give_reason(call=call, reason="misdeal"))
+    _waits_for_the_games_row(game, lambda: calls.withdraw_call(game=game))
+    again, _made = calls.call_director(game=game)
+    _waits_for_the_games_row(game, lambda: calls.answer_call(call=again))
+    call.refresh_from_db()
+    again.refresh_from_db()
+    assert call.reason == "misdeal" and call.withdrawn_at is not None
+    assert again.answered_at is not None
+
+
+def test_each_reason_has_its_own_key_so_a_second_reason_after_a_lost_answer_lands(client, link):
+    client.post(url(link), key(), headers=HTMX)
+    page = client.get(url(link, "scorer")).text
+    forms = re.findall(r"<form [^>]*data-director-call[^>]*>.*?</form>", page, re.S)
+    keys = {}
+    for form in forms:
+        reason = re.search(r'name="reason" value="([a-z_]+)"', form)
+        if reason:
+            keys[reason[1]] = re.search(r'name="idempotency_key" value="([^"]+)"', form)[1]
+            assert (
+                'hx-disabled-elt="closest fieldset"' in form
+            )  # every reason waits while one is sent
+    assert sorted(keys) == sorted(DirectorCall.Reason.values)
+    assert len(set(keys.values())) == len(keys)
+    # The first reason's answer was lost: the phone still shows the page it had.
+    for reason in ("misdeal", "score"):
+        sent = {"idempotency_key": keys[reason], "reason": reason}
+        answer = client.post(url(link), sent, headers=HTMX)
+        assert answer.status_code == 200
+        assert DirectorCall.objects.get().reason == reason
