@@ -22,7 +22,6 @@ from club.web.preview import (
     Preview,
     VersionOf,
     link_preview,
-    page_version,
     place_of,
     points_unit,
     ranked_line,
@@ -53,17 +52,13 @@ def competition_preview(
 ) -> Preview | None:
     """The table page's preview, from its context; ``image`` names its picture's view."""
     competition = context["competition"]
-    version = page_version(request, version_of, pk=competition.pk)
-    if version is None:
-        return None
-    said = summary(context)
     return link_preview(
         request,
+        version_of,
+        pk=competition.pk,
         title=competition.name,
-        description=said,
-        alt=f"{competition.name}: {said}",
+        said=lambda: summary(context),
         image=reverse(image, args=[competition.pk]),
-        version=version,
     )
 
 

@@ -21,7 +21,7 @@ from club.games import words
 from club.games.models import Game, GameTeam
 from club.scoring.rules import Scoring
 from club.web.cards import Card, Row
-from club.web.preview import Preview, VersionOf, link_preview, page_version, site_name
+from club.web.preview import Preview, VersionOf, link_preview, site_name
 
 DASH = "–"  # between the counts of a score: 8–4
 
@@ -90,17 +90,13 @@ def game_preview(
     request: HttpRequest, game: Game, teams: list[GameTeam], version_of: VersionOf
 ) -> Preview | None:
     """The game page's preview, from what the page has read already (its teams)."""
-    version = page_version(request, version_of, pk=game.pk)
-    if version is None:
-        return None
-    said = summary(game, teams)
     return link_preview(
         request,
+        version_of,
+        pk=game.pk,
         title=game.title,
-        description=said,
-        alt=f"{game.title}: {said}",
+        said=lambda: summary(game, teams),
         image=reverse("games:preview", args=[game.pk]),
-        version=version,
     )
 
 

@@ -22,7 +22,7 @@ from club.leaderboards import selectors
 from club.leaderboards.models import PlayerRating, PlayerTotals
 from club.leaderboards.profile import form_badge
 from club.web.cards import Card, Row
-from club.web.preview import Preview, VersionOf, link_preview, page_version, site_name
+from club.web.preview import Preview, VersionOf, link_preview, site_name
 
 
 def summary(rating: float | None, rated: int, played: int, won: int, form: list[str]) -> str:
@@ -51,23 +51,19 @@ def summary(rating: float | None, rated: int, played: int, won: int, form: list[
 def player_preview(request: HttpRequest, context: dict, version_of: VersionOf) -> Preview | None:
     """The profile's preview, from its context (its figures, rating and form)."""
     player, figures, rating = context["player"], context["figures"], context["rating"]
-    version = page_version(request, version_of, pk=player.pk)
-    if version is None:
-        return None
-    said = summary(
-        rating.rating if rating else None,
-        rating.games if rating else 0,
-        figures.played,
-        figures.won,
-        context["form"],
-    )
     return link_preview(
         request,
+        version_of,
+        pk=player.pk,
         title=player.name,
-        description=said,
-        alt=f"{player.name}: {said}",
+        said=lambda: summary(
+            rating.rating if rating else None,
+            rating.games if rating else 0,
+            figures.played,
+            figures.won,
+            context["form"],
+        ),
         image=reverse("leaderboards:player_preview", args=[player.pk]),
-        version=version,
     )
 
 

@@ -28,7 +28,6 @@ from club.web.preview import (
     Preview,
     VersionOf,
     link_preview,
-    page_version,
     place_of,
     points_unit,
     ranked_line,
@@ -79,17 +78,15 @@ def tournament_preview(
 ) -> Preview | None:
     """The tournament page's preview, from its context (its standings and sittings)."""
     tournament = context["tournament"]
-    version = page_version(request, version_of, pk=tournament.pk)
-    if version is None:
-        return None
-    said = standings_summary(tournament, context["standings"], _finished(context["sittings"]))
     return link_preview(
         request,
+        version_of,
+        pk=tournament.pk,
         title=tournament.name,
-        description=said,
-        alt=f"{tournament.name}: {said}",
+        said=lambda: standings_summary(
+            tournament, context["standings"], _finished(context["sittings"])
+        ),
         image=reverse("tournaments:preview", args=[tournament.pk]),
-        version=version,
     )
 
 
@@ -203,18 +200,13 @@ def sitting_summary(sitting: Sitting, games: list[SittingGame]) -> str:
 def sitting_preview(request: HttpRequest, context: dict, version_of: VersionOf) -> Preview | None:
     """The sitting page's preview, from its context (its games and their teams)."""
     sitting, tournament = context["sitting"], context["tournament"]
-    version = page_version(request, version_of, pk=tournament.pk)
-    if version is None:
-        return None
-    title = f"{sitting} · {tournament.name}"
-    said = sitting_summary(sitting, context.get("games", []))
     return link_preview(
         request,
-        title=title,
-        description=said,
-        alt=f"{title}: {said}",
+        version_of,
+        pk=tournament.pk,
+        title=f"{sitting} · {tournament.name}",
+        said=lambda: sitting_summary(sitting, context.get("games", [])),
         image=reverse("tournaments:sitting_preview", args=[tournament.pk, sitting.number]),
-        version=version,
     )
 
 

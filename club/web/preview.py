@@ -135,10 +135,22 @@ def site_name(request: HttpRequest) -> str:
 
 
 def link_preview(
-    request: HttpRequest, *, title: str, description: str, alt: str, image: str, version: str
-) -> Preview:
-    """The page's preview: ``image`` is the path of its picture's view (club-scoped, as
-    ``reverse`` makes it), ``version`` the page's kept version (:func:`page_version`)."""
+    request: HttpRequest,
+    version_of: VersionOf,
+    *,
+    pk: int,
+    title: str,
+    said: Callable[[], str],
+    image: str,
+) -> Preview | None:
+    """The preview of the page of object ``pk`` (None if the page does not exist):
+    ``version_of`` is the page's kept version (:func:`page_version`), ``said()`` its
+    result in a line, ``image`` the path of its picture's view (club-scoped, as
+    ``reverse`` makes it)."""
+    version = page_version(request, version_of, pk=pk)
+    if version is None:
+        return None
+    description = said()
     named = {"v": tag(version)} if version else {}
     query = urlencode({**named, "lang": translation.get_language()})
     return Preview(
@@ -146,7 +158,7 @@ def link_preview(
         description=_short(description),
         url=public_url(request, request.path),
         image=public_url(request, f"{image}?{query}"),
-        image_alt=_short(alt, 400),
+        image_alt=_short(f"{title}: {description}", 400),
         site_name=site_name(request),
     )
 
