@@ -51,7 +51,9 @@ class Browser:
     def _prepare(
         self, port: int, method: str, path: str, form: dict | None, htmx: bool
     ) -> tuple[bytes, dict[str, str]]:
-        headers = {"Host": f"{HOST}:{port}", "Connection": "close"}
+        # Every server is asked under the site's one address, as behind its proxy: a page
+        # names that address (its link preview), whichever server made it.
+        headers = {"Host": HOST, "Connection": "close"}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in sorted(self.cookies.items()))
         if htmx:
@@ -60,8 +62,8 @@ class Browser:
         if form is not None:
             body = urllib.parse.urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            headers["Origin"] = f"http://{HOST}:{port}"
-            headers["Referer"] = f"http://{HOST}:{port}{path}"
+            headers["Origin"] = f"http://{HOST}"
+            headers["Referer"] = f"http://{HOST}{path}"
         if method == "POST":
             headers["Content-Length"] = str(len(body))
         return body, headers
