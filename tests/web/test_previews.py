@@ -95,6 +95,16 @@ def test_a_game_being_played_says_the_counts_after_its_deals(client):
     assert tags["og:description"] == "Anu & Biju 13, Chitra & Dev 11 after 1 deal"
 
 
+def test_the_deal_form_has_no_share_button_beside_it(client, organiser):
+    """A visitor shares a game being played from its top; its organiser, entering its
+    deals, has every field of the form in sight on a phone instead (no row above it)."""
+    game = start_game(2)
+    assert "data-share-button" in client.get(game.get_absolute_url()).text
+    client.force_login(organiser)
+    page = client.get(game.get_absolute_url()).text
+    assert "deal-form" in page and "data-share-button" not in page
+
+
 def test_the_standings_page_says_how_far_they_are_and_who_leads(client, cup):
     tags = meta(client.get(cup.get_absolute_url()))
     first = Standing.objects.filter(tournament=cup).order_by("place", "entry__team__name")
