@@ -44,6 +44,15 @@ def _answer(request: HtmxHttpRequest, link: ScorerLink, refusal: str = "") -> Ht
     return redirect(reverse("games:scorer", args=[link.token]) + "#table-status")
 
 
+def _acted(request: HtmxHttpRequest, link: ScorerLink, action) -> HttpResponse:
+    """The answer to a table's write on its call: its refusal said, by name, or done."""
+    try:
+        action()
+    except calls.CallError as refusal:
+        return _answer(request, link, refusal.message)
+    return _answer(request, link)
+
+
 # Never kept, by any cache or the phone: the call as it stands now, or nothing.
 @never_cache
 @require_GET
@@ -60,11 +69,10 @@ def scorer_table(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
 @one_time
 def scorer_call(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
     """Call the director, at once; sent again with a reason, the open call takes it."""
-    try:
-        calls.call_director(game=link.game, link=link, reason=request.POST.get("reason", "")[:20])
-    except calls.CallError as refusal:
-        return _answer(request, link, refusal.message)
-    return _answer(request, link)
+    reason = request.POST.get("reason", "")[:20]
+    return _acted(
+        request, link, lambda: calls.call_director(game=link.game, link=link, reason=reason)
+    )
 
 
 @never_cache
@@ -73,11 +81,7 @@ def scorer_call(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
 @one_time
 def scorer_call_withdraw(request: HtmxHttpRequest, link: ScorerLink) -> HttpResponse:
     """The table takes its call back."""
-    try:
-        calls.withdraw_call(game=link.game)
-    except calls.CallError as refusal:
-        return _answer(request, link, refusal.message)
-    return _answer(request, link)
+    return _acted(request, link, lambda: calls.withdraw_call(game=link.game))
 
 
 # --- Organisers: the club's calls ---------------------------------------------------------

@@ -218,8 +218,7 @@ def table_call(game: Game, now: datetime.datetime | None = None) -> dict:
     latest answered within :data:`RECENT` (so the table sees it was answered)."""
     now = now or timezone.now()
     latest = (
-        DirectorCall.objects.filter(game=game, withdrawn_at__isnull=True)
-        .filter(Q(answered_at__isnull=True) | Q(answered_at__gte=now - RECENT))
+        _shown(DirectorCall.objects.filter(game=game), now)
         .order_by("-made_at", "-id")
         .only("id", "reason", "made_at", "answered_at")
         .first()
