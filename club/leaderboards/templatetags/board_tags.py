@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 from club.clubs.addresses import reverse_in
 from club.games.models import Scoring
 from club.games.selectors import url_maker
+from club.leaderboards.night import signed
 from club.leaderboards.profile import LEVEL
 from club.web.html import safe_join, text
 
@@ -28,7 +29,7 @@ DASH = "—"
 
 def _signed(value: int) -> tuple[str, str]:
     css = "up" if value > 0 else "down" if value < 0 else ""
-    return (f" {css}" if css else ""), (f"+{value}" if value > 0 else str(value))
+    return (f" {css}" if css else ""), signed(value)
 
 
 def _figure(row, name: str, between: str = "/") -> tuple[str, str]:
