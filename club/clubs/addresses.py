@@ -16,6 +16,7 @@ import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.http.response import HttpResponseRedirectBase
 from django.urls import get_script_prefix, reverse, set_script_prefix
@@ -131,6 +132,10 @@ class ClubAddressMiddleware:
 
     def _serve(self, request: HttpRequest, club: Club, root: str, prefix: str) -> HttpResponse:
         request.club = club  # type: ignore[attr-defined]  # the request's club
+        # Django keeps STATIC_URL with the script prefix of its first reading: read it at
+        # the site's root, or a club's page read first would send every page's styles
+        # and scripts under that club's part, where nothing serves them.
+        settings.STATIC_URL  # noqa: B018  # read for its side effect
         token = _root.set(root)
         set_script_prefix(prefix)
         timezone.activate(club.time_zone)

@@ -104,6 +104,17 @@ def test_the_script_prefix_is_put_back_after_a_clubs_page(client, gulf):
     assert site_reverse("clubs") == "/clubs/"
 
 
+def test_a_clubs_page_read_first_links_the_sites_static_files(client, gulf, settings):
+    """Django keeps STATIC_URL as first read, with the script prefix of that moment: a
+    club's page read first must still link the styles where the site serves them."""
+    client.get("/")  # the server is up: its middleware has read the setting
+    settings.STATIC_URL = "static/"  # changed, and not read again until a page needs it
+    page = client.get("/clubs/gulf/").content.decode()
+    styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
+    assert styles and all(href.startswith("/static/") for href in styles), styles
+    assert settings.STATIC_URL == "/static/"
+
+
 def test_labels_and_names_are_the_clubs_own(gulf):
     start_game(2, label="Table one")
     start_game(2, label="Table one", club=gulf, same_people={"anu", "biju", "chitra", "dev"})
