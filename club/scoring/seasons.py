@@ -31,8 +31,9 @@ Order of the table
 Ranked lines by, in turn: the total of their counted scores, more first; nights won
 (first place alone), more first; head to head among the lines still level (in every
 night two of them played, the one placed higher scores 1 and the other -1; more first,
-again among any smaller group still level); the latest night (the nights from the last
-back, a better place first, a night not played after any place). Lines level on
+again among any smaller group still level); the latest night (the days from the last
+back, a better place first, a day not played after any place; the nights of one day are
+equally late, a line's best place of the day counting). Lines level on
 everything share a place (1, 2, 2, 4) and keep the caller's order (by name). Never the
 order rows came out of the database.
 """
@@ -69,6 +70,7 @@ MAX_PLACES = 64  # a points table longer than any field a club night has
 
 # What separated a line from the lines level with it on total.
 WON, HEAD_TO_HEAD, LATEST, SHARED = "won", "head_to_head", "latest", "shared"
+INF = float("inf")  # the place of a day a line did not play
 
 # The points per place clubs use most (the organiser's form offers them by name).
 PRESETS: Mapping[str, tuple[int, ...]] = {
@@ -332,12 +334,18 @@ def _head_to_head(group: list[Line]) -> list[list[Line]]:
 
 
 def _latest_key(nights: Sequence[Night]) -> Callable[[Line], tuple[float, ...]]:
-    """A line's places from the last night back; a night not played after any place."""
-    latest_first = [night.key for night in reversed(nights)]
+    """A line's places from the last day back: the nights of one day are equally late (two
+    clubs' events of one day, in a circuit), a line's best place of the day counting; a
+    day not played after any place."""
+    days: dict[date, list[str]] = {}
+    for night in nights:
+        days.setdefault(night.day, []).append(night.key)
+    latest_first = [days[day] for day in sorted(days, reverse=True)]
 
     def key(row: Line) -> tuple[float, ...]:
         return tuple(
-            float(row.places[k].place) if k in row.places else float("inf") for k in latest_first
+            min((float(row.places[k].place) for k in keys if k in row.places), default=INF)
+            for keys in latest_first
         )
 
     return key

@@ -127,6 +127,27 @@ def test_a_rule_that_cannot_be_scored_is_refused_naming_its_field(rule, field):
     assert refused.value.field == field
 
 
+def test_the_events_of_one_day_are_equally_late():
+    # A circuit's two clubs hold their cups on one day: each cup's winner has 10 and a
+    # night won alone, the two never met, and that day is their only one. Equally late and
+    # equally placed, they share first, whichever cup is listed later.
+    cups = [
+        Night("home", DAY, {1: Result(1), 2: Result(2)}),
+        Night("gulf", DAY, {3: Result(1), 4: Result(2)}, order=1),
+    ]
+    rows = table(cups, Rule(PLACES, (10, 6)), [1, 2, 3, 4])
+    assert [(row.line, row.place, row.shared, row.decided_by) for row in rows] == [
+        (1, 1, True, seasons.SHARED),
+        (3, 1, True, seasons.SHARED),
+        (2, 3, True, seasons.SHARED),
+        (4, 3, True, seasons.SHARED),
+    ]
+    # A day later still counts first: line 2, second in the last cup, leads line 1.
+    later = [*cups, Night("final", DAY + timedelta(days=1), {2: Result(1), 1: Result(2)})]
+    rows = table(later, Rule(PLACES, (10, 6)), [1, 2, 3, 4])
+    assert places_of(rows)[2] < places_of(rows)[1]
+
+
 # --- properties -----------------------------------------------------------------------
 
 
@@ -188,6 +209,22 @@ def test_the_order_nights_and_lines_come_in_changes_no_place(season, shuffler):
     shuffler.shuffle(nights)
     shuffler.shuffle(order)
     after = {row.line: (row.place, row.total, row.shared) for row in table(nights, rule, order)}
+    assert after == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(seasons_of(), st.lists(st.integers(0, 2), min_size=8, max_size=8))
+def test_the_order_of_one_days_nights_changes_no_place(season, days):
+    # The season's nights moved onto three days: listing each day's nights the other way
+    # round (their order and keys reversed) moves nobody.
+    nights, rule, order = season
+    on_days = [
+        Night(n.key, DAY + timedelta(days=days[at]), n.results, order=at)
+        for at, n in enumerate(nights)
+    ]
+    flipped = [Night(f"z{99 - at}", n.day, n.results, order=-at) for at, n in enumerate(on_days)]
+    before = {row.line: (row.place, row.shared) for row in table(on_days, rule, order)}
+    after = {row.line: (row.place, row.shared) for row in table(flipped, rule, order)}
     assert after == before
 
 
