@@ -18,7 +18,8 @@ keys in it, and is rendered for them. The cached pages carry no CSRF token
 switch is a plain GET).
 
 A reload that already holds the page gets 304 Not Modified from its ETag, the
-same token. A kept page is gzipped once, when it is kept, not at every read.
+same token. A kept page is gzipped once, when it is kept, not at every read, and kept
+only so: a reader that takes no gzip gets it unpacked.
 One render per key per process: a burst of readers of a new version waits for
 the first to render it rather than rendering it too.
 
@@ -28,15 +29,19 @@ moved after every committed transaction that wrote a row a page could show: a
 club's counter by a write of that club's own rows, the site's by any other write,
 every write's by all of them. A request reads the counters its page follows first
 (a club's page: its club's and the site's; a page of no club, the federation's:
-every write's), then the page's key from the database; the answer is kept beside
-the counters' values it read, for a minute at most. The next visitor who reads the
-same values gets it from that memo, with no query at all: a deal in one club leaves
-the other clubs' memos as they were. A write commits, then moves its counters,
-before its own answer is sent: a request that starts after it reads the new values,
-whichever server it reaches. Only a request that overlaps a commit may still see
-the state just before it, as any read that races a write would. In this process's
-own memory (the default) there are no counters: another gunicorn worker's write
-would not reach it, so the key is read from the database on every request.
+every write's), then the page's key from the database; that key is kept beside the
+counters' values it read (a *memo*: the poll token, the ETag and the key, never the
+page), for a minute at most. The next visitor who reads the same values finds the page
+through that memo, with no query at all: a deal in one club leaves the other clubs'
+memos as they were. A process keeps the memos it has read, so a live poll that shows
+its version reads the counters alone, and a page the counters and its one kept copy (the
+gzipped one, as nearly every reader takes it), in one round trip. A write commits,
+then moves its counters, before its own answer is sent: a request that starts after it
+reads the new values, whichever server it reaches. Only a request that overlaps a
+commit may still see the state just before it, as any read that races a write would.
+In this process's own memory (the default) there are no counters: another gunicorn
+worker's write would not reach it, so the key is read from the database on every
+request.
 """
 
 from __future__ import annotations
@@ -59,7 +64,17 @@ MEMO_TIMEOUT = 60  # a memo outlives no write made with the counters; this bound
 _locks: dict[str, threading.Lock] = {}
 # The counters' values as this process last read them, by the counters a page follows.
 _seen: dict[tuple[str, ...], tuple[int, ...]] = {}
+# The memos this process has read or made: (own, etag, key, when it ages out), the shared
+# copy's age, so a memo read here late is not kept here longer than there.
+_local: dict[str, tuple] = {}
 _locks_guard = threading.Lock()
+
+
+def forget() -> None:
+    """Forget what this process read of the counters and the memos (a test's database
+    that starts again)."""
+    _seen.clear()
+    _local.clear()
 
 
 def key_lock(key: str) -> threading.Lock:
@@ -87,21 +102,44 @@ def of_every_club(version_of):
     return version_of
 
 
+def _known(memo: str | None) -> tuple | None:
+    """This process's copy of a memo, while it is young enough to be the shared one."""
+    found = _local.get(memo) if memo is not None else None
+    if found is None or found[3] < time.time():
+        return None
+    return found
+
+
+def _know(memo: str, value: tuple) -> None:
+    if len(_local) > 4096:  # memos of old counters: no request asks for them again
+        _local.clear()
+    _local[memo] = value
+
+
 def _recall(
-    cache, request: HttpRequest, counters: tuple[str, ...]
-) -> tuple[str | None, tuple | None]:
-    """The memo's key for the write counters as they are now, and what it holds (or None).
+    cache, request: HttpRequest, counters: tuple[str, ...], polled: str | None
+) -> tuple[str | None, tuple | None, tuple | None]:
+    """The memo's key for the write counters as they are now, what it holds (or None),
+    and the kept page it names when that was read with it (or None).
 
     One round trip when the counters have not moved since this process last read them:
-    the counters the page follows and that memo are read together (one MGET, one
-    instant), and the memo counts only if the counters read beside it are the values it
-    was kept under. (None, None) when a counter cannot be read: the key is read from the
-    database.
+    the counters are read with what the request still needs, in one MGET, one instant,
+    and the memo counts only if the counters read beside it are the values it was kept
+    under. A memo this process already holds costs nothing more: a poll that shows its
+    version reads the counters alone, a page the counters and its one kept copy. (None,
+    None, None) when a counter cannot be read: the key is read from the database.
     """
     guess = _seen.get(counters)
     guessed = _memo(request, guess) if guess is not None else None
+    known = _known(guessed)
+    if guessed is not None and known is None:
+        extra = [guessed]  # the memo, to learn the page's key
+    elif known is not None and polled != known[0] and known[2] is not None:
+        extra = [known[2]]  # the page itself: its version is not the poll's
+    else:
+        extra = []
     try:
-        found = cache.get_many([*counters, guessed] if guessed else list(counters))
+        found = cache.get_many([*counters, *extra])
         values = []
         for counter in counters:
             value = found.get(counter)
@@ -111,16 +149,24 @@ def _recall(
                 if not cache.add(counter, value, None):
                     value = cache.get(counter)
                     if value is None:
-                        return None, None
+                        return None, None, None
             values.append(value)
         now = tuple(values)
+        if now == guess and known is not None:
+            return guessed, known, found.get(known[2]) if extra else None
         if now == guess:
-            return guessed, found.get(guessed)
-        _seen[counters] = now
-        memo = _memo(request, now)
-        return memo, cache.get(memo)
+            hit = found.get(guessed)
+        else:
+            _seen[counters] = now
+            guessed = _memo(request, now)
+            hit = _known(guessed)
+            if hit is None:
+                hit = cache.get(guessed)
+        if hit is not None:
+            _know(guessed, hit)
+        return guessed, hit, None
     except Exception:  # the shared cache is down: the key is read from the database
-        return None, None
+        return None, None, None
 
 
 def _memo(request: HttpRequest, values: tuple[int, ...]) -> str:
@@ -176,16 +222,16 @@ def cached_page(version_of):
                 return view(request, *args, **kwargs)
             cache = caches[ALIAS]
             # Read before the key: a write committed after this read moves them past.
+            polled = request.GET.get("version")
             if counting():
                 counters = (EVERY,) if every else counters_of(request)
-                memo, hit = _recall(cache, request, counters)
+                memo, hit, kept = _recall(cache, request, counters, polled)
             else:
-                memo, hit = None, None
-            polled = request.GET.get("version")
+                memo, hit, kept = None, None, None
             if hit is not None and polled == hit[0]:
                 return HttpResponse(status=204)  # a live poll that shows this version
-            if hit is not None and hit[2] is not None:
-                own, etag, kept = hit
+            if hit is not None and hit[1] is not None:
+                own, etag, key, _ages = hit
             else:
                 found = version_of(request, *args, **kwargs)
                 if found is None:
@@ -193,24 +239,24 @@ def cached_page(version_of):
                 own, rest = found
                 if polled == own:
                     if memo is not None and hit is None:
-                        _remember(cache, memo, (own, None, None))
+                        _remember(cache, memo, (own, None, None, time.time() + MEMO_TIMEOUT))
                     return HttpResponse(status=204)
                 version = f"{own}|{rest()}"
                 # The page's link preview names its picture by it (club.web.preview).
                 request.page_version = version
                 key = _key(request, version)
                 etag = f'W/"{key[:32]}"'  # weak: the gzipped and the plain copy are one page
-                kept = None
+                if memo is not None:
+                    _remember(cache, memo, (own, etag, key, time.time() + MEMO_TIMEOUT))
             if etag in request.headers.get("If-None-Match", ""):
                 response = HttpResponseNotModified()
                 _headers(response, etag)
                 return response
-            if kept is not None:
-                return _answer(request, kept, etag)
-            try:
-                kept = cache.get(key)
-            except Exception:  # the shared cache is down: render, as if nothing were kept
-                return view(request, *args, **kwargs)
+            if kept is None:
+                try:
+                    kept = cache.get(key)
+                except Exception:  # the shared cache is down: render, as if nothing were kept
+                    return view(request, *args, **kwargs)
             if kept is None:
                 with key_lock(key):
                     kept = cache.get(key)
@@ -219,13 +265,12 @@ def cached_page(version_of):
                         response = view(request, *args, **kwargs)
                         if response.status_code != 200 or response.streaming:
                             return response
-                        # Compressed once, with the page: a kept page holds no secret, so
-                        # the random padding against BREACH (GZipMiddleware) is not needed.
+                        # Kept once, gzipped, as nearly every reader takes it. A kept page
+                        # holds no secret, so the random padding against BREACH
+                        # (GZipMiddleware) is not needed.
                         packed = gzip.compress(response.content, compresslevel=6, mtime=0)
-                        kept = (response.content, response["Content-Type"], packed)
+                        kept = (response["Content-Type"], packed)
                         cache.set(key, kept, TIMEOUT)
-            if memo is not None:
-                _remember(cache, memo, (own, etag, kept))
             return _answer(request, kept, etag)
 
         return wrapped
@@ -234,6 +279,9 @@ def cached_page(version_of):
 
 
 def _remember(cache, memo: str, value: tuple) -> None:
+    """Keep the memo: small, the page's poll token, ETag, key and when it ages out, never
+    the page."""
+    _know(memo, value)
     try:
         cache.set(memo, value, MEMO_TIMEOUT)
     except Exception:  # the shared cache is down: the next request reads the key again
@@ -241,11 +289,11 @@ def _remember(cache, memo: str, value: tuple) -> None:
 
 
 def _answer(request: HttpRequest, kept: tuple, etag: str) -> HttpResponse:
-    content, content_type, packed = kept
+    content_type, packed = kept
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         response = HttpResponse(packed, content_type=content_type)
         response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
-    else:
-        response = HttpResponse(content, content_type=content_type)
+    else:  # a reader that takes no gzip (a script, a checker): unpacked for it alone
+        response = HttpResponse(gzip.decompress(packed), content_type=content_type)
     _headers(response, etag)
     return response

@@ -155,7 +155,7 @@ def test_a_circuit_read_at_a_clubs_address_follows_the_other_clubs_writes(settin
     """A circuit shows several clubs' tournaments: its memo (club.web.pages) follows every
     club's writes, at the site's address and at a club's."""
     settings.PAGES_WRITE_COUNTER = True
-    kept_pages._seen.clear()
+    kept_pages.forget()
     made = a_circuit_of_two_clubs()
     home, gulf, gulf_cup, circuit = known.home(), made.gulf, made.gulf_cup, made.circuit
     urls = [f"/clubs/{home.slug}/circuits/{circuit.pk}/", f"/circuits/{circuit.pk}/"]

@@ -42,7 +42,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def write_counter(settings):
     settings.PAGES_WRITE_COUNTER = True
     settings.CLUB_RANKING_MIN_GAMES = 1
-    pages._seen.clear()
+    pages.forget()
 
 
 @pytest.fixture
@@ -105,7 +105,7 @@ def fresh(urls: list[str]) -> None:
     """The invariant: a page served from the pages cache equals a fresh render of it."""
     kept = {url: get(url).content for url in urls}
     caches["pages"].clear()
-    pages._seen.clear()
+    pages.forget()
     for url in urls:
         assert get(url).content == kept[url], url
 

@@ -10,6 +10,8 @@ not lose the move its transaction still owes.
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.cache import caches
@@ -30,7 +32,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def write_counter(settings):
     settings.PAGES_WRITE_COUNTER = True
-    pages._seen.clear()
+    pages.forget()
 
 
 def counter():
@@ -58,6 +60,48 @@ def test_a_live_poll_with_nothing_new_is_answered_from_the_memo(django_assert_nu
     assert Client().get(url, {"version": token}).status_code == 204  # read from the database
     with django_assert_num_queries(0):
         assert Client().get(url, {"version": token}).status_code == 204
+
+
+def test_a_poll_reads_the_counters_alone_and_a_page_its_one_kept_copy(
+    monkeypatch, django_assert_num_queries
+):
+    game = start_game(2)
+    url = game.get_absolute_url()
+    token = live_version(game)
+    Client().get(url, {"version": token})  # each memo made: the poll's, then the page's
+    first = Client().get(url, headers={"accept-encoding": "gzip"})
+    cache, read, inside = caches["pages"], [], []
+    get, get_many = cache.get, cache.get_many
+
+    def reading_one(key, *args, **kwargs):
+        value = get(key, *args, **kwargs)
+        if not inside:  # (the memory's get_many asks get for each key)
+            read.append(value)
+        return value
+
+    def reading_many(keys, *args, **kwargs):
+        inside.append(True)
+        try:
+            found = get_many(keys, *args, **kwargs)
+        finally:
+            inside.pop()
+        read.extend(found.values())
+        return found
+
+    monkeypatch.setattr(cache, "get", reading_one)
+    monkeypatch.setattr(cache, "get_many", reading_many)
+    with django_assert_num_queries(0):
+        assert Client().get(url, {"version": token}).status_code == 204
+        assert read and all(type(value) is int for value in read)  # the counters, no page
+        read.clear()
+        again = Client().get(url, headers={"accept-encoding": "gzip"})
+        plain = Client().get(url)  # a reader that takes no gzip
+    copies = [value for value in read if type(value) is not int]
+    assert len(copies) == 2 and all(value == copies[0] for value in copies)
+    content_type, packed = copies[0]  # one copy, gzipped, the memo not among what was read
+    assert again.content == first.content == packed and again["Content-Encoding"] == "gzip"
+    assert plain.content == gzip.decompress(packed) and "Content-Encoding" not in plain
+    assert plain["Content-Type"] == content_type and plain["ETag"] == again["ETag"]
 
 
 def test_a_transaction_moves_the_counter_once_however_many_rows_it_writes():
