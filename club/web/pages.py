@@ -154,17 +154,15 @@ def _recall(
         now = tuple(values)
         if now == guess and known is not None:
             return guessed, known, found.get(known[2]) if extra else None
+        memo = _memo(request, now)
         if now == guess:
-            hit = found.get(guessed)
+            hit = found.get(memo)
         else:
             _seen[counters] = now
-            guessed = _memo(request, now)
-            hit = _known(guessed)
-            if hit is None:
-                hit = cache.get(guessed)
+            hit = _known(memo) or cache.get(memo)
         if hit is not None:
-            _know(guessed, hit)
-        return guessed, hit, None
+            _know(memo, hit)
+        return memo, hit, None
     except Exception:  # the shared cache is down: the key is read from the database
         return None, None, None
 
