@@ -187,6 +187,26 @@ def in_a_seat(player, prefix: str = "", *, lookup: str = "") -> models.Q:
     return found
 
 
+def seat_players(seats, fields: tuple[str, ...] = ()) -> None:
+    """Give every seat in ``seats`` (rows with the four seats' keys: teams, a game's teams)
+    its players, read in one query by their keys (only ``fields`` of them, when given).
+
+    Instead of joining the players' table four times: PostgreSQL spent 6.6 ms planning a
+    page of a player's games joined to its game, its team and its four players (1 ms to run
+    it), where two queries of two tables each take well under one."""
+    seats = list(seats)
+    keys = {pk for seat in seats for pk in seat.player_ids_in_order}
+    found = Player.objects.filter(pk__in=keys)
+    if fields:
+        found = found.only(*fields)
+    players = {player.pk: player for player in found} if keys else {}
+    for seat in seats:
+        for name in PLAYER_FIELDS:
+            pk = getattr(seat, f"{name}_id")
+            descriptor = getattr(type(seat), name)
+            descriptor.field.set_cached_value(seat, players.get(pk) if pk else None)
+
+
 class Team(Players):
     """Partners (two, three or four): the same partners are the same team, whatever name a
     game or a file gives them; two teams of other players may have one name."""

@@ -10,7 +10,7 @@ from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, Value
 
 from club.clubs import known
 from club.clubs.models import Club
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
+from club.games.models import Game, GameTeam, Player, in_a_seat, seat_players
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import PlayerFormRating, PlayerRating, PlayerTotals, RatingChange
 from club.leaderboards.selectors import FIGURES, Row, count
@@ -80,7 +80,7 @@ def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 16
     }
 
 
-PROFILE_GAMES = 50  # a page of the profile's games
+PROFILE_GAMES = 20  # a page of the profile's games: a phone's few screens, the night above it
 
 
 @dataclass(frozen=True)
@@ -131,11 +131,12 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
     form_ratings = [(name, in_forms[form]) for form, name in FORMS if form in in_forms]
     mine = GameTeam.objects.filter(in_a_seat(player), game__club=club)
     ordered = (
-        mine.select_related("game", "team", *PLAYER_FIELDS)
+        mine.select_related("game", "team")
         .annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
         .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
     )
     games = page_of(ordered, page, PROFILE_GAMES)
+    seat_players(games.items)
 
     def line(seat) -> GameLine:
         return GameLine(
@@ -151,7 +152,9 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
     if len(latest) < 5 and games.total > len(latest) + sum(
         1 for item in lines if not item.game.is_finished
     ):
-        latest = [line(seat) for seat in ordered.filter(game__status=Game.Status.FINISHED)[:5]]
+        finished = list(ordered.filter(game__status=Game.Status.FINISHED)[:5])
+        seat_players(finished)
+        latest = [line(seat) for seat in finished]
     changes = list(RatingChange.objects.filter(player=player).order_by("-position")[:CHART_GAMES])
     changes.reverse()
     change_by_game = {change.game_id: change for change in changes}

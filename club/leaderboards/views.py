@@ -255,9 +255,14 @@ def profile_version(request: HttpRequest, pk: int):
     )
     if player is None:
         return None
-    live = f"{selectors.live_version(player, club=club)}.{player.clubs}"
+    token = selectors.live_version(player, club=club)
+    # Kept for the view, which would read it again (a query over the player's games).
+    request.profile_live = token  # type: ignore[attr-defined]  # this request's own
     # The club's time zone decides the day of each night its page reviews (night.py).
-    return live, lambda: f"{known.by_id(club.pk).time_zone}|{club_version(club)}"
+    return (
+        f"{token}.{player.clubs}",
+        lambda: f"{known.by_id(club.pk).time_zone}|{club_version(club)}",
+    )
 
 
 def board_version(request: HttpRequest):
@@ -272,7 +277,7 @@ def board_version(request: HttpRequest):
 def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     club = club_of(request)
     player = _the_clubs(request, pk)
-    version = selectors.live_version(player, club=club)
+    version = getattr(request, "profile_live", None) or selectors.live_version(player, club=club)
     if _not_modified(request, version):
         return HttpResponse(status=204)
     context = profile.player_profile(player, page_number(request), club=club)

@@ -148,13 +148,14 @@ QUERIES = {
     "team leaderboard": 7,
     "player leaderboard, one tournament": 7,
     "register": 3,  # work owed to the boards (none), its count and one page
-    # key (4), then the page with the tournaments being played now, the player's forms and
-    # the clubs the player plays in with their figures at each (one small query by the
-    # player: the same at any size), and the club's latest seasons of players (at most
-    # three, their tables made only when there are some), and the player's latest night
-    # in review (club.leaderboards.night: the night and the one before, its seats, its
-    # deals counted by kind)
-    "player profile": 19,
+    # key (4, the live token read once for the key and the page), then the page with the
+    # tournaments being played now, the player's forms and the clubs the player plays in
+    # with their figures at each (one small query by the player: the same at any size),
+    # and the club's latest seasons of players (at most three, their tables made only when
+    # there are some), and the player's latest night in review (club.leaderboards.night:
+    # the night and the one before, its games, their seats, their deals counted by kind).
+    # A page of seats reads its players by key, not by four joins (seat_players).
+    "player profile": 20,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}
 
