@@ -3,6 +3,7 @@ whole flow, the live endpoints, query counts and who may do what."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from itertools import combinations
 
@@ -385,7 +386,14 @@ class TestQueryCounts:
         # Rendered: the two of its key (club.web.pages), then the page's seven.
         with django_assert_max_num_queries(9):
             response = client.get(tournament.get_absolute_url())
-        assert response.text.count('class="card sitting"') == sittings + 1
+        # The sitting being played in full, each finished one a link to its own page.
+        page = response.text
+        assert page.count('<ul class="sitting-games">') == 1
+        earlier = re.findall(r'<ul class="sitting-links">(.*?)</ul>', page)
+        assert len(earlier) == 1 and earlier[0].count("<li>") == sittings
+        for number in range(1, sittings + 1):
+            url = reverse("tournaments:sitting", args=[tournament.pk, number])
+            assert f'<a href="{url}">Sitting {number}</a>' in earlier[0]
 
     @pytest.mark.parametrize("sittings", [1, 3])
     def test_the_organiser_page(self, organiser_client, django_assert_max_num_queries, sittings):

@@ -221,11 +221,20 @@ def live_context(tournament: Tournament, version: str | None = None) -> dict:
     sittings = sitting_lines(tournament)
     in_progress = [game for sitting in sittings for game in sitting["games"] if game["playing"]]
     in_progress.sort(key=lambda game: (game["sitting_id"], game["position"]))
+    # The newest sitting and any still being played in full; the others, whose results the
+    # standings hold, a link each to their own page: the page and the fragment its
+    # spectators poll for stay the size of a sitting or two, not of every sitting played.
+    shown = [
+        sitting
+        for at, sitting in enumerate(sittings)
+        if at == 0 or any(game["playing"] for game in sitting["games"])
+    ]
     return {
         "tournament": tournament,
         "standings": standing_rows(tournament),
         "points_sheet": tournament.scoring == Scoring.POINTS,
-        "sittings": sittings,
+        "sittings": shown,
+        "earlier_sittings": [sitting for sitting in sittings if sitting not in shown],
         "in_progress": in_progress,
         "live_version": version or live_version(tournament),
     }
