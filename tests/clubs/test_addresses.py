@@ -71,6 +71,24 @@ def test_the_site_home_lists_the_clubs_and_each_club_has_its_home(client, gulf):
     assert client.get("/clubs/").status_code == 200
 
 
+def test_the_sites_list_of_clubs_is_kept_and_shows_each_change_at_once(
+    client, gulf, django_assert_num_queries
+):
+    first = client.get("/clubs/")
+    assert first.text.count("No game played yet") == 2
+    with django_assert_num_queries(2):  # its key (club.web.pages): the clubs, their tokens
+        again = client.get("/clubs/")
+    assert again.content == first.content
+    start_game(2, label="Table one", club=gulf)  # a game begun at Gulf: it has played
+    played = client.get("/clubs/").text
+    assert played.count("No game played yet") == 1 and "Last played" in played
+    gulf.name = "Gulf 56 Association"
+    gulf.save()
+    assert "Gulf 56 Association" in client.get("/clubs/").text
+    Club.objects.create(name="Kochi 56", slug="kochi")
+    assert "Kochi 56" in client.get("/").text  # the site's home is the same list
+
+
 def test_a_club_pages_dates_are_in_its_time_zone(client, gulf, organiser, rf):
     from django.http import HttpResponse
     from django.utils import timezone
