@@ -269,7 +269,9 @@ def board_version(request: HttpRequest):
     """A leaderboard's key: the ratings' and the club's players' token (its live poll's)
     and the club's."""
     club = club_of(request)
-    return selectors.live_version(club=club), lambda: club_version(club)
+    token = selectors.live_version(club=club)
+    request.board_live = token  # type: ignore[attr-defined]  # read again by the view
+    return token, lambda: club_version(club)
 
 
 @page_query("page", "night", "from", "to")
@@ -336,7 +338,7 @@ def _offered_tournaments(request: HttpRequest) -> list[Tournament]:
 
 def _board(request: HtmxHttpRequest, kind: str) -> HttpResponse:
     club = club_of(request)
-    version = selectors.live_version(club=club)
+    version = getattr(request, "board_live", None) or selectors.live_version(club=club)
     if _not_modified(request, version):
         return HttpResponse(status=204)
     form = BoardForm(request.GET, tournaments=_offered_tournaments(request))

@@ -104,5 +104,6 @@ def test_query_counts_do_not_grow_with_the_club(rendered_queries, club):
     for seed in (5, 6, 7):
         night(club["first"], seed)
     assert [rendered_queries(url) for url in urls] == small
-    # A player: the profile's, its page of games' players read by key (seat_players).
-    assert small == [3, 14, 5, 5, 5]
+    # A player: the profile's, its page of games' players read by key (seat_players); a
+    # team board, its page's players' names by key.
+    assert small == [3, 14, 5, 5, 6]

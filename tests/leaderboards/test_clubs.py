@@ -346,7 +346,7 @@ def test_a_player_who_joined_the_club_is_on_its_board_once_they_finish_a_game_th
 
 
 # The pages of a club cost what the home club's do (tests/leaderboards/test_pages.py).
-QUERIES = {"leaderboards:player_board": 7, "leaderboards:team_board": 7, "leaderboards:players": 3}
+QUERIES = {"leaderboards:player_board": 6, "leaderboards:team_board": 7, "leaderboards:players": 3}
 
 
 def test_a_clubs_pages_cost_what_the_home_clubs_do(rendered_queries, clubs):
