@@ -32,6 +32,10 @@ from club.leaderboards.models import TeamTotals
 from club.leaderboards.views import board_version, profile_version
 from club.web.unreadable import READABLE_TEXT
 
+# A player's latest games in their answer: the API has no pager for them; the page shows
+# fewer, a phone's few screens.
+API_GAMES = 50
+
 router = Router()
 
 
@@ -101,7 +105,7 @@ def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     if found is None:
         return Status(404, {"detail": "No player has this id."})
     selectors.live_version(found, club=club)  # the boards' owed work first
-    shown = profile.player_profile(found, club=club)
+    shown = profile.player_profile(found, club=club, per_page=API_GAMES)
     return {
         "id": found.pk,
         "name": found.name,

@@ -111,7 +111,9 @@ def _ratings(player: Player) -> tuple[Rated | None, dict[str, Rated]]:
 CHART_GAMES = 200  # the rating chart's points: the latest rated games
 
 
-def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -> dict:
+def player_profile(
+    player: Player, page: int = 1, *, club: Club | None = None, per_page: int | None = None
+) -> dict:
     """What the profile shows at ``club``'s address (the home club's when None): details,
     rating, form, figures and a page of games.
 
@@ -119,9 +121,9 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
     club's games (each club's figures are :func:`clubs_of`'s); the games (and the form,
     the latest five of them) are the club's, so every game and partner the page names has
     a page at the club's address, and the tournaments being played now are the club's.
-    The figures are the player's maintained totals; the games are shown
-    :data:`PROFILE_GAMES` a page, the chart the latest :data:`CHART_GAMES` rated games;
-    so a long career costs the same as a short one.
+    The figures are the player's maintained totals; the games are shown ``per_page`` a
+    page (:data:`PROFILE_GAMES` on the page, the API its own), the chart the latest
+    :data:`CHART_GAMES` rated games; so a long career costs the same as a short one.
     """
     club = club or known.home()
     totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
@@ -135,7 +137,7 @@ def player_profile(player: Player, page: int = 1, *, club: Club | None = None) -
         .annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
         .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
     )
-    games = page_of(ordered, page, PROFILE_GAMES)
+    games = page_of(ordered, page, per_page or PROFILE_GAMES)
     seat_players(games.items)
 
     def line(seat) -> GameLine:

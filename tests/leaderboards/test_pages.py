@@ -9,11 +9,12 @@ from django.urls import reverse
 from club.games.models import Player
 from club.games.services import Deal, TeamEntry, create_game
 from club.leaderboards import selectors
+from club.leaderboards.profile import PROFILE_GAMES
 from club.leaderboards.services import register_player
 from club.leaderboards.views import OFFERED_TOURNAMENTS
 from club.scoring import rules as core
 from club.tournaments.models import Tournament
-from tests.factories import seat
+from tests.factories import seat, start_game
 
 from .conftest import play
 
@@ -56,6 +57,19 @@ def test_profile_of_a_player_without_games(client, db):
     assert response.status_code == 200
     assert "No games yet." in response.content.decode()
     assert client.get(reverse("leaderboards:player", args=[999999])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_page_shows_20_games_a_page_and_the_api_50(client):
+    for _ in range(22):
+        start_game(2)
+    anu = Player.objects.get(name="Anu")
+    first = client.get(anu.get_absolute_url()).content.decode()
+    second = client.get(anu.get_absolute_url(), {"page": 2}).content.decode()
+    assert first.count('<div class="profile-game">') == PROFILE_GAMES == 20
+    assert second.count('<div class="profile-game">') == 2
+    answer = client.get(f"/api/v1/players/{anu.pk}/").json()
+    assert (len(answer["games"]), answer["games_count"]) == (22, 22)  # the API's 50 a page
 
 
 READ = [
@@ -143,10 +157,12 @@ def _more_games(count: int) -> None:
 # A public board or profile rendered: its key first (club.web.pages: its live token and
 # the club's), then the page; read again, only the key (KEPT).
 QUERIES = {
-    # key (2), live version, tournaments for the filter, count, page, forms of play played
-    "player leaderboard": 7,
+    # key (2: its live token, read once for the key and the page, and the club's), the
+    # tournaments for the filter, count, page, forms of play played; a team board then
+    # its page's players' names, by key
+    "player leaderboard": 6,
     "team leaderboard": 7,
-    "player leaderboard, one tournament": 7,
+    "player leaderboard, one tournament": 6,
     "register": 3,  # work owed to the boards (none), its count and one page
     # key (4, the live token read once for the key and the page), then the page with the
     # tournaments being played now, the player's forms and the clubs the player plays in
