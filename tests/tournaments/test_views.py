@@ -15,6 +15,7 @@ from club.games import services as scoring
 from club.games.models import Game
 from club.tournaments import selectors, services
 from club.tournaments.models import Sitting, Standing, Tournament, TournamentEvent
+from club.tournaments.selectors.live import shown_in_full
 from club.tournaments.services.lifecycle import NAME_TAKEN
 from club.tournaments.services.teams import PLAYS_FOR_ANOTHER, REGISTERED_ALREADY
 from club.tournaments.writes import RESULTS_FINAL
@@ -364,6 +365,16 @@ class TestLive:
         win_game(game, "Anu & Biju")
         fresh = client.get(url, {"version": version}, headers={"HX-Request": "true"})
         assert fresh.status_code == 200 and 'id="live"' in fresh.text and "<html" not in fresh.text
+
+
+def test_the_page_shows_the_newest_sitting_and_any_still_played_in_full():
+    def sitting(number: int, *playing: bool) -> dict:
+        return {"number": number, "games": [{"playing": each} for each in playing]}
+
+    newest, late, done, first = sitting(4, True), sitting(3, False, True), sitting(2), sitting(1)
+    full, earlier = shown_in_full([newest, late, done, first])
+    assert full == [newest, late] and earlier == [done, first]
+    assert shown_in_full([]) == ([], [])
 
 
 class TestQueryCounts:

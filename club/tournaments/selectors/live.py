@@ -213,6 +213,18 @@ def sittings_played(tournament: Tournament) -> dict:
     return {"sittings": finished, "partial": partial}
 
 
+def shown_in_full(sittings: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The sittings (newest first) the page shows table by table: the newest and any still
+    being played; and the others, whose results the standings hold, a link each to their
+    own page. The page and the fragment its spectators poll for stay the size of a sitting
+    or two, not of every sitting played."""
+    full = [at == 0 or any(game["playing"] for game in s["games"]) for at, s in enumerate(sittings)]
+    return (
+        [sitting for sitting, whole in zip(sittings, full, strict=True) if whole],
+        [sitting for sitting, whole in zip(sittings, full, strict=True) if not whole],
+    )
+
+
 def live_context(tournament: Tournament, version: str | None = None) -> dict:
     """What the public, self-refreshing part of the tournament page shows.
 
@@ -221,20 +233,13 @@ def live_context(tournament: Tournament, version: str | None = None) -> dict:
     sittings = sitting_lines(tournament)
     in_progress = [game for sitting in sittings for game in sitting["games"] if game["playing"]]
     in_progress.sort(key=lambda game: (game["sitting_id"], game["position"]))
-    # The newest sitting and any still being played in full; the others, whose results the
-    # standings hold, a link each to their own page: the page and the fragment its
-    # spectators poll for stay the size of a sitting or two, not of every sitting played.
-    shown = [
-        sitting
-        for at, sitting in enumerate(sittings)
-        if at == 0 or any(game["playing"] for game in sitting["games"])
-    ]
+    shown, earlier = shown_in_full(sittings)
     return {
         "tournament": tournament,
         "standings": standing_rows(tournament),
         "points_sheet": tournament.scoring == Scoring.POINTS,
         "sittings": shown,
-        "earlier_sittings": [sitting for sitting in sittings if sitting not in shown],
+        "earlier_sittings": earlier,
         "in_progress": in_progress,
         "live_version": version or live_version(tournament),
     }
