@@ -60,12 +60,13 @@ from django.utils.cache import patch_vary_headers
 from club.web.writes import ALIAS, EVERY, counters_of, counting
 
 TIMEOUT = 6 * 3600  # a version no longer asked for ages out; an exact key needs no expiry
+FORMAT = "kept-2"  # memos of a page's key and version; a page kept once, gzipped
 MEMO_TIMEOUT = 60  # a memo outlives no write made with the counters; this bounds any other
 _locks: dict[str, threading.Lock] = {}
 # The counters' values as this process last read them, by the counters a page follows.
 _seen: dict[tuple[str, ...], tuple[int, ...]] = {}
-# The memos this process has read or made: (own, etag, key, when it ages out), the shared
-# copy's age, so a memo read here late is not kept here longer than there.
+# The memos this process has read or made: (own, etag, key, version, when it ages out):
+# the shared copy's age, so a memo read here late is not kept here longer than there.
 _local: dict[str, tuple] = {}
 _locks_guard = threading.Lock()
 
@@ -105,7 +106,7 @@ def of_every_club(version_of):
 def _known(memo: str | None) -> tuple | None:
     """This process's copy of a memo, while it is young enough to be the shared one."""
     found = _local.get(memo) if memo is not None else None
-    if found is None or found[3] < time.time():
+    if found is None or found[4] < time.time():
         return None
     return found
 
@@ -134,8 +135,13 @@ def _recall(
     known = _known(guessed)
     if guessed is not None and known is None:
         extra = [guessed]  # the memo, to learn the page's key
-    elif known is not None and polled != known[0] and known[2] is not None:
-        extra = [known[2]]  # the page itself: its version is not the poll's
+    elif (
+        known is not None
+        and polled != known[0]
+        and known[2] is not None
+        and known[1] not in request.headers.get("If-None-Match", "")
+    ):
+        extra = [known[2]]  # the page itself: its version is not the poll's, nor the reader's
     else:
         extra = []
     try:
@@ -174,6 +180,7 @@ def _memo(request: HttpRequest, values: tuple[int, ...]) -> str:
 def _key(request: HttpRequest, version: str) -> str:
     query = sorted((k, v) for k, v in request.GET.items() if k != "version")
     parts = [
+        FORMAT,  # what is kept under it: a release that keeps another shape never meets it
         # The address it was asked at: a page's link preview names itself absolutely.
         f"{request.scheme}://{request.get_host()}",
         request.path,
@@ -229,7 +236,8 @@ def cached_page(version_of):
             if hit is not None and polled == hit[0]:
                 return HttpResponse(status=204)  # a live poll that shows this version
             if hit is not None and hit[1] is not None:
-                own, etag, key, _ages = hit
+                own, etag, key, version, _ages = hit
+                request.page_version = version
             else:
                 found = version_of(request, *args, **kwargs)
                 if found is None:
@@ -237,7 +245,7 @@ def cached_page(version_of):
                 own, rest = found
                 if polled == own:
                     if memo is not None and hit is None:
-                        _remember(cache, memo, (own, None, None, time.time() + MEMO_TIMEOUT))
+                        _remember(cache, memo, (own, None, None, None, _ages_out()))
                     return HttpResponse(status=204)
                 version = f"{own}|{rest()}"
                 # The page's link preview names its picture by it (club.web.preview).
@@ -245,40 +253,60 @@ def cached_page(version_of):
                 key = _key(request, version)
                 etag = f'W/"{key[:32]}"'  # weak: the gzipped and the plain copy are one page
                 if memo is not None:
-                    _remember(cache, memo, (own, etag, key, time.time() + MEMO_TIMEOUT))
+                    _remember(cache, memo, (own, etag, key, version, _ages_out()))
             if etag in request.headers.get("If-None-Match", ""):
                 response = HttpResponseNotModified()
                 _headers(response, etag)
                 return response
-            if kept is None:
-                try:
-                    kept = cache.get(key)
-                except Exception:  # the shared cache is down: render, as if nothing were kept
-                    return view(request, *args, **kwargs)
-            if kept is None:
-                with key_lock(key):
-                    kept = cache.get(key)
-                    if kept is None:
-                        request.cached_page = True  # base.html: no CSRF token, no session
-                        response = view(request, *args, **kwargs)
-                        if response.status_code != 200 or response.streaming:
-                            return response
-                        # Kept once, gzipped, as nearly every reader takes it. A kept page
-                        # holds no secret, so the random padding against BREACH
-                        # (GZipMiddleware) is not needed.
-                        packed = gzip.compress(response.content, compresslevel=6, mtime=0)
-                        kept = (response["Content-Type"], packed)
-                        cache.set(key, kept, TIMEOUT)
-            return _answer(request, kept, etag)
+            made = kept or _kept(cache, key, request, lambda: view(request, *args, **kwargs))
+            if isinstance(made, HttpResponse):  # not kept: answered as the view answered
+                return made
+            return _answer(request, made, etag)
 
         return wrapped
 
     return decorator
 
 
+def _ages_out() -> float:
+    return time.time() + MEMO_TIMEOUT
+
+
+def _kept(cache, key: str, request: HttpRequest, render) -> tuple | HttpResponse:
+    """The page kept under ``key``, rendered and kept first when it is not (one reader of
+    this process renders it, the others wait for it); the view's own answer when it is not
+    one to keep (not a 200, or streamed). A shared cache that cannot be read or written
+    changes nothing the reader sees: the page is rendered, as if nothing were kept."""
+    try:
+        kept = cache.get(key)
+    except Exception:  # the shared cache is down
+        return render()
+    if kept is not None:
+        return kept
+    with key_lock(key):
+        try:
+            kept = cache.get(key)
+        except Exception:  # down since: rendered below
+            kept = None
+        if kept is not None:
+            return kept
+        request.cached_page = True  # type: ignore[attr-defined]  # base.html: no CSRF token
+        response = render()
+        if response.status_code != 200 or response.streaming:
+            return response
+        # Kept once, gzipped, as nearly every reader takes it. A kept page holds no secret,
+        # so the random padding against BREACH (GZipMiddleware) is not needed.
+        kept = (response["Content-Type"], gzip.compress(response.content, 6, mtime=0))
+        try:
+            cache.set(key, kept, TIMEOUT)
+        except Exception:  # down since: answered all the same, kept by no one
+            pass
+        return kept
+
+
 def _remember(cache, memo: str, value: tuple) -> None:
-    """Keep the memo: small, the page's poll token, ETag, key and when it ages out, never
-    the page."""
+    """Keep the memo: small, the page's poll token, ETag, key, version and when it ages out,
+    never the page."""
     _know(memo, value)
     try:
         cache.set(memo, value, MEMO_TIMEOUT)

@@ -15,8 +15,9 @@ import gzip
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.cache import caches
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from club.games.models import Player
 from club.games.services import record_deal
@@ -33,6 +34,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def write_counter(settings):
     settings.PAGES_WRITE_COUNTER = True
     pages.forget()
+
+
+def queries_of(request) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        request()
+    return len(captured.captured_queries)
 
 
 def counter():
@@ -102,6 +109,32 @@ def test_a_poll_reads_the_counters_alone_and_a_page_its_one_kept_copy(
     assert again.content == first.content == packed and again["Content-Encoding"] == "gzip"
     assert plain.content == gzip.decompress(packed) and "Content-Encoding" not in plain
     assert plain["Content-Type"] == content_type and plain["ETag"] == again["ETag"]
+
+
+def test_a_page_gone_from_the_cache_is_made_again_from_its_memo_as_it_was(
+    django_assert_max_num_queries,
+):
+    game = start_game(2)
+    url = game.get_absolute_url()
+    first = Client().get(url)
+    fresh = queries_of(lambda: Client().get(url, {"fresh": "1"}))  # a render and a key
+    key = next(memo[2] for memo in pages._local.values() if memo[2])
+    caches["pages"].delete(key)  # evicted while its memo lives
+    with django_assert_max_num_queries(fresh - 1):  # the render, not the key again
+        again = Client().get(url)
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+
+
+def test_a_shared_cache_that_fails_to_keep_a_page_still_answers_it(monkeypatch):
+    game = start_game(2)
+    url = game.get_absolute_url()
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the shared cache is down")
+
+    monkeypatch.setattr(caches["pages"], "set", down)
+    page = Client().get(url)
+    assert page.status_code == 200 and 'class="declaring"' not in page.text
 
 
 def test_a_transaction_moves_the_counter_once_however_many_rows_it_writes():
