@@ -69,10 +69,19 @@ def part_of(club: Club) -> str:
     return f"clubs/{club.slug}/"
 
 
+def _static_at_the_root() -> None:
+    """Django keeps STATIC_URL with the script prefix of its first reading: it is read at
+    the site's root before a club's part is put in the prefix, or a club's page read first
+    would send every page's styles and scripts under that club's part, where nothing
+    serves them."""
+    settings.STATIC_URL  # noqa: B018  # read for its side effect
+
+
 @contextmanager
 def addresses_of(club: Club):
     """Within it, ``reverse`` and ``{% url %}`` make the addresses of ``club``'s pages."""
     previous = get_script_prefix()
+    _static_at_the_root()
     set_script_prefix(_root.get() + part_of(club))
     try:
         yield
@@ -132,10 +141,7 @@ class ClubAddressMiddleware:
 
     def _serve(self, request: HttpRequest, club: Club, root: str, prefix: str) -> HttpResponse:
         request.club = club  # type: ignore[attr-defined]  # the request's club
-        # Django keeps STATIC_URL with the script prefix of its first reading: read it at
-        # the site's root, or a club's page read first would send every page's styles
-        # and scripts under that club's part, where nothing serves them.
-        settings.STATIC_URL  # noqa: B018  # read for its side effect
+        _static_at_the_root()
         token = _root.set(root)
         set_script_prefix(prefix)
         timezone.activate(club.time_zone)

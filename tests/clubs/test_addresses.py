@@ -12,6 +12,7 @@ from django.urls import get_script_prefix, reverse
 from club.clubs import known
 from club.clubs.addresses import reverse_in, site_reverse
 from club.clubs.models import Club
+from club.games.models import Game
 from club.tournaments import services as tournaments
 from tests.factories import start_game
 
@@ -76,7 +77,7 @@ def test_the_sites_list_of_clubs_is_kept_and_shows_each_change_at_once(
 ):
     first = client.get("/clubs/")
     assert first.text.count("No game played yet") == 2
-    with django_assert_num_queries(2):  # its key (club.web.pages): the clubs, their tokens
+    with django_assert_num_queries(1):  # its key (club.web.pages): every club and its latest game
         again = client.get("/clubs/")
     assert again.content == first.content
     start_game(2, label="Table one", club=gulf)  # a game begun at Gulf: it has played
@@ -85,6 +86,11 @@ def test_the_sites_list_of_clubs_is_kept_and_shows_each_change_at_once(
     gulf.name = "Gulf 56 Association"
     gulf.save()
     assert "Gulf 56 Association" in client.get("/clubs/").text
+    gulf.slug = "gulf-56"
+    gulf.save()
+    assert 'href="/clubs/gulf-56/"' in client.get("/clubs/").text
+    Game.objects.filter(club=gulf).delete()  # its only game: it has played nothing now
+    assert client.get("/clubs/").text.count("No game played yet") == 2
     Club.objects.create(name="Kochi 56", slug="kochi")
     assert "Kochi 56" in client.get("/").text  # the site's home is the same list
 
