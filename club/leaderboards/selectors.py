@@ -75,6 +75,7 @@ from club.clubs import known
 from club.clubs.models import Club
 from club.games import words
 from club.games.models import (
+    PLAYER_FIELDS,
     Doubling,
     Game,
     GameTeam,
@@ -84,6 +85,7 @@ from club.games.models import (
     Round,
     Team,
     in_a_seat,
+    seat_players,
 )
 from club.leaderboards import figures
 from club.leaderboards.models import (
@@ -466,10 +468,11 @@ def _board(
         number = min(max(page, 1), pages)
         offset = (number - 1) * PER_PAGE
         found = list(ordered[offset : offset + PER_PAGE])
-    names = _player_names(found) if side == "team" else {}
+    subjects = [_subject(side, row) for row in found]
+    if side == "team":
+        seat_players(subjects, ("name",))  # the page's players, by key (:func:`_names`)
     rows = []
-    for index, row in enumerate(found, start=offset + 1):
-        subject = _subject(side, row, names)
+    for index, (row, subject) in enumerate(zip(found, subjects, strict=True), start=offset + 1):
         board_row = Row(
             subject=subject,
             rating=row["board_rating"],
@@ -482,33 +485,21 @@ def _board(
     return Board(rows=rows, total=len(rows) if total is None else total, page=number, pages=pages)
 
 
-SEATS = ("first", "second", "third", "fourth")
-
-
 def _names(side: str) -> dict:
     """A team's players' keys, read with its row; their names are read by key for the page
-    (:func:`_player_names`): joining the players' table four times made PostgreSQL spend
-    6 ms planning a board that took 1.5 ms to read."""
+    (club.games.models.seat_players): joining the players' table four times made
+    PostgreSQL spend 6 ms planning a board that took 1.5 ms to read."""
     if side == "player":
         return {}
-    return {f"{seat}_id": F(f"team__{seat}_player_id") for seat in SEATS}
+    return {f"{name}_id": F(f"team__{name}_id") for name in PLAYER_FIELDS}
 
 
-def _player_names(found: list[dict]) -> dict[int, str]:
-    """The names of the players of a page of team rows: one query by key."""
-    keys = {row[f"{seat}_id"] for row in found for seat in SEATS} - {None}
-    return dict(Player.objects.filter(pk__in=keys).values_list("pk", "name")) if keys else {}
-
-
-def _subject(side: str, row: dict, names: dict[int, str]) -> Player | Team:
-    """The Player or Team a board row is about, built from the row (for its name and link)."""
+def _subject(side: str, row: dict) -> Player | Team:
+    """The Player or Team a board row is about, built from the row (for its name and link;
+    a team's players are given it by key)."""
     if side == "player":
         return Player(pk=row["player_id"], name=row["name"])
-    seats = {
-        f"{seat}_player": Player(pk=row[f"{seat}_id"], name=names[row[f"{seat}_id"]])
-        for seat in SEATS
-        if row[f"{seat}_id"] is not None
-    }
+    seats = {f"{name}_id": row[f"{name}_id"] for name in PLAYER_FIELDS}
     return Team(pk=row["team_id"], name=row["name"], **seats)
 
 
