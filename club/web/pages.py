@@ -30,10 +30,10 @@ club's counter by a write of that club's own rows, the site's by any other write
 every write's by all of them. A request reads the counters its page follows first
 (a club's page: its club's and the site's; a page of no club, the federation's:
 every write's), then the page's key from the database; that key is kept beside the
-counters' values it read (a *memo*: the poll token, the ETag and the key, never the
-page), for a minute at most. The next visitor who reads the same values finds the page
-through that memo, with no query at all: a deal in one club leaves the other clubs'
-memos as they were. A process keeps the memos it has read, so a live poll that shows
+counters' values it read (a *memo*: the poll token, the ETag, the key and the version,
+never the page), for a minute at most. The next visitor who reads the same values finds
+the page through that memo, with no query at all: a deal in one club leaves the other
+clubs' memos as they were. A process keeps the memos it has read, so a live poll that shows
 its version reads the counters alone, and a page the counters and its one kept copy (the
 gzipped one, as nearly every reader takes it), in one round trip. A write commits,
 then moves its counters, before its own answer is sent: a request that starts after it
@@ -160,7 +160,7 @@ def _recall(
         now = tuple(values)
         if now == guess and known is not None:
             return guessed, known, found.get(known[2]) if extra else None
-        memo = _memo(request, now)
+        memo = guessed if now == guess and guessed is not None else _memo(request, now)
         if now == guess:
             hit = found.get(memo)
         else:
