@@ -60,7 +60,7 @@ def clubs_version(request: HttpRequest):
     latest = Game.objects.filter(club=OuterRef("pk")).order_by("-updated_at").values("updated_at")
     rows = Club.objects.annotate(last=Subquery(latest[:1])).order_by("pk")
     shown = rows.values_list("pk", "name", "slug", "last")
-    return hashlib.sha256(repr(list(shown)).encode()).hexdigest()[:32], str
+    return hashlib.sha256(repr(list(shown)).encode()).hexdigest()[:32], lambda: ""
 
 
 @require_GET
