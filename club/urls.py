@@ -20,6 +20,7 @@ from club.ops.health import database_status, disk_status
 from club.web.installable import manifest, offline, service_worker
 from club.web.kept import LogoutView, page_query
 from club.web.language import choose_language
+from club.web.routes import RememberedRoutes
 
 
 def server_error(request):
@@ -52,7 +53,7 @@ def health(request):
     )
 
 
-urlpatterns = [
+patterns = [
     path("health/", health, name="health"),
     # The scorers' installable app (club/web/installable.py): the worker's scope is the site.
     path("sw.js", service_worker, name="service_worker"),
@@ -91,3 +92,6 @@ urlpatterns = [
     path("", include("club.leaderboards.urls")),
     path("", include("club.games.urls")),
 ]
+
+# Each path's view worked out once a process (club.web.routes).
+urlpatterns = [RememberedRoutes(patterns)]

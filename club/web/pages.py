@@ -76,6 +76,7 @@ def forget() -> None:
     that starts again)."""
     _seen.clear()
     _local.clear()
+    _wheres.clear()
 
 
 def key_lock(key: str) -> threading.Lock:
@@ -139,7 +140,7 @@ def _recall(
         known is not None
         and polled != known[0]
         and known[2] is not None
-        and known[1] not in request.headers.get("If-None-Match", "")
+        and known[1] not in request.META.get("HTTP_IF_NONE_MATCH", "")
     ):
         extra = [known[2]]  # the page itself: its version is not the poll's, nor the reader's
     else:
@@ -174,29 +175,65 @@ def _recall(
 
 
 def _memo(request: HttpRequest, values: tuple[int, ...]) -> str:
-    return _key(request, "memo|" + "|".join(map(str, values)))
+    return f"{_where(request)}|memo|{'|'.join(map(str, values))}"
 
 
 def _key(request: HttpRequest, version: str) -> str:
-    query = sorted((k, v) for k, v in request.GET.items() if k != "version")
-    parts = [
-        FORMAT,  # what is kept under it: a release that keeps another shape never meets it
-        # The address it was asked at: a page's link preview names itself absolutely.
-        f"{request.scheme}://{request.get_host()}",
+    return hashlib.sha256(f"{_where(request)}\x1f{version}".encode()).hexdigest()
+
+
+# What each request's key is made of but its version, by the raw request parts it is made
+# from: worked out once for each address, language and kind of answer a process is asked.
+_wheres: dict[tuple, str] = {}
+
+
+def _where(request: HttpRequest) -> str:
+    """A digest of all a page's key holds but its version: the address it was asked at (a
+    page's link preview names itself absolutely), the path and query (but the live poll's
+    ``version``), the language, and whether htmx asked for a fragment."""
+    meta = request.META
+    fragment = meta.get("HTTP_HX_REQUEST") == "true" or "version" in request.GET
+    raw = (
+        request.scheme,
+        # All request.get_host() reads: the same raw parts, the same host.
+        meta.get("HTTP_X_FORWARDED_HOST"),
+        meta.get("HTTP_HOST"),
+        meta.get("SERVER_NAME"),
+        meta.get("SERVER_PORT"),
         request.path,
-        repr(query),
-        version,
+        meta.get("QUERY_STRING", ""),
         getattr(request, "LANGUAGE_CODE", ""),
-        # The views answer a fragment to htmx and to a poll (?version=): so does the key.
-        "fragment" if getattr(request, "htmx", False) or "version" in request.GET else "page",
-    ]
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+        fragment,
+    )
+    found = _wheres.get(raw)
+    if found is None:
+        query = sorted((k, v) for k, v in request.GET.items() if k != "version")
+        parts = [
+            FORMAT,  # what is kept under it: a release that keeps another shape never meets it
+            f"{request.scheme}://{request.get_host()}",
+            request.path,
+            repr(query),
+            getattr(request, "LANGUAGE_CODE", ""),
+            # The views answer a fragment to htmx and to a poll (?version=): so does the key.
+            "fragment" if fragment else "page",
+        ]
+        found = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+        if len(_wheres) > 4096:  # addresses of pages no longer read
+            _wheres.clear()
+        _wheres[raw] = found
+    return found
+
+
+VARY = ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request")
 
 
 def _headers(response: HttpResponse, etag: str) -> None:
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"  # a browser asks again, with the ETag
-    patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request"))
+    if response.has_header("Vary"):
+        patch_vary_headers(response, VARY)
+    else:  # the answer made here: the same header, without reading one first
+        response["Vary"] = ", ".join(VARY)
 
 
 class KeptPageRequest(HttpRequest):
@@ -254,7 +291,7 @@ def cached_page(version_of):
                 etag = f'W/"{key[:32]}"'  # weak: the gzipped and the plain copy are one page
                 if memo is not None:
                     _remember(cache, memo, (own, etag, key, version, _ages_out()))
-            if etag in request.headers.get("If-None-Match", ""):
+            if etag in request.META.get("HTTP_IF_NONE_MATCH", ""):
                 response = HttpResponseNotModified()
                 _headers(response, etag)
                 return response
@@ -316,7 +353,7 @@ def _remember(cache, memo: str, value: tuple) -> None:
 
 def _answer(request: HttpRequest, kept: tuple, etag: str) -> HttpResponse:
     content_type, packed = kept
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
+    if "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", ""):
         response = HttpResponse(packed, content_type=content_type)
         response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
     else:  # a reader that takes no gzip (a script, a checker): unpacked for it alone
