@@ -218,7 +218,7 @@ def the_club() -> dict[str, str]:
     world = sc.find_world()
     t, c = world.tournament, world.prefix
     return {
-        "framework floor (trivial view)": f"{c}/bench/trivial/",
+        FLOOR: f"{c}/bench/trivial/",
         "game page": f"{c}/games/{world.game.pk}/",
         "tournament standings": f"{c}/tournaments/{t.pk}/",
         "tournament live, unchanged (204)": (
@@ -276,6 +276,50 @@ def measure(
     return rows
 
 
+FLOOR = "framework floor (trivial view)"
+
+
+def beside_the_floor(port: int, server, pages: dict[str, str], rounds: int = 5) -> list[dict]:
+    """Each page's workers' CPU a request over the floor's, measured in turns from one
+    connection: the floor for a second, then the page for a second, ``rounds`` times. The
+    same trivial view measured at a run's start and at its end differs by a quarter on
+    this machine (its speed drifts as the load generator and the database warm up); taken
+    in turns, the drift moves the page and its floor alike."""
+    pids = workers_of(server)
+    floor = pages[FLOOR]
+    plain = {"Accept-Encoding": "gzip"}
+    hammer(port, floor, 1, 1.0, plain)
+    rows = []
+    for name, path in pages.items():
+        if path == floor:
+            continue
+        headers = {**plain, "HX-Request": "true"} if "live" in name else plain
+        hammer(port, path, 1, 0.5, headers)  # its first render, as measure() warms
+        spent = {floor: [0.0, 0], path: [0.0, 0]}
+        for _ in range(rounds):
+            for asked, sent in ((floor, plain), (path, headers)):
+                before = cpu_seconds(pids)
+                answered = hammer(port, asked, 1, 1.0, sent)["requests"]
+                spent[asked][0] += cpu_seconds(pids) - before
+                spent[asked][1] += answered
+        floor_ms, page_ms = (1000 * used / max(count, 1) for used, count in spent.values())
+        rows.append(
+            {
+                "page": name,
+                "floor_ms": floor_ms,
+                "cpu_ms": page_ms,
+                "times": page_ms / floor_ms if floor_ms else float("nan"),
+                "load": os.getloadavg()[0],
+            }
+        )
+        print(
+            f"  {name:<40} {page_ms:.2f} ms CPU a request, the floor {floor_ms:.2f}: "
+            f"{rows[-1]['times']:.2f} times",
+            flush=True,
+        )
+    return rows
+
+
 def capacity(port: int, path: str, seconds: float) -> tuple[int, list[tuple[int, float]]]:
     """The most spectators (polling every 5 s) whose polls keep a p95 under 100 ms."""
     headers = {"Host": f"{HOST}:{port}", "HX-Request": "true"}
@@ -291,7 +335,9 @@ def capacity(port: int, path: str, seconds: float) -> tuple[int, list[tuple[int,
     return held, steps
 
 
-def report(args, runs: dict[str, list[dict]], held, steps, pair: list[dict]) -> str:
+def report(
+    args, runs: dict[str, list[dict]], held, steps, pair: list[dict], floor: list[dict]
+) -> str:
     servers = f"{args.servers} × " if args.servers > 1 else ""
     lines = [
         f"### HTTP · {args.database} · {args.preset} · {servers}gunicorn --workers {args.workers}",
@@ -320,6 +366,20 @@ def report(args, runs: dict[str, list[dict]], held, steps, pair: list[dict]) -> 
             "",
         ]
         return "\n".join(lines)
+    lines += [
+        "",
+        "Kept in Redis, each page beside the floor (the trivial view), in turns: a second of "
+        "each, five times, from one connection; the workers' CPU a request.",
+        "",
+        "| page | workers' CPU ms/request | the floor's, in the same turns | times the floor "
+        "| load |",
+        "|---|---:|---:|---:|---:|",
+        *(
+            f"| {row['page']} | {row['cpu_ms']:.2f} | {row['floor_ms']:.2f} | "
+            f"{row['times']:.2f} | {row['load']:.1f} |"
+            for row in floor
+        ),
+    ]
     lines += [
         "",
         f"Capacity (kept in Redis): spectators polling the tournament's live fragment every "
@@ -396,7 +456,7 @@ def main(argv=None) -> int:
     pages = the_club()
     flush_redis(args.redis)
     runs: dict[str, list[dict]] = {}
-    held, steps, pair = 0, [], []
+    held, steps, pair, floor = 0, [], [], []
     if args.servers > 1:
         runs = servers_sharing_redis(args, pages)
     for label, cache in (
@@ -417,6 +477,8 @@ def main(argv=None) -> int:
             print(f"==> {label}, gunicorn on {HOST}:{port}", flush=True)
             runs[label] = measure(port, server, pages, args.seconds)
             if cache == args.redis:
+                print("==> each kept page beside the floor, in turns", flush=True)
+                floor = beside_the_floor(port, server, pages)
                 held, steps = capacity(port, pages["tournament live, unchanged (204)"], 5.0)
                 second_port = free_port()
                 second = start_gunicorn(
@@ -434,7 +496,7 @@ def main(argv=None) -> int:
                     stop_gunicorn(second)
         finally:
             stop_gunicorn(server)
-    text = report(args, runs, held, steps, pair)
+    text = report(args, runs, held, steps, pair, floor)
     args.out.mkdir(exist_ok=True)
     servers = f"-{args.servers}-servers" if args.servers > 1 else ""
     path = args.out / f"http-{args.database}-{args.preset}{servers}.md"
