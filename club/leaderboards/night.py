@@ -354,26 +354,38 @@ def _played(player: Player, club: Club) -> QuerySet[GameTeam]:
 LATEST_READ = 40
 
 
-def _latest_nights(
-    player: Player, club: Club, zone: zoneinfo.ZoneInfo
-) -> tuple[list[dt.date], bool]:
+@dataclass
+class Latest:
+    """What the player's latest games at the club tell of their nights."""
+
+    nights: list[dt.date]  # the latest night with a finished game, and the one before it
+    more: bool  # games were left unread
+    games: list[int] | None  # every game of the latest night, when the games read hold them
+
+
+def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> Latest:
     """The player's latest night at the club and, when one of the latest
-    :data:`LATEST_READ` games started before it, the night before it; and whether more
-    games were left unread (one query, which reads the player's games in the order they
-    started, with no day counted in SQL)."""
+    :data:`LATEST_READ` games started before it, the night before it; whether more games
+    were left unread; and the latest night's games, finished or being played, when the
+    games read reach back past its start (one query, which reads the player's games in the
+    order they started, with no day counted in SQL)."""
     started = list(
-        _played(player, club)
-        .order_by("-game__created_at")
-        .values_list("game__created_at", flat=True)[:LATEST_READ]
+        _seated(player, club)
+        .order_by("-game__created_at", "-game_id")
+        .values_list("game_id", "game__created_at", "game__status")[:LATEST_READ]
     )
+    days = [(game, moment.astimezone(zone).date(), status) for game, moment, status in started]
     nights: list[dt.date] = []
-    for moment in started:
-        day = moment.astimezone(zone).date()
-        if day not in nights:
+    for _game, day, status in days:
+        if status == Game.Status.FINISHED and day not in nights:
             nights.append(day)
             if len(nights) == 2:
                 break
-    return nights, len(started) == LATEST_READ
+    more = len(started) == LATEST_READ
+    games = None
+    if nights and (not more or days[-1][1] < nights[0]):
+        games = [game for game, day, _status in days if day == nights[0]]
+    return Latest(nights, more, games)
 
 
 def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:
@@ -515,16 +527,20 @@ def _partners(games: list[NightGame]) -> list[Partnership]:
     return review.ranked_partnerships(partners.values())
 
 
-def _review_days(found: NightReview, player: Player, club: Club, zone) -> None:
+def _review_days(
+    found: NightReview, player: Player, club: Club, zone, games: list[int] | None = None
+) -> None:
     """Fill ``found`` with the review of its days (``start`` to ``end``): three queries,
     each by an index, whatever the club played before (the games, their seats, their
-    deals)."""
+    deals); two when its ``games`` are known already."""
     assert found.start is not None and found.end is not None
-    days = _seated(player, club).filter(
-        game__created_at__gte=_start_of(found.start, zone),
-        game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
-    )
-    seats = _seats(list(days.values_list("game_id", flat=True)), player)
+    if games is None:
+        days = _seated(player, club).filter(
+            game__created_at__gte=_start_of(found.start, zone),
+            game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
+        )
+        games = list(days.values_list("game_id", flat=True))
+    seats = _seats(games, player)
     found.playing = len({seat.game_id for seat in seats if not seat.game.is_finished})
     games = _games([seat for seat in seats if seat.game.is_finished], player)
     if not games:
@@ -550,20 +566,22 @@ def night_review(player: Player, club: Club, asked: Asked) -> NightReview | None
     """The review the page shows for ``asked`` at ``club``'s address; None when nothing
     was asked and the player has no finished game at the club (the page shows no night)."""
     zone = known.by_id(club.pk).zone
+    games = None
     if asked.errors:
         return NightReview(asked=asked, start=None, end=None)
     if asked.start is None:  # the latest night, and the one before it
-        latest, more = _latest_nights(player, club, zone)
-        if not latest:
+        latest = _latest_nights(player, club, zone)
+        if not latest.nights:
             return None
-        found = NightReview(asked=asked, start=latest[0], end=latest[0])
-        if len(latest) > 1:
-            found.previous = latest[1]
-        elif more:  # the games read were all of the latest night: is there one before?
+        games = latest.games  # read already, unless the night is longer than the read
+        found = NightReview(asked=asked, start=latest.nights[0], end=latest.nights[0])
+        if len(latest.nights) > 1:
+            found.previous = latest.nights[1]
+        elif latest.more:  # the games read were all of the latest night: one before?
             _around(found, player, club, zone)
     else:
         found = NightReview(asked=asked, start=asked.start, end=asked.end)
         if not asked.span:
             _around(found, player, club, zone)
-    _review_days(found, player, club, zone)
+    _review_days(found, player, club, zone, games)
     return found

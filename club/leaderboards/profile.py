@@ -56,7 +56,16 @@ def form_badge(place: int | None, teams: int, *, won: bool) -> str:
     return str(place)
 
 
-def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 160) -> dict | None:
+@dataclass(frozen=True)
+class Change:
+    """A rated game's change of the player's rating, as the chart and the games read it."""
+
+    game_id: int
+    before: float
+    after: float
+
+
+def rating_chart(changes: list[Change], width: int = 600, height: int = 160) -> dict | None:
     """An inline SVG polyline of the rating after every rated game, from the start."""
     if not changes:
         return None
@@ -157,7 +166,13 @@ def player_profile(
         finished = list(ordered.filter(game__status=Game.Status.FINISHED)[:5])
         seat_players(finished)
         latest = [line(seat) for seat in finished]
-    changes = list(RatingChange.objects.filter(player=player).order_by("-position")[:CHART_GAMES])
+    # Plain rows, not models: the chart reads three numbers of each of up to 200.
+    changes = [
+        Change(*row)
+        for row in RatingChange.objects.filter(player=player)
+        .order_by("-position")
+        .values_list("game_id", "before", "after")[:CHART_GAMES]
+    ]
     changes.reverse()
     change_by_game = {change.game_id: change for change in changes}
     for item in lines:

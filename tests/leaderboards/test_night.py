@@ -360,7 +360,8 @@ def test_the_review_reads_a_bounded_number_of_queries(anus_night, django_assert_
         }
 
     first = reviews()
-    assert first == {"night": 5, "latest": 5, "span": 4}
+    # The latest night's games come with the query that finds the night.
+    assert first == {"night": 5, "latest": 4, "span": 4}
     url = anu.get_absolute_url()
     with django_assert_max_num_queries(20):  # the profile's 15 and the night's 5
         Client().get(url, {"night": "2026-03-14"})
@@ -370,6 +371,32 @@ def test_the_review_reads_a_bounded_number_of_queries(anus_night, django_assert_
     caches["pages"].clear()
     assert reviews() == first
     assert _queries(lambda: Client().get(url, {"night": "2026-03-14"})) == page_before
+
+
+@pytest.mark.parametrize("read", [2, 3, night.LATEST_READ])
+def test_the_latest_night_from_the_latest_games_is_the_night_read_by_its_date(
+    anus_night, monkeypatch, read
+):
+    """However few of the latest games the night is looked for in (2: not back to the
+    night's start; 3: past it, not to the night before), the review is the one its date
+    asks for, its game still being played counted."""
+    anu = Player.objects.get(name="Anu")
+    home = known.home()
+    late = create_game(label="Late one", teams=[AB, CD], first_dealer=0)
+    at(late, kolkata(dt.date(2026, 3, 15), 1))
+    monkeypatch.setattr(night, "LATEST_READ", read)
+    latest = night.night_review(anu, home, night.asked_of({}))
+    dated = night.night_review(anu, home, night.asked_of({"night": "2026-03-15"}))
+    assert latest.start == dated.start == dt.date(2026, 3, 15)
+    assert latest.previous == dated.previous == NIGHT
+    assert latest.playing == dated.playing == 1
+    assert latest.played == dated.played == 1
+    assert (
+        [game.seat.game_id for game in latest.games]
+        == [game.seat.game_id for game in dated.games]
+        == [anus_night["after"].pk]
+    )
+    assert latest.contracts == dated.contracts
 
 
 def test_points_and_kodi_games_show_points_and_kodis_not_tables():

@@ -169,9 +169,10 @@ QUERIES = {
     # with their figures at each (one small query by the player: the same at any size),
     # and the club's latest seasons of players (at most three, their tables made only when
     # there are some), and the player's latest night in review (club.leaderboards.night:
-    # the night and the one before, its games, their seats, their deals counted by kind).
-    # A page of seats reads its players by key, not by four joins (seat_players).
-    "player profile": 20,
+    # the latest games, which hold the night, the one before it and the night's games;
+    # their seats, their players, their deals counted by kind). A page of seats reads its
+    # players by key, not by four joins (seat_players).
+    "player profile": 19,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}
 
