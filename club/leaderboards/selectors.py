@@ -550,11 +550,7 @@ def members(club: Club | None = None) -> QuerySet[Player]:
 def register(*, club: Club | None = None, search: str = "", active: str = "") -> QuerySet:
     """The club's players (:func:`members`), found by name, nickname or member number."""
     catch_up()  # their ratings as of every finished game (club.leaderboards.owed)
-    players = (
-        members(club)
-        .select_related("rating")
-        .annotate(has_games=Exists(GameTeam.objects.filter(in_a_seat(OuterRef("pk")))))
-    )
+    players = members(club).select_related("rating")
     search = " ".join(search.split())
     if search:
         players = players.filter(
