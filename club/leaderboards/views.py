@@ -256,7 +256,9 @@ def profile_version(request: HttpRequest, pk: int):
     if player is None:
         return None
     token = selectors.live_version(player, club=club)
-    # Kept for the view, which would read it again (a query over the player's games).
+    # Kept for the view, which would read them again (the player, and a query over the
+    # player's games).
+    request.profile_player = player  # type: ignore[attr-defined]  # this request's own
     request.profile_live = token  # type: ignore[attr-defined]  # this request's own
     # The club's time zone decides the day of each night its page reviews (night.py).
     return (
@@ -278,7 +280,7 @@ def board_version(request: HttpRequest):
 @cached_page(profile_version)
 def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     club = club_of(request)
-    player = _the_clubs(request, pk)
+    player = getattr(request, "profile_player", None) or _the_clubs(request, pk)
     version = getattr(request, "profile_live", None) or selectors.live_version(player, club=club)
     if _not_modified(request, version):
         return HttpResponse(status=204)
