@@ -165,9 +165,9 @@ QUERIES = {
     "player leaderboard, one tournament": 6,
     "register": 3,  # work owed to the boards (none), its count and one page
     # key (4, the player and the live token read once for the key and the page), then the
-    # page with the
-    # tournaments being played now, the player's forms and the clubs the player plays in
-    # with their figures at each (one small query by the player: the same at any size),
+    # page with the tournaments being played now, the player's forms and the clubs the
+    # player plays in with their figures at each (one small query by the player: the same
+    # at any size),
     # and the club's latest seasons of players (at most three, their tables made only when
     # there are some), and the player's latest night in review (club.leaderboards.night:
     # the latest games, which hold the night, the one before it and the night's games;
