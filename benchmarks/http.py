@@ -279,7 +279,10 @@ def measure(
 FLOOR = "framework floor (trivial view)"
 
 
-def beside_the_floor(port: int, server, pages: dict[str, str], rounds: int = 5) -> list[dict]:
+ROUNDS = 5  # turns of the floor and a page, a second each
+
+
+def beside_the_floor(port: int, server, pages: dict[str, str], rounds: int = ROUNDS) -> list[dict]:
     """Each page's workers' CPU a request over the floor's, measured in turns from one
     connection: the floor for a second, then the page for a second, ``rounds`` times. The
     same trivial view measured at a run's start and at its end differs by a quarter on
@@ -369,7 +372,7 @@ def report(
     lines += [
         "",
         "Kept in Redis, each page beside the floor (the trivial view), in turns: a second of "
-        "each, five times, from one connection; the workers' CPU a request.",
+        f"each, {ROUNDS} times, from one connection; the workers' CPU a request.",
         "",
         "| page | workers' CPU ms/request | the floor's, in the same turns | times the floor "
         "| load |",

@@ -382,10 +382,29 @@ def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> Lates
             if len(nights) == 2:
                 break
     more = len(started) == LATEST_READ
+    if not nights and more:  # the games read are all still being played: the finished ones
+        return Latest(_finished_nights(player, club, zone), True, None)
     games = None
     if nights and (not more or days[-1][1] < nights[0]):
         games = [game for game, day, _status in days if day == nights[0]]
     return Latest(nights, more, games)
+
+
+def _finished_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> list[dt.date]:
+    """The latest night of the player's latest :data:`LATEST_READ` finished games, and the
+    one before it when they reach it."""
+    nights: list[dt.date] = []
+    for moment in (
+        _played(player, club)
+        .order_by("-game__created_at")
+        .values_list("game__created_at", flat=True)[:LATEST_READ]
+    ):
+        day = moment.astimezone(zone).date()
+        if day not in nights:
+            nights.append(day)
+            if len(nights) == 2:
+                break
+    return nights
 
 
 def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:

@@ -7,14 +7,15 @@ itself on the same machine. A client is safe to share between threads (it
 takes a connection from the pool for each command), so one per pool is kept.
 
 A kept page's read (club.web.pages) is one MGET of the write counters and what
-they name, on every request: the one read sent straight down a pooled connection.
-redis-py's command layer around it (the retry, the reply callbacks, the pool's
-bookkeeping a command, its pool's a connection taken and given back) and Django's
-check of each key for memcached cost more of the worker's time than the read itself:
-about 60 µs a request of 105. So each thread holds one connection of the pool for
-its reads. A read that fails drops its connection and raises, as the client would
-(the page is then read from the database: club.web.pages); the next read connects
-again.
+they name, on every request, sent straight down a connection of the pool. Around
+a command redis-py takes a connection from the pool and gives it back, packs the
+command, and runs its retry and its reply callbacks; and Django checks each key
+for memcached's limits: together more of the worker's time than the read itself
+(about 60 µs a read of 105). So each thread holds one connection of the pool for
+its reads. A connection Redis closed (a restart) is opened again for the same
+read, once; any other failure, a time-out included, drops the connection and
+raises at once, with no retry and no back-off (the page is then read from the
+database: club.web.pages).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pickle
 import threading
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
-from django.core.cache.backends.redis import RedisCacheClient
+from django.core.cache.backends.redis import RedisCacheClient, RedisSerializer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 PICKLED = b"\x80"  # the first byte of a pickle of protocol 2 or later, never of a number
@@ -65,11 +66,12 @@ class _KeptClients(RedisCacheClient):
         return {key: self._loads(value) for key, value in found if value is not None}
 
     def _loads(self, value: bytes):
+        serializer = self._serializer  # type: ignore[attr-defined]  # Django's own
         # Django's serializer tries int() first: a kept page (pickled: it starts with the
         # protocol's mark) would raise and catch a ValueError at every read.
-        if value[:1] == PICKLED:
+        if value[:1] == PICKLED and type(serializer) is RedisSerializer:
             return pickle.loads(value)
-        return self._serializer.loads(value)  # type: ignore[attr-defined]  # Django's own
+        return serializer.loads(value)
 
     def _mget(self, keys: list, again: bool = False) -> list | None:
         """The values at ``keys``, on this thread's connection; None when that connection
@@ -78,6 +80,8 @@ class _KeptClients(RedisCacheClient):
         held = self._held
         connection = getattr(held, "connection", None)
         if connection is None or held.pid != os.getpid() or held.pool is not pool:
+            if connection is not None and held.pid == os.getpid():
+                held.pool.release(connection)  # another server's pool read before
             # A new thread, or a forked worker: never a connection its parent opened.
             connection = held.connection = pool.get_connection()
             held.pid, held.pool = os.getpid(), pool

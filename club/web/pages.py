@@ -185,6 +185,9 @@ def _key(request: HttpRequest, version: str) -> str:
 # What each request's key is made of but its version, by the raw request parts it is made
 # from: worked out once for each address, language and kind of answer a process is asked.
 _wheres: dict[tuple, str] = {}
+# A longer path and query is worked out at each request, never held: a crawler's made-up
+# queries would fill the memory of every worker.
+REMEMBERED_ADDRESS = 512
 
 
 def _where(request: HttpRequest) -> str:
@@ -195,8 +198,10 @@ def _where(request: HttpRequest) -> str:
     fragment = meta.get("HTTP_HX_REQUEST") == "true" or "version" in request.GET
     raw = (
         request.scheme,
-        # All request.get_host() reads: the same raw parts, the same host.
-        meta.get("HTTP_X_FORWARDED_HOST"),
+        # All request.get_host() reads: the same raw parts, the same host. The forwarded
+        # headers only where the settings trust them (a client may send any).
+        settings.USE_X_FORWARDED_HOST and meta.get("HTTP_X_FORWARDED_HOST"),
+        settings.USE_X_FORWARDED_PORT and meta.get("HTTP_X_FORWARDED_PORT"),
         meta.get("HTTP_HOST"),
         meta.get("SERVER_NAME"),
         meta.get("SERVER_PORT"),
@@ -205,7 +210,8 @@ def _where(request: HttpRequest) -> str:
         getattr(request, "LANGUAGE_CODE", ""),
         fragment,
     )
-    found = _wheres.get(raw)
+    remembered = len(raw[7]) + len(raw[8]) <= REMEMBERED_ADDRESS
+    found = _wheres.get(raw) if remembered else None
     if found is None:
         query = sorted((k, v) for k, v in request.GET.items() if k != "version")
         parts = [
@@ -218,9 +224,10 @@ def _where(request: HttpRequest) -> str:
             "fragment" if fragment else "page",
         ]
         found = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
-        if len(_wheres) > 4096:  # addresses of pages no longer read
-            _wheres.clear()
-        _wheres[raw] = found
+        if remembered:
+            if len(_wheres) > 4096:  # addresses of pages no longer read
+                _wheres.clear()
+            _wheres[raw] = found
     return found
 
 

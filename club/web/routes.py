@@ -5,7 +5,9 @@ patterns inside it, at every request: a game's page (the last of the club's
 includes) tries about fifty patterns and lists them: 25 µs of the worker's time, more
 than half a kept page's whole read of Redis. The patterns never change while a process runs,
 so :class:`RememberedRoutes` keeps what each path it was asked resolved to; an
-address that is no page (a 404) is looked for again each time, as before.
+address that is no page (a 404) is looked for again each time, as before. The root
+makes each request's own match from the one kept (its arguments copied); only the
+kept match's ``captured_kwargs`` are shared, which nothing here changes.
 """
 
 from __future__ import annotations

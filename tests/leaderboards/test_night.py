@@ -373,13 +373,13 @@ def test_the_review_reads_a_bounded_number_of_queries(anus_night, django_assert_
     assert _queries(lambda: Client().get(url, {"night": "2026-03-14"})) == page_before
 
 
-@pytest.mark.parametrize("read", [2, 3, night.LATEST_READ])
+@pytest.mark.parametrize("read", [1, 2, 3, night.LATEST_READ])
 def test_the_latest_night_from_the_latest_games_is_the_night_read_by_its_date(
     anus_night, monkeypatch, read
 ):
-    """However few of the latest games the night is looked for in (2: not back to the
-    night's start; 3: past it, not to the night before), the review is the one its date
-    asks for, its game still being played counted."""
+    """However few of the latest games the night is looked for in (1: a game still being
+    played alone; 2: not back to the night's start; 3: past it, not to the night before),
+    the review is the one its date asks for, its game still being played counted."""
     anu = Player.objects.get(name="Anu")
     home = known.home()
     late = create_game(label="Late one", teams=[AB, CD], first_dealer=0)

@@ -70,3 +70,22 @@ def test_a_number_and_a_pickled_value_read_back_as_django_wrote_them(cache):
     for key, value in values.items():
         pages.set(key, value, 60)
     assert pages.get_many(list(values)) == values
+
+
+def test_a_read_that_times_out_raises_at_once_and_gives_its_connection_back(cache, monkeypatch):
+    pages, _server = cache
+    pages.set("counter", 3, None)
+    assert pages.get_many(["counter"]) == {"counter": 3}
+    client = pages._cache
+    pool = client._get_connection_pool(False)
+    held = client._held.connection
+
+    def slow(*args, **kwargs):
+        raise redis.exceptions.TimeoutError("Timeout reading from socket")
+
+    monkeypatch.setattr(held, "read_response", slow)
+    with pytest.raises(redis.exceptions.TimeoutError):  # no second try: the page waits not
+        pages.get_many(["counter"])
+    assert held not in pool._in_use_connections and held._sock is None  # dropped, given back
+    monkeypatch.undo()
+    assert pages.get_many(["counter"]) == {"counter": 3}  # the next read connects again
