@@ -10,7 +10,7 @@ from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, Value
 
 from club.clubs import known
 from club.clubs.models import Club
-from club.games.models import Game, GameTeam, Player, in_a_seat, seat_players
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat, seat_players
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import PlayerFormRating, PlayerRating, PlayerTotals, RatingChange
 from club.leaderboards.selectors import FIGURES, Row, count
@@ -89,6 +89,28 @@ def rating_chart(changes: list[Change], width: int = 600, height: int = 160) -> 
     }
 
 
+# What a line of the player's games reads of its seat, game and team (the page, the API,
+# the form): a game's rules, payouts and counters are not read into each of twenty.
+GAME_LINE_FIELDS = (
+    *PLAYER_FIELDS,
+    "game_id",
+    "team_id",
+    "position",
+    "place",
+    "tables",
+    "score",
+    "kodis",
+    "game__label",
+    "game__club_id",
+    "game__status",
+    "game__scoring",
+    "game__kodi",
+    "game__winner_id",
+    "game__finished_at",
+    "game__created_at",
+    "team__name",
+)
+
 PROFILE_GAMES = 20  # a page of the profile's games: a phone's few screens, the night above it
 
 
@@ -143,6 +165,7 @@ def player_profile(
     mine = GameTeam.objects.filter(in_a_seat(player), game__club=club)
     ordered = (
         mine.select_related("game", "team")
+        .only(*GAME_LINE_FIELDS)
         .annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
         .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
     )
