@@ -547,19 +547,19 @@ def _partners(games: list[NightGame]) -> list[Partnership]:
 
 
 def _review_days(
-    found: NightReview, player: Player, club: Club, zone, games: list[int] | None = None
+    found: NightReview, player: Player, club: Club, zone, game_ids: list[int] | None = None
 ) -> None:
     """Fill ``found`` with the review of its days (``start`` to ``end``): three queries,
     each by an index, whatever the club played before (the games, their seats, their
-    deals); two when its ``games`` are known already."""
+    deals); two when its games' ids are known already."""
     assert found.start is not None and found.end is not None
-    if games is None:
+    if game_ids is None:
         days = _seated(player, club).filter(
             game__created_at__gte=_start_of(found.start, zone),
             game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
         )
-        games = list(days.values_list("game_id", flat=True))
-    seats = _seats(games, player)
+        game_ids = list(days.values_list("game_id", flat=True))
+    seats = _seats(game_ids, player)
     found.playing = len({seat.game_id for seat in seats if not seat.game.is_finished})
     games = _games([seat for seat in seats if seat.game.is_finished], player)
     if not games:
