@@ -358,12 +358,32 @@ FINISHED_PER_PAGE = 30
 FINISHED_COUNTED = 3000
 
 
+# What a game's card reads (club_tags.game_cards): its rules, payouts and counters are not
+# read into each of up to ninety games.
+CARD_FIELDS = (
+    "label",
+    "status",
+    "scoring",
+    "deals_played",
+    "winner",
+    "finished_at",
+    "created_at",
+    "winner__team__name",
+)
+CARD_TEAM_FIELDS = ("game_id", "position", "tables", "score", "team__name")
+
+
 def game_list_page(club, number: int = 1) -> dict:
     """The club's home page's games: up to :data:`IN_PROGRESS_SHOWN` being played (newest
     first), and one page of the finished ones, latest finished first. Five queries at any
     size, of the club or of the site."""
-    cards = Prefetch("teams", queryset=GameTeam.objects.select_related("team").order_by("position"))
-    games = Game.objects.filter(club=club)
+    cards = Prefetch(
+        "teams",
+        queryset=GameTeam.objects.select_related("team")
+        .only(*CARD_TEAM_FIELDS)
+        .order_by("position"),
+    )
+    games = Game.objects.filter(club=club).only(*CARD_FIELDS)
     playing = games.filter(status=Game.Status.IN_PROGRESS)
     finished = (
         games.filter(status=Game.Status.FINISHED)
