@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zoneinfo
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.db.models import (
@@ -50,7 +50,6 @@ from django.utils.translation import gettext_lazy, ngettext
 from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import (
-    PLAYER_FIELDS,
     Game,
     GameTeam,
     LedgerEntry,
@@ -62,7 +61,7 @@ from club.games.models import (
 from club.games.words import KODI, POINTS, form_of
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import form_badge
+from club.leaderboards.profile import GAME_LINE_FIELDS, form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
@@ -375,12 +374,7 @@ def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> Lates
         .values_list("game_id", "game__created_at", "game__status")[:LATEST_READ]
     )
     days = [(game, moment.astimezone(zone).date(), status) for game, moment, status in started]
-    nights: list[dt.date] = []
-    for _game, day, status in days:
-        if status == Game.Status.FINISHED and day not in nights:
-            nights.append(day)
-            if len(nights) == 2:
-                break
+    nights = _two_nights(day for _game, day, status in days if status == Game.Status.FINISHED)
     more = len(started) == LATEST_READ
     if not nights and more:  # the games read are all still being played: the finished ones
         return Latest(_finished_nights(player, club, zone), True, None)
@@ -393,13 +387,18 @@ def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> Lates
 def _finished_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> list[dt.date]:
     """The latest night of the player's latest :data:`LATEST_READ` finished games, and the
     one before it when they reach it."""
-    nights: list[dt.date] = []
-    for moment in (
+    started = (
         _played(player, club)
         .order_by("-game__created_at")
         .values_list("game__created_at", flat=True)[:LATEST_READ]
-    ):
-        day = moment.astimezone(zone).date()
+    )
+    return _two_nights(moment.astimezone(zone).date() for moment in started)
+
+
+def _two_nights(days: Iterable[dt.date]) -> list[dt.date]:
+    """The first two nights among ``days``, newest first."""
+    nights: list[dt.date] = []
+    for day in days:
         if day not in nights:
             nights.append(day)
             if len(nights) == 2:
@@ -435,26 +434,6 @@ def _sum(queryset: QuerySet, column: str) -> Coalesce:
     return Coalesce(Subquery(value.values("value")[:1]), Value(0), output_field=IntegerField())
 
 
-# What the review reads of a seat, its game, its team and its players.
-SEAT_FIELDS = (
-    *(f"{name}_id" for name in PLAYER_FIELDS),
-    "game_id",
-    "team_id",
-    "position",
-    "place",
-    "score",
-    "kodis",
-    "game__label",
-    "game__club_id",
-    "game__winner_id",
-    "game__status",
-    "game__scoring",
-    "game__kodi",
-    "game__created_at",
-    "team__name",
-)
-
-
 def _seats(games: list[int], player: Player) -> list[GameTeam]:
     """Every seat of ``games``, finished or being played, with its players, its tables won
     and lost (its ledger's moves) and the change the game made to the player's rating: two
@@ -466,7 +445,7 @@ def _seats(games: list[int], player: Player) -> list[GameTeam]:
     seats: list[GameTeam] = list(
         GameTeam.objects.filter(game_id__in=games)
         .select_related("game", "team")
-        .only(*SEAT_FIELDS)
+        .only(*GAME_LINE_FIELDS)  # what a line of the player's games reads
         .annotate(
             tables_won=_sum(moves.filter(change__gt=0), "change"),
             tables_lost=_sum(moves.filter(change__lt=0), "change"),

@@ -90,7 +90,8 @@ def rating_chart(changes: list[Change], width: int = 600, height: int = 160) -> 
 
 
 # What a line of the player's games reads of its seat, game and team (the page, the API,
-# the form): a game's rules, payouts and counters are not read into each of twenty.
+# the form, and the night in review: club.leaderboards.night): a game's rules, payouts and
+# counters are not read into each of twenty.
 GAME_LINE_FIELDS = (
     *PLAYER_FIELDS,
     "game_id",

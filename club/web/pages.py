@@ -196,6 +196,7 @@ def _where(request: HttpRequest) -> str:
     ``version``), the language, and whether htmx asked for a fragment."""
     meta = request.META
     fragment = meta.get("HTTP_HX_REQUEST") == "true" or "version" in request.GET
+    query_string = meta.get("QUERY_STRING", "")
     raw = (
         request.scheme,
         # All request.get_host() reads: the same raw parts, the same host. The forwarded
@@ -206,11 +207,11 @@ def _where(request: HttpRequest) -> str:
         meta.get("SERVER_NAME"),
         meta.get("SERVER_PORT"),
         request.path,
-        meta.get("QUERY_STRING", ""),
+        query_string,
         getattr(request, "LANGUAGE_CODE", ""),
         fragment,
     )
-    remembered = len(raw[7]) + len(raw[8]) <= REMEMBERED_ADDRESS
+    remembered = len(request.path) + len(query_string) <= REMEMBERED_ADDRESS
     found = _wheres.get(raw) if remembered else None
     if found is None:
         query = sorted((k, v) for k, v in request.GET.items() if k != "version")
