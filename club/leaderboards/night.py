@@ -33,6 +33,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.db.models import (
+    BooleanField,
+    Case,
     Count,
     F,
     Func,
@@ -41,6 +43,7 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
+    When,
 )
 from django.db.models.functions import Coalesce
 from django.utils.formats import date_format
@@ -67,7 +70,7 @@ from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
 
 MAX_SPAN_DAYS = 366  # a span is a year at most: its deals are read at each reading
-SHOWN_GAMES = 60  # a span's games listed; the counts cover them all
+SHOWN_GAMES = 20  # a span's games listed (a page of the profile's): the counts cover them all
 # The days a date may name: a day further out has no start the database can hold.
 FIRST_DAY, LAST_DAY = dt.date(1900, 1, 1), dt.date(9998, 12, 31)
 _ISO_DAY = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
@@ -435,22 +438,28 @@ def _sum(queryset: QuerySet, column: str) -> Coalesce:
 
 
 def _seats(games: list[int], player: Player) -> list[GameTeam]:
-    """Every seat of ``games``, finished or being played, with its players, its tables won
-    and lost (its ledger's moves) and the change the game made to the player's rating: two
-    queries, the seats and their players (club.games.models.seat_players). By the games'
-    ids, not a subquery of the player's seats: PostgreSQL joined that subquery to every
-    seat of the club's history (8,000 at the large preset, 8 ms)."""
+    """Every seat of ``games``, finished or being played, with its players; the player's
+    own seats with their tables won and lost (their ledger's moves) and the change the
+    game made to the player's rating (an opponent's seat reads neither): two queries, the
+    seats and their players (club.games.models.seat_players). By the games' ids, not a
+    subquery of the player's seats: PostgreSQL joined that subquery to every seat of the
+    club's history (8,000 at the large preset, 8 ms)."""
     moves = LedgerEntry.objects.filter(game_team=OuterRef("pk"))
     change = RatingChange.objects.filter(game=OuterRef("game_id"), player=player)
+    mine = in_a_seat(player)
+
+    def mine_only(value, default=None):  # read for the player's seats only
+        return Case(When(mine, then=value), default=default)
+
     seats: list[GameTeam] = list(
         GameTeam.objects.filter(game_id__in=games)
         .select_related("game", "team")
         .only(*GAME_LINE_FIELDS)  # what a line of the player's games reads
         .annotate(
-            tables_won=_sum(moves.filter(change__gt=0), "change"),
-            tables_lost=_sum(moves.filter(change__lt=0), "change"),
-            rating_delta=Subquery(
-                change.annotate(delta=F("after") - F("before")).values("delta")[:1]
+            tables_won=mine_only(_sum(moves.filter(change__gt=0), "change"), Value(0)),
+            tables_lost=mine_only(_sum(moves.filter(change__lt=0), "change"), Value(0)),
+            rating_delta=mine_only(
+                Subquery(change.annotate(delta=F("after") - F("before")).values("delta")[:1])
             ),
         )
         .order_by("game__created_at", "game_id", "position")
@@ -491,18 +500,26 @@ def _games(seats: list[GameTeam], player: Player) -> list[NightGame]:
 
 
 def _contracts(games: list[int], ours: set[int]) -> Contracts:
-    """The deals of ``games``, counted in the database a row per kind (declaring seat,
-    bid, doubling, made), not a row per deal: a deal is the player's team's when its
-    declaring seat is one of ``ours``, the player's seats."""
+    """The deals of ``games``, counted in the database a row per kind (whose, bid,
+    doubling, made), not a row per deal: a deal is the player's team's when its declaring
+    seat is one of ``ours``, the player's seats (decided in the query: a year of deals is
+    a hundred rows of kinds, not one a declaring seat)."""
     kinds = (
         Round.objects.filter(game_id__in=games)
-        .values("declaring_team_id", "bid", "made", "doubling", "thani", "all_pass")
+        .annotate(
+            ours=Case(
+                When(declaring_team_id__in=sorted(ours), then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            )
+        )
+        .values("ours", "bid", "made", "doubling", "thani", "all_pass")
         .annotate(deals=Count("pk"))
         .order_by()
     )
     return review.count_contracts(
         DealSeen(
-            ours=row["declaring_team_id"] in ours,
+            ours=row["ours"],
             bid=row["bid"],
             made=row["made"],
             doubling=Doubling(row["doubling"]),
