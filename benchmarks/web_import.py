@@ -2,13 +2,13 @@
 ``python -m benchmarks.web_import``.
 
 Builds files the way :mod:`benchmarks.import_memory` does (``--mib``: 2, 22 and 47 by
-default, the last 49 MB, just under the page's upload limit of 50 MB), then, for each database asked for, on a
-fresh database each: starts gunicorn with the command docs/deploying.md gives (read
-from the guide, so that its time-out is the one measured; production settings, on
-127.0.0.1), logs an organiser in through the login form, and sends each file through
-the two pages of Publish results as the browser does: *Check and preview* (the
-preview, timed), then *Import* with the preview's fingerprint (the import, timed).
-Every answer must be the expected one (a preview offering the file's games; the
+default, the last 49 MB, just under the page's upload limit of 50 MB), then, for each
+database asked for, on a fresh database each: starts gunicorn with the command
+docs/deploying.md gives (read from the guide, so that its time-out is the one measured;
+production settings, on 127.0.0.1), logs an organiser in through the login form, and
+sends each file through the two pages of Publish results as the browser does: *Check and
+preview* (the preview, timed), then *Import* with the preview's fingerprint (the import,
+timed). Every answer must be the expected one (a preview offering the file's games; the
 import's redirect), and the database then holds every deal.
 
     python -m benchmarks.web_import [--database sqlite|postgres|both] [--mib 2 22 47]

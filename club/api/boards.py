@@ -101,10 +101,13 @@ def players(request: HttpRequest, filters: Query[PlayerFilters]):
 @answered(by_id(profile_version))
 def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
     club = club_of(request)
-    found = selectors.members(club).filter(pk=pk).first()
-    if found is None:
-        return Status(404, {"detail": "No player has this id."})
-    selectors.live_version(found, club=club)  # the boards' owed work first
+    # Read already by the key (profile_version), which did the boards' owed work first.
+    found = getattr(request, "profile_player", None)
+    if found is None or found.pk != pk:
+        found = selectors.members(club).filter(pk=pk).first()
+        if found is None:
+            return Status(404, {"detail": "No player has this id."})
+        selectors.live_version(found, club=club)  # the boards' owed work first
     shown = profile.player_profile(found, club=club, per_page=API_GAMES)
     return {
         "id": found.pk,

@@ -30,6 +30,11 @@ def players_object(ids: Iterable[int | None]) -> list[dict]:
                 "name", "identifier", "member_number"
             )
         )
+    return _by_name(rows)
+
+
+def _by_name(rows: Iterable[tuple[str, uuid.UUID, str]]) -> list[dict]:
+    """The ``players`` list of these rows (name, identifier, member number), by name."""
     return [_listed(*row) for row in sorted(rows, key=lambda row: (row[0].lower(), row[0]))]
 
 
@@ -72,10 +77,13 @@ def roster_object(club: Club | None = None) -> dict:
     ``fiftysix-results/1`` document with no games: what the venue loads before a night, so
     the laptop knows everyone by their identifier."""
     club = club if club is not None else clubs.home()
-    ids = Player.objects.filter(memberships__club=club).values_list("pk", flat=True)
+    # One query by the club's memberships, not their keys first and the players after.
+    rows = Player.objects.filter(memberships__club=club).values_list(
+        "name", "identifier", "member_number"
+    )
     return {
         "format": FORMAT,
         "club": club_object(club),
-        "players": players_object(ids),
+        "players": _by_name(rows),
         "games": [],
     }

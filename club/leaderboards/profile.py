@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, Value
+from django.db.models import CharField, Exists, F, FilteredRelation, OuterRef, Q, Value
 
 from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat, seat_players
 from club.leaderboards.forms import FORMS
-from club.leaderboards.models import PlayerFormRating, PlayerRating, PlayerTotals, RatingChange
+from club.leaderboards.models import (
+    PlayerFormRating,
+    PlayerGameFigures,
+    PlayerRating,
+    PlayerTotals,
+    RatingChange,
+)
 from club.leaderboards.selectors import FIGURES, Row, count
 from club.tournaments.seats import running_entries
 from club.web.paging import page_of
@@ -140,6 +146,17 @@ def _ratings(player: Player) -> tuple[Rated | None, dict[str, Rated]]:
     return found.pop("", None), found
 
 
+def _totals(player: Player) -> tuple[dict, list[str]]:
+    """The player's totals, and the forms of play they have played, in FORMS order (a row
+    of figures of each), in one query; a player with no totals has finished no game."""
+    played = {
+        f"played_{form}": Exists(PlayerGameFigures.objects.filter(player=player, form=form))
+        for form, _name in FORMS
+    }
+    totals = PlayerTotals.objects.filter(player=player).values(*FIGURES, **played).first() or {}
+    return totals, [form for form, _name in FORMS if totals.pop(f"played_{form}", False)]
+
+
 CHART_GAMES = 200  # the rating chart's points: the latest rated games
 
 
@@ -158,8 +175,8 @@ def player_profile(
     :data:`CHART_GAMES` rated games; so a long career costs the same as a short one.
     """
     club = club or known.home()
-    totals = PlayerTotals.objects.filter(player=player).values(*FIGURES).first()
-    row = Row(subject=player, rating=None, **(totals or {}))
+    totals, forms_played = _totals(player)
+    row = Row(subject=player, rating=None, **totals)
     rating, in_forms = _ratings(player)
     row.rating = rating.rating if rating else None
     form_ratings = [(name, in_forms[form]) for form, name in FORMS if form in in_forms]
@@ -207,15 +224,14 @@ def player_profile(
         "figures": row,
         "rating": rating,
         "form_ratings": form_ratings,
+        "forms_played": forms_played,  # in FORMS order
         "form": [item.badge for item in latest],
         "chart": rating_chart(changes),
         "games": lines,
         "games_page": games,
         "games_count": games.total,
         # The club's tournaments being played now: the player's page there says where they sit.
-        "playing_in": [
-            entry for entry in running_entries(player) if entry.tournament.club_id == club.pk
-        ],
+        "playing_in": running_entries(player, club),
     }
 
 

@@ -289,7 +289,7 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context["clubs"], context["club_lines"] = profile.clubs_of(player, club)
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
     # The figures of the forms of play the player has played, each labelled.
-    context["shown"] = selectors.board_figures(selectors.Filters(), selectors.forms_played(player))
+    context["shown"] = selectors.board_figures(selectors.Filters(), context["forms_played"])
     context["live_version"] = version
     context["seasons"] = player_lines(player.pk, club)  # their line in the club's seasons
     # A night (?night=) or a span (?from=&to=) of their games at the club, in review.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from club.clubs.models import Club
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Scoring, in_a_seat
 from club.games.selectors import url_maker
 from club.scoring import rules as core
@@ -164,13 +165,17 @@ def _replaced(away: list[Substitution], number: int | None) -> Substitution | No
     return next((made for made in away if number and made.covers(number)), None)
 
 
-def running_entries(player: Player) -> list[TournamentTeam]:
-    """The player's teams in tournaments being played now (for the profile's link)."""
+def running_entries(player: Player, club: Club) -> list[TournamentTeam]:
+    """The player's teams in ``club``'s tournaments being played now (the profile's link
+    to where they sit): each with its tournament's name."""
     return list(
         TournamentTeam.objects.filter(
-            in_a_seat(player, "team__"), tournament__status=Tournament.Status.RUNNING
+            in_a_seat(player, "team__"),
+            tournament__status=Tournament.Status.RUNNING,
+            tournament__club=club,
         )
-        .select_related("tournament", "team")
+        .select_related("tournament")
+        .only("tournament_id", "team_id", "tournament__name")
         .order_by("-tournament__starts_on", "tournament__name")
     )
 

@@ -200,6 +200,26 @@ def test_a_roster_makes_its_players_the_clubs(gulf):
     assert Game.objects.filter(club=gulf).count() == 0
 
 
+def test_a_roster_reads_the_register_in_one_query_whatever_its_size(
+    gulf, django_assert_num_queries
+):
+    """The club's members, by name, in one query: the same for 4 players as for 40, each
+    with their identifier, and no one of another club."""
+    for name in GULF:
+        Membership.objects.create(club=gulf, player=Player.objects.create(name=name))
+    with django_assert_num_queries(1):
+        few = roster_object(gulf)["players"]
+    for number in range(36):
+        player = Player.objects.create(name=f"gulf {number:02}", member_number=f"G{number}")
+        Membership.objects.create(club=gulf, player=player)
+    Player.objects.create(name="Nobody of Gulf")
+    with django_assert_num_queries(1):
+        many = roster_object(gulf)["players"]
+    assert [listed["name"] for listed in few] == GULF
+    assert len(many) == 40 and "Nobody of Gulf" not in {listed["name"] for listed in many}
+    assert many[0] == {"name": "gulf 00", "id": many[0]["id"], "member_number": "G0"}
+
+
 # --- Export of a club -----------------------------------------------------------------------
 
 

@@ -165,15 +165,15 @@ QUERIES = {
     "player leaderboard, one tournament": 6,
     "register": 3,  # work owed to the boards (none), its count and one page
     # key (4, the player and the live token read once for the key and the page), then the
-    # page with the tournaments being played now, the player's forms and the clubs the
-    # player plays in with their figures at each (one small query by the player: the same
-    # at any size),
+    # page with the player's totals and the forms they have played (one query), the
+    # tournaments being played now and the clubs the player plays in with their figures
+    # at each (one small query by the player: the same at any size),
     # and the club's latest seasons of players (at most three, their tables made only when
     # there are some), and the player's latest night in review (club.leaderboards.night:
     # the latest games, which hold the night, the one before it and the night's games;
     # their seats, their players, their deals counted by kind). A page of seats reads its
     # players by key, not by four joins (seat_players).
-    "player profile": 18,
+    "player profile": 17,
 }
 KEPT = {"player leaderboard": 2, "player profile": 4}
 
