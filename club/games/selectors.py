@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import OuterRef, Prefetch, Subquery, prefetch_related_objects
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -375,28 +375,33 @@ CARD_TEAM_FIELDS = ("game_id", "position", "tables", "score", "team__name")
 
 def game_list_page(club, number: int = 1) -> dict:
     """The club's home page's games: up to :data:`IN_PROGRESS_SHOWN` being played (newest
-    first), and one page of the finished ones, latest finished first. Five queries at any
-    size, of the club or of the site."""
-    cards = Prefetch(
-        "teams",
-        queryset=GameTeam.objects.select_related("team")
-        .only(*CARD_TEAM_FIELDS)
-        .order_by("position"),
-    )
+    first), and one page of the finished ones, latest finished first. Four queries at any
+    size, of the club or of the site (the games being played, the finished ones counted
+    and a page of them, every card's teams), and a count of the games being played when
+    more are than are shown."""
     games = Game.objects.filter(club=club).only(*CARD_FIELDS)
     playing = games.filter(status=Game.Status.IN_PROGRESS)
     finished = (
         games.filter(status=Game.Status.FINISHED)
         .select_related("winner__team")
-        .prefetch_related(cards)
         .order_by("-finished_at", "-id")
     )
     page = page_of(finished, number, FINISHED_PER_PAGE, count_up_to=FINISHED_COUNTED)
-    return {
-        "in_progress": list(
-            playing.prefetch_related(cards).order_by("-created_at", "-id")[:IN_PROGRESS_SHOWN]
+    in_progress = list(playing.order_by("-created_at", "-id")[:IN_PROGRESS_SHOWN])
+    # Both lists' cards, their teams in seat order, in one query.
+    prefetch_related_objects(
+        [*in_progress, *page.items],
+        Prefetch(
+            "teams",
+            queryset=GameTeam.objects.select_related("team")
+            .only(*CARD_TEAM_FIELDS)
+            .order_by("position"),
         ),
-        "in_progress_count": playing.count(),
+    )
+    shown_all = len(in_progress) < IN_PROGRESS_SHOWN
+    return {
+        "in_progress": in_progress,
+        "in_progress_count": len(in_progress) if shown_all else playing.count(),
         "in_progress_shown": IN_PROGRESS_SHOWN,
         "finished": page.items,
         "page": page,

@@ -32,19 +32,37 @@ class TestGameList:
         assert "No game has finished yet." in response.text
 
     def test_list_query_count_does_not_grow_with_games(self, client, django_assert_num_queries):
-        # The kept page's key (the newest change of any game, the club's token); then being
-        # played: their list, its teams and their count; finished: their count, a page,
-        # its teams. Read again, the kept page: its key only.
+        # The kept page's key (the newest change of any game, the club's token); then the
+        # finished: their count, a page; those being played; every card's teams, of both
+        # lists at once. Read again, the kept page: its key only.
         for _ in range(5):
             start_game(3)
         finished(2)
-        with django_assert_num_queries(8):
+        with django_assert_num_queries(6):
             client.get(reverse("games:list"))
         finished(40)
-        with django_assert_num_queries(8):
-            client.get(reverse("games:list"))
+        with django_assert_num_queries(6):
+            page = client.get(reverse("games:list"))
+        assert page.context["in_progress_count"] == 5
+        assert all(len(game.teams.all()) == 3 for game in page.context["in_progress"])
+        assert all(len(game.teams.all()) == 2 for game in page.context["finished"])
         with django_assert_num_queries(2):
             client.get(reverse("games:list"))
+
+    def test_more_games_being_played_than_shown_are_counted(
+        self, client, monkeypatch, django_assert_num_queries
+    ):
+        """Past the games the page shows, their number is counted (one query more) and
+        said; the newest are the ones shown."""
+        monkeypatch.setattr("club.games.selectors.IN_PROGRESS_SHOWN", 3)
+        games = [start_game(2) for _ in range(5)]
+        with django_assert_num_queries(7):
+            page = client.get(reverse("games:list"))
+        assert page.context["in_progress_count"] == 5
+        assert [game.pk for game in page.context["in_progress"]] == [
+            game.pk for game in reversed(games[2:])
+        ]
+        assert "The 3 newest of the 5 games being played." in page.text
 
     def test_finished_games_are_paged_latest_first_and_a_bad_page_reads_the_first(self, client):
         games = finished(31)
