@@ -323,6 +323,51 @@ def beside_the_floor(port: int, server, pages: dict[str, str], rounds: int = ROU
     return rows
 
 
+NEVER_STALE_READS = 100  # deals recorded, each followed at once by a read of the game's page
+
+
+def never_stale(port: int, reads: int = NEVER_STALE_READS) -> tuple[int, int]:
+    """A deal recorded, then the game's page asked for at once over HTTP, ``reads`` times:
+    how many answers showed the deal (the page's live version is the game's new one, not
+    the kept copy's). The deals are recorded by this process, through the services and into
+    the same database and Redis as the servers', in a game of its own that two teams'
+    alternate deals never end, deleted after."""
+    from benchmarks import scenarios as sc
+    from club.games import services as scoring
+    from club.games.views import live_version
+    from club.tournaments.models import TournamentTeam
+
+    world = sc.find_world()
+    entries = TournamentTeam.objects.filter(tournament=world.tournament).select_related(
+        "team__first_player", "team__second_player"
+    )[:2]
+    teams = [  # two of the club's teams: no player is added to the club
+        scoring.TeamEntry(e.team.first_player.name, e.team.second_player.name, e.team.name)
+        for e in entries
+    ]
+    game = scoring.create_game(
+        label=f"bench never stale {time.time_ns()}", teams=teams, first_dealer=0, club=world.club
+    )
+    seating = scoring.load_seating(game)
+    path = f"{world.prefix}/games/{game.pk}/"
+    headers = {"Host": f"{HOST}:{port}"}
+    connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    fresh = 0
+    try:
+        for number in range(1, reads + 1):
+            connection.request("GET", path, headers=headers)  # the page kept before the deal
+            connection.getresponse().read()
+            scoring.record_deal(game=game, number=number, entry=sc._deal(seating, number))
+            game.refresh_from_db(fields=["updated_at"])
+            connection.request("GET", path, headers=headers)
+            body = connection.getresponse().read().decode()
+            fresh += f'data-live-version="{live_version(game)}"' in body
+    finally:
+        connection.close()
+        game.delete()
+    return fresh, reads
+
+
 def capacity(port: int, path: str, seconds: float) -> tuple[int, list[tuple[int, float]]]:
     """The most spectators (polling every 5 s) whose polls keep a p95 under 100 ms."""
     headers = {"Host": f"{HOST}:{port}", "HX-Request": "true"}
@@ -339,7 +384,13 @@ def capacity(port: int, path: str, seconds: float) -> tuple[int, list[tuple[int,
 
 
 def report(
-    args, runs: dict[str, list[dict]], held, steps, pair: list[dict], floor: list[dict]
+    args,
+    runs: dict[str, list[dict]],
+    held,
+    steps,
+    pair: list[dict],
+    floor: list[dict],
+    fresh: tuple[int, int] = (0, 0),
 ) -> str:
     servers = f"{args.servers} × " if args.servers > 1 else ""
     lines = [
@@ -388,6 +439,9 @@ def report(
         f"Capacity (kept in Redis): spectators polling the tournament's live fragment every "
         f"5 s (204), p95 under 100 ms: **{held:,}** "
         f"({', '.join(f'{rate}/s: {p95:.1f} ms' for rate, p95 in steps)}).",
+        "",
+        f"Never stale (kept in Redis): a deal recorded, then the game's page read at once: "
+        f"**{fresh[0]} of {fresh[1]}** showed the deal.",
         "",
         "Two app servers sharing the Redis, the tournament's page from 8 connections each at "
         "once: "
@@ -456,10 +510,12 @@ def main(argv=None) -> int:
         check=True,
         stdout=subprocess.DEVNULL,
     )
+    # This process records the never-stale check's deals: its kept pages are the servers'.
+    os.environ["DJANGO_CACHE_URL"] = args.redis
     pages = the_club()
     flush_redis(args.redis)
     runs: dict[str, list[dict]] = {}
-    held, steps, pair, floor = 0, [], [], []
+    held, steps, pair, floor, fresh = 0, [], [], [], (0, 0)
     if args.servers > 1:
         runs = servers_sharing_redis(args, pages)
     for label, cache in (
@@ -482,6 +538,8 @@ def main(argv=None) -> int:
             if cache == args.redis:
                 print("==> each kept page beside the floor, in turns", flush=True)
                 floor = beside_the_floor(port, server, pages)
+                print("==> never stale: a deal, then its page at once", flush=True)
+                fresh = never_stale(port)
                 held, steps = capacity(port, pages["tournament live, unchanged (204)"], 5.0)
                 second_port = free_port()
                 second = start_gunicorn(
@@ -499,7 +557,7 @@ def main(argv=None) -> int:
                     stop_gunicorn(second)
         finally:
             stop_gunicorn(server)
-    text = report(args, runs, held, steps, pair, floor)
+    text = report(args, runs, held, steps, pair, floor, fresh)
     args.out.mkdir(exist_ok=True)
     servers = f"-{args.servers}-servers" if args.servers > 1 else ""
     path = args.out / f"http-{args.database}-{args.preset}{servers}.md"
