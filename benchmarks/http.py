@@ -538,9 +538,9 @@ def main(argv=None) -> int:
             if cache == args.redis:
                 print("==> each kept page beside the floor, in turns", flush=True)
                 floor = beside_the_floor(port, server, pages)
+                held, steps = capacity(port, pages["tournament live, unchanged (204)"], 5.0)
                 print("==> never stale: a deal, then its page at once", flush=True)
                 fresh = never_stale(port)
-                held, steps = capacity(port, pages["tournament live, unchanged (204)"], 5.0)
                 second_port = free_port()
                 second = start_gunicorn(
                     second_port, args.workers, Path("/tmp/fiftysix-bench-http-second.log")

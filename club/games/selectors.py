@@ -375,10 +375,10 @@ CARD_TEAM_FIELDS = ("game_id", "position", "tables", "score", "team__name")
 
 def game_list_page(club, number: int = 1) -> dict:
     """The club's home page's games: up to :data:`IN_PROGRESS_SHOWN` being played (newest
-    first), and one page of the finished ones, latest finished first. Four queries at any
-    size, of the club or of the site (the games being played, the finished ones counted
-    and a page of them, every card's teams), and a count of the games being played when
-    more are than are shown."""
+    first), and one page of the finished ones, latest finished first. Four queries at most
+    at any size, of the club or of the site (the games being played, the finished ones
+    counted and a page of them, every card's teams: none when there is no game), and a
+    count of the games being played when as many are as are shown."""
     games = Game.objects.filter(club=club).only(*CARD_FIELDS)
     playing = games.filter(status=Game.Status.IN_PROGRESS)
     finished = (

@@ -16,12 +16,12 @@ night, as the games listed below it, is the club's.
 
 The counting is :mod:`club.scoring.review`'s; this reads what it needs for the days
 asked only, in a bounded number of queries whatever the player's history (two for a
-span, three for a night): the seats of the games, each with its tables won and lost from
-the ledger and the player's rating change; their deals, counted in the database a row per
-kind of deal (whose, bid, doubling, made), not a row per deal; and for a night, the
-nights before and after it (when none is asked, the latest night and the one before).
-A game's figures are the boards' (:mod:`club.leaderboards.figures`): the tests hold the
-review to the maintained figures of the same games.
+span, three for a night): the seats of the games, the player's own with their tables won
+and lost from the ledger and the player's rating change; their deals, counted in the
+database a row per kind of deal (whose, bid, doubling, made), not a row per deal; and
+for a night, the nights before and after it (when none is asked, the latest night and
+the one before). A game's figures are the boards' (:mod:`club.leaderboards.figures`):
+the tests hold the review to the maintained figures of the same games.
 """
 
 from __future__ import annotations
@@ -64,13 +64,15 @@ from club.games.models import (
 from club.games.words import KODI, POINTS, form_of
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import GAME_LINE_FIELDS, form_badge
+from club.leaderboards.profile import GAME_LINE_FIELDS, PROFILE_GAMES, form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
 
 MAX_SPAN_DAYS = 366  # a span is a year at most: its deals are read at each reading
-SHOWN_GAMES = 20  # a span's games listed (a page of the profile's): the counts cover them all
+SHOWN_GAMES = (
+    PROFILE_GAMES  # a span's games listed, a page of the profile's: the counts cover them all
+)
 # The days a date may name: a day further out has no start the database can hold.
 FIRST_DAY, LAST_DAY = dt.date(1900, 1, 1), dt.date(9998, 12, 31)
 _ISO_DAY = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")

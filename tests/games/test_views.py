@@ -63,6 +63,12 @@ class TestGameList:
             game.pk for game in reversed(games[2:])
         ]
         assert "The 3 newest of the 5 games being played." in page.text
+        for game in games[:2]:
+            game.delete()
+        with django_assert_num_queries(7):  # as many as are shown: counted, none more
+            page = client.get(reverse("games:list"))
+        assert page.context["in_progress_count"] == 3
+        assert "games being played." not in page.text
 
     def test_finished_games_are_paged_latest_first_and_a_bad_page_reads_the_first(self, client):
         games = finished(31)

@@ -268,6 +268,18 @@ def test_a_span(anus_night):
     assert "Nights in review" in html and "night-nav" not in html
 
 
+def test_a_span_lists_its_first_games_and_counts_them_all(anus_night, monkeypatch):
+    """A span longer than a page lists its first games (in the order they started) and
+    says so; its counts hold every game."""
+    monkeypatch.setattr(night, "SHOWN_GAMES", 3)
+    anu = Player.objects.get(name="Anu")
+    response = page(anu, **{"from": "2026-03-10", "to": "2026-03-14"})
+    found = response.context["night"]
+    assert [line.game.label for line in found.games] == ["Before", "Game 1", "Game 2"]
+    assert (found.played, found.won, found.lost, found.more_games) == (4, 3, 1, 1)
+    assert "The first 3 are listed; pick a night to see the others." in response.text
+
+
 def test_a_day_with_no_games_says_so(anus_night):
     anu = Player.objects.get(name="Anu")
     response = page(anu, night="2026-03-12")
