@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db.models import OuterRef, Prefetch, Subquery, prefetch_related_objects
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -360,49 +360,63 @@ FINISHED_COUNTED = 3000
 
 # What a game's card reads (club_tags.game_cards): its rules, payouts and counters are not
 # read into each of up to ninety games.
-CARD_FIELDS = (
-    "label",
-    "status",
-    "scoring",
-    "deals_played",
-    "winner",
-    "finished_at",
-    "created_at",
-    "winner__team__name",
-)
-CARD_TEAM_FIELDS = ("game_id", "position", "tables", "score", "team__name")
+CARD_FIELDS = ("label", "status", "scoring", "deals_played", "winner", "finished_at", "created_at")
+
+
+@dataclass(frozen=True)
+class CardTeam:
+    """A team's line on a game's card: plain values, not three models a team."""
+
+    pk: int
+    tables: int
+    score: int
+    name: str
+
+
+@dataclass(frozen=True)
+class GameCard:
+    """A game as the home page's card shows it: its teams in seat order, and its winner's
+    name (read from its teams: no join)."""
+
+    game: Game
+    teams: list[CardTeam]
+
+    @property
+    def winner(self) -> CardTeam | None:
+        return next((team for team in self.teams if team.pk == self.game.winner_id), None)
+
+
+def _cards(games: list[Game]) -> list[GameCard]:
+    """The games' cards: every game's teams read in one query, as rows."""
+    teams: dict[int, list[CardTeam]] = defaultdict(list)
+    if games:
+        rows = (
+            GameTeam.objects.filter(game_id__in=[game.pk for game in games])
+            .order_by("game_id", "position")
+            .values_list("game_id", "pk", "tables", "score", "team__name")
+        )
+        for game_id, pk, tables, score, name in rows:
+            teams[game_id].append(CardTeam(pk, tables, score, name))
+    return [GameCard(game, teams[game.pk]) for game in games]
 
 
 def game_list_page(club, number: int = 1) -> dict:
-    """The club's home page's games: up to :data:`IN_PROGRESS_SHOWN` being played (newest
-    first), and one page of the finished ones, latest finished first. Four queries at most
-    at any size, of the club or of the site (the games being played, the finished ones
-    counted and a page of them, every card's teams: none when there is no game), and a
-    count of the games being played when as many are as are shown."""
+    """The club's home page's games, as cards: up to :data:`IN_PROGRESS_SHOWN` being
+    played (newest first), and one page of the finished ones, latest finished first. Four
+    queries at most at any size, of the club or of the site (the games being played, the
+    finished ones counted and a page of them, every card's teams: none when there is no
+    game), and a count of the games being played when as many are as are shown."""
     games = Game.objects.filter(club=club).only(*CARD_FIELDS)
     playing = games.filter(status=Game.Status.IN_PROGRESS)
-    finished = (
-        games.filter(status=Game.Status.FINISHED)
-        .select_related("winner__team")
-        .order_by("-finished_at", "-id")
-    )
+    finished = games.filter(status=Game.Status.FINISHED).order_by("-finished_at", "-id")
     page = page_of(finished, number, FINISHED_PER_PAGE, count_up_to=FINISHED_COUNTED)
     in_progress = list(playing.order_by("-created_at", "-id")[:IN_PROGRESS_SHOWN])
-    # Both lists' cards, their teams in seat order, in one query.
-    prefetch_related_objects(
-        [*in_progress, *page.items],
-        Prefetch(
-            "teams",
-            queryset=GameTeam.objects.select_related("team")
-            .only(*CARD_TEAM_FIELDS)
-            .order_by("position"),
-        ),
-    )
+    cards = _cards([*in_progress, *page.items])  # both lists' teams in one query
     shown_all = len(in_progress) < IN_PROGRESS_SHOWN
     return {
-        "in_progress": in_progress,
+        "in_progress": cards[: len(in_progress)],
         "in_progress_count": len(in_progress) if shown_all else playing.count(),
         "in_progress_shown": IN_PROGRESS_SHOWN,
-        "finished": page.items,
+        "finished": cards[len(in_progress) :],
         "page": page,
     }

@@ -1,6 +1,7 @@
 """The game pages through Django's test client: every form, its errors, and the htmx fragments."""
 
 import re
+from html import escape
 
 import pytest
 from django.urls import reverse
@@ -44,8 +45,11 @@ class TestGameList:
         with django_assert_num_queries(6):
             page = client.get(reverse("games:list"))
         assert page.context["in_progress_count"] == 5
-        assert all(len(game.teams.all()) == 3 for game in page.context["in_progress"])
-        assert all(len(game.teams.all()) == 2 for game in page.context["finished"])
+        assert all(len(card.teams) == 3 for card in page.context["in_progress"])
+        assert all(len(card.teams) == 2 for card in page.context["finished"])
+        won = page.context["finished"][0]
+        assert won.winner is not None and won.winner.pk == won.game.winner_id
+        assert f"{escape(won.winner.name)} won" in page.text
         with django_assert_num_queries(2):
             client.get(reverse("games:list"))
 
@@ -59,7 +63,7 @@ class TestGameList:
         with django_assert_num_queries(7):
             page = client.get(reverse("games:list"))
         assert page.context["in_progress_count"] == 5
-        assert [game.pk for game in page.context["in_progress"]] == [
+        assert [card.game.pk for card in page.context["in_progress"]] == [
             game.pk for game in reversed(games[2:])
         ]
         assert "The 3 newest of the 5 games being played." in page.text

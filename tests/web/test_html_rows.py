@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from club.games import words
-from club.games.selectors import game_page
+from club.games.selectors import CardTeam, GameCard, game_page
 from club.games.services import (
     Deal,
     TeamEntry,
@@ -220,27 +220,20 @@ def test_leaderboard_rows_and_a_profiles_games_with_hostile_names(kind):
 
 
 def test_the_home_pages_game_cards_with_hostile_names():
-    class Teams(list):
-        def all(self):
-            return self
-
-    games = []
+    cards = []
     for index, name in enumerate(HOSTILE):
-        teams = Teams(
-            SimpleNamespace(pk=10 * index + seat, team=SimpleNamespace(name=n), tables=t, score=0)
+        teams = [
+            CardTeam(pk=10 * index + seat, tables=t, score=0, name=n)
             for seat, (n, t) in enumerate([(name, 0), (HOSTILE[0], 4)])
+        ]
+        game = SimpleNamespace(
+            pk=index + 1,
+            label=name,
+            title=name,
+            deals_played=index,
+            scoring="tables",
+            winner_id=teams[1].pk if index % 2 else None,
         )
-        games.append(
-            SimpleNamespace(
-                pk=index + 1,
-                label=name,
-                title=name,
-                deals_played=index,
-                scoring="tables",
-                teams=teams,
-                winner_id=teams[1].pk if index % 2 else None,
-                winner=SimpleNamespace(team=teams[1].team),
-            )
-        )
-    markup = only_own_markup(club_tags.game_cards(games), [*HOSTILE, HOSTILE[0]])
+        cards.append(GameCard(game, teams))  # type: ignore[arg-type]  # a game's fields
+    markup = only_own_markup(club_tags.game_cards(cards), [*HOSTILE, HOSTILE[0]])
     assert [tag for tag, _attrs in markup.elements].count("a") == len(HOSTILE)

@@ -205,24 +205,25 @@ def idempotency_key() -> str:
 
 
 @register.simple_tag
-def game_cards(games) -> SafeString:
-    """The home page's games (``selectors.game_list_page``) as cards, as
+def game_cards(cards) -> SafeString:
+    """The home page's games (``selectors.game_list_page``'s cards) as cards, as
     games/_game_card.html wrote them: up to 90 of them through the template engine
     cost twice the rest of the page."""
     game_url = url_maker("games:detail")
-    cards = []
-    for game in games:
+    written = []
+    for card in cards:
+        game = card.game
         teams = []
-        for team in game.teams.all():
+        for team in card.teams:
             state = ("out" if team.tables == 0 else "") + (
                 " winner" if game.winner_id == team.pk else ""
             )
             figure = team.score if game.scoring == "points" else team.tables
-            teams.append(f'<li class="{state}">{text(team.team.name)} <b>{figure}</b></li>')
+            teams.append(f'<li class="{state}">{text(team.name)} <b>{figure}</b></li>')
         won = ""
-        if game.winner_id is not None:
+        if card.winner is not None:
             # Outside the f-string: makemessages finds no gettext inside one.
-            winner = gettext("%(team)s won") % {"team": game.winner.team.name}
+            winner = gettext("%(team)s won") % {"team": card.winner.name}
             won = (
                 '<span class="badge"><span class="trophy" aria-hidden="true">★</span> '
                 f"{text(winner)}</span>"
@@ -230,10 +231,10 @@ def game_cards(games) -> SafeString:
         deals = ngettext("%(deals)s deal", "%(deals)s deals", game.deals_played) % {
             "deals": game.deals_played
         }
-        cards.append(
+        written.append(
             f'<a class="card game-card" href="{game_url(game.pk)}">'
             f"<strong>{text(game.title)}</strong> "  # a space before the count, as the words read
             f'<span class="muted">{text(deals)}</span>'
             f'<ul class="team-tables">{"".join(teams)}</ul>{won}</a>'
         )
-    return safe_join(cards)
+    return safe_join(written)
