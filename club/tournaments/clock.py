@@ -34,6 +34,9 @@ BAD_ADDED = gettext_lazy("Add a whole number of minutes from 1 to %(most)d.")
 TOO_LONG = gettext_lazy("The clock cannot run more than %(longest)d minutes from now.")
 NOT_CONFIRMED = gettext_lazy("This sitting is not confirmed yet: its clock cannot run.")
 NO_CLOCK = gettext_lazy("This sitting's clock is not running: set its length first.")
+SET_ALREADY = gettext_lazy(
+    "This sitting's clock is set already: add minutes to it, or stop it and set a new length."
+)
 
 
 def _confirmed(sitting: Sitting) -> Sitting:
@@ -54,9 +57,12 @@ def _save(sitting: Sitting, minutes: int | None, ends_at: datetime.datetime | No
 
 
 def set_clock(*, sitting: Sitting, minutes: int | None, user=None) -> Sitting:
-    """Give the sitting ``minutes`` from now, starting (or starting again) its clock.
+    """Give the sitting ``minutes`` from now, starting its clock.
 
     ``minutes`` is None when what was typed is no whole number: refused as out of bounds.
+    A clock set already (running, or its time up) is refused, not started again: a second
+    director's page, or one left open from before the clock was set, would otherwise take
+    the time the tables were told; minutes are added to it, or it is stopped first.
     """
     if minutes is None or not SHORTEST <= minutes <= LONGEST:
         raise TournamentError(
@@ -64,6 +70,8 @@ def set_clock(*, sitting: Sitting, minutes: int | None, user=None) -> Sitting:
         )
     with transaction.atomic():
         sitting = _confirmed(sitting)
+        if sitting.ends_at is not None:
+            raise TournamentError(str(SET_ALREADY), field="minutes")
         _save(sitting, minutes, timezone.now() + datetime.timedelta(minutes=minutes))
         log(sitting.tournament, TournamentEvent.Action.CLOCK_SET, user, str(minutes), sitting)
     return sitting

@@ -77,6 +77,30 @@ def test_the_bounds_themselves_are_lengths(length):
     assert sitting.ends_at == NOW + minutes(length)
 
 
+def test_a_clock_set_already_is_not_started_again_by_a_page_left_open(organiser):
+    """A second "Start the clock" (another director's page, or one opened before the
+    clock was set) is refused by name and the time the tables were told stands, running
+    or up; stopped, the clock is set anew."""
+    sitting = sitting_in_play()
+    with at(NOW):
+        clock.set_clock(sitting=sitting, minutes=30, user=organiser)
+    for moment in (NOW + minutes(10), NOW + minutes(45)):  # running, then its time up
+        with at(moment), pytest.raises(TournamentError) as refused:
+            clock.set_clock(sitting=sitting, minutes=90, user=organiser)
+        assert refused.value.message == (
+            "This sitting's clock is set already: add minutes to it, "
+            "or stop it and set a new length."
+        )
+        sitting.refresh_from_db()
+        assert (sitting.minutes, sitting.ends_at) == (30, NOW + minutes(30))
+    assert clock_lines(sitting) == [("clock", "30")]
+    with at(NOW + minutes(50)):
+        clock.stop_clock(sitting=sitting)
+        clock.set_clock(sitting=sitting, minutes=20)
+    sitting.refresh_from_db()
+    assert sitting.ends_at == NOW + minutes(70)
+
+
 @pytest.mark.parametrize("length", [None, 0, 4, 241, 10_000])
 def test_a_length_out_of_bounds_is_refused_by_name_and_nothing_is_saved(length):
     sitting = sitting_in_play()
@@ -282,6 +306,10 @@ def test_the_clock_form_refuses_bad_input_by_name_and_starts_the_clock(organiser
     with at(NOW):
         response = organiser_client.post(url, {"action": "start", "minutes": " 45 "}, follow=True)
     assert "The clock runs: 45 minutes from now." in response.text
+    assert Sitting.objects.get(pk=sitting.pk).ends_at == NOW + minutes(45)
+    with at(NOW + minutes(1)):  # a second page's "Start the clock": said, nothing moved
+        response = organiser_client.post(url, {"action": "start", "minutes": "90"}, follow=True)
+    assert "This sitting&#x27;s clock is set already: add minutes to it" in response.text
     assert Sitting.objects.get(pk=sitting.pk).ends_at == NOW + minutes(45)
     with at(NOW + minutes(1)):
         response = organiser_client.post(url, {"action": "add", "added": "10"}, follow=True)
