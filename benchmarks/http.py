@@ -335,18 +335,13 @@ def never_stale(port: int, reads: int = NEVER_STALE_READS) -> tuple[int, int]:
     from benchmarks import scenarios as sc
     from club.games import services as scoring
     from club.games.views import live_version
-    from club.tournaments.models import TournamentTeam
 
     world = sc.find_world()
-    entries = TournamentTeam.objects.filter(tournament=world.tournament).select_related(
-        "team__first_player", "team__second_player"
-    )[:2]
-    teams = [  # two of the club's teams: no player is added to the club
-        scoring.TeamEntry(e.team.first_player.name, e.team.second_player.name, e.team.name)
-        for e in entries
-    ]
     game = scoring.create_game(
-        label=f"bench never stale {time.time_ns()}", teams=teams, first_dealer=0, club=world.club
+        label=f"bench never stale {time.time_ns()}",
+        teams=sc.two_teams(world),
+        first_dealer=0,
+        club=world.club,
     )
     seating = scoring.load_seating(game)
     path = f"{world.prefix}/games/{game.pk}/"

@@ -202,26 +202,30 @@ def _deal(seating: scoring.Seating, number: int, variant: int = 0) -> scoring.De
     return scoring.Deal(points=points, declarer=seat, bid=28, trump="spades")
 
 
+def two_teams(world: World) -> list[scoring.TeamEntry]:
+    """Two of the measured tournament's teams, for the harness's own games: no player is
+    added to the club."""
+    entries = TournamentTeam.objects.filter(tournament=world.tournament).select_related(
+        "team__first_player", "team__second_player"
+    )[:2]
+    return [
+        scoring.TeamEntry(e.team.first_player.name, e.team.second_player.name, e.team.name)
+        for e in entries
+    ]
+
+
 def add_bench_games(world: World, fresh: int) -> None:
     """A sitting of its own in the tournament: fresh games to record into, a 60-deal game,
     and games of one table a team, which their first deal ends (standings, figures and
     ratings follow, as on the night)."""
     tournament = world.tournament
-    entries = list(
-        TournamentTeam.objects.filter(tournament=tournament).select_related(
-            "team__first_player", "team__second_player"
-        )[:2]
-    )
     number = (tournament.sittings.aggregate(n=Max("number"))["n"] or 0) + 1
     sitting = Sitting.objects.create(
         tournament=tournament, number=number, status=Sitting.Status.CONFIRMED, game_size=2
     )
     world.bench_sitting = sitting
     _add_bench_stages(world, sitting)
-    teams = [
-        scoring.TeamEntry(e.team.first_player.name, e.team.second_player.name, e.team.name)
-        for e in entries
-    ]
+    teams = two_teams(world)
     games = []
     for index in range(fresh + 1):
         game = scoring.create_game(

@@ -70,9 +70,8 @@ from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
 
 MAX_SPAN_DAYS = 366  # a span is a year at most: its deals are read at each reading
-SHOWN_GAMES = (
-    PROFILE_GAMES  # a span's games listed, a page of the profile's: the counts cover them all
-)
+# A span's games listed, a page of the profile's: the counts cover them all.
+SHOWN_GAMES = PROFILE_GAMES
 # The days a date may name: a day further out has no start the database can hold.
 FIRST_DAY, LAST_DAY = dt.date(1900, 1, 1), dt.date(9998, 12, 31)
 _ISO_DAY = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import CharField, Exists, F, FilteredRelation, OuterRef, Q, Value
+from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, Value
 
 from club.clubs import known
 from club.clubs.models import Club
@@ -19,7 +19,7 @@ from club.leaderboards.models import (
     PlayerTotals,
     RatingChange,
 )
-from club.leaderboards.selectors import FIGURES, Row, count
+from club.leaderboards.selectors import FIGURES, Row, count, forms_had, has_forms
 from club.tournaments.seats import running_entries
 from club.web.paging import page_of
 
@@ -149,12 +149,9 @@ def _ratings(player: Player) -> tuple[Rated | None, dict[str, Rated]]:
 def _totals(player: Player) -> tuple[dict, list[str]]:
     """The player's totals, and the forms of play they have played, in FORMS order (a row
     of figures of each), in one query; a player with no totals has finished no game."""
-    played = {
-        f"played_{form}": Exists(PlayerGameFigures.objects.filter(player=player, form=form))
-        for form, _name in FORMS
-    }
+    played = has_forms(PlayerGameFigures.objects.filter(player=player))
     totals = PlayerTotals.objects.filter(player=player).values(*FIGURES, **played).first() or {}
-    return totals, [form for form, _name in FORMS if totals.pop(f"played_{form}", False)]
+    return totals, forms_had(totals)
 
 
 CHART_GAMES = 200  # the rating chart's points: the latest rated games

@@ -318,21 +318,25 @@ FORM_FIGURES = {
 FORMS = tuple(FORM_FIGURES)
 
 
-def forms_played(player: Player | None = None, *, club: Club | None = None) -> list[str]:
-    """The forms of play of the finished games of ``club`` (a board's columns) or of
-    ``player`` at every club (their page's), in FORMS order: one query, each form found
-    through an index of the figures that leads with the club or the player."""
-    rows: QuerySet[TeamGameFigures] | QuerySet[PlayerGameFigures]
-    if player is not None:
-        rows = PlayerGameFigures.objects.filter(player=player)
-    else:
-        rows = TeamGameFigures.objects.filter(club=club or known.home())
-    found = (
-        Game.objects.annotate(**{f"has_{form}": Exists(rows.filter(form=form)) for form in FORMS})
-        .values_list(*(f"has_{form}" for form in FORMS))
-        .first()
-    )
-    return [form for form, played in zip(FORMS, found or (), strict=False) if played]
+def has_forms(rows: QuerySet) -> dict[str, Exists]:
+    """For each form of play, whether ``rows`` (figures at games: a club's, a player's)
+    hold one: annotations named ``has_<form>``, each an index's lookup, for
+    :func:`forms_had` to read back."""
+    return {f"has_{form}": Exists(rows.filter(form=form)) for form in FORMS}
+
+
+def forms_had(found: dict) -> list[str]:
+    """The forms of play a row annotated with :func:`has_forms` holds, in FORMS order
+    (taken out of the row)."""
+    return [form for form in FORMS if found.pop(f"has_{form}", False)]
+
+
+def forms_played(*, club: Club | None = None) -> list[str]:
+    """The forms of play of the finished games of ``club`` (a board's columns), in FORMS
+    order: one query, each form found through an index of the figures that leads with the
+    club. A player's are read with their totals (club.leaderboards.profile)."""
+    rows = TeamGameFigures.objects.filter(club=club or known.home())
+    return forms_had(dict(Game.objects.values(**has_forms(rows)).first() or {}))
 
 
 def board_figures(filters: Filters, played: list[str]) -> list[str]:

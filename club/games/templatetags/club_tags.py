@@ -220,13 +220,13 @@ def game_cards(cards) -> SafeString:
             )
             figure = team.score if game.scoring == "points" else team.tables
             teams.append(f'<li class="{state}">{text(team.name)} <b>{figure}</b></li>')
-        won = ""
-        if card.winner is not None:
+        won, winner = "", card.winner
+        if winner is not None:
             # Outside the f-string: makemessages finds no gettext inside one.
-            winner = gettext("%(team)s won") % {"team": card.winner.name}
+            said = gettext("%(team)s won") % {"team": winner.name}
             won = (
                 '<span class="badge"><span class="trophy" aria-hidden="true">★</span> '
-                f"{text(winner)}</span>"
+                f"{text(said)}</span>"
             )
         deals = ngettext("%(deals)s deal", "%(deals)s deals", game.deals_played) % {
             "deals": game.deals_played
