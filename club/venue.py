@@ -51,7 +51,7 @@ from pathlib import Path
 
 from club.ops.demo import DEMO_PASSWORD, DEMO_USER
 from club.venue_flags import VenueError, check_address, check_port, default_address, parse
-from club.venue_server import serve
+from club.venue_server import few_arenas, serve
 
 SECRET_FILE = "venue-secret-key"
 VENUE_FOLDER = "venue-data"  # in a checkout, beside the quick start's club.sqlite3
@@ -297,6 +297,7 @@ def load_roster(path: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
+    few_arenas()  # before any thread: collectstatic's compression starts a pool of them
     # Before anything is made: every folder and file this process makes (the database,
     # SQLite's -wal and -shm, which take the database's mode, the static files) is its
     # owner's alone. The secret key is made so by its own open (keep_secret_key).

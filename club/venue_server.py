@@ -17,6 +17,7 @@ the venue with no waitress installed).
 
 from __future__ import annotations
 
+import ctypes
 import io
 import logging
 from collections import Counter
@@ -29,6 +30,7 @@ THREADS = 12  # phones polling every 5 s and scorers recording: waits are on the
 PER_PHONE = 20  # a phone's browser opens at most 6 connections to a server, for all its tabs
 CONNECTIONS = 500  # a hall's phones, a few connections each; beyond it new ones wait
 HEADERS_WITHIN = 10  # seconds from a request's first byte to the end of its headers
+ARENAS = 2  # glibc's malloc arenas the server's threads share (few_arenas)
 IDLE = 30  # seconds a connection is kept with nothing said (the pages poll every 5 s)
 # The largest request body the app takes: Publish results' file, the largest upload
 # (club.archive.forms.MAX_UPLOAD_BYTES), and its form's other fields (club.web.uploads.
@@ -184,6 +186,25 @@ def answer_of(application, environ: dict) -> tuple[str, list[tuple[str, str]], b
             chunks.close()
     status, headers = answered
     return status, headers, body
+
+
+def few_arenas() -> None:
+    """The process's threads share two of glibc's malloc arenas (as MALLOC_ARENA_MAX=2).
+
+    glibc gives each thread that allocates an arena of its own, up to eight a core, and
+    each keeps what it has once held: waitress's twelve threads, each in turn holding a
+    large import's pieces, kept several times what one import needs, and the laptop's
+    memory grew with the file (a 5 MiB file's import 8.6-13.1 MiB above the server's
+    floor, a 1 MiB one's 4.7-7.8; with two arenas 3.8-4.9 for both:
+    tests/archive/test_web_import_memory.py). Called first thing: once more than eight
+    arenas exist (collectstatic compresses in a pool of threads) glibc has fixed its limit
+    and takes no other. Elsewhere (macOS, Windows, a libc without ``mallopt``) nothing is
+    done."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (AttributeError, OSError, TypeError):
+        return
+    mallopt(-8, ARENAS)  # M_ARENA_MAX in glibc's malloc.h
 
 
 def serve(app, address: str, port: int) -> None:
