@@ -120,15 +120,15 @@ def player(request: HttpRequest, pk: int = Path(..., ge=1, le=out.MAX_ID)):
         "games_count": shown["games_count"],
         "games": [
             {
-                "game": line.game.pk,
-                "label": line.game.label,
-                "status": line.game.status,
-                "team": line.game_team.team.name,
+                "game": line.game_id,
+                "label": line.label,
+                "status": line.status,
+                "team": line.team,
                 "partners": [partner.name for partner in line.partners],
                 "teams": line.teams,
-                "place": line.game_team.place,
+                "place": line.place,
                 "rating_change": line.rating_delta,
-                "url": reverse("api:game", kwargs={"pk": line.game.pk}),
+                "url": reverse("api:game", kwargs={"pk": line.game_id}),
             }
             for line in shown["games"]
         ],

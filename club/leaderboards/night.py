@@ -36,16 +36,13 @@ from django.db.models import (
     BooleanField,
     Case,
     Count,
-    F,
-    Func,
-    IntegerField,
-    OuterRef,
+    Q,
     QuerySet,
     Subquery,
+    Sum,
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -53,6 +50,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from club.clubs import known
 from club.clubs.models import Club
 from club.games.models import (
+    PLAYER_FIELDS,
     Game,
     GameTeam,
     LedgerEntry,
@@ -64,7 +62,7 @@ from club.games.models import (
 from club.games.words import KODI, POINTS, form_of
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import GAME_LINE_FIELDS, PROFILE_GAMES, form_badge
+from club.leaderboards.profile import PROFILE_GAMES, form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
@@ -430,52 +428,84 @@ def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneI
     found.following = following.astimezone(zone).date() if following else None
 
 
-def _sum(queryset: QuerySet, column: str) -> Coalesce:
-    """The sum of ``column`` over ``queryset``, as a correlated subquery (0 for no row)."""
-    value = queryset.order_by().annotate(
-        value=Func(F(column), function="SUM", output_field=IntegerField())
-    )
-    return Coalesce(Subquery(value.values("value")[:1]), Value(0), output_field=IntegerField())
+# What a line of the night's games reads of each seat, its game and team: a game's rules,
+# payouts and counters are not read into each seat.
+SEAT_FIELDS = (
+    *PLAYER_FIELDS,
+    "game_id",
+    "team_id",
+    "position",
+    "place",
+    "tables",
+    "score",
+    "kodis",
+    "game__label",
+    "game__club_id",
+    "game__status",
+    "game__scoring",
+    "game__kodi",
+    "game__winner_id",
+    "game__finished_at",
+    "game__created_at",
+    "team__name",
+)
 
 
-def _seats(games: list[int], player: Player) -> list[GameTeam]:
+@dataclass(frozen=True)
+class Seated:
+    """Every seat of a review's games, and what the player's own seats read besides."""
+
+    seats: list[GameTeam]
+    moves: dict[int, tuple[int, int]]  # a seat of the player's: its tables won and lost
+    deltas: dict[int, float]  # a rated game: the change it made to the player's rating
+
+
+def _seats(games: list[int], player: Player) -> Seated:
     """Every seat of ``games``, finished or being played, with its players; the player's
-    own seats with their tables won and lost (their ledger's moves) and the change the
-    game made to the player's rating (an opponent's seat reads neither): two queries, the
-    seats and their players (club.games.models.seat_players). By the games' ids, not a
-    subquery of the player's seats: PostgreSQL joined that subquery to every seat of the
-    club's history (8,000 at the large preset, 8 ms)."""
-    moves = LedgerEntry.objects.filter(game_team=OuterRef("pk"))
-    change = RatingChange.objects.filter(game=OuterRef("game_id"), player=player)
-    mine = in_a_seat(player)
-
-    def mine_only(value, default=None):  # read for the player's seats only
-        return Case(When(mine, then=value), default=default)
-
+    own seats with their tables won and lost (their ledger's moves) and the change each
+    game made to the player's rating. Four plain queries: the seats, their players
+    (club.games.models.seat_players), the moves of the player's seats summed a seat, the
+    rating changes. Each is cheap to build: the same read as correlated subqueries (each
+    under a Case of the player's seats) took Django longer to build and compile than
+    PostgreSQL took to run all four. By the games' ids, not a subquery of the player's
+    seats: PostgreSQL joined that subquery to every seat of the club's history (8,000 at
+    the large preset, 8 ms)."""
     seats: list[GameTeam] = list(
         GameTeam.objects.filter(game_id__in=games)
         .select_related("game", "team")
-        .only(*GAME_LINE_FIELDS)  # what a line of the player's games reads
-        .annotate(
-            tables_won=mine_only(_sum(moves.filter(change__gt=0), "change"), Value(0)),
-            tables_lost=mine_only(_sum(moves.filter(change__lt=0), "change"), Value(0)),
-            rating_delta=mine_only(
-                Subquery(change.annotate(delta=F("after") - F("before")).values("delta")[:1])
-            ),
-        )
+        .only(*SEAT_FIELDS)
         .order_by("game__created_at", "game_id", "position")
     )
     seat_players(seats, ("name",))
-    return seats
+    mine = [seat.pk for seat in seats if player.pk in seat.player_ids]
+    moves = (
+        LedgerEntry.objects.filter(game_team_id__in=mine)
+        .order_by()
+        .values("game_team_id")
+        .annotate(
+            won=Sum("change", filter=Q(change__gt=0), default=0),
+            lost=Sum("change", filter=Q(change__lt=0), default=0),
+        )
+        .values_list("game_team_id", "won", "lost")
+    )
+    deltas = RatingChange.objects.filter(game_id__in=games, player=player).values_list(
+        "game_id", "before", "after"
+    )
+    return Seated(
+        seats,
+        {seat: (won, -lost) for seat, won, lost in moves} if mine else {},
+        {game: after - before for game, before, after in deltas} if games else {},
+    )
 
 
-def _games(seats: list[GameTeam], player: Player) -> list[NightGame]:
-    """The player's games from every seat of them, in the order they started. A game's
-    points and kodis for and against are the boards' (club.leaderboards.figures): the
-    seat's, and the other seats' together."""
+def _games(seated: Seated, player: Player) -> list[NightGame]:
+    """The player's finished games from every seat of them, in the order they started. A
+    game's points and kodis for and against are the boards' (club.leaderboards.figures):
+    the seat's, and the other seats' together."""
     by_game: dict[int, list[GameTeam]] = {}
-    for seat in seats:
-        by_game.setdefault(seat.game_id, []).append(seat)
+    for seat in seated.seats:
+        if seat.game.is_finished:
+            by_game.setdefault(seat.game_id, []).append(seat)
     games = []
     for at_game in by_game.values():
         mine = next(seat for seat in at_game if player.pk in seat.player_ids)
@@ -485,14 +515,13 @@ def _games(seats: list[GameTeam], player: Player) -> list[NightGame]:
             partners=[other for other in mine.players if other.pk != player.pk],
             opponents=others,
             form=form_of(mine.game),
-            rating_delta=mine.rating_delta,  # type: ignore[attr-defined]  # annotated
+            rating_delta=seated.deltas.get(mine.game_id),
         )
         if game.form == POINTS:  # a points sheet's ledger holds the points scored
             game.points_for = mine.score
             game.points_against = sum(seat.score for seat in others)
         else:
-            game.tables_won = mine.tables_won  # type: ignore[attr-defined]  # annotated
-            game.tables_lost = -mine.tables_lost  # type: ignore[attr-defined]  # annotated
+            game.tables_won, game.tables_lost = seated.moves.get(mine.pk, (0, 0))
         if game.form == KODI:
             game.kodis_taken = mine.kodis
             game.kodis_given = sum(seat.kodis for seat in others)
@@ -556,9 +585,9 @@ def _review_days(
             game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
         )
         game_ids = list(days.values_list("game_id", flat=True))
-    seats = _seats(game_ids, player)
-    found.playing = len({seat.game_id for seat in seats if not seat.game.is_finished})
-    games = _games([seat for seat in seats if seat.game.is_finished], player)
+    seated = _seats(game_ids, player)
+    found.playing = len({seat.game_id for seat in seated.seats if not seat.game.is_finished})
+    games = _games(seated, player)
     if not games:
         return
     names = dict(FORMS)

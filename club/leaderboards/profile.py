@@ -4,13 +4,15 @@ club's games (the federation's), and the player's figures at each club they play
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, Value
 
 from club.clubs import known
 from club.clubs.models import Club
-from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat, seat_players
+from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
+from club.games.words import game_title
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import (
     PlayerFormRating,
@@ -24,25 +26,44 @@ from club.tournaments.seats import running_entries
 from club.web.paging import page_of
 
 
+@dataclass(frozen=True)
+class Named:
+    """A player as a line of games names them: their key and name."""
+
+    pk: int
+    name: str
+
+
 @dataclass
 class GameLine:
-    game_team: GameTeam
-    partners: list[Player]  # the player's partners at the game: one, or two or three
+    """The player's seat at one of the club's games, as a line of their games shows it:
+    plain values read in one query, not a seat, its game and its team built as models."""
+
+    game_id: int
+    label: str
+    status: str
+    scoring: str
+    finished_at: datetime.datetime | None
+    won: bool  # the seat won the game
+    team: str  # the seat's team's name
+    place: int | None
+    tables: int
+    score: int
+    partners: list[Named]  # the player's partners at the game: one, or two or three
     teams: int
     rating_delta: float | None = None
 
     @property
-    def partner(self) -> Player:
-        return self.partners[0]
+    def title(self) -> str:
+        return game_title(self.label)
 
     @property
-    def game(self) -> Game:
-        return self.game_team.game
+    def is_finished(self) -> bool:
+        return self.status == Game.Status.FINISHED
 
     @property
     def badge(self) -> str:
-        won = self.game.winner_id is not None and self.game.winner_id == self.game_team.pk
-        return form_badge(self.game_team.place, self.teams, won=won)
+        return form_badge(self.place, self.teams, won=self.won)
 
 
 LEVEL = "="  # a level game's badge: the first place shared, as the standings mark a tie
@@ -95,28 +116,51 @@ def rating_chart(changes: list[Change], width: int = 600, height: int = 160) -> 
     }
 
 
-# What a line of the player's games reads of its seat, game and team (the page, the API,
-# the form, and the night in review: club.leaderboards.night): a game's rules, payouts and
-# counters are not read into each of twenty.
-GAME_LINE_FIELDS = (
+# What a line of the player's games reads (game_lines): its seat, its game's and team's
+# few columns, and how many teams the game has.
+GAME_LINE_VALUES = (
+    "pk",
     *PLAYER_FIELDS,
     "game_id",
-    "team_id",
-    "position",
     "place",
     "tables",
     "score",
-    "kodis",
+    "team__name",
     "game__label",
-    "game__club_id",
     "game__status",
     "game__scoring",
-    "game__kodi",
     "game__winner_id",
     "game__finished_at",
-    "game__created_at",
-    "team__name",
+    "teams_at_game",
 )
+
+
+def game_lines(rows: list[dict], player: Player) -> list[GameLine]:
+    """The lines of ``rows`` (seats of the player's, as :data:`GAME_LINE_VALUES`), their
+    partners named by one query."""
+    partners = [
+        [row[seat] for seat in PLAYER_FIELDS if row[seat] not in (None, player.pk)] for row in rows
+    ]
+    keys = {key for keys in partners for key in keys}
+    names = dict(Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name"))
+    return [
+        GameLine(
+            game_id=row["game_id"],
+            label=row["game__label"],
+            status=row["game__status"],
+            scoring=row["game__scoring"],
+            finished_at=row["game__finished_at"],
+            won=row["game__winner_id"] == row["pk"],
+            team=row["team__name"],
+            place=row["place"],
+            tables=row["tables"],
+            score=row["score"],
+            partners=[Named(key, names[key]) for key in keys_of],
+            teams=row["teams_at_game"],
+        )
+        for row, keys_of in zip(rows, partners, strict=True)
+    ]
+
 
 PROFILE_GAMES = 20  # a page of the profile's games: a phone's few screens, the night above it
 
@@ -179,31 +223,19 @@ def player_profile(
     form_ratings = [(name, in_forms[form]) for form, name in FORMS if form in in_forms]
     mine = GameTeam.objects.filter(in_a_seat(player), game__club=club)
     ordered = (
-        mine.select_related("game", "team")
-        .only(*GAME_LINE_FIELDS)
-        .annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
+        mine.annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
         .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
+        .values(*GAME_LINE_VALUES)
     )
     games = page_of(ordered, page, per_page or PROFILE_GAMES)
-    seat_players(games.items)
-
-    def line(seat) -> GameLine:
-        return GameLine(
-            game_team=seat,
-            partners=[other for other in seat.players if other.pk != player.pk],
-            teams=seat.teams_at_game,
-        )
-
-    lines = [line(seat) for seat in games.items]
+    lines = game_lines(games.items, player)
     # The form: the latest five finished games, whichever page is read. The first page
     # holds them unless the player's latest games are still being played.
-    latest = [item for item in lines if item.game.is_finished][:5] if games.number == 1 else []
+    latest = [item for item in lines if item.is_finished][:5] if games.number == 1 else []
     if len(latest) < 5 and games.total > len(latest) + sum(
-        1 for item in lines if not item.game.is_finished
+        1 for item in lines if not item.is_finished
     ):
-        finished = list(ordered.filter(game__status=Game.Status.FINISHED)[:5])
-        seat_players(finished)
-        latest = [line(seat) for seat in finished]
+        latest = game_lines(list(ordered.filter(game__status=Game.Status.FINISHED)[:5]), player)
     # Plain rows, not models: the chart reads three numbers of each of up to 200.
     changes = [
         Change(*row)
@@ -214,7 +246,7 @@ def player_profile(
     changes.reverse()
     change_by_game = {change.game_id: change for change in changes}
     for item in lines:
-        change = change_by_game.get(item.game.pk)
+        change = change_by_game.get(item.game_id)
         item.rating_delta = None if change is None else change.after - change.before
     return {
         "player": player,
@@ -240,10 +272,16 @@ class ClubLine:
     figures: Row
 
 
-def clubs_of(player: Player, club: Club) -> tuple[list[Club], list[ClubLine]]:
+def clubs_of(
+    player: Player, club: Club, counted: int | None = None
+) -> tuple[list[Club], list[ClubLine]]:
     """The clubs the player is a player of (one person across the site's clubs): this one,
     then the others by name; and their figures at each of them they played a finished game
-    in, in the same order. One query: their clubs, each with their totals there."""
+    in, in the same order. One query: their clubs, each with their totals there; none when
+    ``counted``, the count of their clubs read already, says ``club`` is their only one
+    (the page shows a club's figures only beside another's)."""
+    if counted == 1:
+        return [club], []
     found = (
         Club.objects.filter(memberships__player=player)
         .annotate(mine=FilteredRelation("player_totals", condition=Q(player_totals__player=player)))

@@ -588,13 +588,26 @@ def _ratings_rebuilt_at(club: Club | None = None) -> tuple[datetime.datetime | N
     return (state[0], state[1]) if state is not None else (None, 0)
 
 
-def live_version(player: Player | None = None, *, club: Club | None = None) -> str:
+def newest_game(player, club: Club) -> Subquery:
+    """When one of ``player``'s games at ``club`` last recorded anything (``player`` a
+    Player, an id or an OuterRef): the profile's part of its live token."""
+    games = Game.objects.filter(in_a_seat(player, "teams__"), club=club).order_by()
+    return Subquery(games.values("club").annotate(newest=Max("updated_at")).values("newest"))
+
+
+UNREAD = object()  # live_version's ``newest`` when the caller has not read it
+
+
+def live_version(
+    player: Player | None = None, *, club: Club | None = None, newest: object = UNREAD
+) -> str:
     """The token live pages carry: it changes when the ratings are rebuilt (every change
     to a finished game rebuilds them, and moves the figures, the site's and each club's);
     given a club and no player, also when the club has one more player (the federation's
     ranking of the club lists its members, each with a rating from every club's games);
     on a profile, when one of the player's games at the club (``club``, the home club's
-    when None) records anything. Every leaderboard page reads it first, so the work a finished game
+    when None) records anything (:func:`newest_game`; ``newest``, when read with the
+    player already). Every leaderboard page reads it first, so the work a finished game
     owes the boards (club.leaderboards.owed) is done before any of them reads a figure.
     A board's rows change otherwise only when players or teams are renamed, merged or
     deleted, which moves the club's token (club.games.versions) that its key holds too."""
@@ -602,6 +615,8 @@ def live_version(player: Player | None = None, *, club: Club | None = None) -> s
     stamp = int(rebuilt.timestamp() * 1_000_000) if rebuilt else 0
     if player is None:
         return f"{stamp}.{players}" if club is not None else str(stamp)
-    games = Game.objects.filter(in_a_seat(player, "teams__"), club=club or known.home())
-    newest = games.aggregate(newest=Max("updated_at"))["newest"]
+    if newest is UNREAD:
+        games = Game.objects.filter(in_a_seat(player, "teams__"), club=club or known.home())
+        newest = games.aggregate(newest=Max("updated_at"))["newest"]
+    assert newest is None or isinstance(newest, datetime.datetime)
     return f"{stamp}.{int(newest.timestamp() * 1_000_000) if newest else 0}"

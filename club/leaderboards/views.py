@@ -249,13 +249,16 @@ def profile_version(request: HttpRequest, pk: int):
     clubs = Membership.objects.filter(player=OuterRef("pk")).order_by().values("player")
     player = (
         selectors.members(club)
-        .annotate(clubs=Subquery(clubs.annotate(count=Count("*")).values("count")))
+        .annotate(
+            clubs=Subquery(clubs.annotate(count=Count("*")).values("count")),
+            newest=selectors.newest_game(OuterRef("pk"), club),
+        )
         .filter(pk=pk)
         .first()
     )
     if player is None:
         return None
-    token = selectors.live_version(player, club=club)
+    token = selectors.live_version(player, club=club, newest=player.newest)
     # Kept for the view, which would read them again (the player, and a query over the
     # player's games).
     request.profile_player = player  # type: ignore[attr-defined]  # this request's own
@@ -286,7 +289,9 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = profile.player_profile(player, page_number(request), club=club)
     # The player's clubs, and their figures at each club they played in.
-    context["clubs"], context["club_lines"] = profile.clubs_of(player, club)
+    context["clubs"], context["club_lines"] = profile.clubs_of(
+        player, club, getattr(player, "clubs", None)
+    )
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
     # The figures of the forms of play the player has played, each labelled.
     context["shown"] = selectors.board_figures(selectors.Filters(), context["forms_played"])

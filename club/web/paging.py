@@ -2,8 +2,9 @@
 
 A list that grows with the club's history (finished games, the register of
 players, finished tournaments, a player's games) is shown a page at a time:
-a count and one slice, two queries whatever the club's size. A page past the
-end shows the last; a page that is not a whole number shows the first.
+one slice with the list's count beside each row (a window), one query whatever
+the club's size; two, the count and the slice, for a list of values. A page
+past the end shows the last; a page that is not a whole number shows the first.
 
 A list without bound (the home page's finished games) counts no further than
 ``count_up_to``: beyond it the pager says "more than", and the count costs the
@@ -15,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.db.models import Count, Window
+from django.db.models.query import ModelIterable, ValuesIterable
 from django.http import HttpRequest
 
 
@@ -59,11 +62,34 @@ def kept_query(request: HttpRequest, *drop: str) -> str:
     return urlencode([(key, value) for key, value in request.GET.items() if key not in dropped])
 
 
+def _counted_page(queryset, number: int, per_page: int, query: str) -> Page | None:
+    """The page with its count in one query (the count a window over the whole list, read
+    with the page's rows); None when ``queryset`` cannot take one, or the page asked for
+    is past the end (the count and the slice are read apart)."""
+    models = queryset._iterable_class is ModelIterable
+    if not (models or queryset._iterable_class is ValuesIterable) or queryset.query.distinct:
+        return None  # rows of tuples, or rows made distinct after the window would count
+    offset = (max(number, 1) - 1) * per_page
+    # Rows of values take the count as one more value (after values(), an annotation is).
+    counted = queryset.annotate(page_total=Window(Count("*")))
+    items = list(counted[offset : offset + per_page])
+    if not items:
+        return Page([], 1, 1, 0, query) if offset == 0 else None
+    total = items[0].page_total if models else items[0]["page_total"]
+    if not models:
+        for row in items:
+            del row["page_total"]
+    return Page(items, max(number, 1), max(1, -(-total // per_page)), total, query)
+
+
 def page_of(
     queryset, number: int, per_page: int, query: str = "", count_up_to: int | None = None
 ) -> Page:
     """One page of ``queryset`` (already ordered): its count and its slice."""
     if count_up_to is None:
+        counted = _counted_page(queryset, number, per_page, query)
+        if counted is not None:
+            return counted
         total, capped = queryset.count(), False
     else:
         total = queryset.order_by()[: count_up_to + 1].count()

@@ -104,7 +104,7 @@ def test_query_counts_do_not_grow_with_the_club(rendered_queries, club):
     for seed in (5, 6, 7):
         night(club["first"], seed)
     assert [rendered_queries(url) for url in urls] == small
-    # A player: the key's (the player and their live token, read once for the key and the
-    # answer), then the profile's, its page of games' players read by key (seat_players);
-    # a team board, its page's players' names by key.
-    assert small == [3, 11, 5, 5, 6]
+    # A player: the key's (the player with the latest change to their games, the ratings'
+    # state, the club's token), then the profile's, its page of games with its count and
+    # their players' names by key; a team board, its page's players' names by key.
+    assert small == [3, 9, 5, 5, 6]

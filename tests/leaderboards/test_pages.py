@@ -28,9 +28,9 @@ def test_profile_shows_details_rating_form_history_and_games(client, club):
     # Newest first: C (2nd of 3), B (won), A (won); D is in progress and has no badge.
     assert context["form"] == ["2", "W", "W"]
     lines = context["games"]
-    assert [line.game.label for line in lines] == ["Game D", "Game C", "Game B", "Game A"]
-    assert {line.partner.name for line in lines} == {"Biju"}
-    assert [line.game_team.tables for line in lines] == [20, 0, 8, 8]
+    assert [line.label for line in lines] == ["Game D", "Game C", "Game B", "Game A"]
+    assert {partner.name for line in lines for partner in line.partners} == {"Biju"}
+    assert [line.tables for line in lines] == [20, 0, 8, 8]
     assert [line.badge for line in lines] == ["", "2", "W", "W"]
     figures = context["figures"]
     assert (figures.played, figures.won, figures.tables_net, figures.biggest_bid) == (3, 2, 6, 30)
@@ -163,19 +163,21 @@ QUERIES = {
     "player leaderboard": 6,
     "team leaderboard": 7,
     "player leaderboard, one tournament": 6,
-    "register": 3,  # work owed to the boards (none), its count and one page
-    # key (4, the player and the live token read once for the key and the page), then the
-    # page with the player's totals and the forms they have played (one query), the
-    # tournaments being played now and the clubs the player plays in with their figures
-    # at each (one small query by the player: the same at any size),
-    # and the club's latest seasons of players (at most three, their tables made only when
-    # there are some), and the player's latest night in review (club.leaderboards.night:
-    # the latest games, which hold the night, the one before it and the night's games;
-    # their seats, their players, their deals counted by kind). A page of seats reads its
-    # players by key, not by four joins (seat_players).
-    "player profile": 17,
+    "register": 2,  # work owed to the boards (none), one page with the register's count
+    # key (3: the player with the latest change to their games, the ratings' state, which
+    # does the work owed first, and the club's token), then the page with the player's
+    # totals and the forms they have played (one query), their ratings, a page of their
+    # games with its count and their partners' names by key, the chart's rating changes,
+    # the tournaments being played now (a player of one club: no query of their clubs'
+    # figures, which the page shows only beside another club's), the club's latest seasons
+    # of players (at most three, their tables made only when there are some), and the
+    # player's latest night in review (club.leaderboards.night: the latest games, which
+    # hold the night, the one before it and the night's games; their seats, their players,
+    # the player's seats' moves, the night's rating changes, their deals counted by kind).
+    # Seats read their players by key, not by four joins (seat_players).
+    "player profile": 16,
 }
-KEPT = {"player leaderboard": 2, "player profile": 4}
+KEPT = {"player leaderboard": 2, "player profile": 3}
 
 
 @pytest.mark.parametrize("extra", [0, 8])

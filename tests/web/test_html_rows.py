@@ -16,7 +16,6 @@ import pytest
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from club.games import words
 from club.games.selectors import CardTeam, GameCard, game_page
 from club.games.services import (
     Deal,
@@ -27,6 +26,7 @@ from club.games.services import (
     record_deal,
 )
 from club.games.templatetags import club_tags
+from club.leaderboards.profile import GameLine, Named
 from club.leaderboards.selectors import FORM_FIGURES, Filters, board_figures
 from club.leaderboards.templatetags import board_tags
 from club.tournaments.templatetags import tournament_tags
@@ -200,18 +200,19 @@ def test_leaderboard_rows_and_a_profiles_games_with_hostile_names(kind):
     only_own_markup(board_tags.board_rows(board, kind, shown), expected)
     finished = datetime.datetime(2026, 11, 30, 20, 0, tzinfo=datetime.UTC)
     lines = [
-        SimpleNamespace(
-            game=SimpleNamespace(
-                pk=index + 1,
-                label=name,
-                title=words.game_title(f"{name} · sitting 2 · Table 3"),
-                is_finished=bool(index % 2),
-                finished_at=finished,
-                scoring="points" if index % 3 else "tables",
-            ),
-            game_team=SimpleNamespace(team=SimpleNamespace(name=name), tables=index, score=index),
-            partners=[SimpleNamespace(pk=2, name=HOSTILE[2])],
-            badge="1st" if index % 2 else "",
+        GameLine(
+            game_id=index + 1,
+            label=f"{name} · sitting 2 · Table 3",
+            status="finished" if index % 2 else "in_progress",
+            scoring="points" if index % 3 else "tables",
+            finished_at=finished if index % 2 else None,
+            won=bool(index % 2),
+            team=name,
+            place=1 if index % 2 else None,
+            tables=index,
+            score=index,
+            partners=[Named(2, HOSTILE[2])],
+            teams=2,
             rating_delta=None if index == 2 else 3.6,
         )
         for index, name in enumerate(HOSTILE)

@@ -1,6 +1,6 @@
 """Long lists a page at a time: the register of players, the
-finished tournaments, a player's games and the home page's finished games are read a count
-and one page at a time, so no page grows with the club's history."""
+finished tournaments, a player's games and the home page's finished games are read one
+page at a time, with their count, so no page grows with the club's history."""
 
 from __future__ import annotations
 
@@ -39,6 +39,32 @@ def test_a_page_past_the_end_reads_the_last():
     assert (page.number, page.pages, page.total) == (2, 2, 3)
     assert [p.name for p in page.items] == ["Chitra"]
     assert page.previous_link == "?page=1" and page.next_link == ""
+
+
+def test_a_page_comes_with_its_count_in_one_query(django_assert_num_queries):
+    """Rows of models or of values: the list's count rides on each row of the page (a
+    window), one query; a list with no row is one query too. Rows made distinct, or
+    tuples, are counted apart: two."""
+    for name in ("Anu", "Biju", "Chitra", "Deepa", "Esha"):
+        Player.objects.create(name=name)
+    players = Player.objects.order_by("name")
+    with django_assert_num_queries(1):
+        page = page_of(players, 2, 2)
+    assert (page.number, page.pages, page.total) == (2, 3, 5)
+    assert [p.name for p in page.items] == ["Chitra", "Deepa"]
+    with django_assert_num_queries(1):
+        rows = page_of(players.values("pk", "name"), 3, 2)
+    assert (rows.number, rows.pages, rows.total) == (3, 3, 5)
+    assert [set(row) for row in rows.items] == [{"pk", "name"}]  # the count taken out
+    with django_assert_num_queries(1):
+        none = page_of(players.filter(name="Nobody"), 1, 2)
+    assert (none.items, none.number, none.pages, none.total) == ([], 1, 1, 0)
+    with django_assert_num_queries(2):
+        names = page_of(players.values_list("name", flat=True).distinct(), 1, 2)
+    assert (names.items, names.total) == (["Anu", "Biju"], 5)
+    with django_assert_num_queries(3):  # past the end: counted, then the last page
+        last = page_of(players, 9, 2)
+    assert [p.name for p in last.items] == ["Esha"] and last.number == 3
 
 
 def test_a_list_too_long_to_count_says_more_than_and_pages_on(client, monkeypatch):

@@ -189,10 +189,9 @@ def profile_games(lines) -> SafeString:
     rating_moved = _("rating %(change)s")
     items = []
     for line in lines:
-        game, seat = line.game, line.game_team
         when = (
-            text(date(template_localtime(game.finished_at), "SHORT_DATE_FORMAT"))
-            if game.is_finished
+            text(date(template_localtime(line.finished_at), "SHORT_DATE_FORMAT"))
+            if line.is_finished
             else in_progress
         )
         badge = result_badge(line.badge) if line.badge else ""
@@ -204,18 +203,19 @@ def profile_games(lines) -> SafeString:
                 f'<span class="small {"up" if up else "down"}" title="{rating_change}">'
                 f"{text(rating_moved % {'change': change})}</span>"
             )
-        if game.scoring == Scoring.POINTS:  # a points sheet: the team's total, not tables
-            tables = ngettext("%(count)s point", "%(count)s points", seat.score) % {
-                "count": seat.score
+        if line.scoring == Scoring.POINTS:  # a points sheet: the team's total, not tables
+            tables = ngettext("%(count)s point", "%(count)s points", line.score) % {
+                "count": line.score
             }
         else:
-            tables = ngettext("%(count)s table", "%(count)s tables", seat.tables) % {
-                "count": seat.tables
+            tables = ngettext("%(count)s table", "%(count)s tables", line.tables) % {
+                "count": line.tables
             }
         items.append(
-            f'<li><div class="profile-game"><a href="{game_url(game.pk)}">{text(game.title)}</a> '
+            f'<li><div class="profile-game"><a href="{game_url(line.game_id)}">'
+            f"{text(line.title)}</a> "
             f'<span class="small muted">{when}</span> '
-            f'<span class="small">{text(with_partner % {"team": seat.team.name})} '
+            f'<span class="small">{text(with_partner % {"team": line.team})} '
             + " &amp; ".join(
                 f'<a href="{player_url(partner.pk)}">{text(partner.name)}</a>'
                 for partner in line.partners
