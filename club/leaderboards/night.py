@@ -30,7 +30,7 @@ import datetime as dt
 import re
 import zoneinfo
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import (
     BooleanField,
@@ -48,6 +48,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from club.clubs import known
+from club.clubs.addresses import reverse_in
 from club.clubs.models import Club
 from club.games.models import (
     PLAYER_FIELDS,
@@ -57,12 +58,11 @@ from club.games.models import (
     Player,
     Round,
     in_a_seat,
-    seat_players,
 )
-from club.games.words import KODI, POINTS, form_of
+from club.games.words import KODI, POINTS, form_of, game_title
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import PROFILE_GAMES, form_badge
+from club.leaderboards.profile import PROFILE_GAMES, Named, form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
@@ -175,9 +175,10 @@ WON, LEVEL, LOST = "won", "level", "lost"
 class NightGame:
     """One game of the night, as the player's seat saw it."""
 
-    seat: GameTeam
-    partners: list[Player]
-    opponents: list[GameTeam]
+    seat: NightSeat
+    game: NightGameOf
+    partners: list[Named]
+    opponents: list[NightSeat]
     form: str  # words.TABLES, POINTS or KODI
     rating_delta: float | None = None
     tables_won: int = 0  # tables and kodi games: the ledger's moves for the seat
@@ -186,10 +187,6 @@ class NightGame:
     points_against: int = 0
     kodis_taken: int = 0  # a kodi game's
     kodis_given: int = 0
-
-    @property
-    def game(self) -> Game:
-        return self.seat.game
 
     @property
     def teams(self) -> int:
@@ -428,56 +425,126 @@ def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneI
     found.following = following.astimezone(zone).date() if following else None
 
 
-# What a line of the night's games reads of each seat, its game and team: a game's rules,
-# payouts and counters are not read into each seat.
-SEAT_FIELDS = (
+# What the review reads of each seat of its games, and of the seat's game and team: a
+# game's rules, payouts and counters are not read into each seat.
+SEAT_VALUES = (
+    "pk",
     *PLAYER_FIELDS,
     "game_id",
-    "team_id",
-    "position",
     "place",
-    "tables",
     "score",
     "kodis",
+    "team__name",
     "game__label",
     "game__club_id",
     "game__status",
     "game__scoring",
     "game__kodi",
     "game__winner_id",
-    "game__finished_at",
-    "game__created_at",
-    "team__name",
 )
+
+
+@dataclass(frozen=True)
+class NightSeat:
+    """A seat at one of the review's games, as plain values."""
+
+    pk: int
+    game_id: int
+    team: str  # its team's name
+    place: int | None
+    score: int
+    kodis: int
+    players: list[Named]  # in the seats' order
+
+    @property
+    def player_ids(self) -> list[int]:
+        return [player.pk for player in self.players]
+
+
+@dataclass(frozen=True)
+class NightGameOf:
+    """One of the review's games, as plain values: what its line shows and links to."""
+
+    pk: int
+    label: str
+    club_id: int
+    status: str
+    scoring: str
+    kodi: bool
+    winner_id: int | None
+
+    @property
+    def title(self) -> str:
+        return game_title(self.label)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == Game.Status.FINISHED
+
+    def get_absolute_url(self) -> str:
+        return reverse_in(known.by_id(self.club_id), "games:detail", args=[self.pk])
 
 
 @dataclass(frozen=True)
 class Seated:
     """Every seat of a review's games, and what the player's own seats read besides."""
 
-    seats: list[GameTeam]
+    seats: list[NightSeat]  # in the order the games started, each game's by position
+    games: dict[int, NightGameOf]
     moves: dict[int, tuple[int, int]]  # a seat of the player's: its tables won and lost
     deltas: dict[int, float]  # a rated game: the change it made to the player's rating
+
+
+def _seat_rows(games: list[int]) -> Seated:
+    """Every seat of ``games`` and the games themselves, as plain values, the seats'
+    players named by key: two queries."""
+    rows = list(
+        GameTeam.objects.filter(game_id__in=games)
+        .order_by("game__created_at", "game_id", "position")
+        .values(*SEAT_VALUES)
+    )
+    keys = {row[seat] for row in rows for seat in PLAYER_FIELDS if row[seat] is not None}
+    names = dict(Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name"))
+    found: dict[int, NightGameOf] = {}
+    seats = []
+    for row in rows:
+        if row["game_id"] not in found:
+            found[row["game_id"]] = NightGameOf(
+                pk=row["game_id"],
+                label=row["game__label"],
+                club_id=row["game__club_id"],
+                status=row["game__status"],
+                scoring=row["game__scoring"],
+                kodi=row["game__kodi"],
+                winner_id=row["game__winner_id"],
+            )
+        players = [row[seat] for seat in PLAYER_FIELDS if row[seat] is not None]
+        seats.append(
+            NightSeat(
+                pk=row["pk"],
+                game_id=row["game_id"],
+                team=row["team__name"],
+                place=row["place"],
+                score=row["score"],
+                kodis=row["kodis"],
+                players=[Named(key, names[key]) for key in players],
+            )
+        )
+    return Seated(seats, found, {}, {})
 
 
 def _seats(games: list[int], player: Player) -> Seated:
     """Every seat of ``games``, finished or being played, with its players; the player's
     own seats with their tables won and lost (their ledger's moves) and the change each
-    game made to the player's rating. Four plain queries: the seats, their players
-    (club.games.models.seat_players), the moves of the player's seats summed a seat, the
-    rating changes. Each is cheap to build: the same read as correlated subqueries (each
-    under a Case of the player's seats) took Django longer to build and compile than
+    game made to the player's rating. Four plain queries: the seats with their games, their
+    players by key, the moves of the player's seats summed a seat, the rating changes.
+    Each is cheap to build: the same read as correlated subqueries (each under a Case of
+    the player's seats) and models took Django longer to build, compile and fill than
     PostgreSQL took to run all four. By the games' ids, not a subquery of the player's
     seats: PostgreSQL joined that subquery to every seat of the club's history (8,000 at
     the large preset, 8 ms)."""
-    seats: list[GameTeam] = list(
-        GameTeam.objects.filter(game_id__in=games)
-        .select_related("game", "team")
-        .only(*SEAT_FIELDS)
-        .order_by("game__created_at", "game_id", "position")
-    )
-    seat_players(seats, ("name",))
-    mine = [seat.pk for seat in seats if player.pk in seat.player_ids]
+    seated = _seat_rows(games)
+    mine = [seat.pk for seat in seated.seats if player.pk in seat.player_ids]
     moves = (
         LedgerEntry.objects.filter(game_team_id__in=mine)
         .order_by()
@@ -491,10 +558,10 @@ def _seats(games: list[int], player: Player) -> Seated:
     deltas = RatingChange.objects.filter(game_id__in=games, player=player).values_list(
         "game_id", "before", "after"
     )
-    return Seated(
-        seats,
-        {seat: (won, -lost) for seat, won, lost in moves} if mine else {},
-        {game: after - before for game, before, after in deltas} if games else {},
+    return replace(
+        seated,
+        moves={seat: (won, -lost) for seat, won, lost in moves},
+        deltas={game: after - before for game, before, after in deltas},
     )
 
 
@@ -502,20 +569,21 @@ def _games(seated: Seated, player: Player) -> list[NightGame]:
     """The player's finished games from every seat of them, in the order they started. A
     game's points and kodis for and against are the boards' (club.leaderboards.figures):
     the seat's, and the other seats' together."""
-    by_game: dict[int, list[GameTeam]] = {}
+    by_game: dict[int, list[NightSeat]] = {}
     for seat in seated.seats:
-        if seat.game.is_finished:
+        if seated.games[seat.game_id].is_finished:
             by_game.setdefault(seat.game_id, []).append(seat)
     games = []
-    for at_game in by_game.values():
+    for game_id, at_game in by_game.items():
         mine = next(seat for seat in at_game if player.pk in seat.player_ids)
         others = [seat for seat in at_game if seat.pk != mine.pk]
         game = NightGame(
             seat=mine,
+            game=seated.games[game_id],
             partners=[other for other in mine.players if other.pk != player.pk],
             opponents=others,
-            form=form_of(mine.game),
-            rating_delta=seated.deltas.get(mine.game_id),
+            form=form_of(seated.games[game_id]),
+            rating_delta=seated.deltas.get(game_id),
         )
         if game.form == POINTS:  # a points sheet's ledger holds the points scored
             game.points_for = mine.score
@@ -586,7 +654,7 @@ def _review_days(
         )
         game_ids = list(days.values_list("game_id", flat=True))
     seated = _seats(game_ids, player)
-    found.playing = len({seat.game_id for seat in seated.seats if not seat.game.is_finished})
+    found.playing = sum(1 for game in seated.games.values() if not game.is_finished)
     games = _games(seated, player)
     if not games:
         return

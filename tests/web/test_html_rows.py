@@ -26,6 +26,7 @@ from club.games.services import (
     record_deal,
 )
 from club.games.templatetags import club_tags
+from club.leaderboards.night import NightGame, NightGameOf, NightSeat
 from club.leaderboards.profile import GameLine, Named
 from club.leaderboards.selectors import FORM_FIGURES, Filters, board_figures
 from club.leaderboards.templatetags import board_tags
@@ -238,3 +239,32 @@ def test_the_home_pages_game_cards_with_hostile_names():
         cards.append(GameCard(game, teams))  # type: ignore[arg-type]  # a game's fields
     markup = only_own_markup(club_tags.game_cards(cards), [*HOSTILE, HOSTILE[0]])
     assert [tag for tag, _attrs in markup.elements].count("a") == len(HOSTILE)
+
+
+def test_a_nights_games_with_hostile_names():
+    """The night in review's games (board_tags.night_games): every name shown as written,
+    links to the game and the partners, and only the markup the list's own."""
+    lines = []
+    for index, name in enumerate(HOSTILE):
+        seat = NightSeat(index, index + 1, name, 1, 0, 0, [Named(1, "Anu"), Named(2, name)])
+        them = NightSeat(100 + index, index + 1, name, 2, 0, 0, [Named(3, name), Named(4, "Dev")])
+        game = NightGameOf(index + 1, name, 1, "finished", "tables", False, seat.pk)
+        lines.append(
+            NightGame(
+                seat=seat,
+                game=game,
+                partners=[Named(2, name)],
+                opponents=[them],
+                form="tables",
+                rating_delta=None if index % 2 else -3.4,
+                tables_won=4,
+                tables_lost=1,
+            )
+        )
+    markup = only_own_markup(board_tags.night_games(lines), HOSTILE)
+    links = [attrs["href"] for tag, attrs in markup.elements if tag == "a"]
+    assert links == [
+        href for index in range(len(HOSTILE)) for href in (f"/games/{index + 1}/", "/players/2/")
+    ]
+    assert markup.text.count("+3 tables") == len(HOSTILE)
+    assert markup.text.count("rating -3") == len(HOSTILE[::2])

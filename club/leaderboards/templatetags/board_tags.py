@@ -225,3 +225,39 @@ def profile_games(lines) -> SafeString:
             f"{delta}</div></li>"
         )
     return safe_join(items, "\n")
+
+
+@register.simple_tag
+def night_games(lines) -> SafeString:
+    """A night's games in review (club.leaderboards.night), one ``<li>`` each: the game,
+    the partners, the opponents, the result, what it won or lost and the rating's change
+    (the template's markup and wording, written here as the profile's games are)."""
+    game_url = url_maker("games:detail")
+    player_url = url_maker("leaderboards:player")
+    with_, against = text(_("with")), text(_("against"))
+    rating_moved = _("rating %(change)s")
+    items = []
+    for line in lines:
+        partners = " &amp; ".join(
+            f'<a href="{player_url(partner.pk)}">{text(partner.name)}</a>'
+            for partner in line.partners
+        )
+        opponents = "; ".join(
+            " &amp; ".join(text(each.name) for each in team.players) for team in line.opponents
+        )
+        delta = ""
+        if line.rating_delta is not None:
+            css = "up" if line.rating_delta >= 0 else "down"
+            delta = (
+                f'<span class="small {css}">'
+                f"{text(rating_moved % {'change': line.rating_shown})}</span>"
+            )
+        items.append(
+            f'<li><div class="night-game"><a href="{game_url(line.game.pk)}">'
+            f"{text(line.game.title)}</a> "
+            f'<span class="small">{with_} {partners}</span> '
+            f'<span class="small muted">{against} {opponents}</span></div>'
+            f'<div class="profile-result">{result_badge(line.badge)} '
+            f'<span class="small">{text(line.amount)}</span> {delta}</div></li>'
+        )
+    return safe_join(items, "\n")
