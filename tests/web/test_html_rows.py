@@ -30,6 +30,8 @@ from club.leaderboards.night import NightGame, NightGameOf, NightSeat
 from club.leaderboards.profile import GameLine, Named
 from club.leaderboards.selectors import FORM_FIGURES, Filters, board_figures
 from club.leaderboards.templatetags import board_tags
+from club.scoring.review import DealSeen, count_contracts
+from club.scoring.rules import Doubling
 from club.tournaments.templatetags import tournament_tags
 from club.web.html import safe_join, text
 
@@ -41,7 +43,7 @@ HOSTILE = [
     "&lt;already escaped&gt;",
 ]
 ALLOWED = {
-    "tr": {"class"},
+    "tr": {"class", "data-kind"},
     "td": {"class"},
     "th": {"class", "scope"},
     "a": {"href", "class"},
@@ -268,3 +270,22 @@ def test_a_nights_games_with_hostile_names():
     ]
     assert markup.text.count("+3 tables") == len(HOSTILE)
     assert markup.text.count("rating -3") == len(HOSTILE[::2])
+
+
+def test_a_nights_contracts_by_bid():
+    """Every band of bids, empty or not; a thani or an all-pass row only when a deal was
+    one; each row keyed by its kind for the page's style and its tests."""
+    plain = {"doubling": Doubling.NONE, "thani": False, "all_pass": False}
+    seen = [
+        DealSeen(ours=True, bid=30, made=True, **plain),
+        DealSeen(ours=False, bid=56, made=False, **plain),
+    ]
+    markup = only_own_markup(board_tags.night_contracts(count_contracts(seen).rows), [])
+    kinds = [attrs["data-kind"] for tag, attrs in markup.elements if tag == "tr"]
+    assert kinds == ["band-28", "band-40", "band-48", "band-56"]
+    assert "28–39" in markup.text and "Thani" not in markup.text
+    thani = DealSeen(
+        ours=True, bid=40, made=True, doubling=Doubling.NONE, thani=True, all_pass=False
+    )
+    rows = Markup(board_tags.night_contracts(count_contracts([*seen, thani]).rows))
+    assert [attrs["data-kind"] for tag, attrs in rows.elements if tag == "tr"][-1] == "thani"

@@ -261,3 +261,27 @@ def night_games(lines) -> SafeString:
             f'<span class="small">{text(line.amount)}</span> {delta}</div></li>'
         )
     return safe_join(items, "\n")
+
+
+@register.simple_tag
+def night_contracts(rows) -> SafeString:
+    """The night's contracts by bid (``review.Contracts.rows``), a ``<tr>`` each: every
+    band of bids, and a thani or an all-pass row only when a deal was one."""
+    thani, all_passed = text(_("Thani")), text(_("All passed"))
+    lines = []
+    for row in rows:
+        if not (row.kind == "band" or row.ours.declared or row.theirs.declared):
+            continue
+        if row.kind == "thani":
+            kind, name = row.kind, thani
+        elif row.kind == "all-pass":
+            kind, name = row.kind, all_passed
+        else:
+            low, high = row.band.low, row.band.high
+            kind, name = f"{row.kind}-{low}", str(low) if low == high else f"{low}–{high}"
+        lines.append(
+            f'<tr data-kind="{kind}"><th scope="row">{name}</th>'
+            f'<td class="num">{row.ours.declared}</td><td class="num">{row.ours.made}</td>'
+            f'<td class="num">{row.theirs.declared}</td><td class="num">{row.defeated}</td></tr>'
+        )
+    return safe_join(lines, "\n")
