@@ -59,10 +59,10 @@ from club.games.models import (
     Round,
     in_a_seat,
 )
-from club.games.words import KODI, POINTS, form_of, game_title
+from club.games.words import KODI, POINTS, form_of
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import PROFILE_GAMES, Named, form_badge
+from club.leaderboards.profile import PROFILE_GAMES, Named, ShownGame, form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
@@ -462,7 +462,7 @@ class NightSeat:
 
 
 @dataclass(frozen=True)
-class NightGameOf:
+class NightGameOf(ShownGame):
     """One of the review's games, as plain values: what its line shows and links to."""
 
     pk: int
@@ -472,14 +472,6 @@ class NightGameOf:
     scoring: str
     kodi: bool
     winner_id: int | None
-
-    @property
-    def title(self) -> str:
-        return game_title(self.label)
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status == Game.Status.FINISHED
 
     def get_absolute_url(self) -> str:
         return reverse_in(known.by_id(self.club_id), "games:detail", args=[self.pk])

@@ -34,8 +34,25 @@ class Named:
     name: str
 
 
+class ShownGame:
+    """What a line of a game shows from its label and status, read as plain values (the
+    profile's games, the night's): its title in the reader's words, and whether it is
+    finished."""
+
+    label: str
+    status: str
+
+    @property
+    def title(self) -> str:
+        return game_title(self.label)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == Game.Status.FINISHED
+
+
 @dataclass
-class GameLine:
+class GameLine(ShownGame):
     """The player's seat at one of the club's games, as a line of their games shows it:
     plain values read in one query, not a seat, its game and its team built as models."""
 
@@ -52,14 +69,6 @@ class GameLine:
     partners: list[Named]  # the player's partners at the game: one, or two or three
     teams: int
     rating_delta: float | None = None
-
-    @property
-    def title(self) -> str:
-        return game_title(self.label)
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status == Game.Status.FINISHED
 
     @property
     def badge(self) -> str:
