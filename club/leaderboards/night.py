@@ -62,7 +62,7 @@ from club.games.models import (
 from club.games.words import KODI, POINTS, form_of
 from club.leaderboards.forms import FORMS
 from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import PROFILE_GAMES, Named, ShownGame, form_badge
+from club.leaderboards.profile import PROFILE_GAMES, Named, RatingChanges, ShownGame, form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
@@ -525,11 +525,26 @@ def _seat_rows(games: list[int]) -> Seated:
     return Seated(seats, found, {}, {})
 
 
-def _seats(games: list[int], player: Player) -> Seated:
+def _deltas(games: list[int], player: Player, known: RatingChanges | None) -> dict[int, float]:
+    """The change each of ``games`` (finished) made to the player's rating, a rated game's:
+    from the profile's ``known`` changes when they hold every one of the games or every
+    rated game of the player's, else read."""
+    if known is not None:
+        found = {game: known.by_game[game] for game in games if game in known.by_game}
+        if known.complete or len(found) == len(games):
+            return found
+    deltas = RatingChange.objects.filter(game_id__in=games, player=player).values_list(
+        "game_id", "before", "after"
+    )
+    return {game: after - before for game, before, after in deltas}
+
+
+def _seats(games: list[int], player: Player, known: RatingChanges | None = None) -> Seated:
     """Every seat of ``games``, finished or being played, with its players; the player's
     own seats with their tables won and lost (their ledger's moves) and the change each
     game made to the player's rating. Four plain queries: the seats with their games, their
-    players by key, the moves of the player's seats summed a seat, the rating changes.
+    players by key, the moves of the player's seats summed a seat, the rating changes (none
+    when the profile's ``known`` changes hold them: :func:`_deltas`).
     Each is cheap to build: the same read as correlated subqueries (each under a Case of
     the player's seats) and models took Django longer to build, compile and fill than
     PostgreSQL took to run all four. By the games' ids, not a subquery of the player's
@@ -547,13 +562,11 @@ def _seats(games: list[int], player: Player) -> Seated:
         )
         .values_list("game_team_id", "won", "lost")
     )
-    deltas = RatingChange.objects.filter(game_id__in=games, player=player).values_list(
-        "game_id", "before", "after"
-    )
+    finished = [game.pk for game in seated.games.values() if game.is_finished]
     return replace(
         seated,
         moves={seat: (won, -lost) for seat, won, lost in moves},
-        deltas={game: after - before for game, before, after in deltas},
+        deltas=_deltas(finished, player, known),
     )
 
 
@@ -633,11 +646,16 @@ def _partners(games: list[NightGame]) -> list[Partnership]:
 
 
 def _review_days(
-    found: NightReview, player: Player, club: Club, zone, game_ids: list[int] | None = None
+    found: NightReview,
+    player: Player,
+    club: Club,
+    zone,
+    game_ids: list[int] | None = None,
+    rated: RatingChanges | None = None,
 ) -> None:
-    """Fill ``found`` with the review of its days (``start`` to ``end``): three queries,
-    each by an index, whatever the club played before (the games, their seats, their
-    deals); two when its games' ids are known already."""
+    """Fill ``found`` with the review of its days (``start`` to ``end``), each query by an
+    index, whatever the club played before: the games (none when their ids are known
+    already), their seats (:func:`_seats`), their deals."""
     assert found.start is not None and found.end is not None
     if game_ids is None:
         days = _seated(player, club).filter(
@@ -645,7 +663,7 @@ def _review_days(
             game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
         )
         game_ids = list(days.values_list("game_id", flat=True))
-    seated = _seats(game_ids, player)
+    seated = _seats(game_ids, player, rated)
     found.playing = sum(1 for game in seated.games.values() if not game.is_finished)
     games = _games(seated, player)
     if not games:
@@ -667,9 +685,12 @@ def _review_days(
     found.best = review.best_partners(found.partners)
 
 
-def night_review(player: Player, club: Club, asked: Asked) -> NightReview | None:
+def night_review(
+    player: Player, club: Club, asked: Asked, rated: RatingChanges | None = None
+) -> NightReview | None:
     """The review the page shows for ``asked`` at ``club``'s address; None when nothing
-    was asked and the player has no finished game at the club (the page shows no night)."""
+    was asked and the player has no finished game at the club (the page shows no night).
+    ``rated``: the player's latest rating changes, read already by their profile."""
     zone = known.by_id(club.pk).zone
     games = None
     if asked.errors:
@@ -688,5 +709,5 @@ def night_review(player: Player, club: Club, asked: Asked) -> NightReview | None
         found = NightReview(asked=asked, start=asked.start, end=asked.end)
         if not asked.span:
             _around(found, player, club, zone)
-    _review_days(found, player, club, zone, games)
+    _review_days(found, player, club, zone, games, rated)
     return found

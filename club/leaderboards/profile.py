@@ -101,6 +101,15 @@ class Change:
     after: float
 
 
+@dataclass(frozen=True)
+class RatingChanges:
+    """The changes the player's latest rated games made to their rating, by game: every
+    rated game's when ``complete`` (fewer than the chart reads), else the latest."""
+
+    by_game: dict[int, float]
+    complete: bool
+
+
 def rating_chart(changes: list[Change], width: int = 600, height: int = 160) -> dict | None:
     """An inline SVG polyline of the rating after every rated game, from the start."""
     if not changes:
@@ -254,6 +263,10 @@ def player_profile(
     ]
     changes.reverse()
     change_by_game = {change.game_id: change for change in changes}
+    rated = RatingChanges(
+        {change.game_id: change.after - change.before for change in changes},
+        complete=len(changes) < CHART_GAMES,
+    )
     for item in lines:
         change = change_by_game.get(item.game_id)
         item.rating_delta = None if change is None else change.after - change.before
@@ -265,6 +278,7 @@ def player_profile(
         "forms_played": forms_played,  # in FORMS order
         "form": [item.badge for item in latest],
         "chart": rating_chart(changes),
+        "rating_changes": rated,  # the night in review's, read already
         "games": lines,
         "games_page": games,
         "games_count": games.total,

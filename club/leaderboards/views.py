@@ -298,7 +298,9 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context["live_version"] = version
     context["seasons"] = player_lines(player.pk, club)  # their line in the club's seasons
     # A night (?night=) or a span (?from=&to=) of their games at the club, in review.
-    context["night"] = night.night_review(player, club, night.asked_of(request.GET))
+    context["night"] = night.night_review(
+        player, club, night.asked_of(request.GET), context["rating_changes"]
+    )
     context["can_write"] = may_write(request)
     if not request.htmx:  # the page's head and its Share button (club.web.preview)
         context["preview"] = player_preview(request, context, profile_version)

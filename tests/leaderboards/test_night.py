@@ -42,7 +42,7 @@ from club.clubs.addresses import reverse_in
 from club.clubs.models import Club
 from club.games.models import Game, GameTeam, Player
 from club.games.services import Deal, TeamEntry, create_game
-from club.leaderboards import night
+from club.leaderboards import night, profile
 from club.leaderboards.models import PlayerGameFigures, RatingChange
 from club.scoring import rules as core
 from tests.factories import seat
@@ -519,3 +519,34 @@ def test_a_latest_night_longer_than_the_games_read_finds_the_night_before(anus_n
     monkeypatch.setattr(night, "LATEST_READ", 2)
     found = night.night_review(anu, known.home(), night.asked_of({}))
     assert (found.start, found.previous) == (dt.date(2026, 3, 15), NIGHT)
+
+
+def test_the_profiles_rating_changes_give_the_review_it_would_read(anus_night):
+    """The profile reads the player's latest rating changes for its chart; the night takes
+    them instead of reading them again, when they hold every game of the night or every
+    rated game of the player's. Either way its changes are the ones read."""
+    anu = Player.objects.get(name="Anu")
+    home = known.home()
+    asked = night.asked_of({"night": "2026-03-14"})
+    read = night.night_review(anu, home, asked)
+    changes = profile.player_profile(anu, club=home)["rating_changes"]
+    assert changes.complete and set(changes.by_game) >= {g.pk for g in anus_night["night"]}
+    deltas = [game.rating_delta for game in read.games]
+    assert None not in deltas and read.rating_change == sum(deltas)
+    given = night.night_review(anu, home, asked, changes)
+    assert [game.rating_delta for game in given.games] == deltas
+    assert given.rating_change == read.rating_change and given.rated == read.rated == 3
+    assert _queries(lambda: night.night_review(anu, home, asked, changes)) == (
+        _queries(lambda: night.night_review(anu, home, asked)) - 1
+    )
+    # The latest changes only, and not the night's first game's: read, not taken as unrated.
+    first = anus_night["night"][0].pk
+    partial = profile.RatingChanges(
+        {game: delta for game, delta in changes.by_game.items() if game != first},
+        complete=False,
+    )
+    assert [g.rating_delta for g in night.night_review(anu, home, asked, partial).games] == deltas
+    # Every rated game of the player's, the first one missing: it was not rated.
+    unrated = profile.RatingChanges(partial.by_game, complete=True)
+    shown = night.night_review(anu, home, asked, unrated)
+    assert [g.rating_delta for g in shown.games] == [None, *deltas[1:]]

@@ -173,9 +173,9 @@ QUERIES = {
     # of players (at most three, their tables made only when there are some), and the
     # player's latest night in review (club.leaderboards.night: the latest games, which
     # hold the night, the one before it and the night's games; their seats, their players,
-    # the player's seats' moves, the night's rating changes, their deals counted by kind).
-    # Seats read their players by key, not by four joins (seat_players).
-    "player profile": 16,
+    # the player's seats' moves, their deals counted by kind: the night's rating changes are
+    # the chart's). Seats read their players by key, not by four joins (seat_players).
+    "player profile": 15,
 }
 KEPT = {"player leaderboard": 2, "player profile": 3}
 
