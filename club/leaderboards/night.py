@@ -15,13 +15,16 @@ several clubs together. The figures above it on the page are the federation's; t
 night, as the games listed below it, is the club's.
 
 The counting is :mod:`club.scoring.review`'s; this reads what it needs for the days
-asked only, in a bounded number of queries whatever the player's history (two for a
-span, three for a night): the seats of the games, the player's own with their tables won
-and lost from the ledger and the player's rating change; their deals, counted in the
-database a row per kind of deal (whose, bid, doubling, made), not a row per deal; and
-for a night, the nights before and after it (when none is asked, the latest night and
-the one before). A game's figures are the boards' (:mod:`club.leaderboards.figures`):
-the tests hold the review to the maintained figures of the same games.
+asked only, in a bounded number of queries whatever the player's history (six for a
+span, seven for a night, six for the latest night; one fewer when the player's profile
+gives the rating changes it read for its chart): the days' games; their seats and the
+games as plain values; the seats' players by key; the tables the player's own seats won
+and lost, summed from the ledger; the player's rating changes; their deals, counted in
+the database a row per kind of deal (whose, bid, doubling, made), not a row per deal;
+and for a night, the nights before and after it (when none is asked, the latest games
+give the latest night, its games and the night before). A game's figures are the
+boards' (:mod:`club.leaderboards.figures`): the tests hold the review to the maintained
+figures of the same games.
 """
 
 from __future__ import annotations
@@ -30,16 +33,14 @@ import datetime as dt
 import re
 import zoneinfo
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from django.db.models import (
     BooleanField,
     Case,
     Count,
-    Q,
     QuerySet,
     Subquery,
-    Sum,
     Value,
     When,
 )
@@ -48,21 +49,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from club.clubs import known
-from club.clubs.addresses import reverse_in
 from club.clubs.models import Club
 from club.games.models import (
-    PLAYER_FIELDS,
     Game,
     GameTeam,
-    LedgerEntry,
     Player,
     Round,
     in_a_seat,
 )
 from club.games.words import KODI, POINTS, form_of
 from club.leaderboards.forms import FORMS
-from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import PROFILE_GAMES, Named, RatingChanges, ShownGame, form_badge
+from club.leaderboards.night_seats import NightGameOf, NightSeat, Seated, read_seats
+from club.leaderboards.profile import PROFILE_GAMES, Named, RatingChanges, form_badge
 from club.scoring import review
 from club.scoring.review import Contracts, DealSeen, Partnership
 from club.scoring.rules import Doubling
@@ -425,151 +423,6 @@ def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneI
     found.following = following.astimezone(zone).date() if following else None
 
 
-# What the review reads of each seat of its games, and of the seat's game and team: a
-# game's rules, payouts and counters are not read into each seat.
-SEAT_VALUES = (
-    "pk",
-    *PLAYER_FIELDS,
-    "game_id",
-    "place",
-    "score",
-    "kodis",
-    "team__name",
-    "game__label",
-    "game__club_id",
-    "game__status",
-    "game__scoring",
-    "game__kodi",
-    "game__winner_id",
-)
-
-
-@dataclass(frozen=True)
-class NightSeat:
-    """A seat at one of the review's games, as plain values."""
-
-    pk: int
-    game_id: int
-    team: str  # its team's name
-    place: int | None
-    score: int
-    kodis: int
-    players: list[Named]  # in the seats' order
-
-    @property
-    def player_ids(self) -> list[int]:
-        return [player.pk for player in self.players]
-
-
-@dataclass(frozen=True)
-class NightGameOf(ShownGame):
-    """One of the review's games, as plain values: what its line shows and links to."""
-
-    pk: int
-    label: str
-    club_id: int
-    status: str
-    scoring: str
-    kodi: bool
-    winner_id: int | None
-
-    def get_absolute_url(self) -> str:
-        return reverse_in(known.by_id(self.club_id), "games:detail", args=[self.pk])
-
-
-@dataclass(frozen=True)
-class Seated:
-    """Every seat of a review's games, and what the player's own seats read besides."""
-
-    seats: list[NightSeat]  # in the order the games started, each game's by position
-    games: dict[int, NightGameOf]
-    moves: dict[int, tuple[int, int]]  # a seat of the player's: its tables won and lost
-    deltas: dict[int, float]  # a rated game: the change it made to the player's rating
-
-
-def _seat_rows(games: list[int]) -> Seated:
-    """Every seat of ``games`` and the games themselves, as plain values, the seats'
-    players named by key: two queries."""
-    rows = list(
-        GameTeam.objects.filter(game_id__in=games)
-        .order_by("game__created_at", "game_id", "position")
-        .values(*SEAT_VALUES)
-    )
-    keys = {row[seat] for row in rows for seat in PLAYER_FIELDS if row[seat] is not None}
-    names = dict(Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name"))
-    found: dict[int, NightGameOf] = {}
-    seats = []
-    for row in rows:
-        if row["game_id"] not in found:
-            found[row["game_id"]] = NightGameOf(
-                pk=row["game_id"],
-                label=row["game__label"],
-                club_id=row["game__club_id"],
-                status=row["game__status"],
-                scoring=row["game__scoring"],
-                kodi=row["game__kodi"],
-                winner_id=row["game__winner_id"],
-            )
-        players = [row[seat] for seat in PLAYER_FIELDS if row[seat] is not None]
-        seats.append(
-            NightSeat(
-                pk=row["pk"],
-                game_id=row["game_id"],
-                team=row["team__name"],
-                place=row["place"],
-                score=row["score"],
-                kodis=row["kodis"],
-                players=[Named(key, names[key]) for key in players],
-            )
-        )
-    return Seated(seats, found, {}, {})
-
-
-def _deltas(games: list[int], player: Player, known: RatingChanges | None) -> dict[int, float]:
-    """The change each of ``games`` (finished) made to the player's rating, a rated game's:
-    from the profile's ``known`` changes when they hold every one of the games or every
-    rated game of the player's, else read."""
-    if known is not None:
-        found = {game: known.by_game[game] for game in games if game in known.by_game}
-        if known.complete or len(found) == len(games):
-            return found
-    deltas = RatingChange.objects.filter(game_id__in=games, player=player).values_list(
-        "game_id", "before", "after"
-    )
-    return {game: after - before for game, before, after in deltas}
-
-
-def _seats(games: list[int], player: Player, known: RatingChanges | None = None) -> Seated:
-    """Every seat of ``games``, finished or being played, with its players; the player's
-    own seats with their tables won and lost (their ledger's moves) and the change each
-    game made to the player's rating. Four plain queries: the seats with their games, their
-    players by key, the moves of the player's seats summed a seat, the rating changes (none
-    when the profile's ``known`` changes hold them: :func:`_deltas`).
-    Each is cheap to build: the same read as correlated subqueries (each under a Case of
-    the player's seats) and models took Django longer to build, compile and fill than
-    PostgreSQL took to run all four. By the games' ids, not a subquery of the player's
-    seats: PostgreSQL joined that subquery to every seat of the club's history (8,000 at
-    the large preset, 8 ms)."""
-    seated = _seat_rows(games)
-    mine = [seat.pk for seat in seated.seats if player.pk in seat.player_ids]
-    moves = (
-        LedgerEntry.objects.filter(game_team_id__in=mine)
-        .order_by()
-        .values("game_team_id")
-        .annotate(
-            won=Sum("change", filter=Q(change__gt=0), default=0),
-            lost=Sum("change", filter=Q(change__lt=0), default=0),
-        )
-        .values_list("game_team_id", "won", "lost")
-    )
-    finished = [game.pk for game in seated.games.values() if game.is_finished]
-    return replace(
-        seated,
-        moves={seat: (won, -lost) for seat, won, lost in moves},
-        deltas=_deltas(finished, player, known),
-    )
-
-
 def _games(seated: Seated, player: Player) -> list[NightGame]:
     """The player's finished games from every seat of them, in the order they started. A
     game's points and kodis for and against are the boards' (club.leaderboards.figures):
@@ -655,7 +508,7 @@ def _review_days(
 ) -> None:
     """Fill ``found`` with the review of its days (``start`` to ``end``), each query by an
     index, whatever the club played before: the games (none when their ids are known
-    already), their seats (:func:`_seats`), their deals."""
+    already), their seats (club.leaderboards.night_seats), their deals."""
     assert found.start is not None and found.end is not None
     if game_ids is None:
         days = _seated(player, club).filter(
@@ -663,7 +516,7 @@ def _review_days(
             game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
         )
         game_ids = list(days.values_list("game_id", flat=True))
-    seated = _seats(game_ids, player, rated)
+    seated = read_seats(game_ids, player, rated)
     found.playing = sum(1 for game in seated.games.values() if not game.is_finished)
     games = _games(seated, player)
     if not games:

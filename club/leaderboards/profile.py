@@ -173,7 +173,8 @@ def game_lines(rows: list[dict], player: Player) -> list[GameLine]:
             place=row["place"],
             tables=row["tables"],
             score=row["score"],
-            partners=[Named(key, names[key]) for key in keys_of],
+            # A partner merged away since the seats were read is left out, not a 500.
+            partners=[Named(key, names[key]) for key in keys_of if key in names],
             teams=row["teams_at_game"],
         )
         for row, keys_of in zip(rows, partners, strict=True)

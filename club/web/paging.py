@@ -3,8 +3,9 @@
 A list that grows with the club's history (finished games, the register of
 players, finished tournaments, a player's games) is shown a page at a time:
 one slice with the list's count beside each row (a window), one query whatever
-the club's size; two, the count and the slice, for a list of values. A page
-past the end shows the last; a page that is not a whole number shows the first.
+the club's size; two, the count and the slice, for a list of tuples or of
+distinct rows, and three for a page past the end, which shows the last. A page
+that is not a whole number shows the first.
 
 A list without bound (the home page's finished games) counts no further than
 ``count_up_to``: beyond it the pager says "more than", and the count costs the
@@ -67,8 +68,11 @@ def _counted_page(queryset, number: int, per_page: int, query: str) -> Page | No
     with the page's rows); None when ``queryset`` cannot take one, or the page asked for
     is past the end (the count and the slice are read apart)."""
     models = queryset._iterable_class is ModelIterable
-    if not (models or queryset._iterable_class is ValuesIterable) or queryset.query.distinct:
+    query_of = queryset.query
+    if not (models or queryset._iterable_class is ValuesIterable) or query_of.distinct:
         return None  # rows of tuples, or rows made distinct after the window would count
+    if query_of.combinator:
+        return None  # a union's parts take no annotation
     offset = (max(number, 1) - 1) * per_page
     # Rows of values take the count as one more value (after values(), an annotation is).
     counted = queryset.annotate(page_total=Window(Count("*")))

@@ -376,7 +376,7 @@ def test_the_review_reads_a_bounded_number_of_queries(anus_night, django_assert_
     # their players, the player's seats' moves, the rating changes, the deals by kind.
     assert first == {"night": 7, "latest": 6, "span": 6}
     url = anu.get_absolute_url()
-    with django_assert_max_num_queries(20):  # the profile's 15 and the night's 5
+    with django_assert_max_num_queries(20):  # the profile's 16, a night's among them
         Client().get(url, {"night": "2026-03-14"})
     caches["pages"].clear()
     page_before = _queries(lambda: Client().get(url, {"night": "2026-03-14"}))

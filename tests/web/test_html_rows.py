@@ -26,7 +26,8 @@ from club.games.services import (
     record_deal,
 )
 from club.games.templatetags import club_tags
-from club.leaderboards.night import NightGame, NightGameOf, NightSeat
+from club.leaderboards.night import NightGame
+from club.leaderboards.night_seats import NightGameOf, NightSeat
 from club.leaderboards.profile import GameLine, Named
 from club.leaderboards.selectors import FORM_FIGURES, Filters, board_figures
 from club.leaderboards.templatetags import board_tags

@@ -62,6 +62,11 @@ def test_a_page_comes_with_its_count_in_one_query(django_assert_num_queries):
     with django_assert_num_queries(2):
         names = page_of(players.values_list("name", flat=True).distinct(), 1, 2)
     assert (names.items, names.total) == (["Anu", "Biju"], 5)
+    anu, esha = (Player.objects.filter(name=name).order_by() for name in ("Anu", "Esha"))
+    union = anu.union(esha).order_by("name")
+    with django_assert_num_queries(2):  # a union's parts take no window: counted apart
+        both = page_of(union, 1, 2)
+    assert ([p.name for p in both.items], both.total) == (["Anu", "Esha"], 2)
     with django_assert_num_queries(3):  # past the end: counted, then the last page
         last = page_of(players, 9, 2)
     assert [p.name for p in last.items] == ["Esha"] and last.number == 3
