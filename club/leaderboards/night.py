@@ -85,6 +85,10 @@ TOO_LONG = gettext_lazy(
 )
 NO_START = gettext_lazy("The span has a last day but no first day: give both.")
 NO_END = gettext_lazy("The span has a first day but no last day: give both.")
+BOTH = gettext_lazy(
+    "A night (%(night)s) and a span (%(start)s to %(end)s) were both asked for: ask for "
+    "one or the other."
+)
 
 
 # --- What was asked -------------------------------------------------------------------
@@ -144,12 +148,17 @@ def _span(first: str, last: str) -> Asked:
 
 
 def asked_of(query: Mapping[str, str]) -> Asked:
-    """What ``query`` asks (``?night=`` a day; ``?from=&to=`` a span, which wins over a
-    night sent with it; neither, the latest night). A field sent empty is not sent."""
+    """What ``query`` asks (``?night=`` a day; ``?from=&to=`` a span; neither, the latest
+    night). A field sent empty is not sent; a night sent with a span is refused, naming
+    both (the page's forms send one or the other: an address put together by hand)."""
     first, last = query.get("from", "").strip(), query.get("to", "").strip()
+    night = query.get("night", "").strip()
+    if night and (first or last):
+        shown = {"night": night, "start": first or "…", "end": last or "…"}
+        refusal = BOTH % {key: value[:_SHOWN_CHARACTERS] for key, value in shown.items()}
+        return Asked(errors=(str(refusal),), typed={"night": night, "from": first, "to": last})
     if first or last:
         return _span(first, last)
-    night = query.get("night", "").strip()
     if not night:
         return Asked()
     day, error = _day(night)

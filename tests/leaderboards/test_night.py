@@ -311,6 +311,12 @@ def test_a_day_with_no_games_says_so(anus_night):
         ({"from": "2026-02-29", "to": "2026-03-01"}, "“2026-02-29” is not a day of the calendar"),
         ({"night": "２０２６-０３-１４"}, "“２０２６-０３-１４” is not a day of the calendar"),
         ({"night": "2026-03-14T20:00"}, "“2026-03-14T20:00” is not a day of the calendar"),
+        # A night and a span in one address (the page's forms send one or the other).
+        (
+            {"night": "2026-03-14", "from": "2026-03-01", "to": "2026-03-31"},
+            "A night (2026-03-14) and a span (2026-03-01 to 2026-03-31) were both asked for",
+        ),
+        ({"night": "2026-03-14", "to": "2026-03-31"}, "and a span (… to 2026-03-31) were both"),
     ],
 )
 def test_bad_dates_are_named_not_ignored(anus_night, query, message):
