@@ -9,13 +9,13 @@ and fill than the database took to run it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.db.models import Q, Sum
 
 from club.games.models import PLAYER_FIELDS, GameTeam, LedgerEntry, Player
 from club.leaderboards.models import RatingChange
-from club.leaderboards.profile import Named, RatingChanges, ShownGame
+from club.leaderboards.profile import Named, RatingChanges, ShownGame, seated_names
 
 # What the review reads of each seat of its games, and of the seat's game and team: a
 # game's rules, payouts and counters are not read into each seat.
@@ -76,7 +76,7 @@ class Seated:
     deltas: dict[int, float]  # a rated game: the change it made to the player's rating
 
 
-def _seat_rows(games: list[int]) -> Seated:
+def _seat_rows(games: list[int]) -> tuple[list[NightSeat], dict[int, NightGameOf]]:
     """Every seat of ``games`` and the games themselves, as plain values, the seats'
     players named by key: two queries."""
     rows = list(
@@ -84,11 +84,9 @@ def _seat_rows(games: list[int]) -> Seated:
         .order_by("game__created_at", "game_id", "position")
         .values(*SEAT_VALUES)
     )
-    keys = {row[seat] for row in rows for seat in PLAYER_FIELDS if row[seat] is not None}
-    names = dict(Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name"))
     found: dict[int, NightGameOf] = {}
     seats = []
-    for row in rows:
+    for row, players in zip(rows, seated_names(rows), strict=True):
         if row["game_id"] not in found:
             found[row["game_id"]] = NightGameOf(
                 pk=row["game_id"],
@@ -99,7 +97,6 @@ def _seat_rows(games: list[int]) -> Seated:
                 kodi=row["game__kodi"],
                 winner_id=row["game__winner_id"],
             )
-        players = [row[seat] for seat in PLAYER_FIELDS if row[seat] is not None]
         seats.append(
             NightSeat(
                 pk=row["pk"],
@@ -108,11 +105,10 @@ def _seat_rows(games: list[int]) -> Seated:
                 place=row["place"],
                 score=row["score"],
                 kodis=row["kodis"],
-                # A player merged away since the seats were read is left out, not a 500.
-                players=[Named(key, names[key]) for key in players if key in names],
+                players=players,
             )
         )
-    return Seated(seats, found, {}, {})
+    return seats, found
 
 
 def _deltas(games: list[int], player: Player, known: RatingChanges | None) -> dict[int, float]:
@@ -140,8 +136,8 @@ def read_seats(games: list[int], player: Player, known: RatingChanges | None = N
     PostgreSQL took to run all four. By the games' ids, not a subquery of the player's
     seats: PostgreSQL joined that subquery to every seat of the club's history (8,000 at
     the large preset, 8 ms)."""
-    seated = _seat_rows(games)
-    mine = [seat.pk for seat in seated.seats if player.pk in seat.player_ids]
+    seats, found = _seat_rows(games)
+    mine = [seat.pk for seat in seats if player.pk in seat.player_ids]
     moves = (
         LedgerEntry.objects.filter(game_team_id__in=mine)
         .order_by()
@@ -152,9 +148,10 @@ def read_seats(games: list[int], player: Player, known: RatingChanges | None = N
         )
         .values_list("game_team_id", "won", "lost")
     )
-    finished = [game.pk for game in seated.games.values() if game.is_finished]
-    return replace(
-        seated,
+    finished = [game.pk for game in found.values() if game.is_finished]
+    return Seated(
+        seats,
+        found,
         moves={seat: (won, -lost) for seat, won, lost in moves},
         deltas=_deltas(finished, player, known),
     )

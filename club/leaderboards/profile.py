@@ -153,14 +153,19 @@ GAME_LINE_VALUES = (
 )
 
 
+def seated_names(rows: list[dict]) -> list[list[Named]]:
+    """The players of each of ``rows`` (seats read as values, with the four seats' keys),
+    in the seats' order, named by one query by key (none for no key). A player merged
+    away since the rows were read is left out, not a 500."""
+    seated = [[row[seat] for seat in PLAYER_FIELDS if row[seat] is not None] for row in rows]
+    keys = {key for keys in seated for key in keys}
+    names = dict(Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name"))
+    return [[Named(key, names[key]) for key in keys if key in names] for keys in seated]
+
+
 def game_lines(rows: list[dict], player: Player) -> list[GameLine]:
     """The lines of ``rows`` (seats of the player's, as :data:`GAME_LINE_VALUES`), their
     partners named by one query."""
-    partners = [
-        [row[seat] for seat in PLAYER_FIELDS if row[seat] not in (None, player.pk)] for row in rows
-    ]
-    keys = {key for keys in partners for key in keys}
-    names = dict(Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name"))
     return [
         GameLine(
             game_id=row["game_id"],
@@ -173,11 +178,10 @@ def game_lines(rows: list[dict], player: Player) -> list[GameLine]:
             place=row["place"],
             tables=row["tables"],
             score=row["score"],
-            # A partner merged away since the seats were read is left out, not a 500.
-            partners=[Named(key, names[key]) for key in keys_of if key in names],
+            partners=[named for named in players if named.pk != player.pk],
             teams=row["teams_at_game"],
         )
-        for row, keys_of in zip(rows, partners, strict=True)
+        for row, players in zip(rows, seated_names(rows), strict=True)
     ]
 
 
@@ -263,14 +267,12 @@ def player_profile(
         .values_list("game_id", "before", "after")[:CHART_GAMES]
     ]
     changes.reverse()
-    change_by_game = {change.game_id: change for change in changes}
     rated = RatingChanges(
         {change.game_id: change.after - change.before for change in changes},
         complete=len(changes) < CHART_GAMES,
     )
     for item in lines:
-        change = change_by_game.get(item.game_id)
-        item.rating_delta = None if change is None else change.after - change.before
+        item.rating_delta = rated.by_game.get(item.game_id)
     return {
         "player": player,
         "figures": row,

@@ -588,11 +588,17 @@ def _ratings_rebuilt_at(club: Club | None = None) -> tuple[datetime.datetime | N
     return (state[0], state[1]) if state is not None else (None, 0)
 
 
+def _games_of(player, club: Club) -> QuerySet[Game]:
+    """``player``'s games at ``club`` (``player`` a Player, an id or an OuterRef): those
+    whose every change moves the player's profile's live token."""
+    return Game.objects.filter(in_a_seat(player, "teams__"), club=club).order_by()
+
+
 def newest_game(player, club: Club) -> Subquery:
     """When one of ``player``'s games at ``club`` last recorded anything (``player`` a
     Player, an id or an OuterRef): the profile's part of its live token."""
-    games = Game.objects.filter(in_a_seat(player, "teams__"), club=club).order_by()
-    return Subquery(games.values("club").annotate(newest=Max("updated_at")).values("newest"))
+    games = _games_of(player, club).values("club")
+    return Subquery(games.annotate(newest=Max("updated_at")).values("newest"))
 
 
 UNREAD = object()  # live_version's ``newest`` when the caller has not read it
@@ -616,7 +622,7 @@ def live_version(
     if player is None:
         return f"{stamp}.{players}" if club is not None else str(stamp)
     if newest is UNREAD:
-        games = Game.objects.filter(in_a_seat(player, "teams__"), club=club or known.home())
+        games = _games_of(player, club or known.home())
         newest = games.aggregate(newest=Max("updated_at"))["newest"]
     assert newest is None or isinstance(newest, datetime.datetime)
     return f"{stamp}.{int(newest.timestamp() * 1_000_000) if newest else 0}"
