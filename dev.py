@@ -171,10 +171,14 @@ def test(argv: list[str]) -> None:
     env = dict(os.environ)
     database = env.get("DATABASE_URL") or "SQLite"
     say(f"Running the test suite on {database.split('@')[-1]}")
-    try:
-        run(PYTHON, "-m", "pytest", *argv, env=env)
-    except subprocess.CalledProcessError as error:
-        sys.exit(error.returncode)
+    process = subprocess.Popen([str(PYTHON), "-m", "pytest", *argv], cwd=ROOT, env=env)
+    while True:
+        try:
+            sys.exit(process.wait())
+        except KeyboardInterrupt:
+            # Ctrl-C (or CI's time limit, which interrupts the whole group) reached pytest
+            # too: wait while it says where it was and prints its summary.
+            continue
 
 
 def docs(argv: list[str]) -> None:
