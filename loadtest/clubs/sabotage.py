@@ -14,6 +14,7 @@ The real verdict is the first check's; this one only says whether the check has 
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from loadtest.clubs import checks
@@ -50,6 +51,28 @@ def _last_rounds(games: list[int]):
     return [Round.objects.get(game_id=game, number=number) for game, number in played.items()]
 
 
+def _told_once(tally: Tally, club: str) -> list:
+    """Every acknowledgement of one deal of ``club``'s, to be taken back: a deal never
+    corrected, whose content no post to another game said (the check would take it for a
+    crossed deal), with each of its acknowledgements (a form sent again is answered again:
+    taking back one would leave the other). None when no deal is such."""
+    said: dict[tuple, set[int]] = defaultdict(set)
+    by_deal: dict[tuple[int, int], list] = defaultdict(list)
+    corrected = set()
+    for post in tally.posts:
+        said[post.content].add(post.game)
+        if post.outcome != "recorded":
+            continue
+        if post.kind != "deal":
+            corrected.add((post.game, post.number))
+        elif post.club == club:
+            by_deal[(post.game, post.number)].append(post)
+    for deal, posts in sorted(by_deal.items()):
+        if deal not in corrected and all(said[post.content] == {deal[0]} for post in posts):
+            return posts
+    return []
+
+
 def sabotage(site: Site, tally: Tally) -> Teeth:
     from django.db import connection, transaction
     from django.db.models import F
@@ -61,11 +84,7 @@ def sabotage(site: Site, tally: Tally) -> Teeth:
     ours = _last_rounds(first.games)
     theirs = [game for game in second.games if Game.objects.get(pk=game).deals_played > 0]
     recorded = {(p.game, p.number) for p in tally.posts if p.outcome == "recorded"}
-    told = [
-        p
-        for p in tally.posts
-        if p.club == second.slug and p.kind == "deal" and p.outcome == "recorded"
-    ]
+    told = _told_once(tally, second.slug)
     if (
         len(ours) < 2
         or not theirs
@@ -81,11 +100,13 @@ def sabotage(site: Site, tally: Tally) -> Teeth:
         Round.objects.filter(pk=moved.pk).update(game=target, number=target.deals_played + 1)
         Game.objects.filter(pk=moved.game_id).update(deals_played=F("deals_played") - 1)
         Game.objects.filter(pk=target.pk).update(deals_played=F("deals_played") + 1)
-    told[0].outcome = "refused"  # written, and nobody told
+    for post in told:
+        post.outcome = "refused"  # written, and nobody told
     try:
         found = checks.check(site, tally)
     finally:
-        told[0].outcome = "recorded"
+        for post in told:
+            post.outcome = "recorded"
     return Teeth(
         {"lost": len(found.lost), "doubled": len(found.doubled), "crossed": len(found.crossed)},
         done=True,

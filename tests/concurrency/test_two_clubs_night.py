@@ -36,6 +36,8 @@ from django.urls import reverse
 
 from club.clubs import known
 from club.games.models import Round
+from loadtest.clubs.sabotage import _told_once
+from loadtest.clubs.tally import Post, Tally
 from tests.factories import deal_form, start_game
 
 ROOT = Path(settings.BASE_DIR)
@@ -118,3 +120,21 @@ def test_a_resend_that_loses_the_database_before_the_log_in_is_read_is_not_refus
     replay = organiser_client.post(url, data)  # the database is back: the kept answer
     assert replay.status_code == 302 and replay["X-Idempotent-Replay"] == "true"
     assert Round.objects.filter(game=game).count() == 1
+
+
+def test_the_sabotage_takes_back_every_acknowledgement_of_a_deal_said_nowhere_else():
+    """The check's teeth: the deal whose acknowledgements are taken back must look written
+    and never told (doubled). A form sent again was acknowledged twice (taking back one
+    left the other), and a deal whose content a post to another game said is crossed."""
+
+    def post(game, number, content, key, kind="deal", club="gulf"):
+        return Post(club, game, number, content, key, kind, "link", outcome="recorded")
+
+    twice = [post(1, 1, ("a",), "k1"), post(1, 1, ("a",), "k1")]
+    said_elsewhere = post(1, 2, ("b",), "k2")
+    corrected = [post(2, 1, ("c",), "k3"), post(2, 1, ("d",), "k4", kind="correction")]
+    ours = post(9, 1, ("b",), "k5", club="bay")
+    tally = Tally(posts=[said_elsewhere, *corrected, ours])
+    assert _told_once(tally, "gulf") == []  # said elsewhere, or corrected: none fits
+    tally.posts += twice
+    assert _told_once(tally, "gulf") == twice
