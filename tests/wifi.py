@@ -63,7 +63,8 @@ def phone_on_the_wifi() -> Iterator[Phone]:
     # leaves nothing the next one trips over.
     subnet = f"10.56.{(os.getpid() * 4 + number) % 250 + 1}"
     tag = f"{os.getpid() % 100000}{number}"
-    phone = Phone(f"club-phone-{tag}", f"{subnet}.1", f"{subnet}.2", f"vc{tag}p")
+    # The namespace names its process: CI removes those whose process is gone (.ci/run).
+    phone = Phone(f"club-phone-{os.getpid()}-{number}", f"{subnet}.1", f"{subnet}.2", f"vc{tag}p")
     laptop_link = f"vc{tag}h"
     sh("ip", "netns", "add", phone.namespace)
     try:

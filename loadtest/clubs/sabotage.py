@@ -53,14 +53,17 @@ def _last_rounds(games: list[int]):
 
 def _told_once(tally: Tally, club: str) -> list:
     """Every acknowledgement of one deal of ``club``'s, to be taken back: a deal never
-    corrected, whose content no post to another game said (the check would take it for a
-    crossed deal), with each of its acknowledgements (a form sent again is answered again:
-    taking back one would leave the other). None when no deal is such."""
+    corrected nor left unresolved, whose content no post to another game said (the check
+    would take it for a crossed deal), with each of its acknowledgements (a form sent
+    again is answered again: taking back one would leave the other). None when no deal
+    is such."""
     said: dict[tuple, set[int]] = defaultdict(set)
     by_deal: dict[tuple[int, int], list] = defaultdict(list)
-    corrected = set()
+    corrected = set()  # or left unresolved: the check passes over those
     for post in tally.posts:
         said[post.content].add(post.game)
+        if post.outcome == "unresolved":
+            corrected.add((post.game, post.number))
         if post.outcome != "recorded":
             continue
         if post.kind != "deal":
