@@ -424,6 +424,21 @@ def run_all(
                 lambda: sc.sql_profile(player.pk),
                 kept=True,
             )
+            # Rendered after a game of others finished (it moves every profile's key): the
+            # player's own parts are kept by the process (club.leaderboards.own_parts).
+            name = "player profile, rendered, their history unchanged"
+            profile = f"{c}/players/{player.pk}/"
+            if wanted(name):
+                own = measure(
+                    name,
+                    "GET, its kept copy dropped, the player's own parts kept",
+                    lambda: (sc.drop_kept_pages(own=False), pub.get(profile))[1],
+                    repeat=repeat,
+                    budget=budget,
+                    sql=lambda: sc.sql_profile(player.pk),
+                )
+                own.extra["kept"] = False
+                timings.append(own)
             night, since = sc.nights_of(world)
             run(
                 "player profile, a night",

@@ -44,7 +44,7 @@ from club.games.models import (
     Team,
     in_a_seat,
 )
-from club.leaderboards import figures
+from club.leaderboards import figures, own_parts
 from club.leaderboards.models import PlayerGameFigures, PlayerRating, PlayerTotals, TeamTotals
 from club.leaderboards.night import MAX_SPAN_DAYS
 from club.leaderboards.profile import PROFILE_GAMES
@@ -648,12 +648,16 @@ def count_queries(action: Callable[[], object]) -> int:
     return len(captured.captured_queries)
 
 
-def drop_kept_pages() -> None:
-    """Empty the pages cache (club.web.pages), so the next public page is rendered.
+def drop_kept_pages(own: bool = True) -> None:
+    """Empty the pages cache (club.web.pages), so the next public page is rendered; and,
+    unless ``own`` is False, the players' own parts each process keeps
+    (club.leaderboards.own_parts), as a change to their games would move them.
 
     Redis is emptied in the background (FLUSHDB ASYNC): Django's ``clear()`` waits
     while Redis frees every key the run has kept, which is the harness's cost, not
     the page's."""
+    if own:
+        own_parts.forget()
     cache = caches["pages"]
     client = getattr(cache, "_cache", None)
     if client is not None and hasattr(client, "get_client"):

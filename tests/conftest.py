@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.clubs import known
+from club.leaderboards import own_parts
 from club.web import after
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM
@@ -33,6 +34,16 @@ def _clear_local_pages() -> None:
     cache = caches["pages"]
     if isinstance(cache, LocMemCache):
         cache.clear()
+    own_parts.forget()  # the players' own parts a process keeps, under ids that start again
+
+
+@pytest.fixture(autouse=True, scope="session")
+def own_parts_checked():
+    """Every player's part read from what a process keeps (club.leaderboards.own_parts) is
+    compared with a fresh reading: every path that writes checks that its key moves."""
+    from django.conf import settings
+
+    settings.PROFILE_PARTS_CHECK = True
 
 
 def _one_request_at_a_time(live_server) -> None:

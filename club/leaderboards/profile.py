@@ -22,7 +22,6 @@ from club.leaderboards.models import (
     RatingChange,
 )
 from club.leaderboards.selectors import FIGURES, Row, count, forms_had, has_forms
-from club.tournaments.seats import running_entries
 from club.web.paging import page_of
 
 
@@ -285,8 +284,6 @@ def player_profile(
         "games": lines,
         "games_page": games,
         "games_count": games.total,
-        # The club's tournaments being played now: the player's page there says where they sit.
-        "playing_in": running_entries(player, club),
     }
 
 

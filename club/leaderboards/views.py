@@ -26,7 +26,7 @@ from club.games.models import Player
 from club.games.other_clubs import PlayersOfOtherClubs
 from club.games.people import Membership
 from club.games.versions import club_version
-from club.leaderboards import merge, night, profile, selectors
+from club.leaderboards import merge, night, own_parts, profile, selectors
 from club.leaderboards.forms import (
     BoardForm,
     ImportForm,
@@ -41,6 +41,7 @@ from club.leaderboards.services.importing import PlayerImportError
 from club.leaderboards.services.register import SHARED_PLAYER, RegisterError
 from club.leaderboards.templatetags.board_tags import column_labels
 from club.tournaments.models import Tournament
+from club.tournaments.seats import running_entries
 from club.web.auth import may_write, organiser_required
 from club.web.kept import page_query
 from club.web.pages import cached_page
@@ -252,6 +253,7 @@ def profile_version(request: HttpRequest, pk: int):
         .annotate(
             clubs=Subquery(clubs.annotate(count=Count("*")).values("count")),
             newest=selectors.newest_game(OuterRef("pk"), club),
+            **own_parts.own_versions(),
         )
         .filter(pk=pk)
         .first()
@@ -264,10 +266,15 @@ def profile_version(request: HttpRequest, pk: int):
     request.profile_player = player  # type: ignore[attr-defined]  # this request's own
     request.profile_live = token  # type: ignore[attr-defined]  # this request's own
     # The club's time zone decides the day of each night its page reviews (night.py).
-    return (
-        f"{token}.{player.clubs}",
-        lambda: f"{known.by_id(club.pk).time_zone}|{club_version(club)}",
-    )
+    return (f"{token}.{player.clubs}", lambda: _club_token(request, club))
+
+
+def _club_token(request: HttpRequest, club) -> str:
+    """The part of a profile's key every page of the club shares; kept for the view, whose
+    player's own parts are kept under the club's token too (own_parts)."""
+    token = club_version(club)
+    request.profile_club_token = token  # type: ignore[attr-defined]  # this request's own
+    return f"{known.by_id(club.pk).time_zone}|{token}"
 
 
 def board_version(request: HttpRequest):
@@ -287,20 +294,28 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     version = getattr(request, "profile_live", None) or selectors.live_version(player, club=club)
     if _not_modified(request, version):
         return HttpResponse(status=204)
-    context = profile.player_profile(player, page_number(request), club=club)
-    # The player's clubs, and their figures at each club they played in.
-    context["clubs"], context["club_lines"] = profile.clubs_of(
-        player, club, getattr(player, "clubs", None)
-    )
+    asked, number = night.asked_of(request.GET), page_number(request)
+
+    def own() -> dict:
+        return _own_parts(player, club, number, asked)
+
+    # The page as it opens, the page most read, is mostly its player's own history: kept
+    # under a key of theirs, not the ratings' token that every game finished moves.
+    # A player of one club only: every game of theirs is this club's (own_parts).
+    kept = number == 1 and asked == night.Asked() and getattr(player, "clubs", 0) == 1
+    if kept and hasattr(player, "rated"):
+        token = getattr(request, "profile_club_token", None) or club_version(club)
+        context = dict(own_parts.parts(player, club, token, own))
+    else:
+        context = own()
+    context["player"] = player  # as read by this request, whatever the parts were read with
+    # The club's tournaments being played now: the player's page there says where they sit.
+    context["playing_in"] = running_entries(player, club)
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
     # The figures of the forms of play the player has played, each labelled.
     context["shown"] = selectors.board_figures(selectors.Filters(), context["forms_played"])
     context["live_version"] = version
     context["seasons"] = player_lines(player.pk, club)  # their line in the club's seasons
-    # A night (?night=) or a span (?from=&to=) of their games at the club, in review.
-    context["night"] = night.night_review(
-        player, club, night.asked_of(request.GET), context["rating_changes"]
-    )
     context["can_write"] = may_write(request)
     if not request.htmx:  # the page's head and its Share button (club.web.preview)
         context["preview"] = player_preview(request, context, profile_version)
@@ -310,6 +325,18 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if context["shared"]:
         context["shared_note"] = SHARED_PLAYER % {"name": player.name}
     return render(request, _partial(request, "leaderboards/player.html", "live"), context)
+
+
+def _own_parts(player: Player, club, number: int, asked: night.Asked) -> dict:
+    """What the player's page shows of their own history: their figures, ratings and
+    chart, a page of their games, their clubs and figures there, and the night (?night=)
+    or span (?from=&to=) of their games at the club asked for, in review."""
+    context = profile.player_profile(player, number, club=club)
+    context["clubs"], context["club_lines"] = profile.clubs_of(
+        player, club, getattr(player, "clubs", None)
+    )
+    context["night"] = night.night_review(player, club, asked, context["rating_changes"])
+    return context
 
 
 # The picture a shared profile's link shows (club/leaderboards/previews.py).

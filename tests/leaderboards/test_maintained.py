@@ -153,14 +153,9 @@ def _win(game, number: int, position: int, declarer: str) -> None:
     )
 
 
-def test_every_kind_of_change_keeps_figures_and_ratings_in_step(club):
-    assert_in_step()
-    # Game D finishes: rated on top of the current ratings.
-    _win(club["D"], 2, 0, "Biju")
-    assert Game.objects.get(pk=club["D"].pk).is_finished
-    assert_in_step()
-
-    # A correction of an older finished game that changes its winner (game B).
+def turn_game_b(club) -> None:
+    """A correction of an older finished game that changes its winner (game B's last deal:
+    Chitra's redoubled 29 made), so every game rated after it is rated again."""
     edit_deal(
         game=club["B"],
         number=2,
@@ -172,6 +167,16 @@ def test_every_kind_of_change_keeps_figures_and_ratings_in_step(club):
             doubling="redouble",
         ),
     )
+
+
+def test_every_kind_of_change_keeps_figures_and_ratings_in_step(club):
+    assert_in_step()
+    # Game D finishes: rated on top of the current ratings.
+    _win(club["D"], 2, 0, "Biju")
+    assert Game.objects.get(pk=club["D"].pk).is_finished
+    assert_in_step()
+
+    turn_game_b(club)
     assert Game.objects.get(pk=club["B"].pk).winner.team.name == "Chitra & Dev"
     assert_in_step()
 

@@ -175,6 +175,7 @@ QUERIES = {
     # hold the night, the one before it and the night's games; their seats, their players,
     # the player's seats' moves, their deals counted by kind: the night's rating changes are
     # the chart's). Seats read their players by key, not by four joins (seat_players).
+    # Rendered after another's game, the player's own parts kept: 5 (test_own_parts.py).
     "player profile": 15,
 }
 KEPT = {"player leaderboard": 2, "player profile": 3}
