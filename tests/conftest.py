@@ -1,3 +1,4 @@
+import datetime
 import os
 import threading
 
@@ -44,6 +45,8 @@ def own_parts_checked():
     from django.conf import settings
 
     settings.PROFILE_PARTS_CHECK = True
+    # Kept at once: every game here was changed a moment ago (own_parts.SETTLED).
+    own_parts.SETTLED = datetime.timedelta(0)
 
 
 def _one_request_at_a_time(live_server) -> None:

@@ -18,6 +18,14 @@ every club's, and each club's beside it). The key holds:
   restore: club.games.versions), the club's time zone (the night's days) and the
   language (the night's words).
 
+A game's ``updated_at`` is the moment it was saved, not the moment its change was
+committed: two changes to two of the player's games at once may commit in the other
+order, the later stamp first, and the earlier one then leaves the newest stamp where it
+was. So parts are kept, and read, only for a player whose latest change is
+:data:`SETTLED` old: a change still uncommitted that long after it was stamped would have
+to hold its transaction for minutes. A player playing tonight is read afresh, as their
+page changes with every deal anyway.
+
 They are kept in this process's memory, :data:`KEPT` players' at most, the least recently
 read dropped first: never written to the database by a page's read (a write there moves
 the club's write counter, and every kept page with it), never shared between processes (a
@@ -28,12 +36,14 @@ the suite drives checks the key.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
+from django.utils import timezone
 from django.utils.translation import get_language
 
 from club.clubs import known
@@ -42,6 +52,7 @@ from club.games.models import Game, Player, in_a_seat
 from club.leaderboards.models import RatingChange
 
 KEPT = 128  # players' parts a process keeps: each some tens of kilobytes
+SETTLED = dt.timedelta(minutes=5)  # how old a player's latest change is before it is kept
 
 _kept: OrderedDict[tuple, dict] = OrderedDict()
 _lock = threading.Lock()
@@ -69,10 +80,21 @@ def forget() -> None:
         _kept.clear()
 
 
+def settled(player: Player) -> bool:
+    """Whether ``player``'s parts may be kept: their latest change, at any club, is
+    :data:`SETTLED` old (or they have none)."""
+    newest = getattr(player, "newest_anywhere", None)
+    return newest is None or timezone.now() - newest >= SETTLED
+
+
 def parts(player: Player, club: Club, token: str, read: Callable[[], dict]) -> dict:
     """The parts ``read`` returns for ``player`` at ``club``, kept under their key: the
     player as the page's key read them (club.leaderboards.views.profile_version), the
-    club's ``token`` (club.games.versions.club_version)."""
+    club's ``token`` (club.games.versions.club_version). Read afresh, and not kept, for a
+    player whose latest change is not :func:`settled`. The parts hold no one's details
+    the page shows of them (the player, their clubs): those are the request's own."""
+    if not settled(player):
+        return read()
     key = (
         player.pk,
         club.pk,

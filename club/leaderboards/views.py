@@ -309,6 +309,11 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         context = own()
     context["player"] = player  # as read by this request, whatever the parts were read with
+    # The player's clubs, and their figures at each club they played in (none read for a
+    # player of one club: the page shows a club's figures only beside another's).
+    context["clubs"], context["club_lines"] = profile.clubs_of(
+        player, club, getattr(player, "clubs", None)
+    )
     # The club's tournaments being played now: the player's page there says where they sit.
     context["playing_in"] = running_entries(player, club)
     context["games_page"] = replace(context["games_page"], query=kept_query(request))
@@ -329,13 +334,11 @@ def player_profile(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _own_parts(player: Player, club, number: int, asked: night.Asked) -> dict:
     """What the player's page shows of their own history: their figures, ratings and
-    chart, a page of their games, their clubs and figures there, and the night (?night=)
-    or span (?from=&to=) of their games at the club asked for, in review."""
+    chart, a page of their games, and the night (?night=) or span (?from=&to=) of their
+    games at the club asked for, in review."""
     context = profile.player_profile(player, number, club=club)
-    context["clubs"], context["club_lines"] = profile.clubs_of(
-        player, club, getattr(player, "clubs", None)
-    )
     context["night"] = night.night_review(player, club, asked, context["rating_changes"])
+    del context["player"]  # the request's own (own_parts keeps these for later requests)
     return context
 
 
