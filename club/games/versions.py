@@ -42,13 +42,21 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from club.clubs.models import Club
+from club.db.prepared import prepared
 from club.games.models import ClubVersion, Game, Membership, Player, Team
 from club.web import writes
 
 
+@prepared
+def _version_of(club: int):
+    return ClubVersion.objects.filter(club_id=club).values_list("generation", "names")[:1]
+
+
 def club_version(club: Club) -> str:
-    """``club``'s token, ``generation.names``; its row is made on first use."""
-    row = ClubVersion.objects.filter(club_id=club.pk).values_list("generation", "names").first()
+    """``club``'s token, ``generation.names``; its row is made on first use (prepared:
+    every kept page of the club reads it)."""
+    found = _version_of(club.pk)
+    row = found[0] if found else None
     if row is None:
         with writes.unseen():  # no page was kept under a row that was not there
             _make_rows({club.pk})

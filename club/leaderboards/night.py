@@ -50,6 +50,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from club.clubs import known
 from club.clubs.models import Club
+from club.db.prepared import prepared
 from club.games.models import (
     Game,
     GameTeam,
@@ -344,12 +345,12 @@ def _start_of(day: dt.date, zone: zoneinfo.ZoneInfo) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(), tzinfo=zone)
 
 
-def _seated(player: Player, club: Club) -> QuerySet[GameTeam]:
-    """The player's seats at the club's games."""
+def _seated(player: Player | int, club: Club | int) -> QuerySet[GameTeam]:
+    """The player's seats at the club's games (a player and a club, or their keys)."""
     return GameTeam.objects.filter(in_a_seat(player), game__club=club)
 
 
-def _played(player: Player, club: Club) -> QuerySet[GameTeam]:
+def _played(player: Player | int, club: Club | int) -> QuerySet[GameTeam]:
     """The player's seats at the club's finished games."""
     return _seated(player, club).filter(game__status=Game.Status.FINISHED)
 
@@ -357,6 +358,12 @@ def _played(player: Player, club: Club) -> QuerySet[GameTeam]:
 # The latest games read to find the latest night and the one before it: a night is rarely
 # a dozen of a player's games; a longer one is read past by a query of the nights around it.
 LATEST_READ = 40
+
+
+@prepared
+def _latest_started(player: int, club: int, *, read: int):
+    latest = _seated(player, club).order_by("-game__created_at", "-game_id")
+    return latest.values_list("game_id", "game__created_at", "game__status")[:read]
 
 
 @dataclass
@@ -374,11 +381,7 @@ def _latest_nights(player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> Lates
     were left unread; and the latest night's games, finished or being played, when the
     games read reach back past its start (one query, which reads the player's games in the
     order they started, with no day counted in SQL)."""
-    started = list(
-        _seated(player, club)
-        .order_by("-game__created_at", "-game_id")
-        .values_list("game_id", "game__created_at", "game__status")[:LATEST_READ]
-    )
+    started = _latest_started(player.pk, club.pk, read=LATEST_READ)
     days = [(game, moment.astimezone(zone).date(), status) for game, moment, status in started]
     nights = _two_nights(day for _game, day, status in days if status == Game.Status.FINISHED)
     more = len(started) == LATEST_READ
@@ -412,22 +415,26 @@ def _two_nights(days: Iterable[dt.date]) -> list[dt.date]:
     return nights
 
 
-def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:
-    """The player's nights before and after the night: one query, two subqueries."""
-    assert found.start is not None
-    start, end = _start_of(found.start, zone), _start_of(found.start + dt.timedelta(1), zone)
+@prepared
+def _nights_around(player: int, club: int, start: dt.datetime, end: dt.datetime):
     played = _played(player, club)
     before = played.filter(game__created_at__lt=start).order_by("-game__created_at")
     after = played.filter(game__created_at__gte=end).order_by("game__created_at")
-    previous, following = (
-        Club.objects.filter(pk=club.pk)
+    return (
+        Club.objects.filter(pk=club)
         .annotate(
             before=Subquery(before.values("game__created_at")[:1]),
             after=Subquery(after.values("game__created_at")[:1]),
         )
         .values_list("before", "after")
-        .get()
     )
+
+
+def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:
+    """The player's nights before and after the night: one query, two subqueries."""
+    assert found.start is not None
+    start, end = _start_of(found.start, zone), _start_of(found.start + dt.timedelta(1), zone)
+    ((previous, following),) = _nights_around(player.pk, club.pk, start, end)
     found.previous = previous.astimezone(zone).date() if previous else None
     found.following = following.astimezone(zone).date() if following else None
 
@@ -464,16 +471,13 @@ def _games(seated: Seated, player: Player) -> list[NightGame]:
     return games
 
 
-def _contracts(games: list[int], ours: set[int]) -> Contracts:
-    """The deals of ``games``, counted in the database a row per kind (whose, bid,
-    doubling, made), not a row per deal: a deal is the player's team's when its declaring
-    seat is one of ``ours``, the player's seats (decided in the query: a year of deals is
-    a hundred rows of kinds, not one a declaring seat)."""
-    kinds = (
+@prepared
+def _kinds_of(games: list[int], ours: list[int]):
+    return (
         Round.objects.filter(game_id__in=games)
         .annotate(
             ours=Case(
-                When(declaring_team_id__in=sorted(ours), then=Value(True)),
+                When(declaring_team_id__in=ours, then=Value(True)),
                 default=Value(False),
                 output_field=BooleanField(),
             )
@@ -482,6 +486,14 @@ def _contracts(games: list[int], ours: set[int]) -> Contracts:
         .annotate(deals=Count("pk"))
         .order_by()
     )
+
+
+def _contracts(games: list[int], ours: set[int]) -> Contracts:
+    """The deals of ``games``, counted in the database a row per kind (whose, bid,
+    doubling, made), not a row per deal: a deal is the player's team's when its declaring
+    seat is one of ``ours``, the player's seats (decided in the query: a year of deals is
+    a hundred rows of kinds, not one a declaring seat)."""
+    kinds = _kinds_of(sorted(games), sorted(ours))
     return review.count_contracts(
         DealSeen(
             ours=row["ours"],
@@ -507,6 +519,15 @@ def _partners(games: list[NightGame]) -> list[Partnership]:
     return review.ranked_partnerships(partners.values())
 
 
+ONE_DAY = dt.timedelta(1)
+
+
+@prepared
+def _games_between(player: int, club: int, start: dt.datetime, end: dt.datetime):
+    days = _seated(player, club).filter(game__created_at__gte=start, game__created_at__lt=end)
+    return days.values_list("game_id", flat=True)
+
+
 def _review_days(
     found: NightReview,
     player: Player,
@@ -520,12 +541,9 @@ def _review_days(
     already), their seats (club.leaderboards.night_seats), their deals."""
     assert found.start is not None and found.end is not None
     if game_ids is None:
-        days = _seated(player, club).filter(
-            game__created_at__gte=_start_of(found.start, zone),
-            game__created_at__lt=_start_of(found.end + dt.timedelta(1), zone),
-        )
-        game_ids = list(days.values_list("game_id", flat=True))
-    seated = read_seats(game_ids, player, rated)
+        start = _start_of(found.start, zone)
+        game_ids = _games_between(player.pk, club.pk, start, _start_of(found.end + ONE_DAY, zone))
+    seated = read_seats(game_ids, player, SHOWN_GAMES, rated)
     found.playing = sum(1 for game in seated.games.values() if not game.is_finished)
     games = _games(seated, player)
     if not games:

@@ -42,14 +42,18 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from club.clubs import known
 from club.clubs.models import Club
+from club.db.prepared import prepared
 from club.games.models import Game, Player, in_a_seat
+from club.games.people import Membership
 from club.leaderboards.models import RatingChange
+from club.leaderboards.selectors import newest_game
 
 KEPT = 128  # players' parts a process keeps: each some tens of kilobytes
 SETTLED = dt.timedelta(minutes=5)  # how old a player's latest change is before it is kept
@@ -72,6 +76,40 @@ def own_versions() -> dict[str, Subquery]:
         "newest_anywhere": Subquery(games.values("updated_at")[:1]),
         "rated": Subquery(changes.values("pk")[:1]),
     }
+
+
+# What the key's read of the player holds besides their details.
+KEYED = ("clubs", "newest", "newest_anywhere", "rated")
+
+
+@prepared
+def _keyed(pk: int, club: int):
+    clubs = Membership.objects.filter(player=OuterRef("pk")).order_by().values("player")
+    return (
+        Player.objects.filter(memberships__club=club, pk=pk)
+        .annotate(
+            clubs=Subquery(clubs.annotate(count=Count("*")).values("count")),
+            newest=newest_game(OuterRef("pk"), club),
+            **own_versions(),
+        )
+        .values(*(field.attname for field in Player._meta.concrete_fields), *KEYED)[:1]
+    )
+
+
+def keyed_player(pk: int, club: Club) -> Player | None:
+    """The club's player ``pk`` as their page's key reads them (club.leaderboards.views),
+    None for a player who is not one of the club's: their details, and as attributes the
+    count of their clubs, their newest game at the club and anywhere, their latest rating
+    change. One query, prepared (club.db.prepared): every read of a profile asks it."""
+    found = _keyed(pk, club.pk)
+    if not found:
+        return None
+    row = found[0]
+    fields = [field.attname for field in Player._meta.concrete_fields]
+    player = Player.from_db(DEFAULT_DB_ALIAS, fields, [row[name] for name in fields])
+    for name in KEYED:
+        setattr(player, name, row[name])
+    return player
 
 
 def forget() -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, Value
+from django.db.models import CharField, F, FilteredRelation, OuterRef, Q, QuerySet, Value
 
 from club.clubs import known
 from club.clubs.models import Club
+from club.db.prepared import prepared
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, in_a_seat
 from club.games.words import game_title
 from club.leaderboards.forms import FORMS
@@ -22,7 +23,7 @@ from club.leaderboards.models import (
     RatingChange,
 )
 from club.leaderboards.selectors import FIGURES, Row, count, forms_had, has_forms
-from club.web.paging import page_of
+from club.web.paging import counted, counted_page, page_of
 
 
 @dataclass(frozen=True)
@@ -152,13 +153,17 @@ GAME_LINE_VALUES = (
 )
 
 
+@prepared
+def _names_of(keys: list[int]):
+    return Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name")
+
+
 def seated_names(rows: list[dict]) -> list[list[Named]]:
     """The players of each of ``rows`` (seats read as values, with the four seats' keys),
     in the seats' order, named by one query by key (none for no key). A player merged
     away since the rows were read is left out, not a 500."""
     seated = [[row[seat] for seat in PLAYER_FIELDS if row[seat] is not None] for row in rows]
-    keys = {key for keys in seated for key in keys}
-    names = dict(Player.objects.filter(pk__in=keys).order_by().values_list("pk", "name"))
+    names = dict(_names_of(sorted({key for keys in seated for key in keys})))
     return [[Named(key, names[key]) for key in keys if key in names] for keys in seated]
 
 
@@ -195,9 +200,8 @@ class Rated:
     games: int
 
 
-def _ratings(player: Player) -> tuple[Rated | None, dict[str, Rated]]:
-    """The player's rating over every game, and in each form of play they have played
-    (one query: the site's row is the one of no form)."""
+@prepared
+def _ratings_of(player: int):
     site = (
         PlayerRating.objects.filter(player=player)
         .order_by()
@@ -208,19 +212,53 @@ def _ratings(player: Player) -> tuple[Rated | None, dict[str, Rated]]:
         .order_by()
         .values_list("form", "rating", "games")
     )
-    found = {form: Rated(rating, games) for form, rating, games in site.union(forms, all=True)}
+    return site.union(forms, all=True)
+
+
+def _ratings(player: Player) -> tuple[Rated | None, dict[str, Rated]]:
+    """The player's rating over every game, and in each form of play they have played
+    (one query: the site's row is the one of no form)."""
+    found = {form: Rated(rating, games) for form, rating, games in _ratings_of(player.pk)}
     return found.pop("", None), found
+
+
+@prepared
+def _totals_of(player: int):
+    played = has_forms(PlayerGameFigures.objects.filter(player=player))
+    return PlayerTotals.objects.filter(player=player).values(*FIGURES, **played)[:1]
 
 
 def _totals(player: Player) -> tuple[dict, list[str]]:
     """The player's totals, and the forms of play they have played, in FORMS order (a row
     of figures of each), in one query; a player with no totals has finished no game."""
-    played = has_forms(PlayerGameFigures.objects.filter(player=player))
-    totals = PlayerTotals.objects.filter(player=player).values(*FIGURES, **played).first() or {}
+    found = _totals_of(player.pk)
+    totals = found[0] if found else {}
     return totals, forms_had(totals)
 
 
 CHART_GAMES = 200  # the rating chart's points: the latest rated games
+
+
+def _ordered(player: int, club: int) -> QuerySet:
+    """The player's seats at the club's games, as lines of their games: the games being
+    played first, then the latest finished."""
+    mine = GameTeam.objects.filter(in_a_seat(player), game__club=club)
+    return (
+        mine.annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
+        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
+        .values(*GAME_LINE_VALUES)
+    )
+
+
+@prepared
+def _first_games(player: int, club: int, *, shown: int):
+    return counted(_ordered(player, club))[:shown]
+
+
+@prepared
+def _changes_of(player: int):
+    changes = RatingChange.objects.filter(player=player).order_by("-position")
+    return changes.values_list("game_id", "before", "after")[:CHART_GAMES]
 
 
 def player_profile(
@@ -243,13 +281,12 @@ def player_profile(
     rating, in_forms = _ratings(player)
     row.rating = rating.rating if rating else None
     form_ratings = [(name, in_forms[form]) for form, name in FORMS if form in in_forms]
-    mine = GameTeam.objects.filter(in_a_seat(player), game__club=club)
-    ordered = (
-        mine.annotate(teams_at_game=count(GameTeam.objects.filter(game=OuterRef("game"))))
-        .order_by(F("game__finished_at").desc(nulls_first=True), "-game__created_at", "-game_id")
-        .values(*GAME_LINE_VALUES)
-    )
-    games = page_of(ordered, page, per_page or PROFILE_GAMES)
+    per_page = per_page or PROFILE_GAMES
+    if page <= 1:  # the page as it opens, prepared
+        games = counted_page(_first_games(player.pk, club.pk, shown=per_page), 1, per_page)
+        assert games is not None  # the first page is never past the end
+    else:
+        games = page_of(_ordered(player.pk, club.pk), page, per_page)
     lines = game_lines(games.items, player)
     # The form: the latest five finished games, whichever page is read. The first page
     # holds them unless the player's latest games are still being played.
@@ -257,14 +294,10 @@ def player_profile(
     if len(latest) < 5 and games.total > len(latest) + sum(
         1 for item in lines if not item.is_finished
     ):
-        latest = game_lines(list(ordered.filter(game__status=Game.Status.FINISHED)[:5]), player)
+        finished = _ordered(player.pk, club.pk).filter(game__status=Game.Status.FINISHED)
+        latest = game_lines(list(finished[:5]), player)
     # Plain rows, not models: the chart reads three numbers of each of up to 200.
-    changes = [
-        Change(*row)
-        for row in RatingChange.objects.filter(player=player)
-        .order_by("-position")
-        .values_list("game_id", "before", "after")[:CHART_GAMES]
-    ]
+    changes = [Change(*row) for row in _changes_of(player.pk)]
     changes.reverse()
     rated = RatingChanges(
         {change.game_id: change.after - change.before for change in changes},

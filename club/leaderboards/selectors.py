@@ -73,6 +73,7 @@ from django.db.models.functions import Cast, Coalesce, Lower
 
 from club.clubs import known
 from club.clubs.models import Club
+from club.db.prepared import prepared
 from club.games import words
 from club.games.models import (
     PLAYER_FIELDS,
@@ -569,18 +570,31 @@ def register(*, club: Club | None = None, search: str = "", active: str = "") ->
     return players.order_by("name")
 
 
+def _state(players) -> QuerySet:
+    """The ratings' state: when they last moved, ``players``, and whether work is owed."""
+    owed = Exists(OwedGame.objects.all())
+    return RatingsState.objects.filter(pk=1).values_list("rebuilt_at", players, owed)
+
+
+@prepared
+def _state_of_site():
+    return _state(Value(0))
+
+
+@prepared
+def _state_of_club(club: int):
+    return _state(count(Membership.objects.filter(club=club)))
+
+
 def _ratings_rebuilt_at(club: Club | None = None) -> tuple[datetime.datetime | None, int]:
     """When the ratings last moved, once any work owed to the boards is done (owed.py),
     and how many players ``club`` has (0 for no club): in one query, with whether any
-    work is owed, when none is."""
-    players = count(Membership.objects.filter(club=club)) if club else Value(0)
-    state = (
-        RatingsState.objects.filter(pk=1)
-        .values_list("rebuilt_at", players, Exists(OwedGame.objects.all()))
-        .first()
-    )
+    work is owed, when none is (prepared: every live page and poll reads it)."""
+    found = _state_of_club(club.pk) if club else _state_of_site()
+    state = found[0] if found else None
     if state is not None and not state[2]:
         return state[0], state[1]
+    players = count(Membership.objects.filter(club=club)) if club else Value(0)
     if catch_up() or state is not None:
         state = (
             RatingsState.objects.filter(pk=1).values_list("rebuilt_at", players, Value(0)).first()
@@ -588,13 +602,13 @@ def _ratings_rebuilt_at(club: Club | None = None) -> tuple[datetime.datetime | N
     return (state[0], state[1]) if state is not None else (None, 0)
 
 
-def _games_of(player, club: Club) -> QuerySet[Game]:
+def _games_of(player, club: Club | int) -> QuerySet[Game]:
     """``player``'s games at ``club`` (``player`` a Player, an id or an OuterRef): those
     whose every change moves the player's profile's live token."""
     return Game.objects.filter(in_a_seat(player, "teams__"), club=club).order_by()
 
 
-def newest_game(player, club: Club) -> Subquery:
+def newest_game(player, club: Club | int) -> Subquery:
     """When one of ``player``'s games at ``club`` last recorded anything (``player`` a
     Player, an id or an OuterRef): the profile's part of its live token."""
     games = _games_of(player, club).values("club")

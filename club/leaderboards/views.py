@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.contrib import messages
-from django.db.models import Count, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -24,7 +23,6 @@ from club.competitions.pages import player_lines
 from club.games.idempotency import one_time
 from club.games.models import Player
 from club.games.other_clubs import PlayersOfOtherClubs
-from club.games.people import Membership
 from club.games.versions import club_version
 from club.leaderboards import merge, night, own_parts, profile, selectors
 from club.leaderboards.forms import (
@@ -247,26 +245,19 @@ def profile_version(request: HttpRequest, pk: int):
     joins another club before any game there finishes), the club's token; None for a
     player who is not one of the club's (the 404 is not kept)."""
     club = club_of(request)
-    clubs = Membership.objects.filter(player=OuterRef("pk")).order_by().values("player")
-    player = (
-        selectors.members(club)
-        .annotate(
-            clubs=Subquery(clubs.annotate(count=Count("*")).values("count")),
-            newest=selectors.newest_game(OuterRef("pk"), club),
-            **own_parts.own_versions(),
-        )
-        .filter(pk=pk)
-        .first()
-    )
+    player = own_parts.keyed_player(pk, club)
     if player is None:
         return None
-    token = selectors.live_version(player, club=club, newest=player.newest)
+    # Read with the player (own_parts.keyed_player): their newest game at the club, and
+    # the count of their clubs.
+    newest, clubs = player.newest, player.clubs  # type: ignore[attr-defined]  # annotations
+    token = selectors.live_version(player, club=club, newest=newest)
     # Kept for the view, which would read them again (the player, and a query over the
     # player's games).
     request.profile_player = player  # type: ignore[attr-defined]  # this request's own
     request.profile_live = token  # type: ignore[attr-defined]  # this request's own
     # The club's time zone decides the day of each night its page reviews (night.py).
-    return (f"{token}.{player.clubs}", lambda: _club_token(request, club))
+    return (f"{token}.{clubs}", lambda: _club_token(request, club))
 
 
 def _club_token(request: HttpRequest, club) -> str:

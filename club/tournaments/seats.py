@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from club.clubs.models import Club
+from club.db.prepared import prepared
 from club.games.models import PLAYER_FIELDS, Game, GameTeam, Player, Scoring, in_a_seat
 from club.games.selectors import url_maker
 from club.scoring import rules as core
@@ -165,19 +166,25 @@ def _replaced(away: list[Substitution], number: int | None) -> Substitution | No
     return next((made for made in away if number and made.covers(number)), None)
 
 
-def running_entries(player: Player, club: Club) -> list[TournamentTeam]:
-    """The player's teams in ``club``'s tournaments being played now (the profile's link
-    to where they sit): each with its tournament's name."""
-    return list(
+@prepared
+def _running(player: int, club: int):
+    return (
         TournamentTeam.objects.filter(
             in_a_seat(player, "team__"),
             tournament__status=Tournament.Status.RUNNING,
             tournament__club=club,
         )
-        .select_related("tournament")
-        .only("tournament_id", "team_id", "tournament__name")
         .order_by("-tournament__starts_on", "tournament__name")
+        .values("tournament_id", "tournament__name")
     )
+
+
+def running_entries(player: Player, club: Club) -> list[dict]:
+    """The club's tournaments being played now in which the player has a team (the
+    profile's link to where they sit): each its key and name (``tournament_id``,
+    ``tournament__name``), the latest first. Prepared (club.db.prepared): every render
+    of a profile reads it."""
+    return _running(player.pk, club.pk)
 
 
 def player_page(tournament: Tournament, player: Player, entry: TournamentTeam) -> dict:

@@ -67,18 +67,30 @@ def _counted_page(queryset, number: int, per_page: int, query: str) -> Page | No
     """The page with its count in one query (the count a window over the whole list, read
     with the page's rows); None when ``queryset`` cannot take one, or the page asked for
     is past the end (the count and the slice are read apart)."""
-    models = queryset._iterable_class is ModelIterable
     query_of = queryset.query
-    if not (models or queryset._iterable_class is ValuesIterable) or query_of.distinct:
+    rows = queryset._iterable_class
+    if rows not in (ModelIterable, ValuesIterable) or query_of.distinct:
         return None  # rows of tuples, or rows made distinct after the window would count
     if query_of.combinator:
         return None  # a union's parts take no annotation
     offset = (max(number, 1) - 1) * per_page
-    # Rows of values take the count as one more value (after values(), an annotation is).
-    counted = queryset.annotate(page_total=Window(Count("*")))
-    items = list(counted[offset : offset + per_page])
+    items = list(counted(queryset)[offset : offset + per_page])
+    return counted_page(items, number, per_page, query)
+
+
+def counted(queryset):
+    """``queryset`` with the count of its rows on each (``page_total``, a window over the
+    whole list): rows of values take it as one more value (after values(), an annotation
+    is)."""
+    return queryset.annotate(page_total=Window(Count("*")))
+
+
+def counted_page(items: list, number: int, per_page: int, query: str = "") -> Page | None:
+    """Page ``number`` of a list whose rows, read with :func:`counted`, are ``items``;
+    None when the page is past the end."""
     if not items:
-        return Page([], 1, 1, 0, query) if offset == 0 else None
+        return Page([], 1, 1, 0, query) if number <= 1 else None
+    models = not isinstance(items[0], dict)
     total = items[0].page_total if models else items[0]["page_total"]
     if not models:
         for row in items:

@@ -278,6 +278,13 @@ def test_a_span_lists_its_first_games_and_counts_them_all(anus_night, monkeypatc
     assert [line.game.label for line in found.games] == ["Before", "Game 1", "Game 2"]
     assert (found.played, found.won, found.lost, found.more_games) == (4, 3, 1, 1)
     assert "The first 3 are listed; pick a night to see the others." in response.text
+    # The games listed name every player they show; the partners are named at every game,
+    # listed or not (the opponents of a game not listed are not read).
+    named = {
+        player.name for line in found.games for seat in line.opponents for player in seat.players
+    }
+    assert "" not in named and named
+    assert {partner.name for partner in found.partners} == {"Biju", "Esha"}
 
 
 def test_a_day_with_no_games_says_so(anus_night):
