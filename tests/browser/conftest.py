@@ -108,13 +108,17 @@ def close_menu(page) -> None:
 
 @pytest.fixture
 def screenshot(request):
-    """``screenshot(page, "moment")`` saves test-artifacts/screenshots/<test>-<moment>.png."""
+    """``screenshot(page, "moment")`` saves test-artifacts/screenshots/<test>-<moment>.png,
+    for a person to look at; none where ``CLUB_TEST_SCREENSHOTS`` is ``off`` (CI, whose
+    clone nobody opens: a tall page drawn whole at a phone's density costs a second)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     test = re.sub(r"[^\w-]+", "_", request.node.name)
+    wanted = os.environ.get("CLUB_TEST_SCREENSHOTS", "on") != "off"
 
     def take(page, moment: str, *, full_page: bool = True) -> Path:
         path = SCREENSHOTS / f"{test}-{moment}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+        if wanted:
+            page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return take
