@@ -6,14 +6,15 @@ import re
 
 import pytest
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, Max, OuterRef, Subquery
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from club.db.prepared import NotPreparable, prepared
-from club.games.models import Game, GameTeam, LedgerEntry, Player, in_a_seat
+from club.games.models import Game, GameTeam, Player, in_a_seat
 from club.games.services import record_deal
+from club.leaderboards import night_seats
 from tests.factories import PlayerFactory, deal, pid, start_game
 
 
@@ -39,18 +40,8 @@ def seats_of(games: list[int]):
     )
 
 
-@prepared
-def moves_of(seats: list[int]):
-    return (
-        LedgerEntry.objects.filter(game_team_id__in=seats)
-        .order_by()
-        .values("game_team_id")
-        .annotate(
-            won=Sum("change", filter=Q(change__gt=0), default=0),
-            lost=Sum("change", filter=Q(change__lt=0), default=0),
-        )
-        .values_list("game_team_id", "won", "lost")
-    )
+# The night in review's own: a sum of each seat's ledger, won and lost apart.
+moves_of = night_seats._moves_of  # noqa: SLF001
 
 
 @prepared
