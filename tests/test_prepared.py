@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club.db.prepared import NotPreparable, prepared
+from club.db.prepared import LONGEST, NotPreparable, prepared
 from club.games.models import Game, GameTeam, Player, in_a_seat
 from club.games.services import record_deal
 from club.leaderboards import night_seats
@@ -176,3 +176,43 @@ def test_a_list_is_padded_to_a_power_of_two(games):
         assert names_of(keys) == ["Anu", "Biju", "Chitra", "Dev", "Esha"]
     sent = re.search(r"IN \(([^)]*)\)", queries[0]["sql"]).group(1)
     assert [int(key) for key in sent.split(",")] == [*keys, keys[-1], keys[-1], keys[-1]]
+
+
+def test_a_key_past_any_column_is_what_django_answers(client, games):
+    """Past what a column holds, a key is run as Django runs it: no rows, not a 500."""
+    huge = 2**63
+    assert player_with(huge, games[0].created_at) == []
+    assert client.get(f"/players/{huge}/").status_code == 404
+
+
+def test_a_list_longer_than_the_longest_prepared_is_run_as_django_runs_it(games):
+    keys = [pid("Dev"), *range(10**6, 10**6 + LONGEST), pid("Anu")]
+    with CaptureQueriesContext(connection) as queries:
+        assert names_of(keys) == ["Anu", "Dev"]
+    assert queries[0]["sql"].count(",") < 2 * len(keys)  # not padded to 2,048
+
+
+def test_what_a_prepared_query_cannot_take_is_refused(db):
+    naive = dt.datetime(2026, 3, 14, 19, 30)
+    with pytest.raises(NotPreparable, match="aware moments"):
+        player_with(1, naive)
+    with pytest.raises(NotPreparable, match="lists hold keys"):
+        names_of([1, None])
+
+
+@prepared
+def games_of_size(size: int):
+    return Game.objects.filter(team_size=size).values_list("pk", flat=True)
+
+
+def test_a_stand_in_a_column_cannot_hold_is_refused_where_django_answers_it_with_nothing(
+    games,
+):
+    """A team's size is a small column on PostgreSQL: Django answers a stand-in (two
+    thousand million) with no rows and no SQL, which would answer every size so; SQLite's
+    columns hold it."""
+    if connection.vendor == "postgresql":
+        with pytest.raises(NotPreparable, match="games_of_size"):
+            games_of_size(2)
+    else:
+        assert games_of_size(2) == list(games_of_size.build(2)) and len(games_of_size(2)) == 3

@@ -115,8 +115,9 @@ def _named(rows: list[dict], player: Player, shown: int) -> list[list[Named]]:
     ]
     names = {id(row): players for row, players in zip(named, seated_names(named), strict=True)}
     return [
-        names.get(id(row))
-        or [Named(row[seat], "") for seat in PLAYER_FIELDS if row[seat] is not None]
+        names[id(row)]
+        if id(row) in names
+        else [Named(row[seat], "") for seat in PLAYER_FIELDS if row[seat] is not None]
         for row in rows
     ]
 

@@ -103,9 +103,9 @@ def page_of(
 ) -> Page:
     """One page of ``queryset`` (already ordered): its count and its slice."""
     if count_up_to is None:
-        counted = _counted_page(queryset, number, per_page, query)
-        if counted is not None:
-            return counted
+        found = _counted_page(queryset, number, per_page, query)
+        if found is not None:
+            return found
         total, capped = queryset.count(), False
     else:
         total = queryset.order_by()[: count_up_to + 1].count()
