@@ -18,6 +18,8 @@
   var RETRY_MS = 10000;
   var SEND_WAIT_MS = 15000;
   var sending = false;
+  // The swap of the game as the club has it now, after deals were sent or refused.
+  var swapped = Promise.resolve();
 
   // The page's words (entry.js reads them).
   function say(name, values) { return window.clubEntry.say(name, values); }
@@ -234,16 +236,20 @@
   }
 
   // A refused entry goes back into the form to be fixed and sent again (a new key:
-  // the old one holds the refusal), and leaves the queue.
+  // the old one holds the refusal), and leaves the queue. Once the game as the club has
+  // it now has been swapped in (send, above): filled before, the form would be replaced
+  // by an empty one, and what the scorer typed lost.
   function putBack(entry) {
-    var form = dealForm();
-    if (!form) return;
-    window.clubEntry.fill(form, entry.fields);
-    var key = form.querySelector("[name=idempotency_key]");
-    if (key) key.value = uuid();
-    window.clubQueue.remove(entry.id).then(function () { return refresh(); }).then(function () {
-      var first = form.querySelector("input[name=declarer]:checked") || form.querySelector("input[name=declarer]");
-      if (first) first.focus();
+    swapped.then(function () {
+      var form = dealForm();
+      if (!form) return;
+      window.clubEntry.fill(form, entry.fields);
+      var key = form.querySelector("[name=idempotency_key]");
+      if (key) key.value = uuid();
+      return window.clubQueue.remove(entry.id).then(function () { return refresh(); }).then(function () {
+        var first = form.querySelector("input[name=declarer]:checked") || form.querySelector("input[name=declarer]");
+        if (first) first.focus();
+      });
     });
   }
 
@@ -372,7 +378,9 @@
       show(entries);
       // The game moved on: show it as the club has it now, the refused deals above it.
       if ((sentAny || refusedAny) && window.htmx && document.getElementById("live")) {
-        window.htmx.ajax("GET", window.location.pathname, {target: "#live", select: "#live", swap: "outerHTML"});
+        swapped = Promise.resolve(
+          window.htmx.ajax("GET", window.location.pathname, {target: "#live", select: "#live", swap: "outerHTML"})
+        ).catch(function () {});
       }
     }, function () { sending = false; });
   }
