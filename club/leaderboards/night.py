@@ -341,6 +341,9 @@ class NightReview:
 # --- Reading it -----------------------------------------------------------------------
 
 
+ONE_DAY = dt.timedelta(1)
+
+
 def _start_of(day: dt.date, zone: zoneinfo.ZoneInfo) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(), tzinfo=zone)
 
@@ -433,7 +436,7 @@ def _nights_around(player: int, club: int, start: dt.datetime, end: dt.datetime)
 def _around(found: NightReview, player: Player, club: Club, zone: zoneinfo.ZoneInfo) -> None:
     """The player's nights before and after the night: one query, two subqueries."""
     assert found.start is not None
-    start, end = _start_of(found.start, zone), _start_of(found.start + dt.timedelta(1), zone)
+    start, end = _start_of(found.start, zone), _start_of(found.start + ONE_DAY, zone)
     ((previous, following),) = _nights_around(player.pk, club.pk, start, end)
     found.previous = previous.astimezone(zone).date() if previous else None
     found.following = following.astimezone(zone).date() if following else None
@@ -517,9 +520,6 @@ def _partners(games: list[NightGame]) -> list[Partnership]:
             kept.won += game.result == WON
             kept.tables_net += game.tables_won - game.tables_lost
     return review.ranked_partnerships(partners.values())
-
-
-ONE_DAY = dt.timedelta(1)
 
 
 @prepared

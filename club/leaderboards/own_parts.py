@@ -78,7 +78,8 @@ def own_versions() -> dict[str, Subquery]:
     }
 
 
-# What the key's read of the player holds besides their details.
+# What the key's read of the player holds: their details, and besides them the rest.
+DETAILS = tuple(field.attname for field in Player._meta.concrete_fields)
 KEYED = ("clubs", "newest", "newest_anywhere", "rated")
 
 
@@ -92,7 +93,7 @@ def _keyed(pk: int, club: int):
             newest=newest_game(OuterRef("pk"), club),
             **own_versions(),
         )
-        .values(*(field.attname for field in Player._meta.concrete_fields), *KEYED)[:1]
+        .values(*DETAILS, *KEYED)[:1]
     )
 
 
@@ -105,8 +106,7 @@ def keyed_player(pk: int, club: Club) -> Player | None:
     if not found:
         return None
     row = found[0]
-    fields = [field.attname for field in Player._meta.concrete_fields]
-    player = Player.from_db(DEFAULT_DB_ALIAS, fields, [row[name] for name in fields])
+    player = Player.from_db(DEFAULT_DB_ALIAS, DETAILS, [row[name] for name in DETAILS])
     for name in KEYED:
         setattr(player, name, row[name])
     return player

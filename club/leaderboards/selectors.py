@@ -593,15 +593,16 @@ def _ratings_rebuilt_at(club: Club | None = None) -> tuple[datetime.datetime | N
     """When the ratings last moved, once any work owed to the boards is done (owed.py),
     and how many players ``club`` has (0 for no club): in one query, with whether any
     work is owed, when none is (prepared: every live page and poll reads it)."""
-    found = _state_of_club(club.pk) if club else _state_of_site()
-    state = found[0] if found else None
+
+    def read():
+        found = _state_of_club(club.pk) if club else _state_of_site()
+        return found[0] if found else None
+
+    state = read()
     if state is not None and not state[2]:
         return state[0], state[1]
-    players = count(Membership.objects.filter(club=club)) if club else Value(0)
     if catch_up() or state is not None:
-        state = (
-            RatingsState.objects.filter(pk=1).values_list("rebuilt_at", players, Value(0)).first()
-        )
+        state = read()
     return (state[0], state[1]) if state is not None else (None, 0)
 
 
